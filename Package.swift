@@ -1,0 +1,91 @@
+// swift-tools-version:6.1
+// The module graph is the architecture: each layer is a target, and a target can only
+// import what it lists here. Model knows nothing of ours; ViewModel knows Model; the
+// clients (todoctl, TodoClient) never see the servers or the store.
+import PackageDescription
+
+let package = Package(
+    name: "todod",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "todod", targets: ["todod"]),
+        .executable(name: "todoctl", targets: ["todoctl"]),
+        .library(name: "TodoClient", targets: ["TodoClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // Layers
+        .target(name: "TodoModel"),
+        .target(name: "TodoViewModel", dependencies: ["TodoModel"]),
+        .target(name: "TodoEvents", dependencies: ["TodoModel", "TodoViewModel"]),
+        .target(
+            name: "TodoServers",
+            dependencies: [
+                "TodoModel", "TodoViewModel", "TodoEvents",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "TodoWire",
+            dependencies: [
+                "TodoEvents",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
+        .target(
+            name: "TodoSystemd",
+            dependencies: [
+                "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "TodoDaemon",
+            dependencies: [
+                "TodoServers", "TodoWire", "TodoSystemd",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        .target(
+            name: "TodoClient",
+            dependencies: [
+                "TodoWire", "TodoViewModel",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+
+        // Executables
+        .executableTarget(
+            name: "todod",
+            dependencies: [
+                "TodoDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "todoctl",
+            dependencies: [
+                "TodoClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // Tests: one target per layer, plus end-to-end tests that spawn real processes.
+        .testTarget(name: "TodoModelTests", dependencies: ["TodoModel"]),
+        .testTarget(name: "TodoViewModelTests", dependencies: ["TodoViewModel"]),
+        .testTarget(name: "TodoEventsTests", dependencies: ["TodoEvents"]),
+        .testTarget(name: "TodoServersTests", dependencies: ["TodoServers"]),
+        .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
+        .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TodoClient"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,54 @@
+/// The daemon's first line to every client (`responseHello`).
+public struct ServerHello: Sendable, Equatable, Codable {
+    /// Incremented on any change a client must know about to talk to this daemon.
+    public var protocolVersion: Int
+    public var serverVersion: String
+    /// This connection's client number, as it appears in the `client` field of events.
+    public var client: UInt64
+    /// The sequence number of the last committed change.
+    public var sequence: UInt64
+
+    public init(protocolVersion: Int, serverVersion: String, client: UInt64, sequence: UInt64) {
+        self.protocolVersion = protocolVersion
+        self.serverVersion = serverVersion
+        self.client = client
+        self.sequence = sequence
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case protocolVersion = "protocol", serverVersion = "server", client, sequence = "seq"
+    }
+}
+
+/// What `todoctl status` shows (`responseStatus`).
+public struct DaemonStatus: Sendable, Equatable, Codable {
+    public var serverVersion: String
+    public var protocolVersion: Int
+    public var processID: Int32
+    public var uptimeSeconds: Double
+    public var connectedClients: Int
+    public var openTodos: Int
+    public var completedTodos: Int
+    public var deletedTodos: Int
+    public var sequence: UInt64
+    public var databasePath: String
+    public var socketPath: String
+
+    public init(
+        serverVersion: String, protocolVersion: Int, processID: Int32, uptimeSeconds: Double,
+        connectedClients: Int, openTodos: Int, completedTodos: Int, deletedTodos: Int,
+        sequence: UInt64, databasePath: String, socketPath: String
+    ) {
+        self.serverVersion = serverVersion
+        self.protocolVersion = protocolVersion
+        self.processID = processID
+        self.uptimeSeconds = uptimeSeconds
+        self.connectedClients = connectedClients
+        self.openTodos = openTodos
+        self.completedTodos = completedTodos
+        self.deletedTodos = deletedTodos
+        self.sequence = sequence
+        self.databasePath = databasePath
+        self.socketPath = socketPath
+    }
+}

@@ -1,0 +1,28 @@
+/// Who asked: the client (0 inside the daemon) and the id it gave its request. Every
+/// event caused by a request carries the request's correlation, through the whole chain.
+public struct Correlation: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var client: UInt64
+    public var request: String
+
+    public init(client: UInt64, request: String) {
+        self.client = client
+        self.request = request
+    }
+
+    public var description: String { "\(client)/\(request)" }
+}
+
+/// An event as the bus carries it: with its place in the bus's order and the
+/// correlation of the request that caused it.
+public struct Envelope: Sendable, Equatable {
+    /// Assigned by the bus at publish time; strictly increasing.
+    public var sequence: UInt64
+    public var correlation: Correlation?
+    public var event: Event
+
+    public init(sequence: UInt64, correlation: Correlation?, event: Event) {
+        self.sequence = sequence
+        self.correlation = correlation
+        self.event = event
+    }
+}

@@ -1,0 +1,62 @@
+import TodoModel
+import TodoViewModel
+
+/// An event is coded as `{"event": "<kind>", "data": <its associated value>}`; an event
+/// without a value has no `data`.
+extension Event: Codable {
+    enum CodingKeys: String, CodingKey {
+        case event, data
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func data<T: Decodable>(_ type: T.Type = T.self) throws -> T { try c.decode(T.self, forKey: .data) }
+        switch try c.decode(EventKind.self, forKey: .event) {
+        case .requestTodoViewModels: self = .requestTodoViewModels(try c.decodeIfPresent(TodoFilter.self, forKey: .data) ?? TodoFilter())
+        case .requestTodoDetail: self = .requestTodoDetail(try data())
+        case .requestNewTodo: self = .requestNewTodo(try data())
+        case .requestUpdateTodoDetail: self = .requestUpdateTodoDetail(try data())
+        case .requestCompleteTodo: self = .requestCompleteTodo(try data())
+        case .requestReopenTodo: self = .requestReopenTodo(try data())
+        case .requestToggleComplete: self = .requestToggleComplete(try data())
+        case .requestDeleteTodo: self = .requestDeleteTodo(try data())
+        case .requestRestoreTodo: self = .requestRestoreTodo(try data())
+        case .requestStatus: self = .requestStatus
+        case .responseTodoViewModels: self = .responseTodoViewModels(try data())
+        case .responseTodoViewModel: self = .responseTodoViewModel(try data())
+        case .responseTodoDetail: self = .responseTodoDetail(try data())
+        case .responseStatus: self = .responseStatus(try data())
+        case .responseError: self = .responseError(try data())
+        case .responseHello: self = .responseHello(try data())
+        case .responseGoodbye: self = .responseGoodbye(try data())
+        case .requestReadTodos: self = .requestReadTodos(try data())
+        case .responseTodos: self = .responseTodos(try data())
+        case .requestWriteTodo: self = .requestWriteTodo(try data())
+        case .responseTodo: self = .responseTodo(try data())
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .event)
+        switch self {
+        case .requestStatus: break
+        case .requestTodoViewModels(let value): try c.encode(value, forKey: .data)
+        case .requestTodoDetail(let value), .requestCompleteTodo(let value), .requestReopenTodo(let value),
+            .requestToggleComplete(let value), .requestDeleteTodo(let value), .requestRestoreTodo(let value):
+            try c.encode(value, forKey: .data)
+        case .requestNewTodo(let value): try c.encode(value, forKey: .data)
+        case .requestUpdateTodoDetail(let value): try c.encode(value, forKey: .data)
+        case .responseTodoViewModels(let value): try c.encode(value, forKey: .data)
+        case .responseTodoViewModel(let value): try c.encode(value, forKey: .data)
+        case .responseTodoDetail(let value): try c.encode(value, forKey: .data)
+        case .responseStatus(let value): try c.encode(value, forKey: .data)
+        case .responseError(let value), .responseGoodbye(let value): try c.encode(value, forKey: .data)
+        case .responseHello(let value): try c.encode(value, forKey: .data)
+        case .requestReadTodos(let value): try c.encode(value, forKey: .data)
+        case .responseTodos(let value): try c.encode(value, forKey: .data)
+        case .requestWriteTodo(let value): try c.encode(value, forKey: .data)
+        case .responseTodo(let value): try c.encode(value, forKey: .data)
+        }
+    }
+}

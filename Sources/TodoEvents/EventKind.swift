@@ -1,0 +1,26 @@
+/// The name of an event's case: what subscriptions are made of, and the `"event"` field
+/// on the wire.
+public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
+    case requestTodoViewModels, requestTodoDetail, requestNewTodo, requestUpdateTodoDetail
+    case requestCompleteTodo, requestReopenTodo, requestToggleComplete, requestDeleteTodo
+    case requestRestoreTodo, requestStatus
+    case responseTodoViewModels, responseTodoViewModel, responseTodoDetail, responseStatus
+    case responseError, responseHello, responseGoodbye
+    case requestReadTodos, responseTodos, requestWriteTodo, responseTodo
+
+    /// Model events never cross the socket.
+    public var isModelEvent: Bool {
+        switch self {
+        case .requestReadTodos, .responseTodos, .requestWriteTodo, .responseTodo: true
+        default: false
+        }
+    }
+
+    public var isRequest: Bool { rawValue.hasPrefix("request") }
+
+    /// The view requests a client may send.
+    public static let viewRequests: Set<EventKind> = Set(allCases.filter { $0.isRequest && !$0.isModelEvent })
+
+    /// The view responses the daemon sends to clients.
+    public static let viewResponses: Set<EventKind> = Set(allCases.filter { !$0.isRequest && !$0.isModelEvent })
+}

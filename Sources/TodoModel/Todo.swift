@@ -1,0 +1,67 @@
+import Foundation
+
+/// A todo: the one Model of the system.
+///
+/// `id` is its identity; `==` compares every field (the article's "two notions of
+/// equality"). `number` is the short, stable handle people type (`#3`), never reused.
+public struct Todo: Sendable, Codable, Equatable, Identifiable {
+    public var id: UUID
+    public var number: Int
+    public var title: String
+    public var notes: String
+    public var priority: Priority
+    public var due: LocalDate?
+    public var tags: [String]
+    public var createdAt: Date
+    public var updatedAt: Date
+    /// nil while the todo is open.
+    public var completedAt: Date?
+    /// nil while the todo is live; set by a (soft) delete so that it can be restored.
+    public var deletedAt: Date?
+    /// Increments on every write; an edit names the revision it was based on.
+    public var revision: Int
+
+    public init(
+        id: UUID = UUID(), number: Int, title: String, notes: String = "",
+        priority: Priority = .normal, due: LocalDate? = nil, tags: [String] = [],
+        createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
+        deletedAt: Date? = nil, revision: Int = 1
+    ) {
+        self.id = id
+        self.number = number
+        self.title = title
+        self.notes = notes
+        self.priority = priority
+        self.due = due
+        self.tags = tags
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt ?? createdAt
+        self.completedAt = completedAt
+        self.deletedAt = deletedAt
+        self.revision = revision
+    }
+
+    public var isCompleted: Bool { completedAt != nil }
+    public var isDeleted: Bool { deletedAt != nil }
+
+    /// Same todo, whatever its fields now hold.
+    public func isSameTodo(as other: Todo) -> Bool { id == other.id }
+}
+
+extension Todo {
+    /// The default order: open before completed, then high priority first, then by due
+    /// date (undated last), then newest first. `number` breaks the remaining ties so
+    /// that the order is total and every View agrees on it.
+    public static func precedesInDefaultOrder(_ a: Todo, _ b: Todo) -> Bool {
+        if a.isCompleted != b.isCompleted { return !a.isCompleted }
+        if a.priority != b.priority { return a.priority > b.priority }
+        switch (a.due, b.due) {
+        case let (x?, y?) where x != y: return x < y
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: break
+        }
+        if a.createdAt != b.createdAt { return a.createdAt > b.createdAt }
+        return a.number > b.number
+    }
+}

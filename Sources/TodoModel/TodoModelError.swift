@@ -1,0 +1,13 @@
+/// Why the ModelServer could not answer a model request.
+public enum TodoModelError: Error, Sendable, Codable, Equatable {
+    /// No todo matches the reference.
+    case notFound(TodoRef)
+    /// A UUID prefix matches more than one todo.
+    case ambiguous(TodoRef)
+    /// The edit was based on an older revision; carries the todo as it is now.
+    case conflict(current: Todo)
+    /// The todo is deleted; it must be restored before it can be changed.
+    case deleted(Todo)
+    /// The database refused the write (disk full, read-only, corrupt); nothing was written.
+    case storage(String)
+}

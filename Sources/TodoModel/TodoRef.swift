@@ -1,0 +1,70 @@
+import Foundation
+
+/// How a person or a script names a todo: its number (`3`, `#3`), its UUID, or a unique
+/// prefix of its UUID of at least 8 hex digits.
+public enum TodoRef: Sendable, Hashable, Codable, CustomStringConvertible {
+    case number(Int)
+    case id(UUID)
+    case idPrefix(String)
+
+    /// The shortest UUID prefix that is accepted.
+    public static let minimumPrefixLength = 8
+
+    /// Parses `3`, `#3`, a UUID, or a UUID prefix; nil when it is none of them.
+    public init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
+        if let number = Int(digits), number > 0, digits.allSatisfy(\.isASCII) {
+            self = .number(number)
+        } else if let uuid = UUID(uuidString: trimmed) {
+            self = .id(uuid)
+        } else if trimmed.count >= TodoRef.minimumPrefixLength, trimmed.count < 36,
+            trimmed.allSatisfy({ $0.isHexDigit || $0 == "-" })
+        {
+            self = .idPrefix(trimmed.lowercased())
+        } else {
+            return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .number(let number): "#\(number)"
+        case .id(let id): id.uuidString.lowercased()
+        case .idPrefix(let prefix): prefix
+        }
+    }
+
+    /// Whether `todo` is the one this reference names.
+    public func matches(_ todo: Todo) -> Bool {
+        switch self {
+        case .number(let number): todo.number == number
+        case .id(let id): todo.id == id
+        case .idPrefix(let prefix): todo.id.uuidString.lowercased().hasPrefix(prefix)
+        }
+    }
+
+    // Wire form: the text a person would type ("#3", a UUID, a prefix).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int.self), number > 0 {
+            self = .number(number)
+            return
+        }
+        let text = try container.decode(String.self)
+        guard let ref = TodoRef(text) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath,
+                      debugDescription: "\"\(text)\" is not a todo number, UUID or UUID prefix of 8+ characters"))
+        }
+        self = ref
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .number(let number): try container.encode(number)
+        default: try container.encode(description)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import Synchronization
+import TodoEvents
+import TodoModel
+
+/// Answers model requests: reads (`requestReadTodos → responseTodos`) and atomic writes
+/// (`requestWriteTodo → responseTodo`) against the SQLite store.
+///
+/// It is the one writer. Writes that wait together commit in one transaction (group
+/// commit) and each is answered, in commit order, only once that transaction is durable.
+/// Reads are answered from an in-memory copy of the table that changes only after a
+/// commit, so a read never sees an uncommitted write and never waits for the disk.
+public final class ModelServer: Sendable {
+    /// How many todos are in each state.
+    public struct Counts: Sendable, Equatable {
+        public var open = 0
+        public var completed = 0
+        public var deleted = 0
+    }
+
+    private struct Snapshot {
+        var todos: [UUID: Todo] = [:]
+        var lastChange: UInt64 = 0
+    }
+
+    private let bus: EventBus
+    private let store: TodoStore
+    private let logger: Logger
+    private let clock: @Sendable () -> Date
+    private let snapshot: Mutex<Snapshot>
+    private let reads: AsyncStream<Envelope>
+    private let writes: AsyncStream<Envelope>
+    private let queue = WriteQueue()
+    private let batchSizes = Mutex<[Int]>([])
+
+    /// Loads the store and subscribes to the bus at once, so no request published after
+    /// this returns is missed; `run()` answers them.
+    public init(bus: EventBus, store: TodoStore, logger: Logger = Logger(label: "todod.model"),
+                clock: @escaping @Sendable () -> Date = Date.init) throws {
+        self.bus = bus
+        self.store = store
+        self.logger = logger
+        self.clock = clock
+        let (todos, lastChange) = try store.loadAll()
+        snapshot = Mutex(Snapshot(todos: Dictionary(uniqueKeysWithValues: todos.map { ($0.id, $0) }), lastChange: lastChange))
+        reads = bus.subscribe(to: [.requestReadTodos])
+        writes = bus.subscribe(to: [.requestWriteTodo])
+    }
+
+    /// Answers requests until the task is cancelled; then commits the writes already
+    /// received before it returns.
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.answerReads() }
+            group.addTask { await self.gatherWrites() }
+            group.addTask { await self.commitWrites() }
+        }
+    }
+
+    /// The sequence number of the last committed change.
+    public var lastChange: UInt64 { snapshot.withLock { $0.lastChange } }
+
+    public var counts: Counts {
+        snapshot.withLock { snapshot in
+            snapshot.todos.values.reduce(into: Counts()) { counts, todo in
+                if todo.isDeleted { counts.deleted += 1 } else if todo.isCompleted { counts.completed += 1 } else { counts.open += 1 }
+            }
+        }
+    }
+
+    /// How many writes each transaction so far committed: shows group commit at work.
+    public var committedBatchSizes: [Int] { batchSizes.withLock { $0 } }
+
+    private func answerReads() async {
+        for await envelope in reads {
+            guard case .requestReadTodos(let query) = envelope.event else { continue }
+            bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)
+        }
+    }
+
+    func read(_ query: TodoQuery) -> TodoQueryResult {
+        let (todos, asOf) = snapshot.withLock { ($0.todos, $0.lastChange) }
+        switch query {
+        case .list(let filter):
+            let matching = todos.values.filter(filter.matches).sorted(by: Todo.precedesInDefaultOrder)
+            return TodoQueryResult(query: query, todos: matching, asOf: asOf)
+        case .one(let ref):
+            if case .id(let id) = ref { return TodoQueryResult(query: query, todos: todos[id].map { [$0] } ?? [], asOf: asOf) }
+            return TodoQueryResult(query: query, todos: Array(todos.values.filter(ref.matches).prefix(2)), asOf: asOf)
+        }
+    }
+
+    private func gatherWrites() async {
+        for await envelope in writes { queue.append(envelope) }
+        queue.finish()
+    }
+
+    private func commitWrites() async {
+        while let batch = await queue.nextBatch() {
+            let mutations = batch.compactMap { envelope -> TodoMutation? in
+                if case .requestWriteTodo(let mutation) = envelope.event { return mutation }
+                return nil
+            }
+            let results = await commit(mutations)
+            for (envelope, result) in zip(batch, results) {
+                bus.publish(.responseTodo(result), correlation: envelope.correlation)
+            }
+        }
+    }
+
+    private func commit(_ mutations: [TodoMutation]) async -> [TodoWriteResult] {
+        do {
+            let results = try await store.commit(mutations, at: clock().truncatedToMilliseconds)
+            batchSizes.withLock { $0.append(mutations.count) }
+            snapshot.withLock { snapshot in
+                for case .written(_, let todo, let change) in results {
+                    snapshot.todos[todo.id] = todo
+                    snapshot.lastChange = change
+                }
+            }
+            return results
+        } catch {
+            logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
+            return mutations.map { .failed($0, .storage(ModelServer.describe(error))) }
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        String(describing: error).replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+import TodoModel
+
+/// The SQLite database: one file in WAL mode with `synchronous=FULL`, so that a
+/// committed write survives a power cut. The ModelServer is its only writer.
+public final class TodoStore: Sendable {
+    public let path: String
+    private let pool: DatabasePool
+
+    /// Opens (creating when missing) the database at `path` and migrates it.
+    /// - Parameter maximumPageCount: caps the file's size in pages; tests use it to make
+    ///   the disk "full".
+    public init(path: String, maximumPageCount: Int? = nil) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.label = "todod"
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            if let maximumPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try TodoStore.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: todos and counters") { db in
+            try db.execute(sql: """
+                CREATE TABLE todo (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    number INTEGER NOT NULL UNIQUE,
+                    title TEXT NOT NULL,
+                    notes TEXT NOT NULL DEFAULT '',
+                    priority TEXT NOT NULL CHECK (priority IN ('low', 'normal', 'high')),
+                    due TEXT,
+                    tags TEXT NOT NULL DEFAULT '[]',
+                    createdAt INTEGER NOT NULL,
+                    updatedAt INTEGER NOT NULL,
+                    completedAt INTEGER,
+                    deletedAt INTEGER,
+                    revision INTEGER NOT NULL
+                );
+                -- Numbers and change sequence numbers only grow: never reused, also after deletes.
+                CREATE TABLE counter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+                INSERT INTO counter (name, value) VALUES ('number', 0), ('change', 0);
+                """)
+        }
+        return migrator
+    }
+
+    /// Every todo, deleted ones included, and the last committed change's sequence number.
+    public func loadAll() throws -> (todos: [Todo], lastChange: UInt64) {
+        try pool.read { db in
+            let todos = try Row.fetchAll(db, sql: "SELECT * FROM todo ORDER BY number").map(TodoStore.todo(from:))
+            return (todos, UInt64(try Counters.load(db).change))
+        }
+    }
+
+    /// Applies the mutations in order, in one transaction, and returns once it is durable.
+    ///
+    /// A mutation that cannot apply (unknown todo, stale revision) is answered as failed
+    /// and the others still commit; an error from SQLite fails them all and writes nothing.
+    public func commit(_ mutations: [TodoMutation], at now: Date) async throws -> [TodoWriteResult] {
+        try await pool.write { db in
+            var counters = try Counters.load(db)
+            let results = try mutations.map { mutation in
+                try TodoStore.apply(mutation, in: db, at: now, counters: &counters)
+            }
+            try counters.save(db)
+            return results
+        }
+    }
+
+    private static func apply(_ mutation: TodoMutation, in db: Database, at now: Date, counters: inout Counters) throws -> TodoWriteResult {
+        if case .create(let new) = mutation {
+            counters.number += 1
+            let todo = Todo(
+                number: counters.number, title: new.title, notes: new.notes, priority: new.priority,
+                due: new.due, tags: new.tags, createdAt: now)
+            try insert(todo, in: db)
+            counters.change += 1
+            return .written(mutation, todo, change: UInt64(counters.change))
+        }
+        guard let ref = mutation.target else { return .failed(mutation, .storage("a mutation without a target")) }
+        let matches = try fetch(ref, in: db)
+        guard let current = matches.first else { return .failed(mutation, .notFound(ref)) }
+        guard matches.count == 1 else { return .failed(mutation, .ambiguous(ref)) }
+        do {
+            guard let next = try mutation.applied(to: current, at: now) else { return .unchanged(mutation, current) }
+            try update(next, in: db)
+            counters.change += 1
+            return .written(mutation, next, change: UInt64(counters.change))
+        } catch let error as TodoModelError {
+            return .failed(mutation, error)
+        }
+    }
+}
+
+/// The `counter` table's values, read and written once per transaction.
+private struct Counters {
+    var number: Int
+    var change: Int64
+
+    static func load(_ db: Database) throws -> Counters {
+        let values = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM counter").map {
+            ($0["name"] as String, $0["value"] as Int64)
+        })
+        return Counters(number: Int(values["number"] ?? 0), change: values["change"] ?? 0)
+    }
+
+    func save(_ db: Database) throws {
+        try db.execute(sql: "UPDATE counter SET value = ? WHERE name = 'number'", arguments: [number])
+        try db.execute(sql: "UPDATE counter SET value = ? WHERE name = 'change'", arguments: [change])
+    }
+}

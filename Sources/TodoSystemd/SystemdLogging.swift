@@ -1,0 +1,37 @@
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Chooses where the daemon's logs go: the journal when systemd runs it, stderr otherwise.
+public enum SystemdLogging {
+    /// A `JournalLogHandler` when stderr is connected to the journal, else `StreamLogHandler.standardError`.
+    ///
+    /// Meant for `LoggingSystem.bootstrap { label in SystemdLogging.makeHandler(label: label, level: level) }`.
+    public static func makeHandler(label: String, level: Logger.Level) -> any LogHandler {
+        if stderrIsJournal {
+            return JournalLogHandler(label: label, logLevel: level)
+        }
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = level
+        return handler
+    }
+
+    /// Whether stderr is the journal's stream, per `$JOURNAL_STREAM` ("DEVICE:INODE", systemd.exec(5)).
+    ///
+    /// Comparing with stderr's own device and inode, not just checking the variable is set,
+    /// tells apart a child whose stderr was redirected elsewhere but inherited the variable.
+    public static var stderrIsJournal: Bool {
+        guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return false }
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else {
+            return false
+        }
+        var info = stat()
+        guard fstat(STDERR_FILENO, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
+}

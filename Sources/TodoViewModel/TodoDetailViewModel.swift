@@ -1,0 +1,94 @@
+import Foundation
+import TodoModel
+
+/// One todo in full, with its editable fields and the revision they were read at.
+///
+/// It also renders and reads back the small text form that `todoctl edit` opens in an
+/// editor, so that the form is tested without a terminal.
+public struct TodoDetailViewModel: Sendable, Equatable, Codable {
+    public let summary: TodoViewModel
+    public var todo: Todo { summary.todo }
+    public var title: String { todo.title }
+    public var notes: String { todo.notes }
+    public var priority: Priority { todo.priority }
+    public var due: LocalDate? { todo.due }
+    public var tags: [String] { todo.tags }
+    public var revision: Int { todo.revision }
+    /// "open", "done", or "deleted".
+    public let stateText: String
+
+    public init(_ todo: Todo, today: LocalDate = LocalDate(Date())) {
+        summary = TodoViewModel(todo, today: today)
+        stateText = todo.isDeleted ? "deleted" : (todo.isCompleted ? "done" : "open")
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(try Todo(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try todo.encode(to: encoder)
+    }
+
+    /// The form an editor shows: one `field: value` line each, then the notes.
+    public var editForm: String {
+        """
+        # Editing #\(todo.number) at revision \(todo.revision). Lines starting with # are ignored.
+        # Save and quit to apply; empty the title to cancel.
+        title: \(todo.title)
+        priority: \(todo.priority.rawValue)
+        due: \(todo.due?.description ?? "")
+        tags: \(todo.tags.joined(separator: " "))
+        notes:
+        \(todo.notes)
+        """
+    }
+
+    /// The edit a filled-in form asks for, holding only what differs from this todo;
+    /// nil when the title was emptied (the person cancelled).
+    public func edit(fromForm form: String) throws(TodoError) -> TodoEdit? {
+        var fields: [String: String] = [:]
+        var notesLines: [Substring] = []
+        var inNotes = false
+        for line in form.split(separator: "\n", omittingEmptySubsequences: false) {
+            if inNotes { notesLines.append(line); continue }
+            if line.hasPrefix("#") || line.allSatisfy(\.isWhitespace) { continue }
+            guard let colon = line.firstIndex(of: ":") else {
+                throw .validation("form", "the line \"\(line)\" is not `field: value`")
+            }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard ["title", "priority", "due", "tags", "notes"].contains(name) else {
+                throw .validation("form", "unknown field \"\(name)\"; the fields are title, priority, due, tags, notes")
+            }
+            if name == "notes" { inNotes = true; if !value.isEmpty { notesLines.append(Substring(value)) } }
+            else { fields[name] = value }
+        }
+        guard let rawTitle = fields["title"], !rawTitle.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        while notesLines.last?.allSatisfy(\.isWhitespace) == true { notesLines.removeLast() }
+        return try difference(fields: fields, notes: notesLines.joined(separator: "\n"))
+    }
+
+    private func difference(fields: [String: String], notes: String) throws(TodoError) -> TodoEdit {
+        var edit = TodoEdit()
+        let title = try TodoValidation.title(fields["title"] ?? todo.title)
+        if title != todo.title { edit.title = title }
+        if notes != todo.notes { edit.notes = try TodoValidation.notes(notes) }
+        if let text = fields["priority"], !text.isEmpty {
+            guard let priority = Priority(rawValue: text.lowercased()) else {
+                throw .validation("priority", "\"\(text)\" is not low, normal or high")
+            }
+            if priority != todo.priority { edit.priority = priority }
+        }
+        let dueText = fields["due"] ?? ""
+        if dueText.isEmpty {
+            edit.clearDue = todo.due != nil
+        } else {
+            guard let due = LocalDate(dueText) else { throw .validation("due", "\"\(dueText)\" is not a date YYYY-MM-DD") }
+            if due != todo.due { edit.due = due }
+        }
+        let tags = try TodoValidation.tags((fields["tags"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
+        if tags != todo.tags { edit.tags = tags }
+        return edit
+    }
+}

@@ -1,0 +1,67 @@
+import TodoModel
+
+/// An error answered to the request that caused it. `message` says what happened and
+/// what to do; `code` is for programs.
+public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+    public enum Code: String, Sendable, Codable {
+        /// A field of the request is invalid; `field` names it.
+        case validation
+        case notFound
+        /// A UUID prefix names more than one todo.
+        case ambiguous
+        /// The edit was based on an older revision; `todo` is the current one.
+        case conflict
+        /// The todo is deleted and must be restored first; `todo` is it.
+        case deleted
+        /// The database could not write; nothing was written.
+        case storage
+        /// The frame could not be read as an event (bad JSON, unknown event, model event).
+        case badRequest
+        /// The frame was longer than the protocol allows; the connection is closed.
+        case frameTooLong
+        /// The client did not keep up with the events sent to it; the connection is closed.
+        case overloaded
+        /// The daemon is shutting down.
+        case shuttingDown
+        /// A peer of another user.
+        case permissionDenied
+    }
+
+    public var code: Code
+    public var message: String
+    public var field: String?
+    public var todo: TodoViewModel?
+
+    public init(_ code: Code, _ message: String, field: String? = nil, todo: TodoViewModel? = nil) {
+        self.code = code
+        self.message = message
+        self.field = field
+        self.todo = todo
+    }
+
+    public var description: String { message }
+
+    public static func validation(_ field: String, _ reason: String) -> TodoError {
+        TodoError(.validation, "\(field): \(reason)", field: field)
+    }
+
+    /// The view of a model error, worded for the person who asked.
+    public init(_ error: TodoModelError) {
+        switch error {
+        case .notFound(let ref):
+            self.init(.notFound, "no todo \(ref): list them with `todoctl list --all` (deleted ones with --deleted)")
+        case .ambiguous(let ref):
+            self.init(.ambiguous, "\(ref) matches more than one todo: give more of the id, or the number")
+        case .conflict(let current):
+            self.init(
+                .conflict,
+                "#\(current.number) was changed meanwhile (now revision \(current.revision)): look at it again and redo the edit",
+                todo: TodoViewModel(current))
+        case .deleted(let todo):
+            self.init(.deleted, "#\(todo.number) is deleted: restore it first with `todoctl restore \(todo.number)`",
+                      todo: TodoViewModel(todo))
+        case .storage(let reason):
+            self.init(.storage, "the database could not write, nothing was changed (\(reason)): check free disk space and the database file's permissions")
+        }
+    }
+}

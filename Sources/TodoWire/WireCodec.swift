@@ -1,0 +1,102 @@
+import Foundation
+import NIOCore
+import TodoEvents
+import TodoViewModel
+
+/// Reads and writes frames as JSON lines. Instants are ISO 8601 in UTC with
+/// milliseconds (`2026-11-22T09:30:00.000Z`); due dates are `YYYY-MM-DD`.
+public struct WireCodec: Sendable {
+    public init() {}
+
+    /// The frame as one JSON line, newline included.
+    public func encode(_ frame: WireFrame) throws -> ByteBuffer {
+        var data = try WireCodec.encoder.encode(frame)
+        data.append(UInt8(ascii: "\n"))
+        return ByteBuffer(bytes: data)
+    }
+
+    public func encode(_ envelope: Envelope) throws -> ByteBuffer {
+        try encode(WireFrame(envelope))
+    }
+
+    /// Reads a request a client sent, or the error to answer it with: the frame is not
+    /// UTF-8, not JSON, names no or an unknown event, names a response or a model event,
+    /// or its data does not fit the event.
+    public func decodeRequest(_ line: ByteBuffer) -> Result<WireFrame, TodoError> {
+        let bytes = Data(line.readableBytesView)
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            return .failure(TodoError(.badRequest, "the line is not valid UTF-8: send one JSON object per line, UTF-8 encoded"))
+        }
+        let header: FrameHeader
+        do {
+            header = try WireCodec.decoder.decode(FrameHeader.self, from: bytes)
+        } catch {
+            return .failure(TodoError(.badRequest, "the line is not a JSON object with an \"event\" field (\(WireCodec.describe(error))): see docs/PROTOCOL.md"))
+        }
+        guard let kind = EventKind(rawValue: header.event) else {
+            return .failure(TodoError(.badRequest, "unknown event \"\(header.event)\": the requests are \(WireCodec.requestNames)"))
+        }
+        guard EventKind.viewRequests.contains(kind) else {
+            let what = kind.isModelEvent ? "a model event, which never crosses the socket" : "a response, which only the daemon sends"
+            return .failure(TodoError(.badRequest, "\"\(kind.rawValue)\" is \(what): the requests are \(WireCodec.requestNames)"))
+        }
+        do {
+            return .success(try WireCodec.decoder.decode(WireFrame.self, from: bytes))
+        } catch {
+            return .failure(TodoError(.badRequest, "\"\(kind.rawValue)\" has bad data: \(WireCodec.describe(error))"))
+        }
+    }
+
+    /// Reads a frame the daemon sent.
+    public func decodeResponse(_ line: ByteBuffer) throws -> WireFrame {
+        try WireCodec.decoder.decode(WireFrame.self, from: Data(line.readableBytesView))
+    }
+
+    private struct FrameHeader: Decodable {
+        var event: String
+    }
+
+    private static let requestNames = EventKind.viewRequests.map(\.rawValue).sorted().joined(separator: ", ")
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(timestampStyle))
+        }
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = try? timestampStyle.parse(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not an ISO 8601 time"))
+            }
+            return date.truncatedToMilliseconds
+        }
+        return decoder
+    }()
+
+    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// A decoding error in a person's words: where in the JSON, and what was wrong.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return keys.isEmpty ? "" : "at \(keys.joined(separator: ".")): "
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context))missing field \"\(key.stringValue)\""
+        case .typeMismatch(let type, let context): return "\(path(context))expected \(type)"
+        case .valueNotFound(let type, let context): return "\(path(context))expected \(type), found null"
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { " (\($0.localizedDescription))" } ?? ""
+            return "\(path(context))\(context.debugDescription)\(underlying)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import TodoEvents
+
+/// One line of the protocol: an event, and the correlation of the request it belongs
+/// to. `{"event": "requestNewTodo", "id": "r1", "data": {"title": "Buy milk"}}`.
+///
+/// A client sets `id` on its requests; the daemon's answers carry the same `id` and the
+/// asker's `client` number (from its `hello`), so a client knows its own answers even
+/// among the changes broadcast to everybody.
+public struct WireFrame: Sendable, Equatable {
+    public var event: Event
+    public var id: String?
+    public var client: UInt64?
+
+    public init(event: Event, id: String? = nil, client: UInt64? = nil) {
+        self.event = event
+        self.id = id
+        self.client = client
+    }
+
+    /// The frame for an envelope going out to a client.
+    public init(_ envelope: Envelope) {
+        self.init(event: envelope.event, id: envelope.correlation?.request, client: envelope.correlation?.client)
+    }
+}
+
+extension WireFrame: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, client
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        event = try Event(from: decoder)
+        id = try c.decodeIfPresent(String.self, forKey: .id)
+        client = try c.decodeIfPresent(UInt64.self, forKey: .client)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(client, forKey: .client)
+        try c.encodeIfPresent(id, forKey: .id)
+        try event.encode(to: encoder)
+    }
+}

@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A datagram socket standing in for systemd's notification socket, so tests read what sd_notify sent.
+final class NotifySocket {
+    let path: String
+    private let descriptor: CInt
+
+    init() throws {
+        path = "/tmp/todod-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        descriptor = socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue), 0)
+        guard descriptor >= 0 else { throw SocketError(operation: "socket") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: path.utf8)
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0 else { close(descriptor); throw SocketError(operation: "bind") }
+        // A receive timeout, so a notifier that sends nothing fails the test instead of hanging it.
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// The next datagram as text, or nil when none arrives within the timeout.
+    func receive() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
+    }
+
+    deinit {
+        close(descriptor)
+        unlink(path)
+    }
+}
+
+/// A failed system call in test setup, with errno.
+struct SocketError: Error {
+    let operation: String
+    let code = errno
+}

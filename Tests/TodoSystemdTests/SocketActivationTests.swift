@@ -1,0 +1,76 @@
+import Testing
+import TodoSystemd
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension EnvironmentTests {
+    @Suite struct SocketActivationTests {
+        @Test func noDescriptorsWhenNotActivated() throws {
+            let descriptors = try withEnvironment(["LISTEN_FDS": nil, "LISTEN_PID": nil]) {
+                try SocketActivation.listeningFileDescriptors()
+            }
+            #expect(descriptors == [])
+        }
+
+        @Test func descriptorsMeantForAnotherProcessAreIgnored() throws {
+            let descriptors = try withEnvironment(["LISTEN_FDS": "1", "LISTEN_PID": "\(getpid() + 1)"]) {
+                try SocketActivation.listeningFileDescriptors()
+            }
+            #expect(descriptors == [])
+        }
+
+        @Test func malformedEnvironmentThrows() {
+            withEnvironment(["LISTEN_FDS": "many", "LISTEN_PID": "\(getpid())"]) {
+                let error = #expect(throws: SocketActivationError.self) {
+                    try SocketActivation.listeningFileDescriptors()
+                }
+                #expect(error?.fileDescriptor == nil)
+                #expect(error?.message.contains("LISTEN_FDS") == true)
+            }
+        }
+    }
+}
+
+/// `validate` on descriptors the test makes: fds 3+ of the test process cannot be handed over safely.
+@Suite struct SocketValidationTests {
+    @Test func listeningUnixStreamSocketIsAccepted() throws {
+        let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        #expect(listen(descriptor, 1) == 0)  // autobinds to an abstract address
+        try SocketActivation.validate(descriptor)
+    }
+
+    @Test func datagramSocketIsRejectedWithItsKind() {
+        let descriptor = socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue), 0)
+        defer { close(descriptor) }
+        let error = #expect(throws: SocketActivationError.self) {
+            try SocketActivation.validate(descriptor)
+        }
+        #expect(error?.fileDescriptor == descriptor)
+        #expect(error?.message.contains("datagram") == true)
+        #expect(error?.message.contains("ListenStream=") == true)
+    }
+
+    @Test func streamSocketThatIsNotListeningIsRejected() {
+        let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        let error = #expect(throws: SocketActivationError.self) {
+            try SocketActivation.validate(descriptor)
+        }
+        #expect(error?.message.contains("Accept=") == true)
+    }
+
+    @Test func ipSocketIsRejected() {
+        let descriptor = socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        #expect(listen(descriptor, 1) == 0)
+        let error = #expect(throws: SocketActivationError.self) {
+            try SocketActivation.validate(descriptor)
+        }
+        #expect(error?.message.contains("IP socket") == true)
+    }
+}
