@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "TodoClient",
             dependencies: [
-                "TodoWire", "TodoViewModel",
+                "TodoWire", "TodoEvents", "TodoViewModel",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
@@ -68,13 +68,14 @@ let package = Package(
         .executableTarget(
             name: "todod",
             dependencies: [
-                "TodoDaemon",
+                "TodoDaemon", "TodoSystemd", "TodoWire",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "todoctl",
             dependencies: [
-                "TodoClient",
+                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

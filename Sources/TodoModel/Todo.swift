@@ -49,6 +49,46 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
 }
 
 extension Todo {
+    private enum CodingKeys: String, CodingKey {
+        case id, number, title, notes, priority, due, tags, createdAt, updatedAt, completedAt, deletedAt, revision
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(UUID.self, forKey: .id), number: try c.decode(Int.self, forKey: .number),
+            title: try c.decode(String.self, forKey: .title),
+            notes: try c.decodeIfPresent(String.self, forKey: .notes) ?? "",
+            priority: try c.decodeIfPresent(Priority.self, forKey: .priority) ?? .normal,
+            due: try c.decodeIfPresent(LocalDate.self, forKey: .due),
+            tags: try c.decodeIfPresent([String].self, forKey: .tags) ?? [],
+            createdAt: try c.decode(Date.self, forKey: .createdAt),
+            updatedAt: try c.decode(Date.self, forKey: .updatedAt),
+            completedAt: try c.decodeIfPresent(Date.self, forKey: .completedAt),
+            deletedAt: try c.decodeIfPresent(Date.self, forKey: .deletedAt),
+            revision: try c.decode(Int.self, forKey: .revision))
+    }
+
+    /// Every field is written, absent ones as `null`, so that the JSON schema is stable;
+    /// the id in lowercase, as `uuidgen` prints it.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id.uuidString.lowercased(), forKey: .id)
+        try c.encode(number, forKey: .number)
+        try c.encode(title, forKey: .title)
+        try c.encode(notes, forKey: .notes)
+        try c.encode(priority, forKey: .priority)
+        try c.encode(due, forKey: .due)
+        try c.encode(tags, forKey: .tags)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(completedAt, forKey: .completedAt)
+        try c.encode(deletedAt, forKey: .deletedAt)
+        try c.encode(revision, forKey: .revision)
+    }
+}
+
+extension Todo {
     /// The default order: open before completed, then high priority first, then by due
     /// date (undated last), then newest first. `number` breaks the remaining ties so
     /// that the order is total and every View agrees on it.

@@ -134,3 +134,16 @@ public enum TodoMutation: Sendable, Codable, Equatable {
         if todo.isDeleted { throw .deleted(todo) }
     }
 }
+
+extension NewTodo {
+    // Only the title is required; the rest have their defaults.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            title: try c.decode(String.self, forKey: .title),
+            notes: try c.decodeIfPresent(String.self, forKey: .notes) ?? "",
+            priority: try c.decodeIfPresent(Priority.self, forKey: .priority) ?? .normal,
+            due: try c.decodeIfPresent(LocalDate.self, forKey: .due),
+            tags: try c.decodeIfPresent([String].self, forKey: .tags) ?? [])
+    }
+}

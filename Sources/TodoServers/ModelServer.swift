@@ -48,14 +48,20 @@ public final class ModelServer: Sendable {
         writes = bus.subscribe(to: [.requestWriteTodo])
     }
 
-    /// Answers requests until the task is cancelled; then commits the writes already
-    /// received before it returns.
+    /// Answers requests until `shutdown()` or cancellation; either way, it commits and
+    /// answers every write it has received before it returns.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.answerReads() }
             group.addTask { await self.gatherWrites() }
-            group.addTask { await self.commitWrites() }
+            await self.commitWrites()
+            group.cancelAll()
         }
+    }
+
+    /// Takes no more writes: `run()` commits those waiting, then returns.
+    public func shutdown() {
+        queue.finish()
     }
 
     /// The sequence number of the last committed change.
@@ -92,7 +98,10 @@ public final class ModelServer: Sendable {
     }
 
     private func gatherWrites() async {
-        for await envelope in writes { queue.append(envelope) }
+        for await envelope in writes where !queue.append(envelope) {
+            guard case .requestWriteTodo(let mutation) = envelope.event else { continue }
+            bus.publish(.responseTodo(.failed(mutation, .storage("the daemon is shutting down"))), correlation: envelope.correlation)
+        }
         queue.finish()
     }
 
@@ -111,7 +120,9 @@ public final class ModelServer: Sendable {
 
     private func commit(_ mutations: [TodoMutation]) async -> [TodoWriteResult] {
         do {
-            let results = try await store.commit(mutations, at: clock().truncatedToMilliseconds)
+            // A commit once begun is finished, even when the server is being cancelled.
+            let (store, now) = (store, clock().truncatedToMilliseconds)
+            let results = try await Task { try await store.commit(mutations, at: now) }.value
             batchSizes.withLock { $0.append(mutations.count) }
             snapshot.withLock { snapshot in
                 for case .written(_, let todo, let change) in results {

@@ -13,16 +13,20 @@ final class WriteQueue: Sendable {
 
     private let state = Mutex(State())
 
-    func append(_ envelope: Envelope) {
-        let writer = state.withLock { state -> CheckedContinuation<[Envelope]?, Never>? in
+    /// Queues a write; false once the queue is finished (the write will not be committed).
+    @discardableResult
+    func append(_ envelope: Envelope) -> Bool {
+        let (accepted, writer) = state.withLock { state -> (Bool, CheckedContinuation<[Envelope]?, Never>?) in
+            guard !state.finished else { return (false, nil) }
             guard let writer = state.writer else {
                 state.waiting.append(envelope)
-                return nil
+                return (true, nil)
             }
             state.writer = nil
-            return writer
+            return (true, writer)
         }
         writer?.resume(returning: [envelope])
+        return accepted
     }
 
     /// No more requests will come; the writer drains what is waiting, then stops.

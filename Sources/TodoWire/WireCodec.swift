@@ -3,6 +3,18 @@ import NIOCore
 import TodoEvents
 import TodoViewModel
 
+/// A request line the daemon could not take, with the error to answer and the request's
+/// `id` when it could be read, so that the asker still gets its answer.
+public struct RejectedFrame: Error, Sendable, Equatable {
+    public var id: String?
+    public var error: TodoError
+
+    public init(id: String?, _ message: String) {
+        self.id = id
+        error = TodoError(.badRequest, message)
+    }
+}
+
 /// Reads and writes frames as JSON lines. Instants are ISO 8601 in UTC with
 /// milliseconds (`2026-11-22T09:30:00.000Z`); due dates are `YYYY-MM-DD`.
 public struct WireCodec: Sendable {
@@ -19,31 +31,38 @@ public struct WireCodec: Sendable {
         try encode(WireFrame(envelope))
     }
 
+    /// Any value as JSON with the protocol's conventions (dates, sorted keys), for
+    /// `--json` output.
+    public static func json<T: Encodable>(_ value: T, pretty: Bool = false) throws -> String {
+        let data = try (pretty ? prettyEncoder : encoder).encode(value)
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Reads a request a client sent, or the error to answer it with: the frame is not
     /// UTF-8, not JSON, names no or an unknown event, names a response or a model event,
     /// or its data does not fit the event.
-    public func decodeRequest(_ line: ByteBuffer) -> Result<WireFrame, TodoError> {
+    public func decodeRequest(_ line: ByteBuffer) -> Result<WireFrame, RejectedFrame> {
         let bytes = Data(line.readableBytesView)
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            return .failure(TodoError(.badRequest, "the line is not valid UTF-8: send one JSON object per line, UTF-8 encoded"))
+            return .failure(RejectedFrame(id: nil, "the line is not valid UTF-8: send one JSON object per line, UTF-8 encoded"))
         }
         let header: FrameHeader
         do {
             header = try WireCodec.decoder.decode(FrameHeader.self, from: bytes)
         } catch {
-            return .failure(TodoError(.badRequest, "the line is not a JSON object with an \"event\" field (\(WireCodec.describe(error))): see docs/PROTOCOL.md"))
+            return .failure(RejectedFrame(id: nil, "the line is not a JSON object with an \"event\" field (\(WireCodec.describe(error))): see docs/PROTOCOL.md"))
         }
         guard let kind = EventKind(rawValue: header.event) else {
-            return .failure(TodoError(.badRequest, "unknown event \"\(header.event)\": the requests are \(WireCodec.requestNames)"))
+            return .failure(RejectedFrame(id: header.id, "unknown event \"\(header.event)\": the requests are \(WireCodec.requestNames)"))
         }
         guard EventKind.viewRequests.contains(kind) else {
             let what = kind.isModelEvent ? "a model event, which never crosses the socket" : "a response, which only the daemon sends"
-            return .failure(TodoError(.badRequest, "\"\(kind.rawValue)\" is \(what): the requests are \(WireCodec.requestNames)"))
+            return .failure(RejectedFrame(id: header.id, "\"\(kind.rawValue)\" is \(what): the requests are \(WireCodec.requestNames)"))
         }
         do {
             return .success(try WireCodec.decoder.decode(WireFrame.self, from: bytes))
         } catch {
-            return .failure(TodoError(.badRequest, "\"\(kind.rawValue)\" has bad data: \(WireCodec.describe(error))"))
+            return .failure(RejectedFrame(id: header.id, "\"\(kind.rawValue)\" has bad data: \(WireCodec.describe(error))"))
         }
     }
 
@@ -54,6 +73,7 @@ public struct WireCodec: Sendable {
 
     private struct FrameHeader: Decodable {
         var event: String
+        var id: String?
     }
 
     private static let requestNames = EventKind.viewRequests.map(\.rawValue).sorted().joined(separator: ", ")
@@ -64,8 +84,15 @@ public struct WireCodec: Sendable {
             var container = encoder.singleValueContainer()
             try container.encode(date.formatted(timestampStyle))
         }
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
+    }()
+
+    private static let prettyEncoder: JSONEncoder = {
+        let pretty = JSONEncoder()
+        pretty.dateEncodingStrategy = encoder.dateEncodingStrategy
+        pretty.outputFormatting = [.withoutEscapingSlashes, .sortedKeys, .prettyPrinted]
+        return pretty
     }()
 
     private static let decoder: JSONDecoder = {

@@ -19,7 +19,8 @@ public struct WireFrame: Sendable, Equatable {
 
     /// The frame for an envelope going out to a client.
     public init(_ envelope: Envelope) {
-        self.init(event: envelope.event, id: envelope.correlation?.request, client: envelope.correlation?.client)
+        let request = envelope.correlation?.request
+        self.init(event: envelope.event, id: request?.isEmpty == false ? request : nil, client: envelope.correlation?.client)
     }
 }
 

@@ -40,7 +40,16 @@ extension EnvironmentTests {
     @Test func listeningUnixStreamSocketIsAccepted() throws {
         let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
-        #expect(listen(descriptor, 1) == 0)  // autobinds to an abstract address
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        // Binding with only the family autobinds to a unique abstract address: no file to clean up.
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sa_family_t>.size))
+            }
+        }
+        try #require(bound == 0)
+        try #require(listen(descriptor, 1) == 0)
         try SocketActivation.validate(descriptor)
     }
 

@@ -1,0 +1,99 @@
+import Synchronization
+import TodoEvents
+import TodoViewModel
+import TodoWire
+
+/// The client's side of correlation: requests waiting for their answers by id, the
+/// hello, and the stream of broadcasts.
+final class ClientState: Sendable {
+    private struct State {
+        var lastRequestID = 0
+        var client: UInt64?
+        var hello: Result<ServerHello, TodoClientError>?
+        var helloWaiter: CheckedContinuation<ServerHello, any Error>?
+        var pending: [String: CheckedContinuation<Event, any Error>] = [:]
+        var failure: TodoClientError?
+        var goodbye: TodoError?
+    }
+
+    private let state = Mutex(State())
+    let broadcasts: AsyncStream<WireFrame>
+    private let broadcastSink: AsyncStream<WireFrame>.Continuation
+
+    init() {
+        (broadcasts, broadcastSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    func nextRequestID() -> String {
+        state.withLock { $0.lastRequestID += 1; return "r\($0.lastRequestID)" }
+    }
+
+    var goodbye: TodoError? { state.withLock { $0.goodbye } }
+
+    func hello() async throws(TodoClientError) -> ServerHello {
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                let known = state.withLock { state -> Result<ServerHello, TodoClientError>? in
+                    if state.hello == nil { state.helloWaiter = continuation }
+                    return state.hello
+                }
+                if let known { continuation.resume(with: known) }
+            }
+        } catch {
+            throw error as? TodoClientError ?? .protocolViolation("\(error)")
+        }
+    }
+
+    /// Registers the request id, then sends it, and waits for the frame that answers it.
+    func awaitAnswer(to id: String, send: () -> Void) async throws(TodoClientError) -> Event {
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                let failure = state.withLock { state -> TodoClientError? in
+                    if state.failure == nil { state.pending[id] = continuation }
+                    return state.failure
+                }
+                if let failure { continuation.resume(throwing: failure) } else { send() }
+            }
+        } catch {
+            throw error as? TodoClientError ?? .protocolViolation("\(error)")
+        }
+    }
+
+    func receive(_ frame: WireFrame) {
+        switch frame.event {
+        case .responseHello(let hello):
+            let waiter = state.withLock { state in
+                state.client = hello.client
+                state.hello = .success(hello)
+                defer { state.helloWaiter = nil }
+                return state.helloWaiter
+            }
+            waiter?.resume(returning: hello)
+        case .responseGoodbye(let reason):
+            state.withLock { $0.goodbye = reason }
+            broadcastSink.yield(frame)
+        default:
+            let waiter = state.withLock { state -> CheckedContinuation<Event, any Error>? in
+                guard let id = frame.id, frame.client == state.client else { return nil }
+                return state.pending.removeValue(forKey: id)
+            }
+            waiter?.resume(returning: frame.event)
+            if case .responseTodoViewModel(let change) = frame.event, change.kind != .unchanged {
+                broadcastSink.yield(frame)
+            }
+        }
+    }
+
+    /// The connection is over: every waiter gets `error`, the broadcasts end.
+    func fail(_ error: TodoClientError) {
+        let (waiters, helloWaiter) = state.withLock { state in
+            if state.failure == nil { state.failure = error }
+            if state.hello == nil { state.hello = .failure(error) }
+            defer { state.pending = [:]; state.helloWaiter = nil }
+            return (Array(state.pending.values), state.helloWaiter)
+        }
+        waiters.forEach { $0.resume(throwing: error) }
+        helloWaiter?.resume(throwing: error)
+        broadcastSink.finish()
+    }
+}

@@ -1,0 +1,114 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+import TodoEvents
+import TodoViewModel
+import TodoWire
+
+/// A connection to todod: send a view request and await its answer, and hear every
+/// change that any client makes.
+///
+/// ```swift
+/// let client = try await TodoClient.connect(to: DefaultPaths.socketPath())
+/// let answer = try await client.request(.requestNewTodo(NewTodo(title: "Buy milk")))
+/// for await frame in client.broadcasts { … }
+/// ```
+public final class TodoClient: Sendable {
+    /// What the daemon said on connecting: versions, this client's number, the last change.
+    public let hello: ServerHello
+    /// Every change any client made (`responseTodoViewModel`), in commit order, and the
+    /// daemon's goodbye; ends when the connection closes.
+    public let broadcasts: AsyncStream<WireFrame>
+
+    private let channel: any Channel
+    private let state: ClientState
+
+    private init(hello: ServerHello, channel: any Channel, state: ClientState) {
+        self.hello = hello
+        self.channel = channel
+        self.state = state
+        broadcasts = state.broadcasts
+    }
+
+    /// Connects and waits for the daemon's hello.
+    public static func connect(to path: String) async throws(TodoClientError) -> TodoClient {
+        let state = ClientState()
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandlers(
+                            ByteToMessageHandler(LineFrameDecoder(maximumLength: WireProtocol.maximumResponseLength)),
+                            ClientHandler(state: state))
+                    }
+                }
+                .connect(unixDomainSocketPath: path).get()
+        } catch {
+            throw .cannotConnect(path: path, reason: TodoClient.describe(error))
+        }
+        do {
+            let hello = try await state.hello()
+            return TodoClient(hello: hello, channel: channel, state: state)
+        } catch {
+            channel.close(promise: nil)
+            throw error
+        }
+    }
+
+    /// Sends a view request and returns the daemon's answer to it; an error answer is
+    /// thrown as `.refused`.
+    public func request(_ event: Event) async throws(TodoClientError) -> Event {
+        let id = state.nextRequestID()
+        let frame: ByteBuffer
+        do {
+            frame = try WireCodec().encode(WireFrame(event: event, id: id))
+        } catch {
+            throw .protocolViolation("could not encode the request: \(error)")
+        }
+        let answer = try await state.awaitAnswer(to: id) { channel.writeAndFlush(frame, promise: nil) }
+        if case .responseError(let error) = answer { throw .refused(error) }
+        return answer
+    }
+
+    /// Closes the connection; pending requests fail with `.disconnected`.
+    public func close() async {
+        try? await channel.close()
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return error.description }
+        return "\(error)"
+    }
+}
+
+/// Frames from the daemon, handed to whoever waits for them.
+final class ClientHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let state: ClientState
+    private let codec = WireCodec()
+
+    init(state: ClientState) {
+        self.state = state
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        do {
+            state.receive(try codec.decodeResponse(unwrapInboundIn(data)))
+        } catch {
+            state.fail(.protocolViolation("\(error)"))
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        state.fail(.disconnected(state.goodbye))
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        state.fail(.protocolViolation("\(error)"))
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import TodoEvents
+import TodoServers
+import TodoSystemd
+import TodoViewModel
+import TodoWire
+
+/// The todod process: opens the database, starts the servers on one bus, listens on the
+/// socket, tells systemd, and on SIGTERM or SIGINT shuts down in order: stop taking
+/// requests, answer those taken, say goodbye, commit the last writes, exit.
+public enum Daemon {
+    /// Runs until a shutdown signal (or idle exit); throws `DaemonError` when it cannot start.
+    public static func run(_ configuration: DaemonConfiguration) async throws {
+        let logger = configuration.logger
+        umask(0o077)
+        let store = try openStore(at: configuration.databasePath)
+        let bus = EventBus()
+        let model = try ModelServer(bus: bus, store: store, logger: logger)
+        let viewModel = ViewModelServer(bus: bus)
+        let notifier = SystemdNotifier()
+        let idle = IdleClock()
+        let registryBox = RegistryBox()
+        let status = StatusResponder(bus: bus, model: model, configuration: configuration) { registryBox.registry?.count ?? 0 }
+        let registry = ClientRegistry(bus: bus, logger: logger) { count in
+            idle.clientCountChanged(to: count)
+            notifier.status(status.summary)
+        }
+        registryBox.registry = registry
+        let listener = try await Listener.open(configuration, registry: registry, logger: logger) { client in
+            ServerHello(protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange)
+        }
+        logger.info("todod \(TodoVersion.current) listening", metadata: ["socket": "\(configuration.socketPath)", "database": "\(store.path)"])
+
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: ModelService(server: model)),
+            .init(service: ForegroundService { await viewModel.run() }),
+            .init(service: ForegroundService { await registry.run() }),
+            .init(service: ForegroundService { await status.run() }),
+            .init(service: listener),
+            .init(service: SystemdService(notifier: notifier, status: status, logger: logger)),
+        ]
+        if let limit = configuration.exitIdleAfter {
+            services.append(.init(service: IdleExitService(clock: idle, limit: limit, logger: logger),
+                                  successTerminationBehavior: .gracefullyShutdownGroup))
+        }
+        var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
+        groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]
+        try await ServiceGroup(configuration: groupConfiguration).run()
+        logger.info("todod stopped")
+    }
+
+    private static func openStore(at path: String) throws -> TodoStore {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            return try TodoStore(path: path)
+        } catch {
+            throw DaemonError("cannot open the database \(path): \(error): check the path and its permissions, or choose another with --database")
+        }
+    }
+}
+
+/// Lets the status line count clients of a registry made after it.
+private final class RegistryBox: @unchecked Sendable {
+    // Written once, before any reader runs.
+    nonisolated(unsafe) var registry: ClientRegistry?
+}

@@ -1,0 +1,28 @@
+import Logging
+
+/// What `todod` was asked to do.
+public struct DaemonConfiguration: Sendable {
+    public var socketPath: String
+    public var databasePath: String
+    /// A daemon with no client for this long exits (for socket activation); nil: never.
+    public var exitIdleAfter: Duration?
+    public var logger: Logger
+
+    public init(socketPath: String, databasePath: String, exitIdleAfter: Duration? = nil, logger: Logger) {
+        self.socketPath = socketPath
+        self.databasePath = databasePath
+        self.exitIdleAfter = exitIdleAfter
+        self.logger = logger
+    }
+}
+
+/// Why the daemon could not start; the message says what to do.
+public struct DaemonError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The socket's place in the file system: its directory made private, a stale file
+/// from a crashed daemon removed, and a live daemon left alone.
+enum SocketFile {
+    /// The longest path a Unix socket address holds (`sun_path`, less its NUL).
+    static let maximumPathLength = 107
+
+    /// Makes the socket's directory and clears the way for binding `path`; throws if
+    /// another daemon listens there or the path is unusable.
+    static func prepare(_ path: String) throws(DaemonError) {
+        guard path.utf8.count <= maximumPathLength else {
+            throw DaemonError("the socket path \(path) is longer than \(maximumPathLength) bytes, which Unix sockets cannot hold: choose a shorter --socket")
+        }
+        try makeDirectory(for: path)
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw DaemonError("\(path) exists and is not a socket: remove it, or choose another path with --socket")
+        }
+        if isLive(path) {
+            throw DaemonError("another todod is already listening on \(path): use it (`todoctl status`), or stop it first (`systemctl --user stop todod` or kill it)")
+        }
+        unlink(path)
+    }
+
+    /// Whether a process accepts connections on `path`.
+    static func isLive(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: path.utf8.prefix(buffer.count - 1))
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return connected == 0
+    }
+
+    /// The directory, created private (0700) when missing; a shared one must be ours.
+    private static func makeDirectory(for path: String) throws(DaemonError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { return }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw DaemonError("cannot create the socket's directory \(directory): \(error.localizedDescription)")
+        }
+        var info = stat()
+        guard stat(directory, &info) == 0 else { throw DaemonError("cannot read the socket's directory \(directory)") }
+        if info.st_uid != getuid() {
+            throw DaemonError("the socket's directory \(directory) belongs to another user: choose another --socket")
+        }
+    }
+}

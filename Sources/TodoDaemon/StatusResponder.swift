@@ -1,0 +1,48 @@
+import Foundation
+import TodoEvents
+import TodoServers
+import TodoWire
+
+/// Answers `requestStatus` with the daemon's own facts: versions, uptime, clients, counts
+/// and paths.
+struct StatusResponder: Sendable {
+    let bus: EventBus
+    let model: ModelServer
+    let clients: @Sendable () -> Int
+    let configuration: DaemonConfiguration
+    let startedAt: ContinuousClock.Instant
+    private let requests: AsyncStream<Envelope>
+
+    init(bus: EventBus, model: ModelServer, configuration: DaemonConfiguration, clients: @escaping @Sendable () -> Int) {
+        self.bus = bus
+        self.model = model
+        self.configuration = configuration
+        self.clients = clients
+        startedAt = .now
+        requests = bus.subscribe(to: [.requestStatus])
+    }
+
+    func run() async {
+        for await request in requests {
+            bus.publish(.responseStatus(status), correlation: request.correlation)
+        }
+    }
+
+    var status: DaemonStatus {
+        let counts = model.counts
+        let uptime = ContinuousClock.now - startedAt
+        return DaemonStatus(
+            serverVersion: TodoVersion.current, protocolVersion: WireProtocol.version,
+            processID: ProcessInfo.processInfo.processIdentifier,
+            uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18,
+            connectedClients: clients(), openTodos: counts.open, completedTodos: counts.completed,
+            deletedTodos: counts.deleted, sequence: model.lastChange,
+            databasePath: configuration.databasePath, socketPath: configuration.socketPath)
+    }
+
+    /// One line for systemd's STATUS=.
+    var summary: String {
+        let counts = model.counts
+        return "\(clients()) clients, \(counts.open) open and \(counts.completed) done todos"
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import TodoModel
+import TodoViewModel
+
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one todo in full.")
+
+    @Argument(help: "The todo: its number, id, or id prefix.") var ref: TodoRef
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let detail = try await Session.run(connection) { try await $0.detail(ref) }
+        if output.json { return try Terminal.printJSON(detail) }
+        let summary = detail.summary
+        Terminal.print(Terminal.styled("\(summary.numberText) \(detail.title)", .bold))
+        var fields = [
+            ("state", detail.stateText), ("priority", detail.priority.rawValue),
+            ("due", detail.due.map { "\($0) (\(summary.dueText ?? ""))" } ?? "-"),
+            ("tags", summary.tagsLine.isEmpty ? "-" : summary.tagsLine),
+            ("created", Self.format(detail.todo.createdAt)), ("updated", Self.format(detail.todo.updatedAt)),
+        ]
+        if let completed = detail.todo.completedAt { fields.append(("completed", Self.format(completed))) }
+        if let deleted = detail.todo.deletedAt { fields.append(("deleted", Self.format(deleted))) }
+        fields += [("revision", "\(detail.revision)"), ("id", detail.todo.id.uuidString.lowercased())]
+        for (name, value) in fields { Terminal.print("  \(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(value)") }
+        if !detail.notes.isEmpty { Terminal.print("\n" + detail.notes) }
+    }
+
+    /// `2026-11-22 14:05`, in local time.
+    static func format(_ date: Date) -> String {
+        let c = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    }
+}

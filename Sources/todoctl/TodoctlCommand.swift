@@ -1,0 +1,37 @@
+import ArgumentParser
+import TodoWire
+
+@main
+struct TodoctlCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "todoctl",
+        abstract: "Add, list and change todos kept by todod; watch them change live.",
+        discussion: """
+            Every command talks to the todod daemon over its Unix socket (--socket, else
+            $TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock). A todo is named by its number
+            (3 or #3), its id, or 8 or more leading characters of its id.
+
+            Exit status: 0 done; 1 refused by the daemon (not found, invalid, conflict);
+            64 bad usage; 69 the daemon cannot be reached.
+            """,
+        version: TodoVersion.current,
+        subcommands: [
+            AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self,
+            DoneCommand.self, ReopenCommand.self, ToggleCommand.self, RemoveCommand.self, RestoreCommand.self,
+            EventsCommand.self, StatusCommand.self,
+        ])
+}
+
+/// `--socket`, shared by every command.
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The daemon's socket (default: $TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock).", valueName: "path"))
+    var socket: String?
+
+    var socketPath: String { socket ?? DefaultPaths.socketPath() }
+}
+
+/// `--json`, for commands that print todos.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print JSON (the Todo fields, see docs/PROTOCOL.md) instead of a table.")
+    var json = false
+}

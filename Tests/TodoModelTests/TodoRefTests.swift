@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TodoModel
+
+@Suite("TodoRef")
+struct TodoRefTests {
+    @Test("a number, with or without #")
+    func numbers() {
+        #expect(TodoRef("3") == .number(3))
+        #expect(TodoRef("#3") == .number(3))
+        #expect(TodoRef(" #12 ") == .number(12))
+        #expect(TodoRef("1000") == .number(1000))
+    }
+
+    @Test("a full UUID, in either case")
+    func uuids() throws {
+        let id = UUID()
+        #expect(TodoRef(id.uuidString) == .id(id))
+        #expect(TodoRef(id.uuidString.lowercased()) == .id(id))
+    }
+
+    @Test("a prefix of 8 or more hex digits, lowercased")
+    func prefixes() {
+        #expect(TodoRef("deadbeef") == .idPrefix("deadbeef"))
+        #expect(TodoRef("DEADBEEF-12") == .idPrefix("deadbeef-12"))
+        #expect(TodoRef("0a1b2c3d4e") == .idPrefix("0a1b2c3d4e"))
+    }
+
+    @Test("refuses junk", arguments: [
+        "", "#", "0", "#0", "-1", "abc", "deadbee", "deadbeefz", "#deadbeef", "3x", "# 3", "three", "12.5",
+    ])
+    func refusesJunk(_ text: String) {
+        #expect(TodoRef(text) == nil)
+    }
+
+    @Test("matches the todo it names")
+    func matching() throws {
+        let todo = Todo(number: 7, title: "x", createdAt: Date(timeIntervalSince1970: 0))
+        #expect(TodoRef.number(7).matches(todo))
+        #expect(!TodoRef.number(8).matches(todo))
+        #expect(TodoRef.id(todo.id).matches(todo))
+        #expect(!TodoRef.id(UUID()).matches(todo))
+        let prefix = String(todo.id.uuidString.prefix(8))
+        #expect(try #require(TodoRef(prefix)).matches(todo))
+        #expect(try #require(TodoRef(prefix.uppercased())).matches(todo))
+    }
+
+    @Test("codes a number as a JSON number and accepts the typed forms")
+    func coding() throws {
+        #expect(String(decoding: try JSONEncoder().encode([TodoRef.number(3)]), as: UTF8.self) == "[3]")
+        let id = UUID()
+        #expect(String(decoding: try JSONEncoder().encode([TodoRef.id(id)]), as: UTF8.self) == "[\"\(id.uuidString.lowercased())\"]")
+        let decoded = try JSONDecoder().decode([TodoRef].self, from: Data(##"[3, "#4", "deadbeef"]"##.utf8))
+        #expect(decoded == [.number(3), .number(4), .idPrefix("deadbeef")])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([TodoRef].self, from: Data(#"["junk"]"#.utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([TodoRef].self, from: Data("[0]".utf8)) }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import TodoModel
+import TodoViewModel
+
+@Suite("TodoDetailViewModel")
+struct TodoDetailViewModelTests {
+    let todo = Todo(
+        number: 5, title: "Plan trip", notes: "Book train\nAsk about hotel", priority: .high, due: day("2026-12-01"),
+        tags: ["travel", "family"], createdAt: at(0), revision: 3)
+    var detail: TodoDetailViewModel { TodoDetailViewModel(todo, today: today) }
+
+    /// The form with the line starting with `field:` replaced by `field: value`.
+    private func form(_ field: String, _ value: String) -> String {
+        detail.editForm.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("\(field):") ? "\(field): \(value)" : String($0) }
+            .joined(separator: "\n")
+    }
+
+    /// The field named by the validation error `body` throws.
+    private func refusedField(_ body: () throws(TodoError) -> TodoEdit?) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            #expect(error.code == .validation)
+            return error.field
+        }
+    }
+
+    @Test("holds the fields, the revision and the state")
+    func fields() {
+        #expect(detail.title == "Plan trip" && detail.priority == .high && detail.revision == 3)
+        #expect(detail.tags == ["travel", "family"] && detail.due == day("2026-12-01"))
+        #expect(detail.stateText == "open")
+        #expect(detail.summary.dueText == "in 9 days")
+        var done = todo
+        done.completedAt = at(1)
+        #expect(TodoDetailViewModel(done).stateText == "done")
+        done.deletedAt = at(2)
+        #expect(TodoDetailViewModel(done).stateText == "deleted")
+    }
+
+    @Test("the edit form shows every field")
+    func editForm() {
+        let form = detail.editForm
+        #expect(form.contains("#5 at revision 3"))
+        #expect(form.contains("\ntitle: Plan trip\n"))
+        #expect(form.contains("\npriority: high\n"))
+        #expect(form.contains("\ndue: 2026-12-01\n"))
+        #expect(form.contains("\ntags: travel family\n"))
+        #expect(form.hasSuffix("notes:\nBook train\nAsk about hotel"))
+    }
+
+    @Test("an unchanged form asks for no change", arguments: [false, true])
+    func unchangedForm(editorAddsNewline: Bool) throws {
+        let form = detail.editForm + (editorAddsNewline ? "\n" : "")
+        #expect(try detail.edit(fromForm: form) == TodoEdit())
+        let bare = TodoDetailViewModel(Todo(number: 1, title: "x", createdAt: at(0)))
+        #expect(try bare.edit(fromForm: bare.editForm + (editorAddsNewline ? "\n" : "")) == TodoEdit())
+    }
+
+    @Test("a changed title gives only the title")
+    func changedTitle() throws {
+        #expect(try detail.edit(fromForm: form("title", "  Plan the trip ")) == TodoEdit(title: "Plan the trip"))
+    }
+
+    @Test("a changed priority gives only the priority, in any case")
+    func changedPriority() throws {
+        #expect(try detail.edit(fromForm: form("priority", "low")) == TodoEdit(priority: .low))
+        #expect(try detail.edit(fromForm: form("priority", "Normal")) == TodoEdit(priority: .normal))
+    }
+
+    @Test("a changed due date gives the date; an emptied one clears it")
+    func changedDue() throws {
+        #expect(try detail.edit(fromForm: form("due", "2027-01-15")) == TodoEdit(due: day("2027-01-15")))
+        #expect(try detail.edit(fromForm: form("due", "")) == TodoEdit(clearDue: true))
+    }
+
+    @Test("changed tags give the whole normalised tag list")
+    func changedTags() throws {
+        #expect(try detail.edit(fromForm: form("tags", "travel #work family work")) == TodoEdit(tags: ["travel", "work", "family"]))
+        #expect(try detail.edit(fromForm: form("tags", "")) == TodoEdit(tags: []))
+    }
+
+    @Test("changed notes give only the notes")
+    func changedNotes() throws {
+        let edited = detail.editForm.replacingOccurrences(of: "Ask about hotel", with: "Ask about hotel\n\n# not a comment here")
+        #expect(try detail.edit(fromForm: edited) == TodoEdit(notes: "Book train\nAsk about hotel\n\n# not a comment here"))
+        let emptied = detail.editForm.replacingOccurrences(of: "Book train\nAsk about hotel", with: "")
+        #expect(try detail.edit(fromForm: emptied) == TodoEdit(notes: ""))
+    }
+
+    @Test("several changes at once")
+    func severalChanges() throws {
+        let edited = form("title", "Trip").replacingOccurrences(of: "priority: high", with: "priority: low")
+        #expect(try detail.edit(fromForm: edited) == TodoEdit(title: "Trip", priority: .low))
+    }
+
+    @Test("an emptied title cancels the edit")
+    func emptiedTitle() throws {
+        #expect(try detail.edit(fromForm: form("title", "")) == nil)
+        #expect(try detail.edit(fromForm: form("title", "   ")) == nil)
+    }
+
+    @Test("a bad priority or due date is a validation error naming the field")
+    func badFields() {
+        #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("priority", "urgent")) } == "priority")
+        #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("due", "2026-02-30")) } == "due")
+        #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("due", "next week")) } == "due")
+        #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("tags", "ok a,b")) } == "tags")
+        #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("title", String(repeating: "t", count: 501))) } == "title")
+    }
+
+    @Test("a line that is not `field: value` or names an unknown field is refused")
+    func badLines() {
+        #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("title", "x") + "\ncolour: red") } == nil)
+        let unknown = detail.editForm.replacingOccurrences(of: "priority: high", with: "colour: red")
+        #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: unknown) } == "form")
+        let noColon = detail.editForm.replacingOccurrences(of: "priority: high", with: "just words")
+        #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: noColon) } == "form")
+    }
+
+    @Test("the edit from a form applies back to the todo")
+    func editApplies() throws {
+        let edited = form("title", "Trip").replacingOccurrences(of: "tags: travel family", with: "tags: travel")
+        let edit = try #require(try detail.edit(fromForm: edited))
+        let next = try #require(try TodoMutation.edit(.number(5), edit, expectedRevision: detail.revision).applied(to: todo, at: at(9)))
+        #expect(next.title == "Trip" && next.tags == ["travel"] && next.notes == todo.notes && next.revision == 4)
+        #expect(try TodoDetailViewModel(next, today: today).edit(fromForm: TodoDetailViewModel(next, today: today).editForm) == TodoEdit())
+    }
+
+    @Test("codes as its todo")
+    func coding() throws {
+        let detail = TodoDetailViewModel(todo)
+        let decoded = try JSONDecoder().decode(TodoDetailViewModel.self, from: try JSONEncoder().encode(detail))
+        #expect(decoded == detail)
+        #expect(try JSONDecoder().decode(Todo.self, from: try JSONEncoder().encode(detail)) == todo)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TodoModel
+import TodoViewModel
+
+/// The field a validation error names, or nil when `body` passed.
+private func refusedField<T>(_ body: () throws(TodoError) -> T) -> String? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        #expect(error.code == .validation)
+        #expect(error.message.hasPrefix("\(error.field ?? "?"): "))
+        return error.field
+    }
+}
+
+@Suite("TodoValidation")
+struct TodoValidationTests {
+    @Test("a title is required", arguments: ["", " ", "  \t ", "\n"])
+    func emptyTitle(_ title: String) {
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.title(title) } == "title")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.validated(NewTodo(title: title)) } == "title")
+    }
+
+    @Test("a title is trimmed")
+    func trimmedTitle() throws {
+        #expect(try TodoValidation.title("  Buy milk \n") == "Buy milk")
+        #expect(try TodoValidation.validated(NewTodo(title: "\tx ")).title == "x")
+    }
+
+    @Test("a title is at most 500 characters")
+    func longTitle() throws {
+        #expect(try TodoValidation.title(String(repeating: "a", count: 500)).count == 500)
+        #expect(try TodoValidation.title(String(repeating: "é", count: 500)).count == 500)
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.title(String(repeating: "a", count: 501)) } == "title")
+    }
+
+    @Test("a title is one line")
+    func multiLineTitle() {
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.title("first\nsecond") } == "title")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.title("first\r\nsecond") } == "title")
+    }
+
+    @Test("notes are at most 64 KiB of UTF-8")
+    func notes() throws {
+        let limit = 64 * 1024
+        #expect(try TodoValidation.notes(String(repeating: "n", count: limit)).utf8.count == limit)
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.notes(String(repeating: "n", count: limit + 1)) } == "notes")
+        // Two bytes each: 32 Ki characters fit, one more does not.
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.notes(String(repeating: "é", count: limit / 2 + 1)) } == "notes")
+        #expect(refusedField { () throws(TodoError) in
+            try TodoValidation.validated(NewTodo(title: "x", notes: String(repeating: "n", count: limit + 1)))
+        } == "notes")
+    }
+
+    @Test("at most 32 tags, counted after removing repeats")
+    func tagCount() throws {
+        let thirtyTwo = (1...32).map { "t\($0)" }
+        #expect(try TodoValidation.tags(thirtyTwo) == thirtyTwo)
+        #expect(try TodoValidation.tags(thirtyTwo + ["t1", "#t2"]) == thirtyTwo)
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.tags(thirtyTwo + ["t33"]) } == "tags")
+    }
+
+    @Test("a tag is one word", arguments: ["two words", "tab\there", "line\nbreak", "a,b", "", "#"])
+    func badTag(_ tag: String) {
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.tags(["ok", tag]) } == "tags")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.validated(NewTodo(title: "x", tags: [tag])) } == "tags")
+    }
+
+    @Test("a tag is at most 64 characters")
+    func longTag() throws {
+        #expect(try TodoValidation.tag(String(repeating: "t", count: 64)).count == 64)
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.tag(String(repeating: "t", count: 65)) } == "tags")
+    }
+
+    @Test("tags lose a leading # and their repeats, keeping first order")
+    func tagNormalisation() throws {
+        #expect(try TodoValidation.tag("#x") == "x")
+        #expect(try TodoValidation.tags(["#x", "y", "x", "#y", "z"]) == ["x", "y", "z"])
+        #expect(try TodoValidation.validated(NewTodo(title: "t", tags: ["#home", "home"])).tags == ["home"])
+    }
+
+    @Test("an edit is checked field by field, only where it has one")
+    func editValidation() throws {
+        #expect(try TodoValidation.validated(TodoEdit()) == TodoEdit())
+        #expect(try TodoValidation.validated(TodoEdit(title: " t ", tags: ["#a", "a"], addTags: ["#b"], removeTags: ["#c"]))
+            == TodoEdit(title: "t", tags: ["a"], addTags: ["b"], removeTags: ["c"]))
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.validated(TodoEdit(title: "  ")) } == "title")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.validated(TodoEdit(notes: String(repeating: "n", count: 65_537))) } == "notes")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.validated(TodoEdit(addTags: ["a b"])) } == "tags")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.validated(TodoEdit(removeTags: ["a b"])) } == "tags")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.validated(TodoEdit(tags: (0...32).map { "t\($0)" })) } == "tags")
+    }
+
+    @Test("model errors become view errors with the right code and the todo")
+    func errorsFromModel() {
+        let todo = Todo(number: 4, title: "x", createdAt: at(0), revision: 2)
+        let conflict = TodoError(TodoModelError.conflict(current: todo))
+        #expect(conflict.code == .conflict)
+        #expect(conflict.todo?.todo == todo)
+        #expect(conflict.message.contains("#4") && conflict.message.contains("revision 2"))
+        #expect(TodoError(TodoModelError.notFound(.number(9))).code == .notFound)
+        #expect(TodoError(TodoModelError.notFound(.number(9))).message.contains("#9"))
+        #expect(TodoError(TodoModelError.ambiguous(.idPrefix("abcdef12"))).code == .ambiguous)
+        #expect(TodoError(TodoModelError.deleted(todo)).code == .deleted)
+        #expect(TodoError(TodoModelError.storage("disk full")).code == .storage)
+        #expect(TodoError(TodoModelError.storage("disk full")).message.contains("disk full"))
+    }
+}
