@@ -84,6 +84,15 @@ final class ClientState: Sendable {
         }
     }
 
+    /// Fails the request `id` with `error`, if it is this client's and still waiting.
+    func reject(id: String, client: UInt64?, _ error: TodoClientError) {
+        let waiter = state.withLock { state -> CheckedContinuation<Event, any Error>? in
+            guard client == state.client else { return nil }
+            return state.pending.removeValue(forKey: id)
+        }
+        waiter?.resume(throwing: error)
+    }
+
     /// The connection is over: every waiter gets `error`, the broadcasts end.
     func fail(_ error: TodoClientError) {
         let (waiters, helloWaiter) = state.withLock { state in

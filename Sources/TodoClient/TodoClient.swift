@@ -76,8 +76,12 @@ public final class TodoClient: Sendable {
         try? await channel.close()
     }
 
+    /// The reason in the words of `strerror` (`No such file or directory`).
     static func describe(_ error: any Error) -> String {
-        if let error = error as? IOError { return error.description }
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first {
+            return describe(first.error)
+        }
         return "\(error)"
     }
 }
@@ -94,11 +98,14 @@ final class ClientHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let line = unwrapInboundIn(data)
         do {
-            state.receive(try codec.decodeResponse(unwrapInboundIn(data)))
+            state.receive(try codec.decodeResponse(line))
         } catch {
-            state.fail(.protocolViolation("\(error)"))
-            context.close(promise: nil)
+            // A frame this client does not know (a newer daemon's) fails only the request it answers.
+            if let (id, client) = codec.correlation(of: line) {
+                state.reject(id: id, client: client, .protocolViolation("\(error)"))
+            }
         }
     }
 

@@ -40,20 +40,25 @@ final class ClientConnection: Sendable {
     /// Says goodbye with a reason, then closes the connection (once).
     func close(saying reason: TodoError) {
         guard closing.withLock({ closing in defer { closing = true }; return !closing }) else { return }
-        let goodbye = try? WireCodec().encode(WireFrame(event: .responseGoodbye(reason), client: id))
+        let goodbye = (try? WireCodec().encode(WireFrame(event: .responseGoodbye(reason), client: id))) ?? ByteBuffer()
+        closeAfter(goodbye)
+        // A client that does not read its goodbye is not waited for long.
         let channel = channel
-        if let goodbye {
-            channel.writeAndFlush(goodbye).whenComplete { _ in channel.close(promise: nil) }
-        } else {
-            channel.close(promise: nil)
-        }
+        channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
     }
 
     /// Closes the connection once what was sent to it is written.
     func finish() {
         guard closing.withLock({ closing in defer { closing = true }; return !closing }) else { return }
+        closeAfter(ByteBuffer())
+    }
+
+    // Queued on the event loop, so that it follows every frame already sent from any thread.
+    private func closeAfter(_ last: ByteBuffer) {
         let channel = channel
-        channel.writeAndFlush(ByteBuffer()).whenComplete { _ in channel.close(promise: nil) }
+        channel.eventLoop.execute {
+            channel.writeAndFlush(last).whenComplete { _ in channel.close(promise: nil) }
+        }
     }
 
     var isClosing: Bool { closing.withLock { $0 } }

@@ -87,18 +87,17 @@ final class ClientRegistry: Sendable {
         }
         let everyone: Bool
         if case .responseTodoViewModel(let change) = envelope.event, change.kind != .unchanged { everyone = true } else { everyone = false }
-        let (recipients, finished, waiters) = state.withLock { state in
-            var waiters: [CheckedContinuation<Void, Never>] = []
-            var finished: ClientConnection?
-            if let asker = envelope.correlation?.client, let pending = state.inFlight[asker], pending > 0 {
-                state.inFlight[asker] = pending - 1
-                if pending == 1, state.closingWhenAnswered.contains(asker) { finished = state.clients[asker] }
-                waiters = takeIdleWaiters(&state)
-            }
-            let recipients = everyone ? Array(state.clients.values) : envelope.correlation.flatMap { state.clients[$0.client] }.map { [$0] } ?? []
-            return (recipients, finished, waiters)
+        let recipients = state.withLock { state in
+            everyone ? Array(state.clients.values) : envelope.correlation.flatMap { state.clients[$0.client] }.map { [$0] } ?? []
         }
         for client in recipients { client.send(frame) }
+        // Counted as answered only once sent, so a close that waits for it comes after it.
+        let (finished, waiters) = state.withLock { state -> (ClientConnection?, [CheckedContinuation<Void, Never>]) in
+            guard let asker = envelope.correlation?.client, let pending = state.inFlight[asker], pending > 0 else { return (nil, []) }
+            state.inFlight[asker] = pending - 1
+            let finished = pending == 1 && state.closingWhenAnswered.contains(asker) ? state.clients[asker] : nil
+            return (finished, takeIdleWaiters(&state))
+        }
         finished?.finish()
         waiters.forEach { $0.resume() }
     }
@@ -126,10 +125,12 @@ final class ClientRegistry: Sendable {
         }
     }
 
-    /// Says goodbye to every client and closes its connection.
-    func closeAll(saying reason: TodoError) {
+    /// Says goodbye to every client and returns once every connection is closed, so the
+    /// goodbyes are written before the process exits.
+    func closeAll(saying reason: TodoError) async {
         let clients = state.withLock { Array($0.clients.values) }
         for client in clients { client.close(saying: reason) }
+        for client in clients { try? await client.channel.closeFuture.get() }
     }
 
     private func takeIdleWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {

@@ -55,6 +55,8 @@ final class ClientSession: ChannelInboundHandler {
             if !registry.publish(frame.event, from: connection.id, request: frame.id ?? "") {
                 reply(to: connection, id: frame.id, TodoError(.shuttingDown, "the daemon is shutting down and takes no new requests: retry in a moment"))
             }
+        case .failure(let rejected) where rejected.isBlank:
+            break
         case .failure(let rejected):
             logger.notice("bad request", metadata: ["client": "\(connection.id)", "error": "\(rejected.error.message)"])
             reply(to: connection, id: rejected.id, rejected.error)

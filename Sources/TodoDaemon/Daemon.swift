@@ -21,13 +21,13 @@ public enum Daemon {
         let bus = EventBus()
         let model = try ModelServer(bus: bus, store: store, logger: logger)
         let viewModel = ViewModelServer(bus: bus)
-        let notifier = SystemdNotifier()
+        let systemd = SystemdReporter()
         let idle = IdleClock()
         let registryBox = RegistryBox()
         let status = StatusResponder(bus: bus, model: model, configuration: configuration) { registryBox.registry?.count ?? 0 }
         let registry = ClientRegistry(bus: bus, logger: logger) { count in
             idle.clientCountChanged(to: count)
-            notifier.status(status.summary)
+            systemd.status(status.summary)
         }
         registryBox.registry = registry
         let listener = try await Listener.open(configuration, registry: registry, logger: logger) { client in
@@ -41,7 +41,7 @@ public enum Daemon {
             .init(service: ForegroundService { await registry.run() }),
             .init(service: ForegroundService { await status.run() }),
             .init(service: listener),
-            .init(service: SystemdService(notifier: notifier, status: status, logger: logger)),
+            .init(service: SystemdService(systemd: systemd, status: status, logger: logger)),
         ]
         if let limit = configuration.exitIdleAfter {
             services.append(.init(service: IdleExitService(clock: idle, limit: limit, logger: logger),

@@ -30,24 +30,24 @@ struct ModelService: Service {
 /// Tells systemd the daemon is ready, keeps its status line and watchdog fed, and that
 /// it is stopping. Without systemd every call is a no-op.
 struct SystemdService: Service {
-    let notifier: SystemdNotifier
+    let systemd: SystemdReporter
     let status: StatusResponder
     let logger: Logger
 
     func run() async {
-        notifier.ready(status: status.summary)
-        if let interval = notifier.watchdogInterval {
+        systemd.ready(status: status.summary)
+        if let interval = systemd.watchdogInterval {
             logger.debug("feeding the systemd watchdog", metadata: ["every": "\(interval)"])
             await cancelWhenGracefulShutdown {
                 while !Task.isCancelled {
-                    notifier.watchdog()
+                    systemd.watchdog()
                     try? await Task.sleep(for: interval)
                 }
             }
         } else {
             try? await gracefulShutdown()
         }
-        notifier.stopping(status: "stopping: answering the last requests")
+        systemd.stopping(status: "stopping: answering the last requests")
     }
 }
 

@@ -54,6 +54,6 @@ struct Listener: Service {
         try? await channel.close()
         if let ownedPath { unlink(ownedPath) }
         await registry.drain()
-        registry.closeAll(saying: TodoError(.shuttingDown, "the daemon is shutting down: reconnect when it is back (systemd starts it again on the next request)"))
+        await registry.closeAll(saying: TodoError(.shuttingDown, "the daemon is shutting down: reconnect when it is back (systemd starts it again on the next request)"))
     }
 }

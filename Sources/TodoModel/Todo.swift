@@ -41,6 +41,9 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
         self.revision = revision
     }
 
+    /// The most tags a todo holds; also checked where edits add tags to the stored ones.
+    public static let maximumTagCount = 32
+
     public var isCompleted: Bool { completedAt != nil }
     public var isDeleted: Bool { deletedAt != nil }
 

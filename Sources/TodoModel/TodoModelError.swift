@@ -8,6 +8,8 @@ public enum TodoModelError: Error, Sendable, Codable, Equatable {
     case conflict(current: Todo)
     /// The todo is deleted; it must be restored before it can be changed.
     case deleted(Todo)
+    /// The change would break a rule that only the current todo can tell (too many tags).
+    case invalid(field: String, reason: String)
     /// The database refused the write (disk full, read-only, corrupt); nothing was written.
     case storage(String)
 }

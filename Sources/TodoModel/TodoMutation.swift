@@ -123,6 +123,9 @@ public enum TodoMutation: Sendable, Codable, Equatable {
             if let expectedRevision, expectedRevision != todo.revision { throw .conflict(current: todo) }
             try Self.requireLive(todo)
             next = edit.applied(to: todo)
+            if next.tags.count > Todo.maximumTagCount {
+                throw .invalid(field: "tags", reason: "#\(todo.number) would have \(next.tags.count) tags; the most is \(Todo.maximumTagCount)")
+            }
         }
         guard next != todo else { return nil }
         next.revision = todo.revision + 1

@@ -13,8 +13,11 @@ public enum TodoRef: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Parses `3`, `#3`, a UUID, or a UUID prefix; nil when it is none of them.
     public init?(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
-        if let number = Int(digits), number > 0, digits.allSatisfy(\.isASCII) {
+        let marked = trimmed.hasPrefix("#")
+        let digits = marked ? String(trimmed.dropFirst()) : trimmed
+        // Eight bare digits or more are a UUID prefix (one id in 43 starts so); `#` makes a number.
+        let isNumber = marked || digits.count < TodoRef.minimumPrefixLength
+        if isNumber, let number = Int(digits), number > 0, digits.allSatisfy(\.isASCII) {
             self = .number(number)
         } else if let uuid = UUID(uuidString: trimmed) {
             self = .id(uuid)
@@ -47,7 +50,10 @@ public enum TodoRef: Sendable, Hashable, Codable, CustomStringConvertible {
     // Wire form: the text a person would type ("#3", a UUID, a prefix).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Int.self), number > 0 {
+        if let number = try? container.decode(Int.self) {
+            guard number > 0 else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "todo numbers start at 1, not \(number)"))
+            }
             self = .number(number)
             return
         }

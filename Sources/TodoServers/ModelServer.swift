@@ -121,7 +121,7 @@ public final class ModelServer: Sendable {
     private func commit(_ mutations: [TodoMutation]) async -> [TodoWriteResult] {
         do {
             // A commit once begun is finished, even when the server is being cancelled.
-            let (store, now) = (store, clock().truncatedToMilliseconds)
+            let (store, now) = (store, clock().roundedToMilliseconds)
             let results = try await Task { try await store.commit(mutations, at: now) }.value
             batchSizes.withLock { $0.append(mutations.count) }
             snapshot.withLock { snapshot in

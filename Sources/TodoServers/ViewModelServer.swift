@@ -34,7 +34,7 @@ public final class ViewModelServer: Sendable {
     func answer(to event: Event) -> Event? {
         do throws(TodoError) {
             switch event {
-            case .requestTodoViewModels(let filter): return .requestReadTodos(.list(filter))
+            case .requestTodoViewModels(let filter): return .requestReadTodos(.list(TodoValidation.normalised(filter)))
             case .requestTodoDetail(let ref): return .requestReadTodos(.one(ref))
             case .requestNewTodo(let new): return .requestWriteTodo(.create(try TodoValidation.validated(new)))
             case .requestUpdateTodoDetail(let update):

@@ -73,7 +73,8 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
         var edit = TodoEdit()
         let title = try TodoValidation.title(fields["title"] ?? todo.title)
         if title != todo.title { edit.title = title }
-        if notes != todo.notes { edit.notes = try TodoValidation.notes(notes) }
+        // The form cannot show trailing newlines, so they are no change.
+        if notes != todo.notes.trimmingTrailingNewlines { edit.notes = try TodoValidation.notes(notes) }
         if let text = fields["priority"], !text.isEmpty {
             guard let priority = Priority(rawValue: text.lowercased()) else {
                 throw .validation("priority", "\"\(text)\" is not low, normal or high")
@@ -90,5 +91,13 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
         let tags = try TodoValidation.tags((fields["tags"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
         if tags != todo.tags { edit.tags = tags }
         return edit
+    }
+}
+
+extension String {
+    var trimmingTrailingNewlines: String {
+        var end = endIndex
+        while end > startIndex, self[index(before: end)].isNewline { end = index(before: end) }
+        return String(self[..<end])
     }
 }

@@ -60,6 +60,8 @@ public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConver
         case .deleted(let todo):
             self.init(.deleted, "#\(todo.number) is deleted: restore it first with `todoctl restore \(todo.number)`",
                       todo: TodoViewModel(todo))
+        case .invalid(let field, let reason):
+            self = .validation(field, reason)
         case .storage(let reason):
             self.init(.storage, "the database could not write, nothing was changed (\(reason)): check free disk space and the database file's permissions")
         }

@@ -6,7 +6,7 @@ import TodoModel
 public enum TodoValidation {
     public static let maximumTitleLength = 500
     public static let maximumNotesBytes = 64 * 1024
-    public static let maximumTagCount = 32
+    public static let maximumTagCount = Todo.maximumTagCount
     public static let maximumTagLength = 64
 
     /// The trimmed title, or a validation error.
@@ -52,6 +52,14 @@ public enum TodoValidation {
             throw .validation("tags", "\"\(tag.prefix(20))…\" is longer than \(maximumTagLength) characters")
         }
         return tag
+    }
+
+    /// A list filter, its tag read as a tag is written (`#home` is `home`).
+    public static func normalised(_ filter: TodoFilter) -> TodoFilter {
+        var normal = filter
+        if let tag = filter.tag, tag.hasPrefix("#") { normal.tag = String(tag.dropFirst()) }
+        if normal.search?.isEmpty == true { normal.search = nil }
+        return normal
     }
 
     /// A new todo, normalised, or the first rule it breaks.

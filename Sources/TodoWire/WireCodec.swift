@@ -13,6 +13,11 @@ public struct RejectedFrame: Error, Sendable, Equatable {
         self.id = id
         error = TodoError(.badRequest, message)
     }
+
+    /// An empty line, which people typing into socat send by accident: not answered.
+    public static let blank = RejectedFrame(id: nil, "")
+
+    public var isBlank: Bool { self == .blank }
 }
 
 /// Reads and writes frames as JSON lines. Instants are ISO 8601 in UTC with
@@ -43,6 +48,7 @@ public struct WireCodec: Sendable {
     /// or its data does not fit the event.
     public func decodeRequest(_ line: ByteBuffer) -> Result<WireFrame, RejectedFrame> {
         let bytes = Data(line.readableBytesView)
+        guard !bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return .failure(.blank) }
         guard String(validating: bytes, as: UTF8.self) != nil else {
             return .failure(RejectedFrame(id: nil, "the line is not valid UTF-8: send one JSON object per line, UTF-8 encoded"))
         }
@@ -50,7 +56,7 @@ public struct WireCodec: Sendable {
         do {
             header = try WireCodec.decoder.decode(FrameHeader.self, from: bytes)
         } catch {
-            return .failure(RejectedFrame(id: nil, "the line is not a JSON object with an \"event\" field (\(WireCodec.describe(error))): see docs/PROTOCOL.md"))
+            return .failure(RejectedFrame(id: nil, "cannot read the line as a frame (\(WireCodec.describe(error))): each line is a JSON object with a string \"event\" and an optional string \"id\", see docs/PROTOCOL.md"))
         }
         guard let kind = EventKind(rawValue: header.event) else {
             return .failure(RejectedFrame(id: header.id, "unknown event \"\(header.event)\": the requests are \(WireCodec.requestNames)"))
@@ -66,6 +72,16 @@ public struct WireCodec: Sendable {
         }
     }
 
+    /// The correlation of a frame that did not decode (a newer daemon's event), so that
+    /// a client can fail the one request it answers and ignore the rest.
+    public func correlation(of line: ByteBuffer) -> (id: String, client: UInt64?)? {
+        struct Correlated: Decodable {
+            var id: String
+            var client: UInt64?
+        }
+        return (try? WireCodec.decoder.decode(Correlated.self, from: Data(line.readableBytesView))).map { ($0.id, $0.client) }
+    }
+
     /// Reads a frame the daemon sent.
     public func decodeResponse(_ line: ByteBuffer) throws -> WireFrame {
         try WireCodec.decoder.decode(WireFrame.self, from: Data(line.readableBytesView))
@@ -74,6 +90,17 @@ public struct WireCodec: Sendable {
     private struct FrameHeader: Decodable {
         var event: String
         var id: String?
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            event = try c.decode(String.self, forKey: .event)
+            guard (try? c.decodeNil(forKey: .id)) != false || (try? c.decode(String.self, forKey: .id)) != nil else {
+                throw DecodingError.typeMismatch(String.self, .init(codingPath: [CodingKeys.id], debugDescription: "\"id\" must be a string"))
+            }
+            id = try? c.decodeIfPresent(String.self, forKey: .id)
+        }
+
+        private enum CodingKeys: String, CodingKey { case event, id }
     }
 
     private static let requestNames = EventKind.viewRequests.map(\.rawValue).sorted().joined(separator: ", ")
@@ -82,7 +109,7 @@ public struct WireCodec: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(timestampStyle))
+            try container.encode(timestamp(date))
         }
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
@@ -102,12 +129,21 @@ public struct WireCodec: Sendable {
             guard let date = try? timestampStyle.parse(text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not an ISO 8601 time"))
             }
-            return date.truncatedToMilliseconds
+            return date.roundedToMilliseconds
         }
         return decoder
     }()
 
     private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// `2026-11-22T09:30:00.123Z`, exact to the millisecond: the whole seconds formatted,
+    /// the milliseconds written from the integer, so no binary fraction can drop one.
+    static func timestamp(_ date: Date) -> String {
+        let milliseconds = date.millisecondsSince1970
+        let (seconds, fraction) = (milliseconds.floorDivided(by: 1000), milliseconds.floorRemainder(by: 1000))
+        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(.iso8601)
+        return whole.dropLast() + "." + String(fraction + 1000).dropFirst() + "Z"
+    }
 
     /// A decoding error in a person's words: where in the JSON, and what was wrong.
     static func describe(_ error: any Error) -> String {
@@ -125,5 +161,15 @@ public struct WireCodec: Sendable {
             return "\(path(context))\(context.debugDescription)\(underlying)"
         @unknown default: return "\(error)"
         }
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        (self - floorRemainder(by: divisor)) / divisor
+    }
+
+    fileprivate func floorRemainder(by divisor: Int64) -> Int64 {
+        ((self % divisor) + divisor) % divisor
     }
 }

@@ -13,7 +13,7 @@ enum Terminal {
     /// One line on stdout, flushed at once so that a pipe (`todoctl events | …`) sees it.
     static func print(_ line: String) {
         Swift.print(line)
-        fflush(stdout)
+        fflush(nil)
     }
 
     static func error(_ message: String) {

@@ -143,7 +143,8 @@ struct EventBusTests {
         let bus = EventBus()
         let envelope = bus.publish(.requestStatus)
         #expect(envelope.sequence == 1)
-        #expect(bus.statistics == EventBus.Statistics(published: 1, delivered: 0))
+        #expect(bus.statistics.published == 1)
+        #expect(bus.statistics.delivered == 0)
     }
 
     static let status = DaemonStatus(

@@ -26,6 +26,16 @@ struct TodoRefTests {
         #expect(TodoRef("0a1b2c3d4e") == .idPrefix("0a1b2c3d4e"))
     }
 
+    @Test("a UUID prefix of 8 digits and no letters still names the todo")
+    func digitOnlyPrefix() throws {
+        // About one UUID in 43 starts with eight decimal digits; its prefix must work too.
+        let todo = Todo(id: try #require(UUID(uuidString: "19003456-89AB-4CDE-8F01-23456789ABCD")), number: 1, title: "x",
+                        createdAt: Date(timeIntervalSince1970: 0))
+        let ref = try #require(TodoRef("19003456"))
+        #expect(ref.matches(todo), "\"19003456\" was read as \(ref)")
+        #expect(TodoRef("19003456-89") == .idPrefix("19003456-89"))
+    }
+
     @Test("refuses junk", arguments: [
         "", "#", "0", "#0", "-1", "abc", "deadbee", "deadbeefz", "#deadbeef", "3x", "# 3", "three", "12.5",
     ])
@@ -40,7 +50,8 @@ struct TodoRefTests {
         #expect(!TodoRef.number(8).matches(todo))
         #expect(TodoRef.id(todo.id).matches(todo))
         #expect(!TodoRef.id(UUID()).matches(todo))
-        let prefix = String(todo.id.uuidString.prefix(8))
+        // Nine characters: the dash keeps an all-digit start from reading as a number.
+        let prefix = String(todo.id.uuidString.prefix(9))
         #expect(try #require(TodoRef(prefix)).matches(todo))
         #expect(try #require(TodoRef(prefix.uppercased())).matches(todo))
     }

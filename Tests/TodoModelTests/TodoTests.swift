@@ -97,9 +97,11 @@ struct TodoTests {
     func milliseconds() {
         let date = Date(millisecondsSince1970: 1_780_000_000_123)
         #expect(date.millisecondsSince1970 == 1_780_000_000_123)
-        #expect(date.truncatedToMilliseconds == date)
-        let fine = Date(timeIntervalSince1970: 1_780_000_000.123_9)
-        #expect(fine.truncatedToMilliseconds.millisecondsSince1970 == 1_780_000_000_123)
+        #expect(date.roundedToMilliseconds == date)
+        let fine = Date(timeIntervalSince1970: 1_780_000_000.123_4)
+        #expect(fine.roundedToMilliseconds.millisecondsSince1970 == 1_780_000_000_123)
+        let later = Date(timeIntervalSince1970: 1_780_000_000.123_6)
+        #expect(later.roundedToMilliseconds.millisecondsSince1970 == 1_780_000_000_124)
     }
 
     @Test("priorities are ordered and cycle")

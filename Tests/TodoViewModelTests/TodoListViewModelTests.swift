@@ -10,7 +10,9 @@ enum ListWorld {
     static let c = Todo(number: 3, title: "C open low", priority: .low, createdAt: at(3), revision: 1)
     static let d = Todo(number: 4, title: "D completed normal", createdAt: at(4), updatedAt: at(5), completedAt: at(5), revision: 2)
     static let e = Todo(number: 5, title: "E deleted", createdAt: at(5), updatedAt: at(6), deletedAt: at(6), revision: 2)
-    static let all = [a, b, c, d, e]
+    static let g = Todo(number: 7, title: "G completed low", priority: .low, createdAt: at(6), updatedAt: at(7), completedAt: at(7), revision: 2)
+    static let h = Todo(number: 8, title: "H deleted low", priority: .low, createdAt: at(7), updatedAt: at(8), deletedAt: at(8), revision: 2)
+    static let all = [a, b, c, d, e, g, h]
 
     /// The list under `status` as a list answer current as of change 10 would give it.
     static func list(_ status: TodoFilter.Status) -> TodoListViewModel {
@@ -54,7 +56,7 @@ enum ListWorld {
     typealias Change = TodoListViewModel.Change
 
     /// What each list must redraw for each event. Order in the lists:
-    /// open [A, B, C]; completed [D]; deleted [E]; all [A, B, C, D].
+    /// open [A, B, C]; completed [D, G]; deleted [E, H]; all [A, B, C, D, G].
     static let expectations: [(TodoFilter.Status, Scenario, Change)] = [
         // F is normal and newer than B: it goes between A and B.
         (.open, .created, .insert(at: 1)),
@@ -111,6 +113,29 @@ struct TodoListViewModelTests {
         #expect(list.asOf == 11)
     }
 
+    @Test("a row updated in place, and a row whose update moves it, under every filter", arguments: [
+        (TodoFilter.Status.open, 1, 2, 0), (.completed, 0, 1, 0), (.deleted, 0, 1, 0), (.all, 1, 2, 0),
+    ])
+    func updatesUnderFilter(status: TodoFilter.Status, inPlaceAt: Int, moveFrom: Int, moveTo: Int) throws {
+        // Rows of each list: B and C are open, D and G completed, E and H deleted.
+        let (inPlace, moving) = switch status {
+        case .open, .all: (ListWorld.b, ListWorld.c)
+        case .completed: (ListWorld.d, ListWorld.g)
+        case .deleted: (ListWorld.e, ListWorld.h)
+        }
+        var list = ListWorld.list(status)
+        #expect(list.index(of: inPlace.id) == inPlaceAt)
+        let renamed = ListWorld.written(inPlace) { $0.title += " renamed" }
+        #expect(list.incorporate(TodoChange(kind: .updated, todo: TodoViewModel(renamed), sequence: 11)) == .update(at: inPlaceAt))
+        #expect(list.rows[inPlaceAt].todo == renamed)
+        // Raised to high, the low row goes to the top of its part of the list.
+        #expect(list.index(of: moving.id) == moveFrom)
+        let raised = ListWorld.written(moving) { $0.priority = .high }
+        #expect(list.incorporate(TodoChange(kind: .updated, todo: TodoViewModel(raised), sequence: 12)) == .move(from: moveFrom, to: moveTo))
+        #expect(list.rows[moveTo].todo == raised)
+        #expect(list.rows.count == ListWorld.list(status).rows.count)
+    }
+
     @Test("the table covers every scenario under every filter")
     func tableIsComplete() {
         for status in TodoFilter.Status.allCases {
@@ -122,9 +147,9 @@ struct TodoListViewModelTests {
     @Test("init filters and sorts the rows; counts open and completed")
     func initSortsAndFilters() {
         let list = TodoListViewModel(filter: TodoFilter(status: .all), rows: ListWorld.all.reversed().map { TodoViewModel($0) })
-        #expect(list.rows.map(\.number) == [1, 2, 3, 4])
+        #expect(list.rows.map(\.number) == [1, 2, 3, 4, 7])
         #expect(list.openCount == 3)
-        #expect(list.completedCount == 1)
+        #expect(list.completedCount == 2)
         #expect(list.index(of: ListWorld.c.id) == 2)
         #expect(list.index(of: ListWorld.e.id) == nil)
     }
@@ -210,7 +235,7 @@ struct TodoListViewModelTests {
     func showFilter() {
         var list = ListWorld.list(.all)
         list.show(TodoFilter(status: .completed))
-        #expect(list.rows.map(\.number) == [4])
+        #expect(list.rows.map(\.number) == [4, 7])
         #expect(list.filter.status == .completed)
     }
 

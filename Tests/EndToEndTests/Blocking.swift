@@ -1,0 +1,31 @@
+import Foundation
+
+/// Runs blocking work (waiting for a process, reading a socket) on a thread of its own,
+/// so that it never holds one of the few threads Swift concurrency has on 2 cores.
+func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A private temporary directory, short enough for a socket path.
+func makeTemporaryDirectory() throws -> String {
+    var template = Array("/tmp/todod-test-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
+    return String(cString: made)
+}
+
+/// Where `swift build` put todod and todoctl: beside the test bundle.
+let binaryDirectory: String = {
+    if let directory = ProcessInfo.processInfo.environment["TODOD_BIN_DIR"] { return directory }
+    var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("todod").path), url.path != "/" {
+        url.deleteLastPathComponent()
+    }
+    return url.path
+}()

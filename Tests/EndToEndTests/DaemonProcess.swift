@@ -1,0 +1,82 @@
+import Foundation
+
+/// A real todod process on a private socket and database, started and awaited by its
+/// `READY=1` notification, stopped with SIGTERM.
+final class DaemonProcess: @unchecked Sendable {
+    let directory: String
+    let socketPath: String
+    let databasePath: String
+    let logPath: String
+    private let process = Process()
+    private let notify: NotifyListener
+
+    var environment: [String: String] { ["TODOD_SOCKET": socketPath] }
+    var pid: Int32 { process.processIdentifier }
+
+    /// Starts todod; `directory` is reused to restart on the same data.
+    static func start(in directory: String? = nil, arguments: [String] = []) async throws -> DaemonProcess {
+        let daemon = try DaemonProcess(directory: directory ?? makeTemporaryDirectory(), arguments: arguments)
+        _ = try await daemon.notify.awaitMessage(containing: "READY=1")
+        return daemon
+    }
+
+    private init(directory: String, arguments: [String]) throws {
+        self.directory = directory
+        socketPath = directory + "/todod.sock"
+        databasePath = directory + "/todos.sqlite"
+        logPath = directory + "/todod.log"
+        let notifyPath = directory + "/notify-\(UUID().uuidString.prefix(8)).sock"
+        notify = try NotifyListener(path: notifyPath)
+        process.executableURL = URL(fileURLWithPath: binaryDirectory + "/todod")
+        process.arguments = ["--socket", socketPath, "--database", databasePath, "--log-level", "debug"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notifyPath
+        process.environment = environment
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// What the daemon logged so far.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// The next notification the daemon sends to its (test) systemd.
+    func awaitNotification(containing needle: String) async throws -> String {
+        try await notify.awaitMessage(containing: needle)
+    }
+
+    /// SIGTERM, then the exit status.
+    @discardableResult
+    func stop() async throws -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        return try await waitForExit()
+    }
+
+    func waitForExit(timeout: TimeInterval = 30) async throws -> Int32 {
+        try await blocking { [process] in
+            let deadline = Date().addingTimeInterval(timeout)
+            let exited = DispatchSemaphore(value: 0)
+            Thread { process.waitUntilExit(); exited.signal() }.start()
+            guard exited.wait(timeout: .now() + deadline.timeIntervalSinceNow) == .success else {
+                process.terminate()
+                throw TestFailure("todod did not exit within \(Int(timeout)) s")
+            }
+            return process.terminationStatus
+        }
+    }
+
+    /// Runs todoctl against this daemon.
+    func todoctl(_ arguments: String..., input: String? = nil, environment extra: [String: String] = [:]) async throws -> CommandResult {
+        try await run("todoctl", arguments, environment: environment.merging(extra) { $1 }, input: input)
+    }
+
+    func connect() throws -> RawConnection {
+        try RawConnection(path: socketPath)
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        notify.close()
+    }
+}

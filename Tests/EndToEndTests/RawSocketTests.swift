@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// Bad frames, typed by hand as `socat` would send them: each gets an error naming the
+/// problem, and the daemon and its other clients carry on.
+@Suite("the wire, by hand")
+struct RawSocketTests {
+    /// Sends `bytes` on a fresh connection and returns the error frame it gets.
+    private func errorFor(_ bytes: [UInt8], on daemon: DaemonProcess) async throws -> [String: Any] {
+        let raw = try daemon.connect()
+        _ = try await raw.awaitLine(containing: "responseHello")
+        try raw.send(bytes + [UInt8(ascii: "\n")])
+        let error = try jsonObject(try await raw.awaitLine(containing: "responseError"))
+        // The same connection still works after a bad frame.
+        try raw.send(#"{"event":"requestStatus","id":"after"}"# + "\n")
+        _ = try await raw.awaitLine(containing: "responseStatus", "\"id\":\"after\"")
+        return error
+    }
+
+    private func message(_ frame: [String: Any]) -> String {
+        frame.path("data", "message") as? String ?? ""
+    }
+
+    @Test("invalid JSON is answered with badRequest and the connection carries on")
+    func invalidJSON() async throws {
+        let daemon = try await DaemonProcess.start()
+        let error = try await errorFor(Array("{not json".utf8), on: daemon)
+        #expect(error.path("data", "code") as? String == "badRequest")
+        #expect(message(error).contains("cannot read the line as a frame"))
+        try await daemon.stop()
+    }
+
+    @Test("invalid UTF-8 is answered with badRequest")
+    func invalidUTF8() async throws {
+        let daemon = try await DaemonProcess.start()
+        let error = try await errorFor([0x7B, 0xFF, 0xFE, 0x7D], on: daemon)
+        #expect(message(error).contains("UTF-8"))
+        try await daemon.stop()
+    }
+
+    @Test("an unknown event is named in the error, with the request's id")
+    func unknownEvent() async throws {
+        let daemon = try await DaemonProcess.start()
+        let error = try await errorFor(Array(#"{"event":"requestFlyToMoon","id":"m1"}"#.utf8), on: daemon)
+        #expect(message(error).contains("unknown event \"requestFlyToMoon\""))
+        #expect(error["id"] as? String == "m1")
+        try await daemon.stop()
+    }
+
+    @Test("a model event is refused: clients never write a Model directly")
+    func modelEventIsRefused() async throws {
+        let daemon = try await DaemonProcess.start()
+        let frame = #"{"event":"requestWriteTodo","id":"w","data":{"create":{"_0":{"title":"sneaky"}}}}"#
+        let error = try await errorFor(Array(frame.utf8), on: daemon)
+        #expect(message(error).contains("model event"))
+        #expect(try await daemon.todoctl("list", "--all", "--json").stdout.contains("sneaky") == false)
+        try await daemon.stop()
+    }
+
+    @Test("data that does not fit the event names the field")
+    func badData() async throws {
+        let daemon = try await DaemonProcess.start()
+        let frame = #"{"event":"requestNewTodo","id":"p","data":{"title":"x","priority":"urgent"}}"#
+        let error = try await errorFor(Array(frame.utf8), on: daemon)
+        #expect(message(error).contains("priority"))
+        #expect(error["id"] as? String == "p")
+        try await daemon.stop()
+    }
+
+    @Test("a line over 1 MiB is answered with frameTooLong and closed; other clients carry on")
+    func oversizedLine() async throws {
+        let daemon = try await DaemonProcess.start()
+        let bystander = try daemon.connect()
+        _ = try await bystander.awaitLine(containing: "responseHello")
+        let raw = try daemon.connect()
+        _ = try await raw.awaitLine(containing: "responseHello")
+        try? raw.send([UInt8](repeating: UInt8(ascii: "a"), count: (1 << 20) + 10))
+        let goodbye = try jsonObject(try await raw.awaitLine(containing: "responseGoodbye"))
+        #expect(goodbye.path("data", "code") as? String == "frameTooLong")
+        #expect(try await raw.readLine() == nil)
+        #expect(try await daemon.todoctl("add", "still here").status == 0)
+        _ = try await bystander.awaitLine(containing: "still here")
+        try await daemon.stop()
+    }
+
+    @Test("a client that stops reading is disconnected once over its bound; the others are not slowed")
+    func slowClientIsDisconnected() async throws {
+        let daemon = try await DaemonProcess.start()
+        for index in 0..<40 {
+            _ = try await daemon.todoctl("add", "todo \(index) " + String(repeating: "x", count: 400))
+        }
+        let slow = try daemon.connect()
+        _ = try await slow.awaitLine(containing: "responseHello")
+        // ~25 KB per list answer; 800 of them is far more than the 8 MiB bound plus socket buffers.
+        let burst = String(repeating: #"{"event":"requestTodoViewModels","data":{"status":"all"}}"# + "\n", count: 800)
+        try slow.send(burst)
+        let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
+        #expect(status["openTodos"] as? Int == 40)
+        // Reading now: what was queued, then the goodbye, then the end.
+        var sawGoodbye = false
+        while let line = try await slow.readLine() {
+            if line.contains("responseGoodbye") { sawGoodbye = line.contains("overloaded") }
+        }
+        #expect(sawGoodbye)
+        #expect(try await daemon.todoctl("add", "after the slow one").status == 0)
+        try await daemon.stop()
+    }
+}

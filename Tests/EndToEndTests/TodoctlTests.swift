@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+@Suite("todoctl commands against a real daemon")
+struct TodoctlTests {
+    @Test("add, then list: a table for people, a JSON array for scripts")
+    func addAndList() async throws {
+        let daemon = try await DaemonProcess.start()
+        let added = try await daemon.todoctl("add", "Buy", "milk", "--tag", "home", "--priority", "high", "--due", "2031-01-02")
+        #expect(added.status == 0)
+        #expect(added.stdout == "added #1 Buy milk\n")
+        let json = try jsonObject(try await daemon.todoctl("add", "Call", "Bob", "--json", "--notes", "about the car").stdout)
+        #expect(json["number"] as? Int == 2)
+        #expect(json["notes"] as? String == "about the car")
+        #expect(json["revision"] as? Int == 1)
+        for field in ["id", "number", "title", "notes", "priority", "due", "tags", "createdAt", "updatedAt", "completedAt", "deletedAt", "revision"] {
+            #expect(json.keys.contains(field), "the --json schema has \(field)")
+        }
+
+        let table = try await daemon.todoctl("list")
+        #expect(table.lines.count == 2)
+        #expect(table.lines[0].hasPrefix("#1 [ ] ! Buy milk"))
+        #expect(table.lines[0].hasSuffix("#home"))
+        #expect(table.lines[1].contains("Call Bob"))
+        let list = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
+        #expect(list.map { $0["number"] as? Int } == [1, 2])
+        try await daemon.stop()
+    }
+
+    @Test("list filters: --tag, --priority, --search, --completed, --deleted, --all")
+    func listFilters() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "alpha", "--tag", "work")
+        _ = try await daemon.todoctl("add", "beta", "--priority", "low", "--notes", "the secret word")
+        _ = try await daemon.todoctl("add", "gamma")
+        _ = try await daemon.todoctl("done", "2")
+        _ = try await daemon.todoctl("rm", "3")
+        func titles(_ arguments: String...) async throws -> [String] {
+            try jsonArray(try await run("todoctl", ["list", "--json"] + arguments, environment: daemon.environment).stdout)
+                .compactMap { $0["title"] as? String }
+        }
+        #expect(try await titles() == ["alpha"])
+        #expect(try await titles("--all") == ["alpha", "beta"])
+        #expect(try await titles("--completed") == ["beta"])
+        #expect(try await titles("--deleted") == ["gamma"])
+        #expect(try await titles("--all", "--tag", "work") == ["alpha"])
+        #expect(try await titles("--all", "--priority", "low") == ["beta"])
+        #expect(try await titles("--all", "--search", "SECRET") == ["beta"])
+        #expect(try await daemon.todoctl("list", "--deleted").stdout.contains("gamma"))
+        try await daemon.stop()
+    }
+
+    @Test("show: every field for people, the Todo for scripts; by number, #number and id prefix")
+    func show() async throws {
+        let daemon = try await DaemonProcess.start()
+        let id = try jsonObject(try await daemon.todoctl("add", "Plan", "trip", "--notes", "Lisbon?", "--json").stdout)["id"] as? String ?? ""
+        let shown = try await daemon.todoctl("show", "#1")
+        #expect(shown.stdout.hasPrefix("#1 Plan trip\n"))
+        #expect(shown.stdout.contains("state     open"))
+        #expect(shown.stdout.contains("revision  1"))
+        #expect(shown.stdout.hasSuffix("\nLisbon?\n"))
+        let json = try jsonObject(try await daemon.todoctl("show", String(id.prefix(8)), "--json").stdout)
+        #expect(json["id"] as? String == id)
+        #expect(try await daemon.todoctl("show", id).status == 0)
+        try await daemon.stop()
+    }
+
+    @Test("done, reopen, toggle, rm and restore, with and without --json")
+    func stateChanges() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "one")
+        _ = try await daemon.todoctl("add", "two")
+        #expect(try await daemon.todoctl("done", "1", "2").stdout == "done #1 one\ndone #2 two\n")
+        #expect(try await daemon.todoctl("done", "1").stdout == "#1 one: nothing to change\n")
+        #expect(try await daemon.todoctl("reopen", "1").stdout == "reopened #1 one\n")
+        let toggled = try jsonArray(try await daemon.todoctl("toggle", "1", "--json").stdout)
+        #expect(toggled.first?["completedAt"] is String)
+        #expect(try await daemon.todoctl("rm", "2").stdout == "deleted #2 two\n")
+        #expect(try await daemon.todoctl("list", "--all", "--json").stdout.contains("\"two\"") == false)
+        let restored = try jsonArray(try await daemon.todoctl("restore", "2", "--json").stdout)
+        #expect(restored.first?["deletedAt"] is NSNull)
+        #expect(restored.first?["revision"] as? Int == 4)
+        try await daemon.stop()
+    }
+
+    @Test("edit with options changes only those fields")
+    func editWithOptions() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "draft", "--tag", "a", "--tag", "b", "--due", "2031-01-01", "--notes", "keep")
+        let edited = try await daemon.todoctl("edit", "1", "--title", "final", "--untag", "a", "--tag", "c", "--no-due", "--priority", "high")
+        #expect(edited.stdout == "edited #1 final\n")
+        let json = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
+        #expect(json["title"] as? String == "final")
+        #expect(json["tags"] as? [String] == ["b", "c"])
+        #expect(json["due"] is NSNull)
+        #expect(json["notes"] as? String == "keep")
+        #expect(json["priority"] as? String == "high")
+        #expect(json["revision"] as? Int == 2)
+        try await daemon.stop()
+    }
+
+    @Test("edit without options goes through $EDITOR and applies what changed")
+    func editInEditor() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "draft")
+        let editor = try script(in: daemon.directory, "sed -i -e 's/^title: .*/title: written in an editor/' -e 's/^tags:.*/tags: x y/' \"$1\"")
+        let edited = try await daemon.todoctl("edit", "1", environment: ["EDITOR": editor, "VISUAL": ""])
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let json = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
+        #expect(json["title"] as? String == "written in an editor")
+        #expect(json["tags"] as? [String] == ["x", "y"])
+        try await daemon.stop()
+    }
+
+    @Test("a stale revision is a conflict: nothing applied, the form kept, what changed told")
+    func editConflict() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "draft")
+        // The "editor" changes the todo behind the person's back, then saves their edit.
+        let meddle = "TODOD_SOCKET=\(daemon.socketPath) \(binaryDirectory)/todoctl edit 1 --title 'changed meanwhile' >/dev/null"
+        let editor = try script(in: daemon.directory, "\(meddle)\nsed -i 's/^title: .*/title: my version/' \"$1\"")
+        let edited = try await daemon.todoctl("edit", "1", environment: ["EDITOR": editor, "VISUAL": ""])
+        #expect(edited.status == 1)
+        #expect(edited.stderr.contains("was changed meanwhile"))
+        #expect(edited.stderr.contains("title: \"draft\" → \"changed meanwhile\""))
+        let kept = try #require(edited.stderr.split(separator: " ").first { $0.hasPrefix("/") && $0.contains("todoctl-edit") })
+        let form = try String(contentsOfFile: kept.trimmingCharacters(in: CharacterSet(charactersIn: ":")), encoding: .utf8)
+        #expect(form.contains("title: my version"))
+        #expect(try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)["title"] as? String == "changed meanwhile")
+        try await daemon.stop()
+    }
+
+    @Test("refusals exit 1 with the daemon's message: unknown todo, empty title, invalid tag")
+    func refusals() async throws {
+        let daemon = try await DaemonProcess.start()
+        let unknown = try await daemon.todoctl("done", "42")
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no todo #42"))
+        let empty = try await daemon.todoctl("add", "   ")
+        #expect(empty.status == 1)
+        #expect(empty.stderr.contains("title"))
+        let tag = try await daemon.todoctl("add", "x", "--tag", "two words")
+        #expect(tag.status == 1)
+        #expect(tag.stderr.contains("not one word"))
+        #expect(try await daemon.todoctl("list", "--all", "--json").stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]")
+        try await daemon.stop()
+    }
+
+    @Test("usage errors exit 64")
+    func usageErrors() async throws {
+        let daemon = try await DaemonProcess.start()
+        #expect(try await daemon.todoctl("list", "--bogus").status == 64)
+        #expect(try await daemon.todoctl("show", "not-a-ref").status == 64)
+        #expect(try await daemon.todoctl("add", "x", "--due", "someday").status == 64)
+        try await daemon.stop()
+    }
+
+    @Test("no daemon: exit 69, naming the socket and how to start todod")
+    func daemonNotRunning() async throws {
+        let directory = try makeTemporaryDirectory()
+        let result = try await run("todoctl", ["list"], environment: ["TODOD_SOCKET": directory + "/none.sock"])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains(directory + "/none.sock"))
+        #expect(result.stderr.contains("todod"))
+    }
+
+    @Test("20 parallel adds give 20 distinct numbers")
+    func parallelAdds() async throws {
+        let daemon = try await DaemonProcess.start()
+        let numbers = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    let added = try await daemon.todoctl("add", "parallel \(index)", "--json")
+                    guard added.status == 0 else { throw TestFailure("add \(index) exited \(added.status): \(added.stderr)") }
+                    return try jsonObject(added.stdout)["number"] as? Int
+                }
+            }
+            return try await group.reduce(into: [Int]()) { if let number = $1 { $0.append(number) } }
+        }
+        #expect(Set(numbers) == Set(1...20))
+        try await daemon.stop()
+    }
+
+    @Test("status: versions, clients, counts and paths")
+    func status() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "one")
+        _ = try await daemon.todoctl("add", "two")
+        _ = try await daemon.todoctl("done", "2")
+        let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
+        #expect(status["openTodos"] as? Int == 1)
+        #expect(status["completedTodos"] as? Int == 1)
+        #expect(status["connectedClients"] as? Int == 1)
+        #expect(status["socketPath"] as? String == daemon.socketPath)
+        #expect(status["databasePath"] as? String == daemon.databasePath)
+        let text = try await daemon.todoctl("status")
+        #expect(text.stdout.contains("1 open, 1 done, 0 deleted"))
+        try await daemon.stop()
+    }
+
+    @Test("events prints every change any client makes, one line each")
+    func events() async throws {
+        let daemon = try await DaemonProcess.start()
+        let watcher = try BackgroundProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
+        try await awaitClients(2, on: daemon)
+        _ = try await daemon.todoctl("add", "seen")
+        _ = try await daemon.todoctl("done", "1")
+        #expect(try await watcher.readLine() == "1 added #1 seen")
+        #expect(try await watcher.readLine() == "2 done #1 seen")
+        watcher.stop()
+        try await daemon.stop()
+    }
+
+    /// Waits until `count` clients (the asking one included) are connected.
+    private func awaitClients(_ count: Int, on daemon: DaemonProcess) async throws {
+        for _ in 0..<200 {
+            let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
+            if status["connectedClients"] as? Int == count { return }
+        }
+        throw TestFailure("never saw \(count) clients connected")
+    }
+
+    private func script(in directory: String, _ body: String) throws -> String {
+        let path = directory + "/editor-\(UUID().uuidString.prefix(6)).sh"
+        try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TodoEvents
+import TodoModel
+import TodoViewModel
+
+/// One example of every event, with every associated value filled in.
+enum Samples {
+    static let instant = Date(millisecondsSince1970: 1_780_000_000_123)
+    static let todo = Todo(
+        number: 3, title: "Buy milk", notes: "oat\nor soy", priority: .high, due: LocalDate("2026-12-24"), tags: ["home", "shop"],
+        createdAt: instant, updatedAt: instant.addingTimeInterval(60), completedAt: instant.addingTimeInterval(60), revision: 2)
+    static let filter = TodoFilter(status: .all, tag: "home", priority: .high, search: "milk")
+    static let new = NewTodo(title: "Buy milk", notes: "oat", priority: .low, due: LocalDate("2026-12-24"), tags: ["home"])
+    static let edit = TodoEdit(title: "t", notes: "n", priority: .normal, due: LocalDate("2027-01-01"), clearDue: false,
+                               tags: ["a"], addTags: ["b"], removeTags: ["c"])
+    static let error = TodoError(.conflict, "changed meanwhile", field: "title", todo: TodoViewModel(todo))
+
+    static let events: [Event] = [
+        .requestTodoViewModels(filter),
+        .requestTodoDetail(.number(3)),
+        .requestNewTodo(new),
+        .requestUpdateTodoDetail(TodoDetailUpdate(ref: .idPrefix("deadbeef"), revision: 2, edit: edit)),
+        .requestCompleteTodo(.number(1)),
+        .requestReopenTodo(.id(UUID())),
+        .requestToggleComplete(.number(2)),
+        .requestDeleteTodo(.number(3)),
+        .requestRestoreTodo(.number(4)),
+        .requestStatus,
+        .responseTodoViewModels(TodoViewModelList(filter: filter, todos: [TodoViewModel(todo)], asOf: 9)),
+        .responseTodoViewModel(TodoChange(kind: .completed, todo: TodoViewModel(todo), sequence: 10)),
+        .responseTodoDetail(TodoDetailViewModel(todo)),
+        .responseStatus(DaemonStatus(
+            serverVersion: "1.0.0", protocolVersion: 1, processID: 4242, uptimeSeconds: 12.5, connectedClients: 2,
+            openTodos: 3, completedTodos: 4, deletedTodos: 5, sequence: 99, databasePath: "/d/todo.sqlite", socketPath: "/r/todod.sock")),
+        .responseError(error),
+        .responseHello(ServerHello(protocolVersion: 1, serverVersion: "1.0.0", client: 7, sequence: 99)),
+        .responseGoodbye(TodoError(.shuttingDown, "bye")),
+        .requestReadTodos(.one(.number(3))),
+        .responseTodos(TodoQueryResult(query: .list(filter), todos: [todo], asOf: 9)),
+        .requestWriteTodo(.edit(.number(3), edit, expectedRevision: 2)),
+        .responseTodo(.written(.complete(.number(3)), todo, change: 10)),
+    ]
+
+    static func json(_ event: Event) throws -> [String: Any] {
+        let data = try JSONEncoder().encode(event)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw CocoaError(.coderReadCorrupt)
+        }
+        return object
+    }
+}
+
+@Suite("Event coding")
+struct EventCodingTests {
+    @Test("every event round trips through JSON", arguments: Samples.events)
+    func roundTrip(_ event: Event) throws {
+        let decoded = try JSONDecoder().decode(Event.self, from: try JSONEncoder().encode(event))
+        #expect(decoded == event)
+        #expect(decoded.kind == event.kind)
+    }
+
+    @Test("the samples hold one event of every kind")
+    func samplesCoverEveryKind() {
+        #expect(Samples.events.map(\.kind) == EventKind.allCases)
+    }
+
+    @Test("an event is {\"event\": kind, \"data\": value}", arguments: Samples.events)
+    func shape(_ event: Event) throws {
+        let object = try Samples.json(event)
+        #expect(object["event"] as? String == event.kind.rawValue)
+        let keys = Set(object.keys)
+        #expect(keys == (event == .requestStatus ? ["event"] : ["event", "data"]))
+    }
+
+    @Test("data holds the value in its own form")
+    func dataForms() throws {
+        #expect(try Samples.json(.requestCompleteTodo(.number(3)))["data"] as? Int == 3)
+        #expect(try Samples.json(.requestCompleteTodo(.idPrefix("deadbeef")))["data"] as? String == "deadbeef")
+        let new = try #require(try Samples.json(.requestNewTodo(Samples.new))["data"] as? [String: Any])
+        #expect(new["title"] as? String == "Buy milk")
+        #expect(new["priority"] as? String == "low")
+        #expect(new["due"] as? String == "2026-12-24")
+        let change = try #require(try Samples.json(.responseTodoViewModel(
+            TodoChange(kind: .created, todo: TodoViewModel(Samples.todo), sequence: 5)))["data"] as? [String: Any])
+        #expect(change["change"] as? String == "created")
+        #expect(change["seq"] as? Int == 5)
+        #expect((change["todo"] as? [String: Any])?["number"] as? Int == 3)
+    }
+
+    @Test("the hand-written forms a client sends decode")
+    func handWritten() throws {
+        func decode(_ json: String) throws -> Event { try JSONDecoder().decode(Event.self, from: Data(json.utf8)) }
+        #expect(try decode(#"{"event":"requestStatus"}"#) == .requestStatus)
+        #expect(try decode(#"{"event":"requestTodoViewModels"}"#) == .requestTodoViewModels(TodoFilter()))
+        #expect(try decode(#"{"event":"requestTodoViewModels","data":{"status":"completed"}}"#) == .requestTodoViewModels(TodoFilter(status: .completed)))
+        #expect(try decode(##"{"event":"requestToggleComplete","data":"#4"}"##) == .requestToggleComplete(.number(4)))
+        #expect(try decode(#"{"event":"requestUpdateTodoDetail","data":{"ref":2,"revision":1,"edit":{"title":"x"}}}"#)
+            == .requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(2), revision: 1, edit: TodoEdit(title: "x"))))
+        #expect(throws: DecodingError.self) { try decode(#"{"event":"requestNoSuchThing"}"#) }
+        #expect(throws: DecodingError.self) { try decode(#"{"event":"requestCompleteTodo"}"#) }
+        #expect(throws: DecodingError.self) { try decode(#"{"data":3}"#) }
+    }
+
+    @Test("model events and view events are told apart")
+    func families() {
+        #expect(EventKind.allCases.filter(\.isModelEvent) == [.requestReadTodos, .responseTodos, .requestWriteTodo, .responseTodo])
+        #expect(EventKind.viewRequests == [
+            .requestTodoViewModels, .requestTodoDetail, .requestNewTodo, .requestUpdateTodoDetail, .requestCompleteTodo,
+            .requestReopenTodo, .requestToggleComplete, .requestDeleteTodo, .requestRestoreTodo, .requestStatus,
+        ])
+        #expect(EventKind.viewResponses == [
+            .responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseError,
+            .responseHello, .responseGoodbye,
+        ])
+        for kind in EventKind.allCases {
+            #expect(kind.rawValue.hasPrefix("request") || kind.rawValue.hasPrefix("response"))
+        }
+    }
+}
