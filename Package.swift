@@ -64,6 +64,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
 
+        // The terminal View of `todoctl watch`: screen model and renderer, no I/O of the daemon.
+        .target(name: "TodoTerminal", dependencies: ["TodoViewModel", "TodoModel"]),
+
         // Executables
         .executableTarget(
             name: "todod",
@@ -73,9 +76,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
-            name: "todoctl",
+            name: "todobench",
             dependencies: [
                 "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        .executableTarget(
+            name: "todoctl",
+            dependencies: [
+                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -86,7 +96,8 @@ let package = Package(
         .testTarget(name: "TodoServersTests", dependencies: ["TodoServers"]),
         .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
         .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TodoClient"]),
+        .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TodoClient", "TodoEvents", "TodoModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TodoModel
+import TodoTerminal
 import TodoViewModel
 
 struct ListCommand: AsyncParsableCommand {
@@ -37,6 +38,6 @@ struct ListCommand: AsyncParsableCommand {
         }
         if output.json { return try Terminal.printJSON(list.todos) }
         if list.todos.isEmpty { return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")todos") }
-        TodoTable(rows: list.todos).render().forEach(Terminal.print)
+        TodoTable(rows: list.todos, styler: Terminal.styler).render().forEach(Terminal.print)
     }
 }

@@ -1,0 +1,66 @@
+/// A key press, as `todoctl watch` understands them.
+public enum Key: Sendable, Equatable {
+    case up, down, pageUp, pageDown, home, end
+    case enter, escape, backspace, tab
+    case controlC, controlD
+    case character(Character)
+}
+
+/// Turns the bytes a terminal sends in raw mode into keys: plain characters (UTF-8),
+/// control keys, and the escape sequences of arrows and paging keys.
+public struct KeyParser: Sendable {
+    private var pending: [UInt8] = []
+
+    public init() {}
+
+    /// The keys in `bytes`, keeping an unfinished sequence for the next call.
+    public mutating func keys(from bytes: [UInt8]) -> [Key] {
+        pending += bytes
+        var keys: [Key] = []
+        while let (key, length) = Self.firstKey(in: pending) {
+            pending.removeFirst(length)
+            if let key { keys.append(key) }
+        }
+        return keys
+    }
+
+    /// A lone escape (no sequence follows within the read) is the Escape key.
+    public mutating func flushEscape() -> Key? {
+        guard pending == [0x1B] else { return nil }
+        pending = []
+        return .escape
+    }
+
+    private static let sequences: [[UInt8]: Key] = [
+        Array("\u{1B}[A".utf8): .up, Array("\u{1B}[B".utf8): .down,
+        Array("\u{1B}OA".utf8): .up, Array("\u{1B}OB".utf8): .down,
+        Array("\u{1B}[5~".utf8): .pageUp, Array("\u{1B}[6~".utf8): .pageDown,
+        Array("\u{1B}[H".utf8): .home, Array("\u{1B}[F".utf8): .end,
+        Array("\u{1B}[1~".utf8): .home, Array("\u{1B}[4~".utf8): .end,
+    ]
+
+    /// The first key and how many bytes it took; nil when more bytes are needed.
+    /// A nil key with a length is a sequence that is skipped (an unknown escape).
+    private static func firstKey(in bytes: [UInt8]) -> (Key?, Int)? {
+        guard let first = bytes.first else { return nil }
+        switch first {
+        case 0x1B:
+            guard bytes.count > 1 else { return nil }
+            guard bytes[1] == UInt8(ascii: "[") || bytes[1] == UInt8(ascii: "O") else { return (.escape, 1) }
+            // A CSI sequence ends with a byte in 0x40...0x7E.
+            guard let end = bytes.dropFirst(2).firstIndex(where: { (0x40...0x7E).contains($0) }) else { return nil }
+            return (sequences[Array(bytes[...end])], end + 1)
+        case 0x0D, 0x0A: return (.enter, 1)
+        case 0x7F, 0x08: return (.backspace, 1)
+        case 0x09: return (.tab, 1)
+        case 0x03: return (.controlC, 1)
+        case 0x04: return (.controlD, 1)
+        case ..<0x20: return (nil, 1)
+        default:
+            let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+            guard bytes.count >= length else { return nil }
+            let text = String(decoding: bytes[..<length], as: UTF8.self)
+            return (text.first.map(Key.character), length)
+        }
+    }
+}

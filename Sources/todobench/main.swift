@@ -1,0 +1,1 @@
+print("todobench: not written yet")

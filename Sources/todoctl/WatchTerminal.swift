@@ -1,0 +1,84 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import TodoTerminal
+
+/// The terminal while `todoctl watch` owns it: raw keys, the alternate screen, no
+/// cursor, no line wrap. `restore()` puts back exactly what was there; it runs on quit,
+/// on a signal and on an error.
+final class WatchTerminal: @unchecked Sendable {
+    private var original = termios()
+    private let lock = NSLock()
+    private var active = false
+    private var lastFrame: [String] = []
+
+    /// Takes the terminal: raw mode, alternate screen, hidden cursor.
+    func enter() throws {
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { throw ValidationError("watch needs a terminal on stdin; use --plain in pipes") }
+        var raw = original
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+        raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+        raw.c_oflag &= ~tcflag_t(OPOST)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
+        lock.withLock { active = true }
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[2J")
+    }
+
+    /// Gives the terminal back as it was; safe to call more than once.
+    func restore() {
+        let wasActive = lock.withLock { defer { active = false }; return active }
+        guard wasActive else { return }
+        write("\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l")
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+    }
+
+    var size: (rows: Int, columns: Int) {
+        var window = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0 else { return (24, 80) }
+        return (Int(window.ws_row), Int(window.ws_col))
+    }
+
+    /// Writes only the lines that differ from the last frame drawn.
+    func draw(_ frame: [String]) {
+        let changed = WatchRenderer.changedLines(from: lastFrame, to: frame)
+        lastFrame = frame
+        guard !changed.isEmpty else { return }
+        var output = changed.count == frame.count ? "\u{1B}[2J" : ""
+        for index in changed { output += "\u{1B}[\(index + 1);1H\(frame[index])\u{1B}[K" }
+        write(output)
+    }
+
+    /// Forgets the last frame, so the next draw repaints everything (after a resize).
+    func invalidate() {
+        lastFrame = []
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Reads keys from stdin on a thread of its own until stdin ends.
+    static func readKeys(_ deliver: @escaping @Sendable (Key) -> Void) {
+        Thread {
+            var parser = KeyParser()
+            var buffer = [UInt8](repeating: 0, count: 256)
+            while true {
+                let count = read(STDIN_FILENO, &buffer, buffer.count)
+                guard count > 0 else { return deliver(.controlD) }
+                parser.keys(from: Array(buffer[..<count])).forEach(deliver)
+                if let escape = parser.flushEscape() { deliver(escape) }
+            }
+        }.start()
+    }
+
+    /// Calls `handler` on these signals instead of their default action.
+    static func onSignals(_ signals: [Int32], _ handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
+        signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { handler(number) }
+            source.resume()
+            return source
+        }
+    }
+}

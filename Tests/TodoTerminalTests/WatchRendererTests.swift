@@ -1,0 +1,60 @@
+import Testing
+import TodoModel
+import TodoTerminal
+import TodoViewModel
+
+@Suite("WatchRenderer")
+struct WatchRendererTests {
+    let renderer = WatchRenderer(styler: TextStyler(colours: false))
+
+    @Test("a frame is exactly the screen's height: header, rows, status line")
+    func frameShape() {
+        var screen = WatchScreen(rows: 8, columns: 80)
+        screen.connection = .connected
+        screen.incorporate(list([todo(1, "one"), todo(2, "two", priority: .high)]))
+        let frame = renderer.render(screen)
+        #expect(frame.count == 8)
+        #expect(frame[0] == "todoctl watch · open · 2 open, 0 done · connected")
+        #expect(frame[1] == "> #2 [ ] ! two")
+        #expect(frame[2] == "  #1 [ ]   one")
+        #expect(frame[7].hasPrefix("↑↓ move"))
+    }
+
+    @Test("a changed title redraws that row only")
+    func updateRedrawsOneRow() {
+        var screen = WatchScreen(rows: 8, columns: 80)
+        screen.incorporate(list([todo(1, "one"), todo(2, "two"), todo(3, "three")]))
+        let before = renderer.render(screen)
+        screen.incorporate(change(todo(2, "TWO", revision: 2), sequence: 2))
+        let after = renderer.render(screen)
+        #expect(WatchRenderer.changedLines(from: before, to: after) == [2])
+    }
+
+    @Test("a completed todo leaving the open list redraws the header, its row and the rows below")
+    func deleteRedrawsFromRow() {
+        var screen = WatchScreen(rows: 8, columns: 80)
+        screen.incorporate(list([todo(1, "one"), todo(2, "two"), todo(3, "three")]))
+        let before = renderer.render(screen)
+        screen.incorporate(change(todo(2, "two", completed: true, revision: 2), .completed, sequence: 2))
+        let after = renderer.render(screen)
+        // Rows: #3, #2, #1 → #3, #1: the header's counts, line 2 and the line freed below.
+        #expect(WatchRenderer.changedLines(from: before, to: after) == [0, 2, 3])
+    }
+
+    @Test("the connection state shows in the header")
+    func disconnectedHeader() {
+        var screen = WatchScreen(rows: 5, columns: 80)
+        screen.connection = .disconnected(retryInSeconds: 2)
+        #expect(renderer.render(screen)[0].hasSuffix("daemon unreachable, retrying in 2s"))
+    }
+
+    @Test("10,000 todos: only the visible rows are drawn")
+    func largeList() {
+        var screen = WatchScreen(rows: 40, columns: 100)
+        screen.incorporate(list((1...10_000).map { todo($0, "todo \($0)") }))
+        _ = screen.handle(.end)
+        let frame = renderer.render(screen)
+        #expect(frame.count == 40)
+        #expect(frame[38] == ">     #1 [ ]   todo 1")
+    }
+}
