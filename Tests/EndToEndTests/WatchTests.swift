@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// `todoctl watch` in a real terminal (tmux), beside other clients changing todos.
+@Suite("todoctl watch in a terminal")
+struct WatchTests {
+    private func watch(_ daemon: DaemonProcess) async throws -> Tmux {
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        try await tmux.waitFor("connected")
+        return tmux
+    }
+
+    @Test("changes from another client appear in place: add, done, delete")
+    func showsChangesFromOthers() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "first")
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("#1 [ ]   first")
+        _ = try await daemon.todoctl("add", "second", "--priority", "high")
+        // #2 sorts above #1 (high priority); the selection stays on #1.
+        try await tmux.waitUntil("#2 above the selected #1") { $0.contains("  #2 [ ] ! second\n> #1 [ ]   first") }
+        try await tmux.waitFor("2 open, 0 done")
+        _ = try await daemon.todoctl("done", "1")
+        try await tmux.waitUntil("#1 to leave the open list") { !$0.contains("first") && $0.contains("1 open") }
+        _ = try await daemon.todoctl("rm", "2")
+        try await tmux.waitFor("no open todos")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("a key in watch is a request every other client sees")
+    func keyToggles() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "press x on me")
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("> #1 [ ]   press x on me")
+        try await tmux.keys("x")
+        try await tmux.waitFor("no open todos")
+        let listed = try jsonArray(try await daemon.todoctl("list", "--completed", "--json").stdout)
+        #expect(listed.first?["title"] as? String == "press x on me")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("an empty title is refused on the status line and the prompt keeps the text")
+    func validationOnStatusLine() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watch(daemon)
+        try await tmux.keys("a")
+        try await tmux.keys("  ", "Enter")
+        try await tmux.waitFor("a todo needs a title")
+        try await tmux.keys("ok", "Enter")
+        try await tmux.waitFor("#1 [ ]   ok")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("the daemon restarted under it: watch says so, reconnects and shows the new state")
+    func survivesRestart() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "before")
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("before")
+        #expect(try await daemon.stop() == 0)
+        try await tmux.waitFor("daemon unreachable")
+        let restarted = try await DaemonProcess.start(in: daemon.directory)
+        _ = try await restarted.todoctl("add", "after")
+        try await tmux.waitUntil("the new state after reconnecting") { $0.contains("connected") && $0.contains("after") && $0.contains("before") }
+        await tmux.kill()
+        try await restarted.stop()
+    }
+
+    @Test("q leaves the terminal as it was: settings restored, the shell's screen back")
+    func quitRestoresTerminal() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await Tmux(environment: daemon.environment)
+        try await tmux.type("stty -g > \(daemon.directory)/before; echo marker-before-watch")
+        try await tmux.waitFor("marker-before-watch")
+        try await tmux.type("\(binaryDirectory)/todoctl watch; echo watch-ended-$?")
+        try await tmux.waitUntil("watch to take the screen") { $0.contains("connected") && !$0.contains("marker-before-watch") }
+        try await tmux.keys("q")
+        // The shell says when watch has exited, and with which status; its screen is back.
+        try await tmux.waitUntil("watch to exit 0 and the shell's screen to return") {
+            $0.contains("marker-before-watch") && $0.contains("watch-ended-0")
+        }
+        try await tmux.type("stty -g > \(daemon.directory)/after; echo done-$?")
+        try await tmux.waitFor("done-0")
+        let before = try String(contentsOfFile: daemon.directory + "/before", encoding: .utf8)
+        let after = try String(contentsOfFile: daemon.directory + "/after", encoding: .utf8)
+        #expect(before == after)
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("without a terminal, watch prints one line per change and survives a restart")
+    func plainMode() async throws {
+        let daemon = try await DaemonProcess.start()
+        let watcher = try BackgroundProcess(binaryDirectory + "/todoctl", ["watch", "--plain"], environment: daemon.environment)
+        #expect(try await watcher.readLine().hasPrefix("connected: 0 open todos"))
+        _ = try await daemon.todoctl("add", "logged")
+        #expect(try await watcher.readLine() == "1 added #1 logged")
+        try await daemon.stop()
+        #expect(try await watcher.readLine().hasPrefix("disconnected"))
+        let restarted = try await DaemonProcess.start(in: daemon.directory)
+        var line = try await watcher.readLine()
+        while line.hasPrefix("disconnected") { line = try await watcher.readLine() }
+        #expect(line.hasPrefix("connected: 1 open todos"))
+        watcher.stop()
+        try await restarted.stop()
+    }
+}
