@@ -36,7 +36,7 @@ struct StatusResponder: Sendable {
             processID: ProcessInfo.processInfo.processIdentifier,
             uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18,
             connectedClients: clients(), openTodos: counts.open, completedTodos: counts.completed,
-            deletedTodos: counts.deleted, sequence: model.lastChange,
+            deletedTodos: counts.deleted, sequence: counts.asOf,
             databasePath: configuration.databasePath, socketPath: configuration.socketPath)
     }
 

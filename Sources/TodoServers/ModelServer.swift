@@ -12,11 +12,14 @@ import TodoModel
 /// Reads are answered from an in-memory copy of the table that changes only after a
 /// commit, so a read never sees an uncommitted write and never waits for the disk.
 public final class ModelServer: Sendable {
-    /// How many todos are in each state.
+    /// How many todos are in each state, as of one committed change.
     public struct Counts: Sendable, Equatable {
         public var open = 0
         public var completed = 0
         public var deleted = 0
+        /// The last change these counts include: read together, so that a client can go on
+        /// counting from the changes after it.
+        public var asOf: UInt64 = 0
     }
 
     private struct Snapshot {
@@ -69,7 +72,7 @@ public final class ModelServer: Sendable {
 
     public var counts: Counts {
         snapshot.withLock { snapshot in
-            snapshot.todos.values.reduce(into: Counts()) { counts, todo in
+            snapshot.todos.values.reduce(into: Counts(asOf: snapshot.lastChange)) { counts, todo in
                 if todo.isDeleted { counts.deleted += 1 } else if todo.isCompleted { counts.completed += 1 } else { counts.open += 1 }
             }
         }

@@ -37,6 +37,7 @@ enum WatchInput: Sendable {
     case key(Key)
     case link(DaemonLink.Update)
     case list(TodoViewModelList)
+    case totals(TodoTotals)
     case failed(WatchScreen.Command, String)
     case resized
     case terminate
@@ -81,6 +82,9 @@ struct WatchLoop {
     private var client: TodoClient?
     private var awaitingList = false
     private var heldChanges: [TodoChange] = []
+    /// The changes since the totals were asked for (nil: not asked), counted again on top
+    /// of the answer when they came after it.
+    private var changesSinceTotalsAsked: [TodoChange]?
 
     init(screen: WatchScreen, sink: AsyncStream<WatchInput>.Continuation) {
         self.screen = screen
@@ -102,6 +106,9 @@ struct WatchLoop {
             screen.show(message: nil)
             reload(screen.list.filter)
         case .link(.change(let change)):
+            // The totals count every change, also one the list holds back.
+            screen.totals?.count(change)
+            changesSinceTotalsAsked?.append(change)
             if awaitingList { heldChanges.append(change); break }
             // A gap in the sequence means a change was missed: ask for the whole list again.
             if change.sequence > screen.list.asOf + 1 { reload(screen.list.filter) }
@@ -116,16 +123,24 @@ struct WatchLoop {
             screen.incorporate(list)
             heldChanges.filter { $0.sequence > list.asOf }.forEach { screen.incorporate($0) }
             heldChanges = []
+        case .totals(var totals):
+            changesSinceTotalsAsked?.forEach { totals.count($0) }
+            changesSinceTotalsAsked = nil
+            screen.totals = totals
         case .failed(let command, let message):
             if case .reload = command { awaitingList = false }
+            if case .refreshTotals = command { changesSinceTotalsAsked = nil }
             screen.failed(command, message: message)
         }
         return true
     }
 
+    /// Asks for the whole list, and the totals with it (after connecting or a gap).
     private mutating func reload(_ filter: TodoFilter) {
         awaitingList = true
         send(.reload(filter))
+        changesSinceTotalsAsked = []
+        send(.refreshTotals)
     }
 
     private func send(_ command: WatchScreen.Command) {
@@ -137,7 +152,12 @@ struct WatchLoop {
         Task {
             do {
                 let answer = try await client.request(Self.event(for: command))
-                if case .responseTodoViewModels(let list) = answer { sink.yield(.list(list)) }
+                switch answer {
+                case .responseTodoViewModels(let list): sink.yield(.list(list))
+                case .responseStatus(let status):
+                    sink.yield(.totals(TodoTotals(open: status.openTodos, done: status.completedTodos, asOf: status.sequence)))
+                default: break
+                }
             } catch {
                 sink.yield(.failed(command, String(describing: error)))
             }
@@ -155,7 +175,8 @@ struct WatchLoop {
         case .setPriority(let id, let priority):
             .requestUpdateTodoDetail(TodoDetailUpdate(ref: .id(id), edit: TodoEdit(priority: priority)))
         case .reload(let filter): .requestTodoViewModels(filter)
-        case .quit: .requestStatus
+        // quit never reaches the daemon (the loop ends first); asking for the status is harmless.
+        case .refreshTotals, .quit: .requestStatus
         }
     }
 }
