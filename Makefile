@@ -8,32 +8,132 @@ CONFIG      ?= debug
 # The compiler refuses an import a target did not declare: the module graph stays the architecture.
 BUILD_FLAGS ?= --explicit-target-dependency-import-check error
 # Packages the build and the tests need (tmux and socat drive the end-to-end tests).
-APT_PACKAGES = pkg-config libsqlite3-dev libsystemd-dev tmux socat
+# systemd (systemd-socket-activate, the user manager) and dpkg-dev (dpkg-shlibdeps for `make deb`)
+# serve the systemd and package tests.
+APT_PACKAGES = pkg-config libsqlite3-dev libsystemd-dev tmux socat systemd dpkg-dev
 SUDO        := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: all deps build test run clean
 
-all: build
-
-deps:
+# Installs those of the Debian packages $(1) that are missing (through sudo unless root).
+define install-missing
 	@missing=""; \
-	for package in $(APT_PACKAGES); do \
+	for package in $(1); do \
 		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "ok installed" || missing="$$missing $$package"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
 	fi
+endef
+
+all: build
+
+deps:
+	$(call install-missing,$(APT_PACKAGES))
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
 
-test: deps
+# The whole suite, the Debian package's tests included: `make deb` first (a release build,
+# about 2 minutes on 2 cores the first time), then every test with TODOD_DEB pointing at it.
+test: deps deb
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build
+	TODOD_DEB=$(abspath $(DEB)) $(SWIFT) test --skip-build
 
 run: build
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/todod
 
 clean:
 	rm -rf .build dist
+
+# ---- Install and package ------------------------------------------------------------------
+# `make install [PREFIX=/usr/local] [DESTDIR=]` builds release binaries that carry the Swift
+# runtime inside (--static-swift-stdlib: no Swift toolchain needed where they run) and installs
+# them with the systemd user units, man pages and shell completions. `make install BINARIES=DIR`
+# installs the todod and todoctl already built in DIR instead (the end-to-end tests do this).
+# `make deb` packages a `make install PREFIX=/usr` into dist/todod_VERSION_ARCH.deb (packaging/).
+SCRATCH       ?= .build
+RELEASE_FLAGS  = -c release --static-swift-stdlib --scratch-path $(SCRATCH) $(BUILD_FLAGS)
+BINARIES      ?=
+BINARY_DIR     = $(or $(BINARIES),$(SCRATCH)/release)
+GENERATED      = $(SCRATCH)/generated
+BINDIR         = $(PREFIX)/bin
+UNITDIR        = $(PREFIX)/lib/systemd/user
+MANDIR         = $(PREFIX)/share/man/man1
+BASHCOMPDIR    = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR     = $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR    = $(PREFIX)/share/fish/vendor_completions.d
+INSTALL_STRIP ?= -s
+VERSION        = $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/TodoWire/DefaultPaths.swift)
+DEB_ARCH       = $(shell dpkg --print-architecture)
+DEB            = dist/todod_$(VERSION)_$(DEB_ARCH).deb
+DEB_ROOT       = $(SCRATCH)/deb/root
+# Man pages come from the argument parsers, through swift-argument-parser's generate-manual tool.
+# Its `swift package generate-manual` plugin would rebuild every product in its own configuration
+# (and overwrite the static release binaries), so the tool is built on its own and run on ours.
+ARGUMENT_PARSER = $(SCRATCH)/checkouts/swift-argument-parser
+MANUAL_TOOL    = $(SCRATCH)/tools/debug/generate-manual
+MAN_DATE       = $(or $(shell git log -1 --format=%cs 2>/dev/null),$(shell date -u +%F))
+
+.PHONY: release install uninstall man completions deb test-package
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product todod
+	$(SWIFT) build $(RELEASE_FLAGS) --product todoctl
+
+# In the pages, blank lines become paragraph breaks (.Pp), which mdoc wants; todod has no subcommands, so the
+# `help` one that the generator lists for every root command goes.
+man: $(if $(BINARIES),,release)
+	test -d $(ARGUMENT_PARSER) || $(SWIFT) package --scratch-path $(SCRATCH) resolve
+	$(SWIFT) build --package-path $(ARGUMENT_PARSER) --scratch-path $(SCRATCH)/tools --product generate-manual -Xswiftc -suppress-warnings
+	mkdir -p $(GENERATED)/man
+	set -e; for tool in todod todoctl; do \
+		$(MANUAL_TOOL) $(BINARY_DIR)/$$tool --date $(MAN_DATE) --output-directory $(GENERATED)/man; \
+		awk 'blank && !/^\./ && !/^$$/ { print ".Pp" } { blank = /^$$/ } !blank' $(GENERATED)/man/$$tool.1 > $(GENERATED)/man/$$tool.1.new; \
+		mv $(GENERATED)/man/$$tool.1.new $(GENERATED)/man/$$tool.1; \
+	done
+	sed -i -e '/^\.Ar subcommand$$/d' -e '/^\.It Em help$$/,/^\.El$$/d' $(GENERATED)/man/todod.1
+
+completions: $(if $(BINARIES),,release)
+	mkdir -p $(GENERATED)/completions
+	set -e; for tool in todod todoctl; do \
+		$(BINARY_DIR)/$$tool --generate-completion-script bash > $(GENERATED)/completions/$$tool.bash; \
+		$(BINARY_DIR)/$$tool --generate-completion-script zsh > $(GENERATED)/completions/_$$tool; \
+		$(BINARY_DIR)/$$tool --generate-completion-script fish > $(GENERATED)/completions/$$tool.fish; \
+	done
+
+install: man completions
+	mkdir -p $(GENERATED)/units
+	set -e; for unit in todod.service todod.socket; do \
+		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$unit > $(GENERATED)/units/$$unit; \
+	done
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 0755 $(INSTALL_STRIP) $(BINARY_DIR)/todod $(BINARY_DIR)/todoctl $(DESTDIR)$(BINDIR)
+	install -m 0644 $(GENERATED)/units/todod.service $(GENERATED)/units/todod.socket $(DESTDIR)$(UNITDIR)
+	install -m 0644 $(GENERATED)/man/todod.1 $(GENERATED)/man/todoctl.1 $(DESTDIR)$(MANDIR)
+	set -e; for tool in todod todoctl; do \
+		install -m 0644 $(GENERATED)/completions/$$tool.bash $(DESTDIR)$(BASHCOMPDIR)/$$tool; \
+		install -m 0644 $(GENERATED)/completions/_$$tool $(DESTDIR)$(ZSHCOMPDIR)/_$$tool; \
+		install -m 0644 $(GENERATED)/completions/$$tool.fish $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish; \
+	done
+	@echo "installed in $(DESTDIR)$(PREFIX); each user then runs: systemctl --user daemon-reload && systemctl --user enable --now todod.socket"
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/todod $(DESTDIR)$(BINDIR)/todoctl \
+		$(DESTDIR)$(UNITDIR)/todod.service $(DESTDIR)$(UNITDIR)/todod.socket \
+		$(DESTDIR)$(MANDIR)/todod.1 $(DESTDIR)$(MANDIR)/todoctl.1
+	set -e; for tool in todod todoctl; do \
+		rm -f $(DESTDIR)$(BASHCOMPDIR)/$$tool $(DESTDIR)$(ZSHCOMPDIR)/_$$tool $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish; \
+	done
+
+deb: release
+	rm -rf $(DEB_ROOT)
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(abspath $(DEB_ROOT)) BINARIES=$(SCRATCH)/release
+	packaging/build-deb $(DEB_ROOT) $(VERSION) $(DEB)
+
+# Just the package's own tests (SystemdPackageTests), on a fresh `make deb`; `make test` runs them too.
+test-package: deb
+	$(SWIFT) build --build-tests --scratch-path $(SCRATCH) $(BUILD_FLAGS)
+	TODOD_DEB=$(abspath $(DEB)) $(SWIFT) test --skip-build --scratch-path $(SCRATCH) --filter SystemdPackageTests
