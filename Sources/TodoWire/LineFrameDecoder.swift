@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 
 /// Splits a byte stream into lines (without their `\n`, and without a `\r` before it).
@@ -15,13 +18,18 @@ public struct LineFrameDecoder: NIOSingleStepByteToMessageDecoder {
     }
 
     public mutating func decode(buffer: inout ByteBuffer) throws -> ByteBuffer? {
-        let view = buffer.readableBytesView
-        guard let newline = view[(view.startIndex + scanned)...].firstIndex(of: UInt8(ascii: "\n")) else {
-            scanned = view.count
-            if view.count > maximumLength { throw LineTooLongError(maximumLength: maximumLength) }
+        // memchr: a long line arrives in many reads, and each read's bytes are searched once.
+        let (readable, found) = buffer.withUnsafeReadableBytes { bytes -> (Int, Int?) in
+            guard scanned < bytes.count, let base = bytes.baseAddress,
+                let hit = memchr(base + scanned, Int32(UInt8(ascii: "\n")), bytes.count - scanned)
+            else { return (bytes.count, nil) }
+            return (bytes.count, base.distance(to: UnsafeRawPointer(hit)))
+        }
+        guard let length = found else {
+            scanned = readable
+            if readable > maximumLength { throw LineTooLongError(maximumLength: maximumLength) }
             return nil
         }
-        let length = newline - view.startIndex
         scanned = 0
         if length > maximumLength { throw LineTooLongError(maximumLength: maximumLength) }
         var line = buffer.readSlice(length: length)!

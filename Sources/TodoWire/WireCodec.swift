@@ -26,10 +26,36 @@ public struct WireCodec: Sendable {
     public init() {}
 
     /// The frame as one JSON line, newline included.
+    ///
+    /// The frames that cross the socket most often are written by `FastFrameWriter`, the
+    /// others by `JSONEncoder`; the bytes are the same either way (debug builds check).
     public func encode(_ frame: WireFrame) throws -> ByteBuffer {
+        var writer = FastFrameWriter()
+        guard writer.write(frame) else { return ByteBuffer(bytes: try WireCodec.encodeWithFoundation(frame)) }
+        assert(writer.byteCount > WireCodec.checkedSize || WireCodec.sameBytes(writer.bytes, frame),
+               "FastFrameWriter and JSONEncoder disagree on \(frame)")
+        return writer.buffer
+    }
+
+    /// Debug builds check the fast path against Foundation on frames up to this size: every
+    /// field of every type shows up in small frames (a change, a detail, a short list),
+    /// and checking long lists too would make a debug daemon several times slower.
+    static let checkedSize = 8 << 10
+
+    /// The frame as `JSONEncoder` writes it, newline included.
+    static func encodeWithFoundation(_ frame: WireFrame) throws -> Data {
         var data = try WireCodec.encoder.encode(frame)
         data.append(UInt8(ascii: "\n"))
-        return ByteBuffer(bytes: data)
+        return data
+    }
+
+    private static func sameBytes(_ fast: [UInt8], _ frame: WireFrame) -> Bool {
+        guard let slow = try? encodeWithFoundation(frame), Array(slow) == fast else {
+            let slow = (try? encodeWithFoundation(frame)).map { String(decoding: $0, as: UTF8.self) } ?? "(fails)"
+            print("FastFrameWriter wrote\n\(String(decoding: fast, as: UTF8.self))JSONEncoder wrote\n\(slow)")
+            return false
+        }
+        return true
     }
 
     public func encode(_ envelope: Envelope) throws -> ByteBuffer {
@@ -47,6 +73,17 @@ public struct WireCodec: Sendable {
     /// UTF-8, not JSON, names no or an unknown event, names a response or a model event,
     /// or its data does not fit the event.
     public func decodeRequest(_ line: ByteBuffer) -> Result<WireFrame, RejectedFrame> {
+        // Most requests are read by FastFrameReader; anything it does not take (and every
+        // error) goes the long way below, which has the words for what is wrong.
+        if let frame = WireCodec.fastFrame(line, requestsOnly: true), WireCodec.isUTF8(line) {
+            assert(line.readableBytes > WireCodec.checkedSize || WireCodec.decodeRequestWithFoundation(line) == .success(frame),
+                   "FastFrameReader and JSONDecoder disagree on \(frame)")
+            return .success(frame)
+        }
+        return WireCodec.decodeRequestWithFoundation(line)
+    }
+
+    private static func decodeRequestWithFoundation(_ line: ByteBuffer) -> Result<WireFrame, RejectedFrame> {
         let bytes = Data(line.readableBytesView)
         guard !bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return .failure(.blank) }
         guard String(validating: bytes, as: UTF8.self) != nil else {
@@ -82,9 +119,35 @@ public struct WireCodec: Sendable {
         return (try? WireCodec.decoder.decode(Correlated.self, from: Data(line.readableBytesView))).map { ($0.id, $0.client) }
     }
 
-    /// Reads a frame the daemon sent.
+    /// Reads a frame the daemon sent: by `FastFrameReader` when it can, else by `JSONDecoder`.
     public func decodeResponse(_ line: ByteBuffer) throws -> WireFrame {
+        if let frame = WireCodec.fastFrame(line, requestsOnly: false) {
+            assert(line.readableBytes > WireCodec.checkedSize || (try? WireCodec.decodeResponseWithFoundation(line)) == frame,
+                   "FastFrameReader and JSONDecoder disagree on \(frame)")
+            return frame
+        }
+        return try WireCodec.decodeResponseWithFoundation(line)
+    }
+
+    private static func decodeResponseWithFoundation(_ line: ByteBuffer) throws -> WireFrame {
         try WireCodec.decoder.decode(WireFrame.self, from: Data(line.readableBytesView))
+    }
+
+    private static func fastFrame(_ line: ByteBuffer, requestsOnly: Bool) -> WireFrame? {
+        line.withUnsafeReadableBytes { bytes in
+            do {
+                return try FastFrameReader.frame(bytes, requestsOnly: requestsOnly)
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    /// Whether the line is valid UTF-8 (at once when it is ASCII, as requests mostly are).
+    private static func isUTF8(_ line: ByteBuffer) -> Bool {
+        line.withUnsafeReadableBytes { bytes in
+            bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
+        }
     }
 
     private struct FrameHeader: Decodable {
@@ -126,15 +189,20 @@ public struct WireCodec: Sendable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = try? timestampStyle.parse(text) else {
+            guard let date = parseTimestamp(text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not an ISO 8601 time"))
             }
-            return date.roundedToMilliseconds
+            return date
         }
         return decoder
     }()
 
     private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// An ISO 8601 instant with fractional seconds, to the millisecond, as frames are read.
+    static func parseTimestamp(_ text: String) -> Date? {
+        (try? timestampStyle.parse(text))?.roundedToMilliseconds
+    }
 
     /// `2026-11-22T09:30:00.123Z`, exact to the millisecond: the whole seconds formatted,
     /// the milliseconds written from the integer, so no binary fraction can drop one.

@@ -1,0 +1,215 @@
+import Foundation
+import NIOCore
+import Testing
+import TodoEvents
+import TodoModel
+import TodoViewModel
+@testable import TodoWire
+
+/// The fast JSON path (`FastFrameWriter`, `FastFrameReader`) must write and read exactly
+/// what `JSONEncoder` and `JSONDecoder` do, for every event it takes.
+@Suite("WireCodec fast path")
+struct FastPathTests {
+    let codec = WireCodec()
+    static let instant = Date(millisecondsSince1970: 1_780_000_000_123)
+
+    static let plain = Todo(number: 1, title: "Buy milk", createdAt: instant)
+    static let full = Todo(
+        number: 12_345, title: "Tricky \"quotes\" \\ back/slash\n\ttab \u{1}\u{1f}\u{7f} é 😀 \u{2028}",
+        notes: "line 1\r\nline 2 \u{8}\u{c}", priority: .high, due: LocalDate("2026-02-28"), tags: ["home", "wörk", "a\"b"],
+        createdAt: instant, updatedAt: instant.addingTimeInterval(0.5), completedAt: instant.addingTimeInterval(1),
+        deletedAt: instant.addingTimeInterval(2), revision: 7)
+    static let old = Todo(
+        number: 2, title: "From before 1970", priority: .low, due: LocalDate("0001-01-01"),
+        createdAt: Date(millisecondsSince1970: -86_400_001), updatedAt: Date(millisecondsSince1970: 253_402_300_799_999),
+        completedAt: Date(millisecondsSince1970: 0), revision: 1)
+    static let late = Todo(
+        number: 3, title: "Late", due: LocalDate("9999-12-31"), createdAt: Date(millisecondsSince1970: 951_782_400_000),
+        updatedAt: Date(millisecondsSince1970: 253_402_300_800_000), revision: 2)
+
+    static let frames: [WireFrame] = {
+        let rows = [plain, full, old, late].map { TodoViewModel($0) }
+        var frames: [WireFrame] = [
+            WireFrame(event: .responseTodoViewModels(TodoViewModelList(filter: TodoFilter(), todos: rows, asOf: 99)), id: "r1", client: 3),
+            WireFrame(event: .responseTodoViewModels(TodoViewModelList(
+                filter: TodoFilter(status: .deleted, tag: "home", priority: .low, search: "a/b"), todos: [], asOf: 0))),
+            WireFrame(event: .responseTodoViewModels(TodoViewModelList(filter: TodoFilter(search: ""), todos: rows, asOf: UInt64.max))),
+            WireFrame(event: .responseTodoDetail(TodoDetailViewModel(full)), id: "d", client: 1),
+            WireFrame(event: .responseError(TodoError(.validation, "title: empty", field: "title")), id: "e", client: 2),
+            WireFrame(event: .responseError(TodoError(.conflict, "changed", todo: TodoViewModel(full)))),
+            WireFrame(event: .responseGoodbye(TodoError(.shuttingDown, "bye")), client: 5),
+            WireFrame(event: .responseHello(ServerHello(protocolVersion: 1, serverVersion: "0.1.0", client: 1, sequence: 0))),
+            WireFrame(event: .requestTodoViewModels(TodoFilter()), id: "l"),
+            WireFrame(event: .requestTodoViewModels(TodoFilter(status: .all, tag: "t", priority: .high, search: "x"))),
+            WireFrame(event: .requestNewTodo(NewTodo(title: "x")), id: ""),
+            WireFrame(event: .requestNewTodo(NewTodo(title: "y", notes: "n", priority: .low, due: LocalDate("2030-01-05"), tags: ["a", "b"]))),
+            WireFrame(event: .requestStatus),
+            WireFrame(event: .requestStatus, id: "s", client: 8),
+            WireFrame(event: .requestTodoDetail(.number(3)), id: "x"),
+            WireFrame(event: .requestCompleteTodo(.id(full.id))),
+            WireFrame(event: .requestReopenTodo(.idPrefix("abcdef12"))),
+            WireFrame(event: .requestToggleComplete(.number(Int.max))),
+            WireFrame(event: .requestDeleteTodo(.number(1))),
+            WireFrame(event: .requestRestoreTodo(.number(2))),
+        ]
+        for kind in TodoChange.Kind.allCases {
+            frames.append(WireFrame(event: .responseTodoViewModel(TodoChange(kind: kind, todo: TodoViewModel(full), sequence: 5)), id: "c", client: 4))
+        }
+        return frames
+    }()
+
+    private func fastRead(_ text: String, requestsOnly: Bool = false) -> WireFrame? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { try? FastFrameReader.frame(UnsafeRawBufferPointer($0), requestsOnly: requestsOnly) }
+    }
+
+    private func foundationRead(_ text: String) -> WireFrame? {
+        try? JSONDecoderForTests.decode(text)
+    }
+
+    @Test("every event the fast path writes comes out as JSONEncoder writes it", arguments: frames)
+    func writesAsJSONEncoder(_ frame: WireFrame) throws {
+        var writer = FastFrameWriter()
+        let written = writer.write(frame)
+        #expect(written)
+        let slow = String(decoding: try WireCodec.encodeWithFoundation(frame), as: UTF8.self)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == slow)
+    }
+
+    @Test("every event the fast path writes reads back as JSONDecoder reads it", arguments: frames)
+    func readsAsJSONDecoder(_ frame: WireFrame) throws {
+        let text = String(decoding: try WireCodec.encodeWithFoundation(frame).dropLast(), as: UTF8.self)
+        let fast = try #require(fastRead(text))
+        #expect(fast == foundationRead(text))
+        #expect(try codec.decodeResponse(ByteBuffer(string: text)) == fast)
+    }
+
+    @Test("events the fast path leaves to JSONEncoder still encode")
+    func slowEvents() throws {
+        let status = DaemonStatus(
+            serverVersion: "0.1.0", protocolVersion: 1, processID: 5, uptimeSeconds: 1.5, connectedClients: 2,
+            openTodos: 1, completedTodos: 0, deletedTodos: 0, sequence: 3, databasePath: "/d", socketPath: "/s")
+        let frames = [
+            WireFrame(event: .responseStatus(status), id: "s", client: 1),
+            WireFrame(event: .requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(1), revision: 2, edit: TodoEdit(title: "t"))), id: "u"),
+        ]
+        for frame in frames {
+            var writer = FastFrameWriter()
+            let written = writer.write(frame)
+            #expect(!written)
+            let line = try codec.encode(frame)
+            #expect(try codec.decodeResponse(line.getSlice(at: 0, length: line.readableBytes - 1)!) == frame)
+        }
+    }
+
+    @Test("reads keys in any order, with white space, nulls for optional fields and unknown keys")
+    func readsAnyLayout() throws {
+        let id = "fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9"
+        let lines = [
+            #"{ "event" : "responseTodoDetail" , "data" : { "revision" : 1 , "title" : "t" , "number" : 1 , "id" : "FC1CD20F-E7E3-40A4-A32D-59BB4C36DAA9" , "createdAt" : "2026-05-28T20:26:40.5Z" , "updatedAt" : "2026-05-28T22:26:40.000+02:00" , "notes" : null , "tags" : null , "priority" : null , "due" : null , "extra" : [1, -2.5e3, true, false, null, {"a": "\u00e9"}] } , "client" : 4 , "id" : null }"#,
+            #"{"data":{"id":"\#(id)","number":1,"title":"a\u00e9\ud83d\ude00\/","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1,"tags":["x\n"],"due":"2026-12-24"},"event":"responseTodoDetail"}"#,
+            #"{"event":"responseTodoViewModel","data":{"todo":{"id":"\#(id)","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1},"seq":4,"change":"created"},"id":"r"}"#,
+            #"{"event":"responseTodoViewModels","data":{"filter":{},"todos":[],"seq":0}}"#,
+            #"{"event":"responseTodoViewModels","data":{"filter":{"status":null,"tag":null},"todos":[],"seq":0}}"#,
+            #"{"event":"responseError","data":{"code":"notFound","message":"m","field":null,"todo":null}}"#,
+            #"{"event":"responseHello","data":{"server":"0.1.0","seq":0,"client":1,"protocol":1,"future":"field"}}"#,
+        ]
+        for line in lines {
+            let fast = try #require(fastRead(line), "fast path missed \(line)")
+            #expect(fast == foundationRead(line), "\(line)")
+        }
+    }
+
+    @Test("requests read as decodeRequest always read them")
+    func readsRequests() throws {
+        let lines = [
+            #"{"event":"requestStatus"}"#,
+            #"{"event":"requestStatus","data":{"ignored":[1,2]}}"#,
+            #"{"event":"requestToggleComplete","id":"t","data":3}"#,
+            ##"{"event":"requestDeleteTodo","data":"#4"}"##,
+            #"{"event":"requestDeleteTodo","data":" 12 "}"#,
+            #"{"event":"requestTodoDetail","data":"fc1cd20f"}"#,
+            #"{"event":"requestTodoViewModels","id":"l"}"#,
+            #"{"event":"requestTodoViewModels","id":"l","data":null}"#,
+            #"{"id":"l","data":{"status":"all","search":"milk"},"event":"requestTodoViewModels"}"#,
+            #"{"event": "requestNewTodo", "id": "r1", "data": {"title": "Buy milk"}}"#,
+            #"{"event":"requestNewTodo","data":{"title":"x","notes":"","priority":"low","tags":[],"due":"2030-02-28"}}"#,
+        ]
+        for line in lines {
+            let fast = try #require(fastRead(line, requestsOnly: true), "fast path missed \(line)")
+            #expect(codec.decodeRequest(ByteBuffer(string: line)) == .success(fast), "\(line)")
+        }
+    }
+
+    @Test("anything unusual is left to JSONDecoder", arguments: [
+        "", "   ", "{not json", "[1, 2]", #""requestStatus""#, #"{"event": 3}"#, #"{"id":"x"}"#,
+        #"{"event":"requestTeleport"}"#, #"{"event":"responseTodos","data":{}}"#,
+        #"{"event":"requestNewTodo","data":{"priority":"low"}}"#, #"{"event":"requestNewTodo","data":3}"#,
+        #"{"event":"requestNewTodo","data":null}"#, #"{"event":"requestNewTodo","data":{"title":"x","due":"2026-02-30"}}"#,
+        #"{"event":"requestNewTodo","data":{"title":"x","priority":"urgent"}}"#,
+        #"{"event":"requestToggleComplete","data":0}"#, #"{"event":"requestToggleComplete","data":-1}"#,
+        #"{"event":"requestToggleComplete","data":1.0}"#, #"{"event":"requestToggleComplete","data":01}"#,
+        #"{"event":"requestToggleComplete","data":"nope"}"#,
+        #"{"event":"requestStatus","event":"requestStatus"}"#, #"{"ev\u0065nt":"requestStatus"}"#,
+        #"{"event":"requestStatus","x":1-2}"#, #"{"event":"requestStatus","x":"\q"}"#, #"{"event":"requestStatus"} x"#,
+        #"{"event":"requestStatus",}"#, #"{"event":"requestStatus","id":3}"#,
+        #"{"event":"requestUpdateTodoDetail","data":{"ref":1,"edit":{}}}"#,
+    ])
+    func missesTheUnusual(_ line: String) {
+        #expect(fastRead(line, requestsOnly: true) == nil)
+    }
+
+    @Test("random todos go through the fast path exactly as through Foundation")
+    func randomTodos() throws {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ09 \"\\/\n\t\r\u{0}\u{1}\u{1f}\u{7f}é€😀\u{2028}#-_.:,{}[]")
+        func text() -> String { String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement()! }) }
+        func instant() -> Date { Date(millisecondsSince1970: Int64.random(in: -5_000_000_000_000...253_402_300_799_999)) }
+        var rows: [TodoViewModel] = []
+        for number in 1...300 {
+            let todo = Todo(
+                number: number, title: text(), notes: text(), priority: Priority.allCases.randomElement()!,
+                due: Bool.random() ? LocalDate(year: Int.random(in: 1...9999), month: Int.random(in: 1...12), day: Int.random(in: 1...28)) : nil,
+                tags: (0..<Int.random(in: 0...3)).map { _ in text() }, createdAt: instant(), updatedAt: instant(),
+                completedAt: Bool.random() ? instant() : nil, deletedAt: Bool.random() ? instant() : nil,
+                revision: Int.random(in: Int.min...Int.max))
+            rows.append(TodoViewModel(todo))
+        }
+        let frame = WireFrame(event: .responseTodoViewModels(TodoViewModelList(filter: TodoFilter(search: text()), todos: rows, asOf: 1)), id: text(), client: 1)
+        var writer = FastFrameWriter()
+        let written = writer.write(frame)
+        #expect(written)
+        let slow = try WireCodec.encodeWithFoundation(frame)
+        #expect(writer.bytes == Array(slow))
+        let text = String(decoding: slow.dropLast(), as: UTF8.self)
+        let fast = try #require(fastRead(text))
+        #expect(fast == foundationRead(text))
+    }
+
+    @Test("the calendar arithmetic agrees with Foundation's calendar")
+    func civilTime() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        for milliseconds in stride(from: Int64(0), through: CivilTime.lastMillisecond, by: 9_876_543_211) + [0, CivilTime.lastMillisecond, 951_782_400_000] {
+            let civil = CivilTime(millisecondsSince1970: milliseconds)!
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(millisecondsSince1970: milliseconds))
+            let ours: [Int] = [civil.year, civil.month, civil.day, civil.hour, civil.minute, civil.second]
+            let foundation: [Int] = [parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!]
+            #expect(ours == foundation)
+            #expect(civil.millisecondsSince1970 == milliseconds)
+        }
+    }
+}
+
+/// JSONDecoder as WireCodec sets it up, reached through decodeResponse's slow path.
+enum JSONDecoderForTests {
+    static func decode(_ text: String) throws -> WireFrame {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = WireCodec.parseTimestamp(text) else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: text)) }
+            return date
+        }
+        return try decoder.decode(WireFrame.self, from: Data(text.utf8))
+    }
+}
