@@ -87,10 +87,11 @@ final class ClientRegistry: Sendable {
         }
         let everyone: Bool
         if case .responseTodoViewModel(let change) = envelope.event, change.kind != .unchanged { everyone = true } else { everyone = false }
-        let recipients = state.withLock { state in
-            everyone ? Array(state.clients.values) : envelope.correlation.flatMap { state.clients[$0.client] }.map { [$0] } ?? []
+        if everyone {
+            ClientConnection.broadcast(frame, to: state.withLock { Array($0.clients.values) })
+        } else if let client = state.withLock({ state in envelope.correlation.flatMap { state.clients[$0.client] } }) {
+            client.send(frame)
         }
-        for client in recipients { client.send(frame) }
         // Counted as answered only once sent, so a close that waits for it comes after it.
         let (finished, waiters) = state.withLock { state -> (ClientConnection?, [CheckedContinuation<Void, Never>]) in
             guard let asker = envelope.correlation?.client, let pending = state.inFlight[asker], pending > 0 else { return (nil, []) }

@@ -27,9 +27,10 @@ final class ClientSession: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let connection = ClientConnection(id: registry.nextClientID(), channel: context.channel)
+        let id = registry.nextClientID()
         var logger = logger
-        logger[metadataKey: "client"] = "\(connection.id)"
+        logger[metadataKey: "client"] = "\(id)"
+        let connection = ClientConnection(id: id, channel: context.channel, logger: logger)
         PeerCredentials.userID(of: context.channel).assumeIsolated().whenComplete { [registry, hello] result in
             switch result {
             case .success(let uid) where uid == getuid():

@@ -17,9 +17,12 @@ public enum Daemon {
     public static func run(_ configuration: DaemonConfiguration) async throws {
         let logger = configuration.logger
         umask(0o077)
+        let fileLimit = FileLimit.raiseToHardLimit()
+        MemoryTuning.keepMemorySmall()
         let store = try openStore(at: configuration.databasePath)
         let bus = EventBus()
         let model = try ModelServer(bus: bus, store: store, logger: logger)
+        MemoryTuning.trim()
         let viewModel = ViewModelServer(bus: bus)
         let systemd = SystemdReporter()
         let idle = IdleClock()
@@ -33,7 +36,7 @@ public enum Daemon {
         let listener = try await Listener.open(configuration, registry: registry, logger: logger) { client in
             ServerHello(protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange)
         }
-        logger.info("todod \(TodoVersion.current) listening", metadata: ["socket": "\(configuration.socketPath)", "database": "\(store.path)"])
+        logger.info("todod \(TodoVersion.current) listening", metadata: ["socket": "\(configuration.socketPath)", "database": "\(store.path)", "files": "\(fileLimit)"])
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: ModelService(server: model)),

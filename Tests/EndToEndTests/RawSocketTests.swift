@@ -96,6 +96,11 @@ struct RawSocketTests {
         try slow.send(burst)
         let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
         #expect(status["openTodos"] as? Int == 40)
+        // The slow one reads only once the daemon has given up on it, however fast the daemon
+        // answers (it says so in its log); it has 5 s to read its goodbye from then on.
+        let deadline = Date().addingTimeInterval(20)
+        while !daemon.log.contains("MiB unread"), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(daemon.log.contains("disconnecting a client that left more than 8 MiB unread"))
         // Reading now: what was queued, then the goodbye, then the end.
         var sawGoodbye = false
         while let line = try await slow.readLine() {
