@@ -25,6 +25,11 @@ public final class ModelServer: Sendable {
     private struct Snapshot {
         var todos: [UUID: Todo] = [:]
         var lastChange: UInt64 = 0
+        /// Every todo in the default order, made by the first list read after a commit
+        /// and kept until the next one: a list is then a filter, not a sort.
+        var ordered: [Todo]?
+        /// Counts commits, so that an order made from an older table is never kept.
+        var version: UInt64 = 0
     }
 
     private let bus: EventBus
@@ -46,7 +51,10 @@ public final class ModelServer: Sendable {
         self.logger = logger
         self.clock = clock
         let (todos, lastChange) = try store.loadAll()
-        snapshot = Mutex(Snapshot(todos: Dictionary(uniqueKeysWithValues: todos.map { ($0.id, $0) }), lastChange: lastChange))
+        var table: [UUID: Todo] = [:]
+        table.reserveCapacity(todos.count)
+        for todo in todos { table[todo.id] = todo }
+        snapshot = Mutex(Snapshot(todos: table, lastChange: lastChange))
         reads = bus.subscribe(to: [.requestReadTodos])
         writes = bus.subscribe(to: [.requestWriteTodo])
     }
@@ -78,8 +86,12 @@ public final class ModelServer: Sendable {
         }
     }
 
-    /// How many writes each transaction so far committed: shows group commit at work.
+    /// How many writes each transaction committed, for the most recent
+    /// `recordedBatches` transactions: shows group commit at work.
     public var committedBatchSizes: [Int] { batchSizes.withLock { $0 } }
+
+    /// Kept so that a daemon running for months does not keep a number per commit.
+    public static let recordedBatches = 4096
 
     private func answerReads() async {
         for await envelope in reads {
@@ -89,15 +101,36 @@ public final class ModelServer: Sendable {
     }
 
     func read(_ query: TodoQuery) -> TodoQueryResult {
-        let (todos, asOf) = snapshot.withLock { ($0.todos, $0.lastChange) }
+        let (todos, ordered, version, asOf) = snapshot.withLock { ($0.todos, $0.ordered, $0.version, $0.lastChange) }
         switch query {
         case .list(let filter):
-            let matching = todos.values.filter(filter.matches).sorted(by: Todo.precedesInDefaultOrder)
+            let all = ordered ?? remember(ModelServer.defaultOrder(todos), madeAt: version)
+            // When every todo matches, the list is the ordered array itself, not a copy of it.
+            let matching = all.allSatisfy({ filter.matches($0) }) ? all : all.filter { filter.matches($0) }
             return TodoQueryResult(query: query, todos: matching, asOf: asOf)
         case .one(let ref):
             if case .id(let id) = ref { return TodoQueryResult(query: query, todos: todos[id].map { [$0] } ?? [], asOf: asOf) }
             return TodoQueryResult(query: query, todos: Array(todos.values.filter(ref.matches).prefix(2)), asOf: asOf)
         }
+    }
+
+    /// The todos in the default order, sorted by position so that no Todo is copied while
+    /// sorting (a Todo is a dozen fields, several of them reference-counted).
+    static func defaultOrder(_ todos: [UUID: Todo]) -> [Todo] {
+        let values = Array(todos.values)
+        var positions = Array(values.indices)
+        values.withUnsafeBufferPointer { todos in
+            positions.sort { Todo.precedesInDefaultOrder(todos[$0], todos[$1]) }
+        }
+        return positions.map { values[$0] }
+    }
+
+    /// Keeps `ordered` for later reads, unless a commit came in meanwhile.
+    private func remember(_ ordered: [Todo], madeAt version: UInt64) -> [Todo] {
+        snapshot.withLock { snapshot in
+            if snapshot.version == version { snapshot.ordered = ordered }
+        }
+        return ordered
     }
 
     private func gatherWrites() async {
@@ -126,12 +159,17 @@ public final class ModelServer: Sendable {
             // A commit once begun is finished, even when the server is being cancelled.
             let (store, now) = (store, clock().roundedToMilliseconds)
             let results = try await Task { try await store.commit(mutations, at: now) }.value
-            batchSizes.withLock { $0.append(mutations.count) }
+            batchSizes.withLock { sizes in
+                if sizes.count >= ModelServer.recordedBatches { sizes.removeFirst(sizes.count - ModelServer.recordedBatches + 1) }
+                sizes.append(mutations.count)
+            }
             snapshot.withLock { snapshot in
                 for case .written(_, let todo, let change) in results {
                     snapshot.todos[todo.id] = todo
                     snapshot.lastChange = change
                 }
+                snapshot.version += 1
+                snapshot.ordered = nil
             }
             return results
         } catch {

@@ -15,7 +15,7 @@ extension TodoStore {
             id: id, number: row["number"], title: row["title"], notes: row["notes"],
             priority: Priority(rawValue: priorityText) ?? .normal,
             due: (row["due"] as String?).flatMap(LocalDate.init),
-            tags: try JSONDecoder().decode([String].self, from: Data(tagsJSON.utf8)),
+            tags: tagsJSON == "[]" ? [] : try JSONDecoder().decode([String].self, from: Data(tagsJSON.utf8)),
             createdAt: Date(millisecondsSince1970: row["createdAt"]),
             updatedAt: Date(millisecondsSince1970: row["updatedAt"]),
             completedAt: (row["completedAt"] as Int64?).map(Date.init(millisecondsSince1970:)),
@@ -24,7 +24,7 @@ extension TodoStore {
     }
 
     static func arguments(for todo: Todo) throws -> StatementArguments {
-        let tags = String(decoding: try JSONEncoder().encode(todo.tags), as: UTF8.self)
+        let tags = todo.tags.isEmpty ? "[]" : String(decoding: try JSONEncoder().encode(todo.tags), as: UTF8.self)
         return [
             "id": todo.id.uuidString.lowercased(), "number": todo.number, "title": todo.title,
             "notes": todo.notes, "priority": todo.priority.rawValue, "due": todo.due?.description,
@@ -35,23 +35,24 @@ extension TodoStore {
         ]
     }
 
+    // Cached statements: SQLite compiles each once per connection, not once per write.
     static func insert(_ todo: Todo, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO todo (id, number, title, notes, priority, due, tags, createdAt, updatedAt, completedAt, deletedAt, revision)
                 VALUES (:id, :number, :title, :notes, :priority, :due, :tags, :createdAt, :updatedAt, :completedAt, :deletedAt, :revision)
-                """,
-            arguments: try arguments(for: todo))
+                """
+        ).execute(arguments: try arguments(for: todo))
     }
 
     static func update(_ todo: Todo, in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE todo SET title = :title, notes = :notes, priority = :priority, due = :due, tags = :tags,
                     updatedAt = :updatedAt, completedAt = :completedAt, deletedAt = :deletedAt, revision = :revision
                 WHERE id = :id AND number = :number AND createdAt = :createdAt
-                """,
-            arguments: try arguments(for: todo))
+                """
+        ).execute(arguments: try arguments(for: todo))
     }
 
     /// The todos a reference names: at most two, enough to tell that a prefix is ambiguous.
@@ -59,9 +60,9 @@ extension TodoStore {
         let rows: [Row]
         switch ref {
         case .number(let number):
-            rows = try Row.fetchAll(db, sql: "SELECT * FROM todo WHERE number = ?", arguments: [number])
+            rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM todo WHERE number = ?"), arguments: [number])
         case .id(let id):
-            rows = try Row.fetchAll(db, sql: "SELECT * FROM todo WHERE id = ?", arguments: [id.uuidString.lowercased()])
+            rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM todo WHERE id = ?"), arguments: [id.uuidString.lowercased()])
         case .idPrefix(let prefix):
             rows = try Row.fetchAll(
                 db, sql: "SELECT * FROM todo WHERE substr(id, 1, ?) = ? LIMIT 2", arguments: [prefix.count, prefix])

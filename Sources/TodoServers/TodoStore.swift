@@ -51,9 +51,17 @@ public final class TodoStore: Sendable {
     }
 
     /// Every todo, deleted ones included, and the last committed change's sequence number.
+    /// The reading connection is closed afterwards: the ModelServer never reads again, and
+    /// SQLite's page cache for it would stay in memory for nothing.
     public func loadAll() throws -> (todos: [Todo], lastChange: UInt64) {
-        try pool.read { db in
-            let todos = try Row.fetchAll(db, sql: "SELECT * FROM todo ORDER BY number").map(TodoStore.todo(from:))
+        defer { pool.releaseMemory() }
+        return try pool.read { db in
+            // A row at a time (a cursor, not an array of rows): the rows' memory is reused,
+            // so the todos' strings are not left scattered among freed rows.
+            var todos: [Todo] = []
+            todos.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0)
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM todo ORDER BY number")
+            while let row = try rows.next() { todos.append(try TodoStore.todo(from: row)) }
             return (todos, UInt64(try Counters.load(db).change))
         }
     }
@@ -104,14 +112,14 @@ private struct Counters {
     var change: Int64
 
     static func load(_ db: Database) throws -> Counters {
-        let values = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM counter").map {
+        let values = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db.cachedStatement(sql: "SELECT name, value FROM counter")).map {
             ($0["name"] as String, $0["value"] as Int64)
         })
         return Counters(number: Int(values["number"] ?? 0), change: values["change"] ?? 0)
     }
 
     func save(_ db: Database) throws {
-        try db.execute(sql: "UPDATE counter SET value = ? WHERE name = 'number'", arguments: [number])
-        try db.execute(sql: "UPDATE counter SET value = ? WHERE name = 'change'", arguments: [change])
+        try db.cachedStatement(sql: "UPDATE counter SET value = ? WHERE name = 'number'").execute(arguments: [number])
+        try db.cachedStatement(sql: "UPDATE counter SET value = ? WHERE name = 'change'").execute(arguments: [change])
     }
 }
