@@ -38,6 +38,7 @@ struct ListCommand: AsyncParsableCommand {
         }
         if output.json { return try Terminal.printJSON(list.todos) }
         if list.todos.isEmpty { return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")todos") }
-        TodoTable(rows: list.todos, styler: Terminal.styler).render().forEach(Terminal.print)
+        // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
+        Terminal.print(TodoTable(rows: list.todos, styler: Terminal.styler).render().joined(separator: "\n"))
     }
 }
