@@ -137,3 +137,19 @@ deb: release
 test-package: deb
 	$(SWIFT) build --build-tests --scratch-path $(SCRATCH) $(BUILD_FLAGS)
 	TODOD_DEB=$(abspath $(DEB)) $(SWIFT) test --skip-build --scratch-path $(SCRATCH) --filter SystemdPackageTests
+
+# ---- Benchmarks ---------------------------------------------------------------------------
+# `make bench` builds todod, todoctl and todobench as `make release` builds them and runs
+# todobench, which starts its own todod on a temporary socket and database and prints a
+# table (docs/PERFORMANCE.md); about 5 minutes. BENCH_FLAGS passes options to it, e.g.
+# BENCH_FLAGS=--quick (a smoke run) or BENCH_FLAGS="--only 1,3 --runs 3".
+# hyperfine times the whole todoctl processes; sqlite3 measures the storage ceiling.
+BENCH_PACKAGES = hyperfine sqlite3
+BENCH_FLAGS   ?=
+
+.PHONY: bench
+
+bench: release
+	$(call install-missing,$(BENCH_PACKAGES))
+	$(SWIFT) build $(RELEASE_FLAGS) --product todobench
+	$(SCRATCH)/release/todobench $(BENCH_FLAGS)

@@ -1,0 +1,206 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A release todod on a private socket and database, awaited by its `READY=1`
+/// notification (as systemd would), stopped with SIGTERM.
+final class BenchDaemon: @unchecked Sendable {
+    let directory: String
+    let socketPath: String
+    let databasePath: String
+    let logPath: String
+    /// From spawning the process to its READY=1.
+    private(set) var startupTime: UInt64 = 0
+    private let process = Process()
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Starts todod in `directory` (reused to restart on the same data) with the file
+    /// descriptor limit a systemd user service or a login shell gets (soft 1024), not the
+    /// raised one of this process.
+    static func start(binary: String, in directory: String, fileLimit: rlim_t) async throws -> BenchDaemon {
+        let daemon = BenchDaemon(directory: directory)
+        try await daemon.launch(binary: binary, fileLimit: fileLimit)
+        return daemon
+    }
+
+    private init(directory: String) {
+        self.directory = directory
+        socketPath = directory + "/todod.sock"
+        databasePath = directory + "/todos.sqlite"
+        logPath = directory + "/todod.log"
+    }
+
+    private func launch(binary: String, fileLimit: rlim_t) async throws {
+        let notify = try NotifySocket(path: directory + "/notify-\(UInt32.random(in: 0...UInt32.max)).sock")
+        defer { notify.close() }
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--socket", socketPath, "--database", databasePath]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment.removeValue(forKey: "LISTEN_FDS")
+        environment.removeValue(forKey: "WATCHDOG_USEC")
+        process.environment = environment
+        if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
+        let log = FileHandle(forWritingAtPath: logPath)
+        log?.seekToEndOfFile()
+        process.standardError = log
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let started = now()
+        let process = self.process
+        try FileLimit.withSoftLimit(fileLimit) { try process.run() }
+        let ready = try await blocking { () -> Bool in
+            let deadline = now() + 60_000_000_000
+            while now() < deadline {
+                if let message = notify.receive(), message.split(separator: "\n").contains("READY=1") { return true }
+                if !process.isRunning { return false }
+            }
+            return false
+        }
+        guard ready else {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            throw BenchError("todod did not become ready; its log: \(logPath)")
+        }
+        startupTime = now() - started
+    }
+
+    /// SIGTERM, then the exit status.
+    @discardableResult
+    func stop() async throws -> Int32 {
+        let process = self.process
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        return try await blocking {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    /// `VmRSS` and `VmHWM` (peak) in bytes.
+    func memory() -> (resident: Int, peak: Int) {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        func field(_ name: String) -> Int {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+            return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+        }
+        return (field("VmRSS"), field("VmHWM"))
+    }
+
+    /// User + system CPU time so far, in nanoseconds (`/proc/PID/stat`, clock ticks).
+    func cpuTime() -> UInt64 {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        // The fields after the command name, which is in parentheses and may hold spaces.
+        guard let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // fields[0] is the state (field 3): utime is field 14, stime field 15.
+        guard fields.count > 13, let user = UInt64(fields[11]), let system = UInt64(fields[12]) else { return 0 }
+        let ticks = UInt64(sysconf(Int32(_SC_CLK_TCK)))
+        return (user + system) * 1_000_000_000 / ticks
+    }
+
+    /// Context switches of each thread, by thread id: how often the daemon woke up.
+    func contextSwitches() -> [String: Int] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var switches: [String: Int] = [:]
+        for task in tasks {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+            switches[task] = status.split(separator: "\n").reduce(0) { sum, line in
+                guard line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") else { return sum }
+                return sum + (Int(line.split(separator: "\t").last ?? "0") ?? 0)
+            }
+        }
+        return switches
+    }
+
+    /// Wake-ups between two readings of `contextSwitches()`, and how many threads came or went.
+    static func wakeUps(from before: [String: Int], to after: [String: Int]) -> (wakeUps: Int, threadsChanged: Int) {
+        let wakeUps = after.reduce(0) { sum, entry in sum + entry.value - (before[entry.key] ?? 0) }
+        let changed = Set(before.keys).symmetricDifference(after.keys).count
+        return (wakeUps, changed)
+    }
+
+    var threadCount: Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).count
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// A datagram socket standing in for systemd's notification socket.
+final class NotifySocket: @unchecked Sendable {
+    let path: String
+    private let descriptor: CInt
+
+    init(path: String) throws {
+        self.path = path
+        descriptor = socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue), 0)
+        guard descriptor >= 0 else { throw BenchError("socket() for the notify socket failed") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in buffer.copyBytes(from: path.utf8.prefix(buffer.count - 1)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { Glibc.close(descriptor); throw BenchError("cannot bind the notify socket \(path)") }
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// The next datagram, or nil after 0.2 s.
+    func receive() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
+    }
+
+    func close() {
+        Glibc.close(descriptor)
+        unlink(path)
+    }
+}
+
+/// RLIMIT_NOFILE: this process raises its soft limit to the hard one (1,000 clients need
+/// 1,000 sockets); a daemon it starts gets the ordinary soft limit instead.
+enum FileLimit {
+    static var current: rlimit {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        return limit
+    }
+
+    /// The soft limit a login shell or a systemd user service has on Debian (1024).
+    static let ordinarySoftLimit: rlim_t = 1024
+
+    @discardableResult
+    static func raise() -> rlim_t {
+        var limit = current
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        return current.rlim_cur
+    }
+
+    /// Runs `body` (which spawns a process) with the soft limit at `soft`, then restores it.
+    static func withSoftLimit<T>(_ soft: rlim_t, _ body: () throws -> T) rethrows -> T {
+        let saved = current
+        var lowered = saved
+        lowered.rlim_cur = min(soft, saved.rlim_max)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &lowered)
+        defer {
+            var restore = saved
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &restore)
+        }
+        return try body()
+    }
+}
+
+/// A private temporary directory, short enough for a socket path.
+func makeTemporaryDirectory(under parent: String) throws -> String {
+    var template = Array((parent + "/todobench-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp in \(parent) failed") }
+    return String(cString: made)
+}

@@ -1,1 +1,0 @@
-print("todobench: not written yet")
