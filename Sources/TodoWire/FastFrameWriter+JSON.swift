@@ -163,12 +163,17 @@ extension FastFrameWriter {
     /// `"2026-11-30"` (LocalDate keeps years within 1…9999).
     mutating func date(_ date: LocalDate) {
         byte(UInt8(ascii: "\""))
-        four(date.year)
-        byte(UInt8(ascii: "-"))
-        two(date.month)
-        byte(UInt8(ascii: "-"))
-        two(date.day)
+        day(year: date.year, month: date.month, day: date.day)
         byte(UInt8(ascii: "\""))
+    }
+
+    /// `2026-11-30`, the calendar day of a date and of an instant.
+    mutating func day(year: Int, month: Int, day: Int) {
+        four(year)
+        byte(UInt8(ascii: "-"))
+        two(month)
+        byte(UInt8(ascii: "-"))
+        two(day)
     }
 
     /// `"2026-11-22T09:30:00.123Z"`, or `null`.
@@ -176,11 +181,7 @@ extension FastFrameWriter {
         guard let date else { return raw("null") }
         byte(UInt8(ascii: "\""))
         if let civil = CivilTime(millisecondsSince1970: date.millisecondsSince1970) {
-            four(civil.year)
-            byte(UInt8(ascii: "-"))
-            two(civil.month)
-            byte(UInt8(ascii: "-"))
-            two(civil.day)
+            day(year: civil.year, month: civil.month, day: civil.day)
             byte(UInt8(ascii: "T"))
             two(civil.hour)
             byte(UInt8(ascii: ":"))
