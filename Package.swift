@@ -81,6 +81,7 @@ let package = Package(
                 "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "todoctl",

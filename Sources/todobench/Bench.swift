@@ -16,14 +16,8 @@ import Glibc
 @main
 struct Bench {
     static func main() async {
-        let options: Options
-        do {
-            options = try Options(CommandLine.arguments.dropFirst())
-        } catch {
-            FileHandle.standardError.write(Data("todobench: \(error)\n\n\(Options.usage)\n".utf8))
-            exit(64)
-        }
-        if options.help { print(Options.usage); return }
+        // Usage errors and --help print and exit here (64 for a bad argument).
+        let options = Options.parseOrExit()
         do {
             try await Bench(options: options).run()
         } catch {

@@ -85,16 +85,17 @@ func formatDuration(_ nanoseconds: UInt64) -> String {
     return String(format: "%.2f s", n / 1e9)
 }
 
-/// `31,204`, `812`, `3.4`.
+/// `31,204`, `812`, `3.4`: a tenth shown below 10, where it matters.
 func formatRate(_ value: Double) -> String {
-    if value < 10 { return String(format: "%.1f", value) }
-    let formatter = NumberFormatter()
-    formatter.numberStyle = .decimal
-    formatter.maximumFractionDigits = 0
-    return formatter.string(from: NSNumber(value: value.rounded())) ?? "\(Int(value))"
+    value < 10 ? String(format: "%.1f", value) : formatCount(Int(value.rounded()))
 }
 
-func formatCount(_ value: Int) -> String { formatRate(Double(value)) }
+/// `10,000`, `1`: a whole number with thousands separated.
+func formatCount(_ value: Int) -> String {
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .decimal
+    return formatter.string(from: NSNumber(value: value)) ?? "\(value)"
+}
 
 /// Progress on stderr, so that stdout holds only the table.
 func progress(_ message: String) {

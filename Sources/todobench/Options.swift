@@ -1,64 +1,63 @@
+import ArgumentParser
 import Foundation
 
-struct Options {
+/// What `todobench` runs and where; `make bench` passes `BENCH_FLAGS` here. Parsed only
+/// (`Bench.main` runs the scenarios), so that the usage line names todobench.
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "todobench",
+        abstract: "Starts its own todod on a temporary socket and database, runs the benchmark scenarios and prints a table (docs/PERFORMANCE.md).")
+
+    @Flag(help: "Short runs: a smoke test, the figures are rough.")
     var quick = false
-    var runs = 5
-    var duration = 2.0
+
+    @Option(name: .customLong("runs"), help: "Runs per scenario; each figure is the median over them (default 5, 2 with --quick).")
+    var runsGiven: Int?
+
+    @Option(
+        name: .customLong("duration"),
+        help: ArgumentHelp("Seconds per run of the round-trip and write scenarios (default 2, 0.5 with --quick).", valueName: "seconds"))
+    var durationGiven: Double?
+
+    @Option(
+        name: .customLong("only"),
+        help: ArgumentHelp(
+            "The scenarios to run, e.g. 1,3 (default all: 1 round trips, 2 writes, 3 fan-out, 4 the bus, 5 whole processes, 6 memory and idle CPU).",
+            valueName: "list"),
+        transform: Options.scenarioList)
     var scenarios: Set<Int> = [1, 2, 3, 4, 5, 6]
+
+    @Option(
+        name: .customLong("dir"),
+        help: ArgumentHelp(
+            "Where the temporary database and socket go: on disk, since durable-write figures depend on the file system.",
+            valueName: "path"))
     var parent = "/var/tmp"
-    var binaries: String = {
+
+    @Option(name: .customLong("bin"), help: ArgumentHelp("Where todod and todoctl are: by default beside todobench.", valueName: "dir"))
+    var binaries: String = Options.besideThisProgram
+
+    @Flag(help: "Keep the temporary directory (the daemons' logs are there).")
+    var keep = false
+
+    var runs: Int { runsGiven ?? (quick ? 2 : 5) }
+    var duration: Double { durationGiven ?? (quick ? 0.5 : 2) }
+
+    func validate() throws {
+        if let runsGiven, runsGiven < 1 { throw ValidationError("--runs takes a positive number") }
+        if let durationGiven, durationGiven <= 0 { throw ValidationError("--duration takes a positive number of seconds") }
+    }
+
+    private static func scenarioList(_ text: String) throws -> Set<Int> {
+        let numbers = text.split(separator: ",").map { Int($0) }
+        guard !numbers.isEmpty, numbers.allSatisfy({ $0.map((1...6).contains) == true }) else {
+            throw ValidationError("--only takes scenario numbers from 1 to 6, such as 1,3")
+        }
+        return Set(numbers.compactMap { $0 })
+    }
+
+    private static var besideThisProgram: String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return (executable as NSString).deletingLastPathComponent
-    }()
-    var keep = false
-    var help = false
-
-    static let usage = """
-        usage: todobench [--quick] [--runs N] [--duration SECONDS] [--only 1,2,…] [--dir PATH] [--bin DIR] [--keep]
-
-          --quick          short runs (a smoke test; the figures are rough)
-          --runs N         runs per scenario; each figure is the median over them (default 5)
-          --duration S     seconds per run of the round-trip and write scenarios (default 2)
-          --only LIST      the scenarios to run, e.g. 1,3 (default all: 1 round trips, 2 writes,
-                           3 fan-out, 4 the bus, 5 whole processes, 6 memory and idle CPU)
-          --dir PATH       where the temporary database and socket go (default /var/tmp, on disk:
-                           durable-write figures depend on this file system)
-          --bin DIR        where todod and todoctl are (default: beside todobench)
-          --keep           keep the temporary directory (the daemons' logs are there)
-        """
-
-    init<S: Sequence<String>>(_ arguments: S) throws {
-        var iterator = arguments.makeIterator()
-        func value(_ name: String) throws -> String {
-            guard let value = iterator.next() else { throw BenchError("\(name) needs a value") }
-            return value
-        }
-        var runsGiven = false
-        var durationGiven = false
-        while let argument = iterator.next() {
-            switch argument {
-            case "--quick": quick = true
-            case "--runs":
-                guard let n = Int(try value(argument)), n > 0 else { throw BenchError("--runs takes a positive number") }
-                runs = n
-                runsGiven = true
-            case "--duration":
-                guard let d = Double(try value(argument)), d > 0 else { throw BenchError("--duration takes seconds") }
-                duration = d
-                durationGiven = true
-            case "--only":
-                scenarios = Set(try value(argument).split(separator: ",").compactMap { Int($0) })
-                guard !scenarios.isEmpty, scenarios.allSatisfy({ (1...6).contains($0) }) else { throw BenchError("--only takes numbers 1 to 6") }
-            case "--dir": parent = try value(argument)
-            case "--bin": binaries = try value(argument)
-            case "--keep": keep = true
-            case "--help", "-h": help = true
-            default: throw BenchError("unknown argument \(argument)")
-            }
-        }
-        if quick {
-            if !runsGiven { runs = 2 }
-            if !durationGiven { duration = 0.5 }
-        }
     }
 }
