@@ -93,8 +93,9 @@ let package = Package(
         // Tests: one target per layer, plus end-to-end tests that spawn real processes.
         .testTarget(name: "TodoModelTests", dependencies: ["TodoModel"]),
         .testTarget(name: "TodoViewModelTests", dependencies: ["TodoViewModel"]),
-        .testTarget(name: "TodoEventsTests", dependencies: ["TodoEvents"]),
-        .testTarget(name: "TodoServersTests", dependencies: ["TodoServers"]),
+        .target(name: "EventTestSupport", dependencies: ["TodoEvents"], path: "Tests/EventTestSupport"),
+        .testTarget(name: "TodoEventsTests", dependencies: ["TodoEvents", "EventTestSupport"]),
+        .testTarget(name: "TodoServersTests", dependencies: ["TodoServers", "TodoEvents", "EventTestSupport"]),
         .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
         .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),

@@ -1,3 +1,4 @@
+import EventTestSupport
 import Foundation
 import Testing
 import TodoEvents

@@ -1,10 +1,12 @@
 import Testing
 import TodoEvents
 
+// Shared by the test targets that wait for events on the bus (TodoEventsTests, TodoServersTests).
+
 /// The first `count` envelopes of `stream` that satisfy `predicate`. A feature that is
 /// broken fails the test after `timeout` instead of hanging it: the sleep is a deadline,
 /// never a way to wait for something to happen.
-func collect(
+public func collect(
     _ count: Int, from stream: AsyncStream<Envelope>, within timeout: Duration = .seconds(10),
     sourceLocation: SourceLocation = #_sourceLocation,
     where predicate: @escaping @Sendable (Envelope) -> Bool = { _ in true }
@@ -35,7 +37,7 @@ func collect(
 
 /// The first envelope of `stream` that satisfies `predicate`, or nil (and a recorded
 /// issue) when none comes within `timeout`.
-func first(
+public func first(
     from stream: AsyncStream<Envelope>, within timeout: Duration = .seconds(10),
     sourceLocation: SourceLocation = #_sourceLocation,
     where predicate: @escaping @Sendable (Envelope) -> Bool = { _ in true }
