@@ -17,21 +17,6 @@ struct DaemonTests {
         #expect(try await daemon.stop() == 0)
     }
 
-    @Test("--exit-idle-after: todod serves as long as a client is connected, and exits 0 once none has been for that long")
-    func exitsWhenIdle() async throws {
-        let daemon = try await DaemonProcess.start(arguments: ["--exit-idle-after", "3s"])
-        var client: RawConnection? = try daemon.connect()
-        _ = try await client?.awaitLine(containing: "responseHello")
-        // Connected for longer than the limit: the daemon is still there and answers.
-        try await Task.sleep(for: .seconds(4))
-        let status = try await daemon.todoctl("status", "--json")
-        #expect(status.status == 0, "\(status.stderr)\n\(daemon.log)")
-        #expect(try jsonObject(status.stdout)["connectedClients"] as? Int == 2)
-        client = nil  // the last client leaves
-        #expect(try await daemon.waitForExit(timeout: 20) == 0)
-        #expect(daemon.log.contains("no client for 3.0 seconds; exiting until the socket is used again"), "\(daemon.log)")
-    }
-
     @Test("a client connected before an add hears it, and so does every other client")
     func everyClientHearsEveryChange() async throws {
         let daemon = try await DaemonProcess.start()

@@ -47,6 +47,30 @@ struct SystemdTests {
         _ = try await notify.awaitMessage(containing: "STOPPING=1")
     }
 
+    @Test("socket-activated with --exit-idle-after: it serves while its first client stays, and exits 0 once it has had none for that long")
+    func idleExitAfterSocketActivation() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socketPath = directory + "/activated.sock"
+        let activator = try ChildProcess(
+            "/usr/bin/systemd-socket-activate",
+            ["--listen=\(socketPath)", binaryDirectory + "/todod", "--database", directory + "/todos.sqlite",
+             "--exit-idle-after", "3s", "--log-level", "debug"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        _ = try await activator.awaitLine(containing: "Listening on")
+        // This client's connection starts todod, so a client is connected from its first moment;
+        // it stays for longer than the limit, and todod goes on answering.
+        var client: RawConnection? = try RawConnection(path: socketPath)
+        _ = try await client?.awaitLine(containing: "responseHello")
+        try await Task.sleep(for: .seconds(4))
+        let status = try await run("todoctl", ["status", "--json"], environment: ["TODOD_SOCKET": socketPath])
+        #expect(status.status == 0, "\(status.stderr)\n\(activator.output)")
+        #expect(try jsonObject(status.stdout)["connectedClients"] as? Int == 2)
+        client = nil  // the last client leaves
+        #expect(try await activator.waitForExit(timeout: 20) == 0, "\(activator.output)")
+        _ = try await activator.awaitLine(containing: "no client for 3.0 seconds; exiting until the socket is used again")
+    }
+
     @Test(
         "a real user manager: the socket starts the service on the first todoctl, it is active with a status, stops cleanly, starts again with its data",
         .enabled(if: SystemdUserManager.unavailableReason == nil, "needs root, and a machine where systemd is not PID 1"))
