@@ -52,6 +52,21 @@ final class Tmux: @unchecked Sendable {
         throw TestFailure("waited \(Int(timeout)) s for \(what); the screen was:\n\(last)")
     }
 
+    /// Resizes the terminal; what runs in it gets SIGWINCH.
+    func resize(columns: Int, rows: Int) async throws {
+        let resized = try await tmux("resize-window", "-t", session, "-x", "\(columns)", "-y", "\(rows)")
+        guard resized.status == 0 else { throw TestFailure("tmux resize-window: \(resized.output)") }
+    }
+
+    /// The pid of the shell in the pane (what the test typed runs as its child).
+    func shellPID() async throws -> pid_t {
+        let shown = try await tmux("display-message", "-p", "-t", session, "#{pane_pid}")
+        guard let pid = pid_t(shown.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TestFailure("no pane pid from tmux: \(shown.output)")
+        }
+        return pid
+    }
+
     func kill() async {
         _ = try? await tmux("kill-server")
     }

@@ -72,15 +72,40 @@ struct WatchTests {
         try await restarted.stop()
     }
 
-    @Test("q leaves the terminal as it was: settings restored, the shell's screen back")
-    func quitRestoresTerminal() async throws {
+    @Test("a resize (SIGWINCH) redraws at the new size: the rows that fit, the status line last")
+    func redrawsOnResize() async throws {
+        let daemon = try await DaemonProcess.start()
+        for number in 1...12 { _ = try await daemon.todoctl("add", "todo \(number)") }
+        let tmux = try await watch(daemon)
+        // 80×20: all 12 rows fit.
+        try await tmux.waitUntil("12 rows") { $0.contains("todo 1\n") && $0.contains("todo 12") }
+        try await tmux.resize(columns: 60, rows: 10)
+        try await tmux.waitUntil("8 rows between the header and the status line, in 10 lines") { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            let rows = lines.filter { $0.contains(" [ ]   todo ") }
+            return lines.count >= 10 && lines[0].hasPrefix("todoctl watch") && lines[9].hasPrefix("↑↓ move") && rows.count == 8
+        }
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test(
+        "q, Ctrl-C and SIGTERM leave the terminal as it was: settings restored, the shell's screen back",
+        arguments: ["q", "C-c", "SIGTERM"])
+    func quitRestoresTerminal(how: String) async throws {
         let daemon = try await DaemonProcess.start()
         let tmux = try await Tmux(environment: daemon.environment)
         try await tmux.type("stty -g > \(daemon.directory)/before; echo marker-before-watch")
         try await tmux.waitFor("marker-before-watch")
         try await tmux.type("\(binaryDirectory)/todoctl watch; echo watch-ended-$?")
         try await tmux.waitUntil("watch to take the screen") { $0.contains("connected") && !$0.contains("marker-before-watch") }
-        try await tmux.keys("q")
+        if how == "SIGTERM" {
+            let shell = try await tmux.shellPID()
+            let signalled = try await ChildProcess.run("/usr/bin/pkill", ["-TERM", "-P", "\(shell)", "todoctl"], environment: [:])
+            #expect(signalled.status == 0, "pkill: \(signalled.output)")
+        } else {
+            try await tmux.keys(how)
+        }
         // The shell says when watch has exited, and with which status; its screen is back.
         try await tmux.waitUntil("watch to exit 0 and the shell's screen to return") {
             $0.contains("marker-before-watch") && $0.contains("watch-ended-0")
