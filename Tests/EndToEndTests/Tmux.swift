@@ -28,9 +28,9 @@ final class Tmux: @unchecked Sendable {
         guard sent.status == 0 else { throw TestFailure("tmux send-keys \(keys): \(sent.output)") }
     }
 
-    /// The screen as text.
-    func screen() async throws -> String {
-        try await tmux("capture-pane", "-p", "-t", session).output
+    /// The screen as text; with `escapes`, with the escape sequences of its colours and styles.
+    func screen(escapes: Bool = false) async throws -> String {
+        try await tmux(["capture-pane", "-p", "-t", session] + (escapes ? ["-e"] : [])).output
     }
 
     /// Waits until the screen shows `text` (tmux offers no event for it, so the screen

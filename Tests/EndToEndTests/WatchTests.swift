@@ -72,6 +72,23 @@ struct WatchTests {
         try await restarted.stop()
     }
 
+    @Test("colour on a terminal, none with NO_COLOR")
+    func colourUnlessNoColor() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "late", "--due", "2020-01-01")
+        for noColor in [false, true] {
+            let environment = daemon.environment.merging(noColor ? ["NO_COLOR": "1"] : [:]) { $1 }
+            let tmux = try await Tmux(environment: environment)
+            try await tmux.type("\(noColor ? "" : "unset NO_COLOR; ")\(binaryDirectory)/todoctl watch")
+            try await tmux.waitFor("overdue")
+            let styled = try await tmux.screen(escapes: true)
+            // The overdue date in red (SGR 31), as tmux reports it.
+            #expect(styled.contains("\u{1B}[31m") != noColor, "NO_COLOR \(noColor ? "set" : "unset"):\n\(styled)")
+            await tmux.kill()
+        }
+        try await daemon.stop()
+    }
+
     @Test("a resize (SIGWINCH) redraws at the new size: the rows that fit, the status line last")
     func redrawsOnResize() async throws {
         let daemon = try await DaemonProcess.start()
