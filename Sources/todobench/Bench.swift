@@ -62,6 +62,11 @@ struct Bench {
             try await closedLoop([client], duration: $0) { _ = try await $0.request(.requestTodoViewModels(TodoFilter())) }
         }
         table.add("1", "round trip: list of 100 todos", list100, goal: .atLeast(30_000, "reads ≥ 30,000/s"))
+        progress("1. round trips: one todo")
+        let one = try await repeated(duration: options.duration) {
+            try await closedLoop([client], duration: $0) { _ = try await $0.request(.requestTodoDetail(.number(1))) }
+        }
+        table.add("1", "round trip: one todo (show)", one, note: "the floor of a read: one small answer")
         progress("1. round trips: durable toggle")
         let toggle = try await repeated(duration: options.duration) {
             try await closedLoop([client], duration: $0) { _ = try await $0.request(.requestToggleComplete(.number(1))) }
