@@ -45,7 +45,7 @@ public struct WatchRenderer: Sendable {
         var filter = list.filter.status.rawValue
         if let tag = list.filter.tag { filter += " #\(tag)" }
         // The whole database's counts once known; until then, those of the rows shown.
-        let (open, done) = screen.totals.map { ($0.open, $0.done) } ?? (list.openCount, list.completedCount)
+        let (open, done) = screen.totals.current.map { ($0.open, $0.done) } ?? (list.openCount, list.completedCount)
         let counts = "\(open) open, \(done) done"
         return styler.apply(.bold, to: "todoctl watch") + " · \(filter) · \(counts) · " + connection
     }

@@ -30,8 +30,6 @@ public struct WatchScreen: Sendable {
         case setPriority(UUID, Priority)
         /// Ask for the whole list under this filter.
         case reload(TodoFilter)
-        /// Ask for the open and done totals (the daemon's status).
-        case refreshTotals
         case quit
     }
 
@@ -42,8 +40,8 @@ public struct WatchScreen: Sendable {
     public private(set) var rows: Int
     public private(set) var columns: Int
     public var connection: Connection = .connecting
-    /// Open and done todos in the whole database, for the header; nil until the daemon said.
-    public var totals: TodoTotals?
+    /// Open and done todos in the whole database, for the header.
+    public var totals = TotalsTracker()
     public private(set) var mode: Mode = .browsing
     public private(set) var message: String?
 
@@ -71,7 +69,6 @@ public struct WatchScreen: Sendable {
     /// A change arrived from any client; returns how the list changed.
     @discardableResult
     public mutating func incorporate(_ change: TodoChange) -> TodoListViewModel.Change {
-        totals?.count(change)
         let result = list.incorporate(change)
         reselect()
         return result

@@ -22,7 +22,8 @@ struct WatchCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let filter = TodoFilter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open, tag: tag)
+        // As the daemon reads it (`#work` is `work`): its answers carry the filter they answer.
+        let filter = TodoValidation.normalised(TodoFilter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open, tag: tag))
         let link = DaemonLink(socketPath: connection.socketPath)
         if plain || isatty(STDOUT_FILENO) == 0 || isatty(STDIN_FILENO) == 0 {
             await PlainWatch(link: link, filter: filter).run()
@@ -37,7 +38,9 @@ enum WatchInput: Sendable {
     case key(Key)
     case link(DaemonLink.Update)
     case list(TodoViewModelList)
-    case totals(TodoTotals)
+    /// The daemon's counts, answering the tracker's question with this id.
+    case totals(TodoTotals, question: UInt64)
+    case totalsFailed(question: UInt64)
     case failed(WatchScreen.Command, String)
     case resized
     case terminate
@@ -82,9 +85,6 @@ struct WatchLoop {
     private var client: TodoClient?
     private var awaitingList = false
     private var heldChanges: [TodoChange] = []
-    /// The changes since the totals were asked for (nil: not asked), counted again on top
-    /// of the answer when they came after it.
-    private var changesSinceTotalsAsked: [TodoChange]?
 
     init(screen: WatchScreen, sink: AsyncStream<WatchInput>.Continuation) {
         self.screen = screen
@@ -107,8 +107,7 @@ struct WatchLoop {
             reload(screen.list.filter)
         case .link(.change(let change)):
             // The totals count every change, also one the list holds back.
-            screen.totals?.count(change)
-            changesSinceTotalsAsked?.append(change)
+            screen.totals.count(change)
             if awaitingList { heldChanges.append(change); break }
             // A gap in the sequence means a change was missed: ask for the whole list again.
             if change.sequence > screen.list.asOf + 1 { reload(screen.list.filter) }
@@ -123,13 +122,12 @@ struct WatchLoop {
             screen.incorporate(list)
             heldChanges.filter { $0.sequence > list.asOf }.forEach { screen.incorporate($0) }
             heldChanges = []
-        case .totals(var totals):
-            changesSinceTotalsAsked?.forEach { totals.count($0) }
-            changesSinceTotalsAsked = nil
-            screen.totals = totals
+        case .totals(let totals, let question):
+            screen.totals.answer(totals, to: question)
+        case .totalsFailed(let question):
+            screen.totals.failed(question)
         case .failed(let command, let message):
             if case .reload = command { awaitingList = false }
-            if case .refreshTotals = command { changesSinceTotalsAsked = nil }
             screen.failed(command, message: message)
         }
         return true
@@ -139,11 +137,25 @@ struct WatchLoop {
     private mutating func reload(_ filter: TodoFilter) {
         awaitingList = true
         send(.reload(filter))
-        changesSinceTotalsAsked = []
-        send(.refreshTotals)
+        askTotals()
+    }
+
+    /// Asks the daemon for its counts; the tracker ignores the answer if a newer question came.
+    private mutating func askTotals() {
+        let question = screen.totals.ask()
+        guard let client else { return screen.totals.failed(question) }
+        let sink = sink
+        Task {
+            if case .responseStatus(let status)? = try? await client.request(.requestStatus) {
+                sink.yield(.totals(TodoTotals(open: status.openTodos, done: status.completedTodos, asOf: status.sequence), question: question))
+            } else {
+                sink.yield(.totalsFailed(question: question))
+            }
+        }
     }
 
     private func send(_ command: WatchScreen.Command) {
+        guard let event = Self.event(for: command) else { return }
         guard let client else {
             sink.yield(.failed(command, "not connected to todod; waiting for it to come back"))
             return
@@ -151,20 +163,15 @@ struct WatchLoop {
         let sink = sink
         Task {
             do {
-                let answer = try await client.request(Self.event(for: command))
-                switch answer {
-                case .responseTodoViewModels(let list): sink.yield(.list(list))
-                case .responseStatus(let status):
-                    sink.yield(.totals(TodoTotals(open: status.openTodos, done: status.completedTodos, asOf: status.sequence)))
-                default: break
-                }
+                if case .responseTodoViewModels(let list) = try await client.request(event) { sink.yield(.list(list)) }
             } catch {
                 sink.yield(.failed(command, String(describing: error)))
             }
         }
     }
 
-    static func event(for command: WatchScreen.Command) -> Event {
+    /// The request a command sends; none for quit, which ends the loop.
+    static func event(for command: WatchScreen.Command) -> Event? {
         switch command {
         case .add(let title): .requestNewTodo(NewTodo(title: title))
         case .toggle(let id): .requestToggleComplete(.id(id))
@@ -175,8 +182,7 @@ struct WatchLoop {
         case .setPriority(let id, let priority):
             .requestUpdateTodoDetail(TodoDetailUpdate(ref: .id(id), edit: TodoEdit(priority: priority)))
         case .reload(let filter): .requestTodoViewModels(filter)
-        // quit never reaches the daemon (the loop ends first); asking for the status is harmless.
-        case .refreshTotals, .quit: .requestStatus
+        case .quit: nil
         }
     }
 }

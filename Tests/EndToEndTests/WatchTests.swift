@@ -30,6 +30,18 @@ struct WatchTests {
         try await daemon.stop()
     }
 
+    @Test("--tag takes a tag as it is written, #work or work")
+    func tagFilterWithHash() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "tagged", "--tag", "work")
+        _ = try await daemon.todoctl("add", "untagged")
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch --tag '#work'")
+        try await tmux.waitUntil("the #work list") { $0.contains("open #work") && $0.contains("#1 [ ]   tagged") && !$0.contains("untagged") }
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("a key in watch is a request every other client sees")
     func keyToggles() async throws {
         let daemon = try await DaemonProcess.start()
