@@ -38,8 +38,8 @@ build: deps
 # The whole suite, the Debian package's tests included: `make deb` first (a release build,
 # about 2 minutes on 2 cores the first time), then every test with TODOD_DEB pointing at it.
 test: deps deb
-	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	TODOD_DEB=$(abspath $(DEB)) $(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests --scratch-path $(SCRATCH) $(BUILD_FLAGS)
+	TODOD_DEB=$(abspath $(DEB)) $(SWIFT) test --skip-build --scratch-path $(SCRATCH)
 
 run: build
 	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/todod

@@ -45,7 +45,9 @@ struct Options: ParsableCommand {
 
     func validate() throws {
         if let runsGiven, runsGiven < 1 { throw ValidationError("--runs takes a positive number") }
-        if let durationGiven, durationGiven <= 0 { throw ValidationError("--duration takes a positive number of seconds") }
+        if let durationGiven, !(durationGiven.isFinite && durationGiven > 0) {
+            throw ValidationError("--duration takes a positive number of seconds, such as 2 or 0.5")
+        }
     }
 
     private static func scenarioList(_ text: String) throws -> Set<Int> {

@@ -28,8 +28,8 @@ final class WatchTerminal: @unchecked Sendable {
     func restore() {
         let wasActive = lock.withLock { defer { active = false }; return active }
         guard wasActive else { return }
-        // The settings first, keeping what was typed meanwhile (TCSAFLUSH would drop it): once
-        // the shell's screen is back, what the user types goes to a terminal as it was.
+        // The settings first, and without dropping pending input (TCSAFLUSH would): once the
+        // shell's screen is back, what the user types meets a terminal as it was.
         tcsetattr(STDIN_FILENO, TCSADRAIN, &original)
         write("\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l")
     }

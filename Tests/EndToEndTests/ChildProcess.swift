@@ -94,9 +94,11 @@ final class ChildProcess: @unchecked Sendable {
         }.start()
         Thread { [shared] in
             var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
-            // The exit status, or 128 + the signal that ended it, as a shell reports it.
-            let code = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+            var waited: pid_t
+            repeat { waited = waitpid(pid, &raw, 0) } while waited == -1 && errno == EINTR
+            // The exit status, or 128 + the signal that ended it, as a shell reports it; -1 when
+            // it cannot be known (never 0, which would pass for success).
+            let code = waited != pid ? -1 : raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
             shared.condition.withLock {
                 shared.status = code
                 shared.condition.broadcast()
@@ -138,7 +140,7 @@ final class ChildProcess: @unchecked Sendable {
                 while true {
                     if let status { return status }
                     guard condition.wait(until: deadline) else {
-                        kill(pid, SIGKILL)
+                        kill(-pid, SIGKILL)
                         throw TestFailure("process \(pid) did not exit within \(Int(timeout)) s")
                     }
                 }
@@ -153,7 +155,7 @@ final class ChildProcess: @unchecked Sendable {
         condition.withLock {
             while status == nil {
                 guard condition.wait(until: deadline) else {
-                    kill(pid, SIGKILL)
+                    kill(-pid, SIGKILL)
                     while status == nil { condition.wait() }
                     return
                 }
@@ -162,7 +164,8 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Runs a program to its end: its status and output. Killed (and a failure) after `timeout`
-    /// seconds; the output is what it printed by its end, not what a child it left behind prints.
+    /// seconds; the output is read to its end, so a child left behind holding it fails the
+    /// call after 5 s more (tmux's server lets go of it at once).
     static func run(_ program: String, _ arguments: [String], environment: [String: String], timeout: TimeInterval = 30) async throws -> (status: Int32, output: String) {
         let child = try ChildProcess(program, arguments, environment: environment)
         let status = try await child.waitForExit(timeout: timeout)
@@ -182,8 +185,10 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    // SIGKILL goes to the child's process group (it leads one of its own), so that what it
+    // started goes with it.
     deinit {
-        if isRunning { kill(pid, SIGKILL) }
+        if isRunning { kill(-pid, SIGKILL) }
     }
 }
 

@@ -11,9 +11,13 @@ final class Tmux: @unchecked Sendable {
     /// Starts a shell in an 80×20 terminal with `environment` exported.
     init(environment: [String: String]) async throws {
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
-        let started = try await tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "20", "sh")
-        guard started.status == 0 else { throw TestFailure("tmux did not start: \(started.output)") }
-        serverPID = pid_t(try await tmux("display-message", "-p", "#{pid}").output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        // -P -F prints the server's pid: known at once, so that deinit can always end it.
+        let started = try await tmux("new-session", "-d", "-P", "-F", "#{pid}", "-s", session, "-x", "80", "-y", "20", "sh")
+        guard started.status == 0, let pid = pid_t(started.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            _ = try? await tmux("kill-server")
+            throw TestFailure("tmux did not start: \(started.output)")
+        }
+        serverPID = pid
         try await type("PS1='$ '; \(exports); clear")
     }
 
