@@ -105,9 +105,7 @@ public final class ModelServer: Sendable {
         switch query {
         case .list(let filter):
             let all = ordered ?? remember(ModelServer.defaultOrder(todos), madeAt: version)
-            // When every todo matches, the list is the ordered array itself, not a copy of it.
-            let matching = all.allSatisfy({ filter.matches($0) }) ? all : all.filter { filter.matches($0) }
-            return TodoQueryResult(query: query, todos: matching, asOf: asOf)
+            return TodoQueryResult(query: query, todos: ModelServer.matching(all, filter), asOf: asOf)
         case .one(let ref):
             if case .id(let id) = ref { return TodoQueryResult(query: query, todos: todos[id].map { [$0] } ?? [], asOf: asOf) }
             return TodoQueryResult(query: query, todos: Array(todos.values.filter(ref.matches).prefix(2)), asOf: asOf)
@@ -123,6 +121,13 @@ public final class ModelServer: Sendable {
             positions.sort { Todo.precedesInDefaultOrder(todos[$0], todos[$1]) }
         }
         return positions.map { values[$0] }
+    }
+
+    /// The todos that match, each tested once. When every todo matches, the list is the
+    /// ordered array itself, not a copy of it.
+    static func matching(_ all: [Todo], _ filter: TodoFilter) -> [Todo] {
+        guard let firstMiss = all.firstIndex(where: { !filter.matches($0) }) else { return all }
+        return Array(all[..<firstMiss]) + all[(firstMiss + 1)...].filter { filter.matches($0) }
     }
 
     /// Keeps `ordered` for later reads, unless a commit came in meanwhile.
