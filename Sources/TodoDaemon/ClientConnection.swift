@@ -4,115 +4,139 @@ import Synchronization
 import TodoViewModel
 import TodoWire
 
-/// The daemon's handle on one connected client: sends it frames, and keeps the bytes
-/// it has not read yet under a bound, so a client that stops reading costs bounded
-/// memory and never slows the others.
+/// The daemon's handle on one connected client: sends it frames, keeps the bytes it has
+/// not read yet under a bound, and says goodbye in whole frames.
 ///
-/// Frames wait in an outbox until the connection's event loop writes them: everything
-/// that gathered meanwhile goes out with one flush (one `writev`), so a burst of changes
-/// costs a client one system call, not one per frame.
+/// Frames are written at once and flushed together: everything sent to a client during
+/// one turn of the event loop goes out with one flush (one `writev`). A client that
+/// leaves more than `maximumUnreadBytes` unread is sent nothing more but its goodbye,
+/// after the frames it already has, so the goodbye is the last line it reads; it is
+/// closed once the goodbye is written, or after `goodbyeTimeout` if it never reads.
 final class ClientConnection: Sendable {
     let id: UInt64
     let channel: any Channel
     private let maximumUnreadBytes: Int
     private let logger: Logger
-    private let outbox = Mutex(Outbox())
-    private let closing = Mutex(false)
+    private let state = Mutex(State())
+    /// Asks for a flush at the end of the event loop's turn; shared by every client of the loop.
+    private let flusher: Flusher
 
-    private struct Outbox {
-        /// Bytes sent to this client and not yet handed to its socket.
+    /// How long a client that is cut off has to read its goodbye before it is closed anyway.
+    static let goodbyeTimeout: TimeAmount = .seconds(30)
+
+    private struct State {
+        /// Bytes written to this client and not yet handed to its socket.
         var unread = 0
-        var frames: [ByteBuffer] = []
-        /// A `writePending` is queued on the event loop and will take `frames`.
-        var scheduled = false
+        /// Bytes written since the last flush.
+        var unflushed = 0
+        /// The flusher has this client on its list.
+        var flushScheduled = false
+        var closing = false
     }
 
-    init(id: UInt64, channel: any Channel, logger: Logger, maximumUnreadBytes: Int = WireProtocol.maximumUnreadBytes) {
+    init(id: UInt64, channel: any Channel, logger: Logger, flusher: Flusher,
+         maximumUnreadBytes: Int = WireProtocol.maximumUnreadBytes) {
         self.id = id
         self.channel = channel
         self.logger = logger
+        self.flusher = flusher
         self.maximumUnreadBytes = maximumUnreadBytes
     }
 
-    /// Queues a frame; a client already over its bound is disconnected instead.
+    var isClosing: Bool { state.withLock { $0.closing } }
+
+    /// Writes a frame, flushed at the end of this turn of the event loop. A client already
+    /// over its bound is cut off instead; one that is closing gets nothing more.
     func send(_ frame: ByteBuffer) {
-        if enqueue(frame) { channel.eventLoop.execute { self.writePending() } }
-    }
-
-    /// Sends one frame to many clients, with one task per event loop rather than one per client.
-    static func broadcast(_ frame: ByteBuffer, to clients: [ClientConnection]) {
-        var byLoop: [ObjectIdentifier: (loop: any EventLoop, clients: [ClientConnection])] = [:]
-        for client in clients where client.enqueue(frame) {
-            let loop = client.channel.eventLoop
-            byLoop[ObjectIdentifier(loop), default: (loop, [])].clients.append(client)
+        guard channel.eventLoop.inEventLoop else {
+            channel.eventLoop.execute { self.send(frame) }
+            return
         }
-        for (loop, clients) in byLoop.values {
-            loop.execute { for client in clients { client.writePending() } }
-        }
-    }
-
-    /// Puts a frame in the outbox; true when the caller must have the event loop call
-    /// `writePending` (none is queued yet).
-    private func enqueue(_ frame: ByteBuffer) -> Bool {
         let size = frame.readableBytes
-        let admitted: Bool?  // nil: over the bound
-        admitted = outbox.withLock { outbox -> Bool? in
+        enum Admission { case write(scheduleFlush: Bool), drop, overload }
+        let admission = state.withLock { state -> Admission in
+            guard !state.closing else { return .drop }
             // One frame always fits, so that a big list reaches a client that reads.
-            guard outbox.unread == 0 || outbox.unread + size <= maximumUnreadBytes else { return nil }
-            outbox.unread += size
-            outbox.frames.append(frame)
-            defer { outbox.scheduled = true }
-            return !outbox.scheduled
+            guard state.unread == 0 || state.unread + size <= maximumUnreadBytes else { return .overload }
+            state.unread += size
+            state.unflushed += size
+            defer { state.flushScheduled = true }
+            return .write(scheduleFlush: !state.flushScheduled)
         }
-        guard let schedule = admitted else {
-            if !isClosing { logger.notice("disconnecting a client that left more than \(maximumUnreadBytes >> 20) MiB unread") }
+        switch admission {
+        case .write(let scheduleFlush):
+            channel.write(frame, promise: nil)
+            if scheduleFlush { flusher.needsFlush(self) }
+        case .drop:
+            break
+        case .overload:
+            logger.notice("disconnecting a client that left more than \(maximumUnreadBytes >> 20) MiB unread")
             close(saying: TodoError(.overloaded, "you left more than \(maximumUnreadBytes >> 20) MiB of events unread, so the daemon disconnected you: read faster, then reconnect and ask for the list again"))
-            return false
         }
-        return schedule
     }
 
-    /// On the event loop: writes everything in the outbox, then flushes once.
-    private func writePending() {
-        var frames: [ByteBuffer] = []
-        outbox.withLock { outbox in
-            swap(&frames, &outbox.frames)
-            outbox.scheduled = false
+    /// Flushes what this turn wrote; the bytes count as read once the socket took them.
+    func flush() {
+        let size = state.withLock { state in
+            defer { state.unflushed = 0; state.flushScheduled = false }
+            return state.unflushed
         }
-        guard let last = frames.popLast() else { return }
-        let size = frames.reduce(last.readableBytes) { $0 + $1.readableBytes }
-        for frame in frames { channel.write(frame, promise: nil) }
-        // Writes complete in order: when the last is written, so are the others.
+        guard size > 0 else { return }
+        // Writes complete in order: when this empty one completes, so have those before it.
         let written = channel.eventLoop.makePromise(of: Void.self)
-        written.futureResult.whenComplete { _ in self.outbox.withLock { $0.unread -= size } }
-        channel.writeAndFlush(last, promise: written)
+        written.futureResult.whenComplete { _ in self.state.withLock { $0.unread -= size } }
+        channel.writeAndFlush(ByteBuffer(), promise: written)
     }
 
-    /// Says goodbye with a reason, then closes the connection (once).
-    func close(saying reason: TodoError) {
-        guard closing.withLock({ closing in defer { closing = true }; return !closing }) else { return }
+    /// Says goodbye with a reason after the frames already sent, then closes (once).
+    func close(saying reason: TodoError, timeout: TimeAmount = ClientConnection.goodbyeTimeout) {
         let goodbye = (try? WireCodec().encode(WireFrame(event: .responseGoodbye(reason), client: id))) ?? ByteBuffer()
-        closeAfter(goodbye)
-        // A client that does not read its goodbye is not waited for long.
-        let channel = channel
-        channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+        closeAfter(goodbye, timeout: timeout)
     }
 
     /// Closes the connection once what was sent to it is written.
     func finish() {
-        guard closing.withLock({ closing in defer { closing = true }; return !closing }) else { return }
-        closeAfter(ByteBuffer())
+        closeAfter(ByteBuffer(), timeout: nil)
     }
 
-    // Queued on the event loop after every frame already sent from any thread, and writes
-    // the outbox first, so that the last frame is the last one out.
-    private func closeAfter(_ last: ByteBuffer) {
-        let channel = channel
-        channel.eventLoop.execute {
-            self.writePending()
-            channel.writeAndFlush(last).whenComplete { _ in channel.close(promise: nil) }
+    private func closeAfter(_ last: ByteBuffer, timeout: TimeAmount?) {
+        guard channel.eventLoop.inEventLoop else {
+            channel.eventLoop.execute { self.closeAfter(last, timeout: timeout) }
+            return
         }
+        guard state.withLock({ state in defer { state.closing = true }; return !state.closing }) else { return }
+        let channel = channel
+        // Read (and drop) what the client still sends, so that one blocked writing to us
+        // gets to read its goodbye.
+        channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        channel.writeAndFlush(last).whenComplete { _ in channel.close(promise: nil) }
+        // A client that never reads its goodbye is not waited for for ever.
+        if let timeout { channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) } }
+    }
+}
+
+/// Flushes, once per turn of an event loop, every client written to during that turn.
+final class Flusher: Sendable {
+    private let eventLoop: any EventLoop
+    private let pending = Mutex<[ClientConnection]>([])
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
     }
 
-    var isClosing: Bool { closing.withLock { $0 } }
+    func needsFlush(_ client: ClientConnection) {
+        let first = pending.withLock { pending in
+            pending.append(client)
+            return pending.count == 1
+        }
+        if first { eventLoop.execute { self.flushAll() } }
+    }
+
+    private func flushAll() {
+        let clients = pending.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        for client in clients { client.flush() }
+    }
 }

@@ -5,27 +5,38 @@ import TodoEvents
 import TodoViewModel
 import TodoWire
 
-/// Every connected client, and the one task that routes view responses to them.
+/// Every connected client: publishes their requests on the bus, routes view responses
+/// back to them, and holds back a client that has too many requests in flight.
 ///
 /// A committed change goes to every client; everything else (a list, a detail, an
 /// error, a status) only to the client that asked. Each frame is encoded once, however
-/// many clients receive it.
+/// many clients receive it. It routes inside the bus's dispatch, on the core event loop.
 final class ClientRegistry: Sendable {
     private struct State {
-        var clients: [UInt64: ClientConnection] = [:]
+        var clients: [UInt64: Client] = [:]
         var lastClientID: UInt64 = 0
-        /// Requests published and not yet answered, per client.
-        var inFlight: [UInt64: Int] = [:]
         var draining = false
         /// Clients that closed their side: closed once their requests are answered.
         var closingWhenAnswered: Set<UInt64> = []
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        var totalInFlight = 0
     }
+
+    private struct Client {
+        let connection: ClientConnection
+        /// Requests published and not yet answered.
+        var inFlight = 0
+        /// Its socket is not being read until requests complete.
+        var paused = false
+    }
+
+    /// A client with more requests than this in flight is not read until it has half as many.
+    static let maximumInFlight = 128
 
     private let bus: EventBus
     private let logger: Logger
-    private let responses: AsyncStream<Envelope>
     private let state = Mutex(State())
+    private let flushers = Mutex<[ObjectIdentifier: Flusher]>([:])
     private let codec = WireCodec()
     /// Told the number of clients whenever it changes (systemd status, idle exit).
     private let onClientCountChange: @Sendable (Int) -> Void
@@ -34,22 +45,33 @@ final class ClientRegistry: Sendable {
         self.bus = bus
         self.logger = logger
         self.onClientCountChange = onClientCountChange
-        responses = bus.subscribe(to: [.responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseError])
+        bus.subscribe(to: [.responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseError]) {
+            [weak self] envelope in self?.route(envelope)
+        }
     }
 
     func nextClientID() -> UInt64 {
         state.withLock { $0.lastClientID += 1; return $0.lastClientID }
     }
 
-    func add(_ client: ClientConnection) {
-        let count = state.withLock { $0.clients[client.id] = client; return $0.clients.count }
+    /// The flusher of the clients on `eventLoop`.
+    func flusher(for eventLoop: any EventLoop) -> Flusher {
+        flushers.withLock { flushers in
+            if let flusher = flushers[ObjectIdentifier(eventLoop)] { return flusher }
+            let flusher = Flusher(eventLoop: eventLoop)
+            flushers[ObjectIdentifier(eventLoop)] = flusher
+            return flusher
+        }
+    }
+
+    func add(_ connection: ClientConnection) {
+        let count = state.withLock { $0.clients[connection.id] = Client(connection: connection); return $0.clients.count }
         onClientCountChange(count)
     }
 
     func remove(_ id: UInt64) {
         let (count, waiters) = state.withLock { state in
-            state.clients[id] = nil
-            state.inFlight[id] = nil
+            if let client = state.clients.removeValue(forKey: id) { state.totalInFlight -= client.inFlight }
             state.closingWhenAnswered.remove(id)
             return (state.clients.count, takeIdleWaiters(&state))
         }
@@ -61,44 +83,63 @@ final class ClientRegistry: Sendable {
 
     /// Publishes a client's request on the bus; false while the daemon shuts down.
     func publish(_ event: Event, from client: UInt64, request: String) -> Bool {
-        let accepted = state.withLock { state in
-            guard !state.draining else { return false }
-            state.inFlight[client, default: 0] += 1
-            return true
+        let (accepted, pause) = state.withLock { state -> (Bool, ClientConnection?) in
+            guard !state.draining, var entry = state.clients[client] else { return (false, nil) }
+            entry.inFlight += 1
+            state.totalInFlight += 1
+            let pause = entry.inFlight > ClientRegistry.maximumInFlight && !entry.paused
+            if pause { entry.paused = true }
+            state.clients[client] = entry
+            return (true, pause ? entry.connection : nil)
         }
+        // Backpressure: stop reading this client's socket; its requests wait in the kernel.
+        pause?.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
         if accepted { bus.publish(event, correlation: Correlation(client: client, request: request)) }
         return accepted
     }
 
-    /// Routes view responses to clients until the task is cancelled.
-    func run() async {
-        for await envelope in responses {
-            route(envelope)
-        }
-    }
-
     private func route(_ envelope: Envelope) {
-        let frame: ByteBuffer
+        let frame: ByteBuffer?
         do {
             frame = try codec.encode(envelope)
         } catch {
             logger.error("could not encode a response", metadata: ["event": "\(envelope.event.kind)", "error": "\(error)"])
-            return
+            frame = nil
         }
         let everyone: Bool
         if case .responseTodoViewModel(let change) = envelope.event, change.kind != .unchanged { everyone = true } else { everyone = false }
-        if everyone {
-            ClientConnection.broadcast(frame, to: state.withLock { Array($0.clients.values) })
-        } else if let client = state.withLock({ state in envelope.correlation.flatMap { state.clients[$0.client] } }) {
-            client.send(frame)
+        let asker = envelope.correlation?.client
+        if let frame {
+            if everyone {
+                for client in state.withLock({ $0.clients.values.map(\.connection) }) { client.send(frame) }
+            } else if let asker, let client = state.withLock({ $0.clients[asker]?.connection }) {
+                client.send(frame)
+            }
+        } else if let asker, let client = state.withLock({ $0.clients[asker]?.connection }), let request = envelope.correlation?.request {
+            // The asker still hears that its request failed, and it is counted as answered.
+            let error = TodoError(.storage, "the daemon could not encode its answer to this request: please report this as a bug")
+            if let answer = try? codec.encode(WireFrame(event: .responseError(error), id: request.isEmpty ? nil : request, client: asker)) {
+                client.send(answer)
+            }
         }
-        // Counted as answered only once sent, so a close that waits for it comes after it.
-        let (finished, waiters) = state.withLock { state -> (ClientConnection?, [CheckedContinuation<Void, Never>]) in
-            guard let asker = envelope.correlation?.client, let pending = state.inFlight[asker], pending > 0 else { return (nil, []) }
-            state.inFlight[asker] = pending - 1
-            let finished = pending == 1 && state.closingWhenAnswered.contains(asker) ? state.clients[asker] : nil
-            return (finished, takeIdleWaiters(&state))
+        if let asker { answered(asker) }
+    }
+
+    /// One request of `asker` is answered (counted only once sent, so a close that waits
+    /// for it comes after it): resumes reading a held-back client, closes one that asked
+    /// to, wakes a drain.
+    private func answered(_ asker: UInt64) {
+        let (resume, finished, waiters) = state.withLock { state -> (ClientConnection?, ClientConnection?, [CheckedContinuation<Void, Never>]) in
+            guard var entry = state.clients[asker], entry.inFlight > 0 else { return (nil, nil, []) }
+            entry.inFlight -= 1
+            state.totalInFlight -= 1
+            let resume = entry.paused && entry.inFlight <= ClientRegistry.maximumInFlight / 2
+            if resume { entry.paused = false }
+            state.clients[asker] = entry
+            let finished = entry.inFlight == 0 && state.closingWhenAnswered.contains(asker)
+            return (resume ? entry.connection : nil, finished ? entry.connection : nil, takeIdleWaiters(&state))
         }
+        resume?.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
         finished?.finish()
         waiters.forEach { $0.resume() }
     }
@@ -106,7 +147,8 @@ final class ClientRegistry: Sendable {
     /// Closes a client that closed its side, as soon as its requests are answered.
     func closeWhenAnswered(_ id: UInt64) {
         let idle = state.withLock { state -> ClientConnection? in
-            guard (state.inFlight[id] ?? 0) > 0 else { return state.clients[id] }
+            guard let entry = state.clients[id] else { return nil }
+            guard entry.inFlight > 0 else { return entry.connection }
             state.closingWhenAnswered.insert(id)
             return nil
         }
@@ -118,7 +160,7 @@ final class ClientRegistry: Sendable {
         await withCheckedContinuation { continuation in
             let idle = state.withLock { state in
                 state.draining = true
-                if state.inFlight.values.allSatisfy({ $0 == 0 }) { return true }
+                if state.totalInFlight == 0 { return true }
                 state.idleWaiters.append(continuation)
                 return false
             }
@@ -129,13 +171,13 @@ final class ClientRegistry: Sendable {
     /// Says goodbye to every client and returns once every connection is closed, so the
     /// goodbyes are written before the process exits.
     func closeAll(saying reason: TodoError) async {
-        let clients = state.withLock { Array($0.clients.values) }
-        for client in clients { client.close(saying: reason) }
+        let clients = state.withLock { $0.clients.values.map(\.connection) }
+        for client in clients { client.close(saying: reason, timeout: .seconds(5)) }
         for client in clients { try? await client.channel.closeFuture.get() }
     }
 
     private func takeIdleWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
-        guard !state.idleWaiters.isEmpty, state.inFlight.values.allSatisfy({ $0 == 0 }) else { return [] }
+        guard !state.idleWaiters.isEmpty, state.totalInFlight == 0 else { return [] }
         defer { state.idleWaiters = [] }
         return state.idleWaiters
     }

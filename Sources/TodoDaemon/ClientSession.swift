@@ -30,7 +30,7 @@ final class ClientSession: ChannelInboundHandler {
         let id = registry.nextClientID()
         var logger = logger
         logger[metadataKey: "client"] = "\(id)"
-        let connection = ClientConnection(id: id, channel: context.channel, logger: logger)
+        let connection = ClientConnection(id: id, channel: context.channel, logger: logger, flusher: registry.flusher(for: context.eventLoop))
         PeerCredentials.userID(of: context.channel).assumeIsolated().whenComplete { [registry, hello] result in
             switch result {
             case .success(let uid) where uid == getuid():

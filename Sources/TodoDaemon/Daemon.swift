@@ -12,7 +12,14 @@ import TodoWire
 /// The todod process: opens the database, starts the servers on one bus, listens on the
 /// socket, tells systemd, and on SIGTERM or SIGINT shuts down in order: stop taking
 /// requests, answer those taken, say goodbye, commit the last writes, exit.
+///
+/// One event loop, the core, serves every connection and runs the bus: a request is
+/// read, answered by the servers and written back on that one thread, as Redis does.
+/// Only the durable commit leaves it, for the ModelServer's storage thread.
 public enum Daemon {
+    /// How long a graceful shutdown may take before the services are cancelled.
+    static let maximumShutdownDuration: Duration = .seconds(15)
+
     /// Runs until a shutdown signal (or idle exit); throws `DaemonError` when it cannot start.
     public static func run(_ configuration: DaemonConfiguration) async throws {
         let logger = configuration.logger
@@ -20,8 +27,11 @@ public enum Daemon {
         let fileLimit = FileLimit.raiseToHardLimit()
         MemoryTuning.keepMemorySmall()
         let store = try openStore(at: configuration.databasePath)
+        let core = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { core.shutdownGracefully { _ in } }
+        let coreLoop = core.next()
         let bus = EventBus()
-        let model = try ModelServer(bus: bus, store: store, logger: logger)
+        let model = try ModelServer(bus: bus, store: store, logger: logger, returnToCore: { work in coreLoop.execute(work) })
         MemoryTuning.trim()
         let viewModel = ViewModelServer(bus: bus)
         let systemd = SystemdReporter()
@@ -33,18 +43,15 @@ public enum Daemon {
             systemd.status(status.summary)
         }
         registryBox.registry = registry
-        let listener = try await Listener.open(configuration, registry: registry, logger: logger) { client in
+        let listener = try await Listener.open(configuration, on: core, registry: registry, logger: logger) { client in
             ServerHello(protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange)
         }
         logger.info("todod \(TodoVersion.current) listening", metadata: ["socket": "\(configuration.socketPath)", "database": "\(store.path)", "files": "\(fileLimit)"])
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: ModelService(server: model)),
-            .init(service: ForegroundService { await viewModel.run() }),
-            .init(service: ForegroundService { await registry.run() }),
-            .init(service: ForegroundService { await status.run() }),
             .init(service: listener),
-            .init(service: SystemdService(systemd: systemd, status: status, logger: logger)),
+            .init(service: SystemdService(systemd: systemd, status: status, core: coreLoop, logger: logger)),
         ]
         if let limit = configuration.exitIdleAfter {
             services.append(.init(service: IdleExitService(clock: idle, limit: limit, logger: logger),
@@ -52,7 +59,10 @@ public enum Daemon {
         }
         var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
         groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]
+        groupConfiguration.maximumGracefulShutdownDuration = maximumShutdownDuration
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: groupConfiguration).run()
+        withExtendedLifetime(viewModel) {}
         logger.info("todod stopped")
     }
 

@@ -29,9 +29,14 @@ struct ModelService: Service {
 
 /// Tells systemd the daemon is ready, keeps its status line and watchdog fed, and that
 /// it is stopping. Without systemd every call is a no-op.
+///
+/// The watchdog is fed only after a probe has run on the core event loop and come back:
+/// a core that is wedged (in a handler that never returns) stops the feeding, and
+/// systemd restarts the service.
 struct SystemdService: Service {
     let systemd: SystemdReporter
     let status: StatusResponder
+    let core: any EventLoop
     let logger: Logger
 
     func run() async {
@@ -40,6 +45,7 @@ struct SystemdService: Service {
             logger.debug("feeding the systemd watchdog", metadata: ["every": "\(interval)"])
             await cancelWhenGracefulShutdown {
                 while !Task.isCancelled {
+                    guard (try? await core.submit({}).get()) != nil else { return }
                     systemd.watchdog()
                     try? await Task.sleep(for: interval)
                 }

@@ -22,11 +22,16 @@ struct Listener: Service {
     let logger: Logger
 
     static func open(
-        _ configuration: DaemonConfiguration, registry: ClientRegistry, logger: Logger,
+        _ configuration: DaemonConfiguration, on group: any EventLoopGroup, registry: ClientRegistry, logger: Logger,
         hello: @escaping @Sendable (UInt64) -> ServerHello
     ) async throws -> Listener {
-        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff.handler(logger: logger))
+                }
+            }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -11,20 +11,17 @@ struct StatusResponder: Sendable {
     let clients: @Sendable () -> Int
     let configuration: DaemonConfiguration
     let startedAt: ContinuousClock.Instant
-    private let requests: AsyncStream<Envelope>
 
+    /// Subscribes at once: status requests are answered inside the bus's dispatch.
     init(bus: EventBus, model: ModelServer, configuration: DaemonConfiguration, clients: @escaping @Sendable () -> Int) {
         self.bus = bus
         self.model = model
         self.configuration = configuration
         self.clients = clients
         startedAt = .now
-        requests = bus.subscribe(to: [.requestStatus])
-    }
-
-    func run() async {
-        for await request in requests {
-            bus.publish(.responseStatus(status), correlation: request.correlation)
+        let responder = self
+        bus.subscribe(to: [.requestStatus]) { request in
+            bus.publish(.responseStatus(responder.status), correlation: request.correlation)
         }
     }
 

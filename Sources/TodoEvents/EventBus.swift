@@ -3,6 +3,15 @@ import Synchronization
 /// The one stream of events (the article's `AppContext`): anyone publishes, subscribers
 /// receive the kinds they asked for, in the order the bus numbered them.
 ///
+/// Dispatch is synchronous, as a ReactiveCocoa `Signal.pipe()` is: `publish` calls the
+/// handlers of that kind at once, on the publisher's thread, and returns when they have
+/// run. An event published by a handler (a server answering) is queued and dispatched
+/// right after the current one, by the same call, so every subscriber sees events in
+/// sequence order and handlers never run two at a time: the bus is a serial executor.
+/// When several threads publish at once, the one already dispatching delivers the
+/// others' events too. A subscriber that wants its events elsewhere (a task, a test)
+/// takes them as an `AsyncStream`, the article's `observeOn`.
+///
 /// Dispatch goes straight to the subscribers of an event's kind, so a publish costs
 /// the same however many subscribers wait for other kinds.
 public final class EventBus: Sendable {
@@ -13,12 +22,29 @@ public final class EventBus: Sendable {
         public var delivered: UInt64 = 0
     }
 
-    private typealias Subscriber = AsyncStream<Envelope>.Continuation
+    /// Called with each envelope of the subscribed kinds, on the dispatching thread.
+    public typealias Handler = @Sendable (Envelope) -> Void
+
+    /// What `subscribe(to:_:)` returns; `unsubscribe` takes it back.
+    public struct Subscription: Sendable, Hashable {
+        fileprivate let id: UInt64
+        fileprivate let kinds: Set<EventKind>
+    }
+
+    private struct Subscriber {
+        let id: UInt64
+        let handler: Handler
+    }
 
     private struct State {
         var lastSequence: UInt64 = 0
         var nextSubscriberID: UInt64 = 0
-        var subscribers: [EventKind: [UInt64: Subscriber]] = [:]
+        var subscribers: [EventKind: [Subscriber]] = [:]
+        /// Published and not yet dispatched: events published by handlers, or by other
+        /// threads while one dispatches.
+        var pending: [Envelope] = []
+        var pendingStart = 0
+        var dispatching = false
         var statistics = Statistics()
     }
 
@@ -26,32 +52,75 @@ public final class EventBus: Sendable {
 
     public init() {}
 
-    /// Publishes an event and returns it as delivered, with its sequence number.
+    /// Publishes an event and returns it as numbered. Unless a dispatch is already under
+    /// way, the event's subscribers have run when this returns.
     @discardableResult
     public func publish(_ event: Event, correlation: Correlation? = nil) -> Envelope {
-        state.withLock { state in
+        let (envelope, mustDispatch) = state.withLock { state in
             state.lastSequence += 1
-            let envelope = Envelope(sequence: state.lastSequence, correlation: correlation, event: event)
             state.statistics.published += 1
-            // Yielding under the lock keeps every subscriber's order the bus's order.
-            if let subscribers = state.subscribers[event.kind] {
-                for subscriber in subscribers.values { subscriber.yield(envelope) }
-                state.statistics.delivered += UInt64(subscribers.count)
-            }
-            return envelope
+            let envelope = Envelope(sequence: state.lastSequence, correlation: correlation, event: event)
+            state.pending.append(envelope)
+            defer { state.dispatching = true }
+            return (envelope, !state.dispatching)
+        }
+        if mustDispatch { dispatchPending() }
+        return envelope
+    }
+
+    /// Delivers every pending event in order, until none is left.
+    private func dispatchPending() {
+        while let (envelope, subscribers) = nextPending() {
+            for subscriber in subscribers { subscriber.handler(envelope) }
         }
     }
 
-    /// The events of these kinds published from now on, in sequence order. The
-    /// subscription ends when the iterating task is cancelled or the stream is dropped.
+    private func nextPending() -> (Envelope, [Subscriber])? {
+        state.withLock { state in
+            guard state.pendingStart < state.pending.count else {
+                state.pending.removeAll(keepingCapacity: state.pending.count <= 64)
+                state.pendingStart = 0
+                state.dispatching = false
+                return nil
+            }
+            let envelope = state.pending[state.pendingStart]
+            state.pendingStart += 1
+            let subscribers = state.subscribers[envelope.event.kind] ?? []
+            state.statistics.delivered += UInt64(subscribers.count)
+            return (envelope, subscribers)
+        }
+    }
+
+    /// Calls `handler` with every event of these kinds published from now on, in sequence
+    /// order, on the dispatching thread: it must not block.
+    @discardableResult
+    public func subscribe(to kinds: Set<EventKind>, _ handler: @escaping Handler) -> Subscription {
+        state.withLock { state in
+            state.nextSubscriberID += 1
+            let subscriber = Subscriber(id: state.nextSubscriberID, handler: handler)
+            for kind in kinds { state.subscribers[kind, default: []].append(subscriber) }
+            return Subscription(id: subscriber.id, kinds: kinds)
+        }
+    }
+
+    /// Ends a subscription: its handler is not called for events dispatched after this.
+    public func unsubscribe(_ subscription: Subscription) {
+        state.withLock { state in
+            for kind in subscription.kinds {
+                state.subscribers[kind]?.removeAll { $0.id == subscription.id }
+                if state.subscribers[kind]?.isEmpty == true { state.subscribers[kind] = nil }
+            }
+        }
+    }
+
+    /// The events of these kinds published from now on, in sequence order, for a consumer
+    /// in another task. The subscription ends when the iterating task is cancelled or the
+    /// stream is dropped. The stream buffers without bound: the daemon's own participants
+    /// subscribe with handlers; this is for tests and tools.
     public func subscribe(to kinds: Set<EventKind>) -> AsyncStream<Envelope> {
         let (stream, continuation) = AsyncStream<Envelope>.makeStream()
-        let id = state.withLock { state in
-            state.nextSubscriberID += 1
-            for kind in kinds { state.subscribers[kind, default: [:]][state.nextSubscriberID] = continuation }
-            return state.nextSubscriberID
-        }
-        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id, from: kinds) }
+        let subscription = subscribe(to: kinds) { continuation.yield($0) }
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(subscription) }
         return stream
     }
 
@@ -63,14 +132,5 @@ public final class EventBus: Sendable {
     /// How many subscriptions are waiting for `kind`.
     public func subscriberCount(for kind: EventKind) -> Int {
         state.withLock { $0.subscribers[kind]?.count ?? 0 }
-    }
-
-    private func unsubscribe(_ id: UInt64, from kinds: Set<EventKind>) {
-        state.withLock { state in
-            for kind in kinds {
-                state.subscribers[kind]?[id] = nil
-                if state.subscribers[kind]?.isEmpty == true { state.subscribers[kind] = nil }
-            }
-        }
     }
 }

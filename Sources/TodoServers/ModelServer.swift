@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 import Synchronization
@@ -5,12 +6,15 @@ import TodoEvents
 import TodoModel
 
 /// Answers model requests: reads (`requestReadTodos → responseTodos`) and atomic writes
-/// (`requestWriteTodo → responseTodo`) against the SQLite store.
+/// (`requestWriteTodo → responseTodo`) against the store.
 ///
-/// It is the one writer. Writes that wait together commit in one transaction (group
-/// commit) and each is answered, in commit order, only once that transaction is durable.
-/// Reads are answered from an in-memory copy of the table that changes only after a
-/// commit, so a read never sees an uncommitted write and never waits for the disk.
+/// Reads are answered at once, inside the bus's dispatch, from an in-memory copy of the
+/// table that changes only after a commit: a read never sees an uncommitted write and
+/// never waits for the disk. It is the one writer: the durable commit is the one thing
+/// that leaves the bus's executor, for a storage thread of its own, and comes back
+/// through `returnToCore` as response events. Writes that arrive while a transaction
+/// commits wait together and commit in the next one (group commit); each is answered,
+/// in commit order, only once its transaction is durable.
 public final class ModelServer: Sendable {
     /// How many todos are in each state, as of one committed change.
     public struct Counts: Sendable, Equatable {
@@ -20,95 +24,130 @@ public final class ModelServer: Sendable {
         /// The last change these counts include: read together, so that a client can go on
         /// counting from the changes after it.
         public var asOf: UInt64 = 0
+
+        mutating func add(_ todo: Todo, _ amount: Int) {
+            if todo.isDeleted { deleted += amount } else if todo.isCompleted { completed += amount } else { open += amount }
+        }
     }
 
-    private struct Snapshot {
+    /// Runs work back on the bus's executor (the daemon's core event loop).
+    public typealias Executor = @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    private struct State {
         var todos: [UUID: Todo] = [:]
-        var lastChange: UInt64 = 0
+        var idsByNumber: [Int: UUID] = [:]
+        var counts = Counts()
         /// Every todo in the default order, made by the first list read after a commit
         /// and kept until the next one: a list is then a filter, not a sort.
         var ordered: [Todo]?
-        /// Counts commits, so that an order made from an older table is never kept.
-        var version: UInt64 = 0
+        /// Writes received while a transaction commits: the next batch.
+        var waiting: [Envelope] = []
+        var committing = false
+        var shuttingDown = false
+        var stopped: [CheckedContinuation<Void, Never>] = []
+        var batchSizes: [Int] = []
     }
 
     private let bus: EventBus
     private let store: TodoStore
     private let logger: Logger
     private let clock: @Sendable () -> Date
-    private let snapshot: Mutex<Snapshot>
-    private let reads: AsyncStream<Envelope>
-    private let writes: AsyncStream<Envelope>
-    private let queue = WriteQueue()
-    private let batchSizes = Mutex<[Int]>([])
+    private let returnToCore: Executor
+    private let storage = DispatchQueue(label: "todod.storage")
+    private let state: Mutex<State>
 
     /// Loads the store and subscribes to the bus at once, so no request published after
-    /// this returns is missed; `run()` answers them.
+    /// this returns is missed.
+    /// - Parameter returnToCore: where commit results are published; by default on the
+    ///   storage thread itself (the bus keeps the order either way).
     public init(bus: EventBus, store: TodoStore, logger: Logger = Logger(label: "todod.model"),
-                clock: @escaping @Sendable () -> Date = Date.init) throws {
+                clock: @escaping @Sendable () -> Date = Date.init,
+                returnToCore: @escaping Executor = { $0() }) throws {
         self.bus = bus
         self.store = store
         self.logger = logger
         self.clock = clock
+        self.returnToCore = returnToCore
         let (todos, lastChange) = try store.loadAll()
-        var table: [UUID: Todo] = [:]
-        table.reserveCapacity(todos.count)
-        for todo in todos { table[todo.id] = todo }
-        snapshot = Mutex(Snapshot(todos: table, lastChange: lastChange))
-        reads = bus.subscribe(to: [.requestReadTodos])
-        writes = bus.subscribe(to: [.requestWriteTodo])
+        var initial = State()
+        initial.todos.reserveCapacity(todos.count)
+        initial.counts.asOf = lastChange
+        for todo in todos {
+            initial.todos[todo.id] = todo
+            initial.idsByNumber[todo.number] = todo.id
+            initial.counts.add(todo, 1)
+        }
+        state = Mutex(initial)
+        bus.subscribe(to: [.requestReadTodos]) { [weak self] envelope in
+            guard let self, case .requestReadTodos(let query) = envelope.event else { return }
+            self.bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)
+        }
+        bus.subscribe(to: [.requestWriteTodo]) { [weak self] envelope in self?.take(envelope) }
     }
 
-    /// Answers requests until `shutdown()` or cancellation; either way, it commits and
-    /// answers every write it has received before it returns.
+    /// Returns once `shutdown()` was called (or the task cancelled) and every write
+    /// received before it is committed and answered.
     public func run() async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.answerReads() }
-            group.addTask { await self.gatherWrites() }
-            await self.commitWrites()
-            group.cancelAll()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let done = state.withLock { state in
+                    guard !(state.shuttingDown && !state.committing) else { return true }
+                    state.stopped.append(continuation)
+                    return false
+                }
+                if done { continuation.resume() }
+            }
+        } onCancel: {
+            shutdown()
         }
     }
 
-    /// Takes no more writes: `run()` commits those waiting, then returns.
+    /// Takes no more writes (they are answered with a storage error); the writes already
+    /// taken commit, then `run()` returns.
     public func shutdown() {
-        queue.finish()
+        let stopped = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.shuttingDown = true
+            guard !state.committing else { return [] }
+            defer { state.stopped = [] }
+            return state.stopped
+        }
+        stopped.forEach { $0.resume() }
     }
 
     /// The sequence number of the last committed change.
-    public var lastChange: UInt64 { snapshot.withLock { $0.lastChange } }
+    public var lastChange: UInt64 { state.withLock { $0.counts.asOf } }
 
-    public var counts: Counts {
-        snapshot.withLock { snapshot in
-            snapshot.todos.values.reduce(into: Counts(asOf: snapshot.lastChange)) { counts, todo in
-                if todo.isDeleted { counts.deleted += 1 } else if todo.isCompleted { counts.completed += 1 } else { counts.open += 1 }
-            }
-        }
-    }
+    /// Kept up to date as changes commit: reading them costs nothing.
+    public var counts: Counts { state.withLock { $0.counts } }
 
     /// How many writes each transaction committed, for the most recent
     /// `recordedBatches` transactions: shows group commit at work.
-    public var committedBatchSizes: [Int] { batchSizes.withLock { $0 } }
+    public var committedBatchSizes: [Int] { state.withLock { $0.batchSizes } }
 
     /// Kept so that a daemon running for months does not keep a number per commit.
     public static let recordedBatches = 4096
 
-    private func answerReads() async {
-        for await envelope in reads {
-            guard case .requestReadTodos(let query) = envelope.event else { continue }
-            bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)
-        }
-    }
-
     func read(_ query: TodoQuery) -> TodoQueryResult {
-        let (todos, ordered, version, asOf) = snapshot.withLock { ($0.todos, $0.ordered, $0.version, $0.lastChange) }
-        switch query {
-        case .list(let filter):
-            let all = ordered ?? remember(ModelServer.defaultOrder(todos), madeAt: version)
-            return TodoQueryResult(query: query, todos: ModelServer.matching(all, filter), asOf: asOf)
-        case .one(let ref):
-            if case .id(let id) = ref { return TodoQueryResult(query: query, todos: todos[id].map { [$0] } ?? [], asOf: asOf) }
-            return TodoQueryResult(query: query, todos: Array(todos.values.filter(ref.matches).prefix(2)), asOf: asOf)
+        state.withLock { state in
+            let asOf = state.counts.asOf
+            switch query {
+            case .list(let filter):
+                let all = state.ordered ?? ModelServer.defaultOrder(state.todos)
+                state.ordered = all
+                return TodoQueryResult(query: query, todos: ModelServer.matching(all, filter), asOf: asOf)
+            case .one(.id(let id)):
+                return TodoQueryResult(query: query, todos: state.todos[id].map { [$0] } ?? [], asOf: asOf)
+            case .one(.number(let number)):
+                let todo = state.idsByNumber[number].flatMap { state.todos[$0] }
+                return TodoQueryResult(query: query, todos: todo.map { [$0] } ?? [], asOf: asOf)
+            case .one(let ref):
+                var found: [Todo] = []
+                for todo in state.todos.values where ref.matches(todo) {
+                    found.append(todo)
+                    if found.count == 2 { break }
+                }
+                return TodoQueryResult(query: query, todos: found, asOf: asOf)
+            }
         }
     }
 
@@ -117,9 +156,7 @@ public final class ModelServer: Sendable {
     static func defaultOrder(_ todos: [UUID: Todo]) -> [Todo] {
         let values = Array(todos.values)
         var positions = Array(values.indices)
-        values.withUnsafeBufferPointer { todos in
-            positions.sort { Todo.precedesInDefaultOrder(todos[$0], todos[$1]) }
-        }
+        positions.sort { Todo.precedesInDefaultOrder(values[$0], values[$1]) }
         return positions.map { values[$0] }
     }
 
@@ -130,57 +167,81 @@ public final class ModelServer: Sendable {
         return Array(all[..<firstMiss]) + all[(firstMiss + 1)...].filter { filter.matches($0) }
     }
 
-    /// Keeps `ordered` for later reads, unless a commit came in meanwhile.
-    private func remember(_ ordered: [Todo], madeAt version: UInt64) -> [Todo] {
-        snapshot.withLock { snapshot in
-            if snapshot.version == version { snapshot.ordered = ordered }
-        }
-        return ordered
-    }
+    // MARK: Writes
 
-    private func gatherWrites() async {
-        for await envelope in writes where !queue.append(envelope) {
-            guard case .requestWriteTodo(let mutation) = envelope.event else { continue }
+    /// A write request: committed at once when the writer is free, else in the next batch.
+    private func take(_ envelope: Envelope) {
+        guard case .requestWriteTodo(let mutation) = envelope.event else { return }
+        let start = state.withLock { state -> Bool? in
+            guard !state.shuttingDown else { return nil }
+            if state.committing {
+                state.waiting.append(envelope)
+                return false
+            }
+            state.committing = true
+            return true
+        }
+        switch start {
+        case nil:
             bus.publish(.responseTodo(.failed(mutation, .storage("the daemon is shutting down"))), correlation: envelope.correlation)
-        }
-        queue.finish()
-    }
-
-    private func commitWrites() async {
-        while let batch = await queue.nextBatch() {
-            let mutations = batch.compactMap { envelope -> TodoMutation? in
-                if case .requestWriteTodo(let mutation) = envelope.event { return mutation }
-                return nil
-            }
-            let results = await commit(mutations)
-            for (envelope, result) in zip(batch, results) {
-                bus.publish(.responseTodo(result), correlation: envelope.correlation)
-            }
+        case true?:
+            commit([envelope])
+        case false?:
+            break
         }
     }
 
-    private func commit(_ mutations: [TodoMutation]) async -> [TodoWriteResult] {
-        do {
-            // A commit once begun is finished, even when the server is being cancelled.
-            let (store, now) = (store, clock().roundedToMilliseconds)
-            let results = try await Task { try await store.commit(mutations, at: now) }.value
-            batchSizes.withLock { sizes in
-                if sizes.count >= ModelServer.recordedBatches { sizes.removeFirst(sizes.count - ModelServer.recordedBatches + 1) }
-                sizes.append(mutations.count)
-            }
-            snapshot.withLock { snapshot in
-                for case .written(_, let todo, let change) in results {
-                    snapshot.todos[todo.id] = todo
-                    snapshot.lastChange = change
-                }
-                snapshot.version += 1
-                snapshot.ordered = nil
-            }
-            return results
-        } catch {
-            logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
-            return mutations.map { .failed($0, .storage(ModelServer.describe(error))) }
+    /// Commits a batch on the storage thread, then publishes its answers on the core.
+    private func commit(_ batch: [Envelope]) {
+        let mutations = batch.compactMap { envelope -> TodoMutation? in
+            if case .requestWriteTodo(let mutation) = envelope.event { return mutation }
+            return nil
         }
+        let now = clock().roundedToMilliseconds
+        storage.async { [self] in
+            let results: [TodoWriteResult]
+            do {
+                results = try store.commit(mutations, at: now)
+            } catch {
+                logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
+                results = mutations.map { .failed($0, .storage(ModelServer.describe(error))) }
+            }
+            returnToCore { self.finish(batch, results) }
+        }
+    }
+
+    /// On the core: the batch is durable. Updates the table, answers each write in order,
+    /// and starts the next batch.
+    private func finish(_ batch: [Envelope], _ results: [TodoWriteResult]) {
+        state.withLock { state in
+            var changed = false
+            for case .written(_, let todo, let change) in results {
+                if let before = state.todos[todo.id] { state.counts.add(before, -1) }
+                state.counts.add(todo, 1)
+                state.todos[todo.id] = todo
+                state.idsByNumber[todo.number] = todo.id
+                state.counts.asOf = change
+                changed = true
+            }
+            if changed { state.ordered = nil }
+            if state.batchSizes.count >= ModelServer.recordedBatches { state.batchSizes.removeFirst() }
+            state.batchSizes.append(results.count)
+        }
+        for (envelope, result) in zip(batch, results) {
+            bus.publish(.responseTodo(result), correlation: envelope.correlation)
+        }
+        let (next, stopped) = state.withLock { state -> ([Envelope], [CheckedContinuation<Void, Never>]) in
+            guard state.waiting.isEmpty else {
+                defer { state.waiting = [] }
+                return (state.waiting, [])
+            }
+            state.committing = false
+            guard state.shuttingDown else { return ([], []) }
+            defer { state.stopped = [] }
+            return ([], state.stopped)
+        }
+        if !next.isEmpty { commit(next) }
+        stopped.forEach { $0.resume() }
     }
 
     static func describe(_ error: any Error) -> String {

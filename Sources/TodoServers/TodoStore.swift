@@ -70,8 +70,8 @@ public final class TodoStore: Sendable {
     ///
     /// A mutation that cannot apply (unknown todo, stale revision) is answered as failed
     /// and the others still commit; an error from SQLite fails them all and writes nothing.
-    public func commit(_ mutations: [TodoMutation], at now: Date) async throws -> [TodoWriteResult] {
-        try await pool.write { db in
+    public func commit(_ mutations: [TodoMutation], at now: Date) throws -> [TodoWriteResult] {
+        try pool.write { db in
             var counters = try Counters.load(db)
             let results = try mutations.map { mutation in
                 try TodoStore.apply(mutation, in: db, at: now, counters: &counters)

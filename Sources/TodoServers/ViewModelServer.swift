@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TodoEvents
 import TodoModel
 import TodoViewModel
@@ -9,26 +8,18 @@ import TodoViewModel
 /// request is answered with a validation error and reaches no Model.
 ///
 /// It keeps no state between a request and its answer: a model response says enough
-/// (its query, its mutation) to be turned into the view response. It handles one event
-/// at a time, so view responses leave in the order the model committed them.
+/// (its query, its mutation) to be turned into the view response. It answers inside the
+/// bus's dispatch, so view responses leave in the order the model committed them.
 public final class ViewModelServer: Sendable {
     private let bus: EventBus
-    private let events: AsyncStream<Envelope>
-    private let lists = ListCache()
 
     public init(bus: EventBus) {
         self.bus = bus
         var kinds = EventKind.viewRequests
         kinds.remove(.requestStatus)
-        events = bus.subscribe(to: kinds.union([.responseTodos, .responseTodo]))
-    }
-
-    /// Handles events until the task is cancelled.
-    public func run() async {
-        for await envelope in events {
-            if let answer = answer(to: envelope.event) {
-                bus.publish(answer, correlation: envelope.correlation)
-            }
+        bus.subscribe(to: kinds.union([.responseTodos, .responseTodo])) { [weak self] envelope in
+            guard let self, let answer = answer(to: envelope.event) else { return }
+            self.bus.publish(answer, correlation: envelope.correlation)
         }
     }
 
@@ -56,15 +47,14 @@ public final class ViewModelServer: Sendable {
     }
 
     private func viewResponse(to result: TodoQueryResult) -> Event {
-        let today = LocalDate(Date())
         switch result.query {
         case .list(let filter):
-            let rows = lists.rows(for: result.todos, filter: filter, asOf: result.asOf, today: today)
+            let rows = result.todos.map { TodoViewModel($0) }
             return .responseTodoViewModels(TodoViewModelList(filter: filter, todos: rows, asOf: result.asOf))
         case .one(let ref):
             switch result.todos.count {
             case 0: return .responseError(TodoError(.notFound(ref)))
-            case 1: return .responseTodoDetail(TodoDetailViewModel(result.todos[0], today: today))
+            case 1: return .responseTodoDetail(TodoDetailViewModel(result.todos[0]))
             default: return .responseError(TodoError(.ambiguous(ref)))
             }
         }
@@ -80,55 +70,5 @@ public final class ViewModelServer: Sendable {
         case .failed(_, let error):
             return .responseError(TodoError(error))
         }
-    }
-}
-
-/// The rows of the lists answered last, by filter. The same list again (same filter, no
-/// commit since, same day) costs nothing; a list after a commit makes again only the rows
-/// whose todo changed. A row is costly to make (its due date in words takes calendar
-/// arithmetic), a lookup is not.
-///
-/// It keeps the most recent lists up to `maximumRows` rows in all (the latest always), so
-/// its memory stays near that of one long list.
-final class ListCache: Sendable {
-    private struct Entry {
-        var filter: TodoFilter
-        var day: LocalDate
-        var asOf: UInt64
-        var rows: [TodoViewModel]
-    }
-
-    static let maximumRows = 12_000
-    private let entries = Mutex<[Entry]>([])
-
-    func rows(for todos: [Todo], filter: TodoFilter, asOf: UInt64, today: LocalDate) -> [TodoViewModel] {
-        let previous = entries.withLock { entries in entries.first { $0.filter == filter && $0.day == today } }
-        let rows: [TodoViewModel]
-        if let previous, previous.asOf == asOf, previous.rows.count == todos.count {
-            // The same table state: the same list.
-            rows = previous.rows
-        } else if let previous {
-            var known: [UUID: Int] = [:]
-            known.reserveCapacity(previous.rows.count)
-            previous.rows.withUnsafeBufferPointer { old in
-                for index in old.indices { known[old[index].todo.id] = index }
-            }
-            rows = todos.map { todo in
-                if let index = known[todo.id], previous.rows[index].todo == todo { return previous.rows[index] }
-                return TodoViewModel(todo, today: today)
-            }
-        } else {
-            rows = todos.map { TodoViewModel($0, today: today) }
-        }
-        entries.withLock { entries in
-            entries.removeAll { $0.filter == filter || $0.day != today }
-            entries.insert(Entry(filter: filter, day: today, asOf: asOf, rows: rows), at: 0)
-            var total = 0
-            entries = Array(entries.prefix { entry in
-                defer { total += entry.rows.count }
-                return total == 0 || total + entry.rows.count <= ListCache.maximumRows
-            })
-        }
-        return rows
     }
 }

@@ -17,7 +17,7 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
     /// "open", "done", or "deleted".
     public let stateText: String
 
-    public init(_ todo: Todo, today: LocalDate = LocalDate(Date())) {
+    public init(_ todo: Todo, today: LocalDate? = nil) {
         summary = TodoViewModel(todo, today: today)
         stateText = todo.isDeleted ? "deleted" : (todo.isCompleted ? "done" : "open")
     }

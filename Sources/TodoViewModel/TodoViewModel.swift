@@ -1,25 +1,16 @@
 import Foundation
 import TodoModel
 
-/// One row of a list, display-ready: every text a View shows is computed here, in
-/// `init`, so that Views only lay it out.
+/// One row of a list, display-ready: every text a View shows is derived here, so that
+/// Views only lay it out.
 ///
-/// On the wire it is coded as its Todo's fields, and the texts are computed again where
-/// it is decoded, so that "today" is the reader's today.
-public struct TodoViewModel: Sendable, Equatable, Identifiable, Codable {
+/// The texts are computed when read, not when the row is made: the daemon makes rows
+/// only to send them, and the texts (a due date in words) belong to the reader's day and
+/// time zone. On the wire a row is coded as its Todo's fields.
+public struct TodoViewModel: Sendable, Identifiable, Codable {
     public let todo: Todo
-    /// `#3`
-    public let numberText: String
-    /// `[x]` when completed, `[ ]` when open.
-    public let doneBox: String
-    /// `!` for high, `·` for low, empty for normal.
-    public let priorityMark: String
-    /// The due date as people say it ("today", "in 3 days", "2 days overdue"), or nil.
-    public let dueText: String?
-    /// Due before today and still open.
-    public let isOverdue: Bool
-    /// `#home #errands`
-    public let tagsLine: String
+    /// The day relative texts are read against; nil: the day they are read.
+    private let today: LocalDate?
 
     public var id: UUID { todo.id }
     public var number: Int { todo.number }
@@ -27,14 +18,24 @@ public struct TodoViewModel: Sendable, Equatable, Identifiable, Codable {
     public var isCompleted: Bool { todo.isCompleted }
     public var isDeleted: Bool { todo.isDeleted }
 
-    public init(_ todo: Todo, today: LocalDate = LocalDate(Date())) {
+    /// `#3`
+    public var numberText: String { "#\(todo.number)" }
+    /// `[x]` when completed, `[ ]` when open.
+    public var doneBox: String { todo.isCompleted ? "[x]" : "[ ]" }
+    /// `!` for high, `·` for low, empty for normal.
+    public var priorityMark: String { Self.mark(for: todo.priority) }
+    /// The due date as people say it ("today", "in 3 days", "2 days overdue"), or nil.
+    public var dueText: String? { todo.due.map { Self.describe(due: $0, today: today ?? LocalDate(Date())) } }
+    /// Due before today and still open.
+    public var isOverdue: Bool { !todo.isCompleted && todo.due.map { $0 < (today ?? LocalDate(Date())) } == true }
+    /// `#home #errands`
+    public var tagsLine: String { todo.tags.map { "#\($0)" }.joined(separator: " ") }
+
+    /// A row of `todo`; its relative texts are read against `today` (by default, the day
+    /// they are read).
+    public init(_ todo: Todo, today: LocalDate? = nil) {
         self.todo = todo
-        numberText = "#\(todo.number)"
-        doneBox = todo.isCompleted ? "[x]" : "[ ]"
-        priorityMark = Self.mark(for: todo.priority)
-        dueText = todo.due.map { Self.describe(due: $0, today: today) }
-        isOverdue = !todo.isCompleted && todo.due.map { $0 < today } == true
-        tagsLine = todo.tags.map { "#\($0)" }.joined(separator: " ")
+        self.today = today
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,5 +66,12 @@ public struct TodoViewModel: Sendable, Equatable, Identifiable, Codable {
         case ..<(-1): return "\(-days) days overdue"
         default: return due.description
         }
+    }
+}
+
+extension TodoViewModel: Equatable {
+    /// Rows are equal when their todos are: the texts follow from the todo and the day.
+    public static func == (lhs: TodoViewModel, rhs: TodoViewModel) -> Bool {
+        lhs.todo == rhs.todo
     }
 }

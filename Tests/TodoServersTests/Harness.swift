@@ -21,7 +21,7 @@ final class TemporaryDirectory: Sendable {
 }
 
 /// A running daemon core without the socket: a bus, the store on a real SQLite file,
-/// and both servers, each running in its own task.
+/// and both servers on it; the model server's commits come back on its storage thread.
 final class Harness {
     let bus: EventBus
     let store: TodoStore
@@ -39,8 +39,7 @@ final class Harness {
         modelServer = try ModelServer(bus: bus, store: store)
         viewModelServer = ViewModelServer(bus: bus)
         let modelServer = modelServer
-        let viewModelServer = viewModelServer
-        tasks = [Task { await modelServer.run() }, Task { await viewModelServer.run() }]
+        tasks = [Task { await modelServer.run() }]
     }
 
     /// Stops both servers and waits until they have returned (the model server commits

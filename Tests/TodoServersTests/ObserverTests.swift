@@ -33,8 +33,7 @@ struct ViewModelServerTests {
     func viewRequestBecomesModelRequest(request: Event, expected: Event) async {
         let bus = EventBus()
         let server = ViewModelServer(bus: bus)
-        let task = Task { await server.run() }
-        defer { task.cancel() }
+        defer { withExtendedLifetime(server) {} }
         let modelRequests = bus.subscribe(to: [expected.kind])
         let correlation = Correlation(client: 3, request: "req-\(request.kind.rawValue)")
         bus.publish(request, correlation: correlation)
@@ -67,8 +66,7 @@ struct ViewModelServerTests {
     func modelResponseBecomesViewResponse(response: Event, expected: Event) async {
         let bus = EventBus()
         let server = ViewModelServer(bus: bus)
-        let task = Task { await server.run() }
-        defer { task.cancel() }
+        defer { withExtendedLifetime(server) {} }
         let viewResponses = bus.subscribe(to: [expected.kind])
         let correlation = Correlation(client: 5, request: "model-answer")
         bus.publish(response, correlation: correlation)
@@ -81,8 +79,7 @@ struct ViewModelServerTests {
     func invalidRequestReachesNoModel() async {
         let bus = EventBus()
         let server = ViewModelServer(bus: bus)
-        let task = Task { await server.run() }
-        defer { task.cancel() }
+        defer { withExtendedLifetime(server) {} }
         let observed = bus.subscribe(to: [.requestWriteTodo, .responseError])
         let bad = Correlation(client: 1, request: "bad")
         let good = Correlation(client: 1, request: "good")
