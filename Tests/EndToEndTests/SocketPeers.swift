@@ -111,6 +111,32 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Hands `body` each line read (as bytes, without its newline) until it returns false
+    /// or the daemon closes the connection; fails after `timeout` seconds without data.
+    /// Reads 64 KiB at a time, for tests that read many lines quickly.
+    func readLines(timeout: Int32 = 20, _ body: (ArraySlice<UInt8>) throws -> Bool) throws {
+        var pending = buffer
+        buffer = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            var start = pending.startIndex
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = pending[start..<newline]
+                start = newline + 1
+                guard try body(line) else {
+                    buffer = Array(pending[start...])
+                    return
+                }
+            }
+            pending.removeSubrange(..<start)
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, timeout * 1000) == 1 else { throw TestFailure("no data from the daemon within \(timeout) s") }
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { return }
+            pending += chunk[..<count]
+        }
+    }
+
     /// Lines until one contains every needle; fails on close or timeout.
     func awaitLine(containing needles: String..., timeout: Int32 = 20) async throws -> String {
         while let line = try await readLine(timeout: timeout) {

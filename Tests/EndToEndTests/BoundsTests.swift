@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// Every queue between a socket and the store has a bound: clients that send faster than
+/// they are answered, or never read, cost the daemon bounded memory, slow no one else,
+/// and are told why they are cut off, in whole frames.
+@Suite("bounds, from a client's side")
+struct BoundsTests {
+    @Test("a client that pipelines 100,000 writes, reading as it goes, gets every answer; the daemon's memory stays flat")
+    func pipelinedWrites() async throws {
+        let daemon = try await DaemonProcess.start()
+        #expect(try await daemon.todoctl("add", "Toggled").status == 0)
+        let raw = try daemon.connect()
+        _ = try await raw.awaitLine(containing: "responseHello")
+        let baseline = try residentKilobytes(of: daemon.pid)
+        let count = 100_000
+        let sender = Task.detached {
+            var batch = ""
+            for index in 0..<count {
+                batch += #"{"event":"requestToggleComplete","id":"w\#(index)","data":"1"}"# + "\n"
+                if batch.utf8.count > 60_000 || index == count - 1 {
+                    try raw.send(batch)
+                    batch = ""
+                }
+            }
+        }
+        let pid = daemon.pid
+        let (answered, peak) = try await blocking {
+            var answered = 0
+            var peak = baseline
+            // Read in bulk, as a client that keeps up does (one line at a time through a task
+            // is slower than the daemon writes, and such a client is rightly cut off).
+            try raw.readLines(timeout: 60) { line in
+                if line.starts(with: Array(#"{"client":"#.utf8)), line.count > 0 { answered += 1 }
+                if answered % 10_000 == 0 { peak = max(peak, (try? residentKilobytes(of: pid)) ?? peak) }
+                return answered < count
+            }
+            return (answered, peak)
+        }
+        try await sender.value
+        #expect(answered == count)
+        // Bounded work in flight: the daemon holds at most a few hundred requests, not 100,000.
+        #expect(peak - baseline < 40_000, "resident memory grew from \(baseline) kB to \(peak) kB")
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("a client that pipelined 30,000 adds without reading gets whole frames, then the overloaded goodbye, last")
+    func goodbyeAfterWholeFrames() async throws {
+        let daemon = try await DaemonProcess.start()
+        let raw = try daemon.connect()
+        _ = try await raw.awaitLine(containing: "responseHello")
+        var requests = ""
+        for index in 0..<30_000 {
+            requests += #"{"event":"requestNewTodo","id":"a\#(index)","data":{"title":"pipelined \#(index) with a title long enough to matter"}}"# + "\n"
+        }
+        // Sent in full before a single byte is read.
+        let all = requests
+        try await blocking { try raw.send(all) }
+        var lines: [String] = []
+        while let line = try await raw.readLine(timeout: 60) { lines.append(line) }
+        #expect(lines.count > 1_000)
+        for line in lines {
+            #expect((try? jsonObject(line)) != nil, "not a whole frame: \(line.prefix(120))…")
+        }
+        let last = try #require(lines.last)
+        #expect(last.contains("responseGoodbye") && last.contains("overloaded"), "the last line is \(last.prefix(200))")
+        #expect(lines.dropLast().allSatisfy { !$0.contains("responseGoodbye") })
+        // The others carry on.
+        #expect(try await daemon.todoctl("status").status == 0)
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("list requests pipelined by a client that never reads: the daemon's memory stays bounded and others are answered")
+    func pipelinedReadsWithoutReading() async throws {
+        let daemon = try await DaemonProcess.start()
+        let seeder = try daemon.connect()
+        _ = try await seeder.awaitLine(containing: "responseHello")
+        var adds = ""
+        for index in 0..<100 {
+            adds += #"{"event":"requestNewTodo","id":"s\#(index)","data":{"title":"todo \#(index)","notes":"\#(String(repeating: "n", count: 200))"}}"# + "\n"
+        }
+        try seeder.send(adds)
+        _ = try await seeder.awaitLine(containing: #""id":"s99""#)
+        let baseline = try residentKilobytes(of: daemon.pid)
+
+        let greedy = try daemon.connect()
+        let list = #"{"event":"requestTodoViewModels","data":{"status":"all"}}"# + "\n"
+        let chunk = String(repeating: list, count: 1_000)
+        let sender = Task.detached {
+            // About 6 MB of requests, each answered with ~40 KB: without bounds, gigabytes.
+            for _ in 0..<100 { try greedy.send(chunk) }
+        }
+        // Another client is answered meanwhile.
+        #expect(try await daemon.todoctl("status").status == 0)
+        try await sender.value
+        let peak = try residentKilobytes(of: daemon.pid)
+        #expect(peak - baseline < 100_000, "resident memory grew from \(baseline) kB to \(peak) kB")
+        var last = ""
+        while let line = try await greedy.readLine(timeout: 60) { last = line }
+        #expect(last.contains("overloaded"))
+        #expect(try await daemon.todoctl("list").status == 0)
+        #expect(try await daemon.stop() == 0)
+    }
+}
+
+/// The resident set of a process, in kilobytes (`VmRSS` of /proc/PID/status).
+func residentKilobytes(of pid: Int32) throws -> Int {
+    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let value = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    else { throw TestFailure("no VmRSS for \(pid)") }
+    return value
+}
