@@ -13,11 +13,16 @@ public enum SystemdLogging {
     /// Meant for `LoggingSystem.bootstrap { label in SystemdLogging.makeHandler(label: label, level: level) }`.
     public static func makeHandler(label: String, level: Logger.Level) -> any LogHandler {
         if stderrIsJournal {
-            return JournalLogHandler(label: label, logLevel: level)
+            return BackgroundLogHandler(JournalLogHandler(label: label, logLevel: level))
         }
         var handler = StreamLogHandler.standardError(label: label)
         handler.logLevel = level
-        return handler
+        return BackgroundLogHandler(handler)
+    }
+
+    /// Returns once every message logged so far is written: call it before the process exits.
+    public static func flush() {
+        LogWriter.shared.flush()
     }
 
     /// Whether stderr is the journal's stream, per `$JOURNAL_STREAM` ("DEVICE:INODE", systemd.exec(5)).

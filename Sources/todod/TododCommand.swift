@@ -43,6 +43,7 @@ struct TododCommand: AsyncParsableCommand {
             databasePath: database ?? DefaultPaths.databasePath(),
             exitIdleAfter: exitIdleAfter?.duration,
             logger: Logger(label: "todod"))
+        defer { SystemdLogging.flush() }
         do {
             try await Daemon.run(configuration)
         } catch let error as DaemonError {

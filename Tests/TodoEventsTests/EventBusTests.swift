@@ -1,5 +1,6 @@
 import EventTestSupport
 import Foundation
+import Synchronization
 import Testing
 import TodoEvents
 import TodoModel
@@ -137,6 +138,62 @@ struct EventBusTests {
         bus.publish(.responseTodos(TodoQueryResult(query: .list(TodoFilter()), todos: [], asOf: 0)))
         #expect(bus.statistics.delivered - after.delivered == 1_000)
         #expect(uninterested.count == 1_000)
+    }
+
+    @Test("publish returns after the handlers of its kind have run, on the publisher's thread")
+    func synchronousDispatch() {
+        let bus = EventBus()
+        let seen = Mutex<[UInt64]>([])
+        bus.subscribe(to: [.requestStatus]) { envelope in seen.withLock { $0.append(envelope.sequence) } }
+        let envelope = bus.publish(.requestStatus)
+        #expect(seen.withLock { $0 } == [envelope.sequence])
+    }
+
+    @Test("an event published by a handler is dispatched after the current one, so every subscriber sees bus order")
+    func handlerPublishesAreQueued() {
+        let bus = EventBus()
+        let log = Mutex<[String]>([])
+        // The first subscriber answers a request; the second hears both kinds.
+        bus.subscribe(to: [.requestStatus]) { envelope in
+            log.withLock { $0.append("answerer \(envelope.sequence)") }
+            bus.publish(.responseStatus(Self.status), correlation: envelope.correlation)
+            log.withLock { $0.append("answerer returned") }
+        }
+        bus.subscribe(to: [.requestStatus, .responseStatus]) { envelope in
+            log.withLock { $0.append("observer \(envelope.sequence)") }
+        }
+        bus.publish(.requestStatus)
+        #expect(log.withLock { $0 } == ["answerer 1", "answerer returned", "observer 1", "observer 2"])
+    }
+
+    @Test("an unsubscribed handler is not called again")
+    func unsubscribeStopsHandler() {
+        let bus = EventBus()
+        let count = Mutex(0)
+        let subscription = bus.subscribe(to: [.requestStatus]) { _ in count.withLock { $0 += 1 } }
+        bus.publish(.requestStatus)
+        bus.unsubscribe(subscription)
+        bus.publish(.requestStatus)
+        #expect(count.withLock { $0 } == 1)
+        #expect(bus.subscriberCount(for: .requestStatus) == 0)
+    }
+
+    @Test("handlers never run two at a time, whatever the number of publishing threads")
+    func handlersAreSerial() async {
+        let bus = EventBus()
+        let running = Mutex((now: 0, most: 0))
+        bus.subscribe(to: [.requestStatus]) { _ in
+            running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            for _ in 0..<200 { _ = bus.lastSequence }
+            running.withLock { $0.now -= 1 }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask { for _ in 0..<500 { bus.publish(.requestStatus) } }
+            }
+        }
+        #expect(running.withLock { $0.most } == 1)
+        #expect(bus.statistics.delivered == 4_000)
     }
 
     @Test("an event nobody subscribed to is numbered but delivered to none")

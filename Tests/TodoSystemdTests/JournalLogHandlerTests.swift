@@ -65,3 +65,14 @@ import Testing
         #expect(fields.contains("TODOD_ERROR_MESSAGE=Boom()"))
     }
 }
+
+@Suite("BackgroundLogHandler")
+struct BackgroundLogHandlerTests {
+    @Test("control characters in a message become visible escapes; other text is kept")
+    func escaping() {
+        #expect(LogText.escaped("plain, with ü and 漢字") == "plain, with ü and 漢字")
+        #expect(LogText.escaped("two\nlines\r") == #"two\nlines\r"#)
+        #expect(LogText.escaped("\u{1B}]0;PWNED\u{07}") == #"\u{1B}]0;PWNED\u{7}"#)
+        #expect(LogText.escaped("c1 \u{9B}31m") == #"c1 \u{9B}31m"#)
+    }
+}

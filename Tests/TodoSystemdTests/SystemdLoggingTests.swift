@@ -20,7 +20,7 @@ extension EnvironmentTests {
         @Test func notJournalWhenUnset() {
             withEnvironment(["JOURNAL_STREAM": nil]) {
                 #expect(!SystemdLogging.stderrIsJournal)
-                #expect(SystemdLogging.makeHandler(label: "todod", level: .debug) is StreamLogHandler)
+                #expect((SystemdLogging.makeHandler(label: "todod", level: .debug) as? BackgroundLogHandler)?.wrapped is StreamLogHandler)
             }
         }
 
@@ -37,7 +37,7 @@ extension EnvironmentTests {
             try withEnvironment(["JOURNAL_STREAM": try stderrIdentity()]) {
                 #expect(SystemdLogging.stderrIsJournal)
                 let handler = SystemdLogging.makeHandler(label: "todod", level: .notice)
-                let journal = try #require(handler as? JournalLogHandler)
+                let journal = try #require((handler as? BackgroundLogHandler)?.wrapped as? JournalLogHandler)
                 #expect(journal.label == "todod")
                 #expect(journal.logLevel == .notice)
             }
