@@ -30,6 +30,7 @@ public enum Daemon {
         let core = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { core.shutdownGracefully { _ in } }
         let coreLoop = core.next()
+        let stallHook = CoreStallHook.install(core: coreLoop)
         let bus = EventBus()
         let model = try ModelServer(bus: bus, store: store, logger: logger, returnToCore: { work in coreLoop.execute(work) })
         MemoryTuning.trim()
@@ -62,7 +63,7 @@ public enum Daemon {
         groupConfiguration.maximumGracefulShutdownDuration = maximumShutdownDuration
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: groupConfiguration).run()
-        withExtendedLifetime(viewModel) {}
+        withExtendedLifetime((viewModel, stallHook)) {}
         logger.info("todod stopped")
     }
 

@@ -14,13 +14,13 @@ final class DaemonProcess: @unchecked Sendable {
     var pid: Int32 { process.processIdentifier }
 
     /// Starts todod; `directory` is reused to restart on the same data.
-    static func start(in directory: String? = nil, arguments: [String] = []) async throws -> DaemonProcess {
-        let daemon = try DaemonProcess(directory: directory ?? makeTemporaryDirectory(), arguments: arguments)
+    static func start(in directory: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) async throws -> DaemonProcess {
+        let daemon = try DaemonProcess(directory: directory ?? makeTemporaryDirectory(), arguments: arguments, environment: environment)
         _ = try await daemon.notify.awaitMessage(containing: "READY=1")
         return daemon
     }
 
-    private init(directory: String, arguments: [String]) throws {
+    private init(directory: String, arguments: [String], environment extra: [String: String]) throws {
         self.directory = directory
         socketPath = directory + "/todod.sock"
         databasePath = directory + "/todos.sqlite"
@@ -31,6 +31,7 @@ final class DaemonProcess: @unchecked Sendable {
         process.arguments = ["--socket", socketPath, "--database", databasePath, "--log-level", "debug"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notifyPath
+        environment.merge(extra) { $1 }
         process.environment = environment
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: logPath)
@@ -40,6 +41,9 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// What the daemon logged so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Every notification the daemon sent to its (test) systemd so far.
+    var notifications: [String] { notify.received }
 
     /// The next notification the daemon sends to its (test) systemd.
     func awaitNotification(containing needle: String) async throws -> String {

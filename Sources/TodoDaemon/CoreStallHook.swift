@@ -1,0 +1,28 @@
+import Dispatch
+import Foundation
+import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// For the watchdog's test only: with `TODOD_TEST_STALL_CORE_ON_SIGUSR2=1` in its
+/// environment, todod wedges its core event loop for good when it gets SIGUSR2, as a
+/// handler that never returns would. The test then sees the watchdog go unfed.
+enum CoreStallHook {
+    static let variable = "TODOD_TEST_STALL_CORE_ON_SIGUSR2"
+
+    /// Installs the hook when the environment asks for it; the source must be kept.
+    static func install(core: any EventLoop) -> (any DispatchSourceSignal)? {
+        guard ProcessInfo.processInfo.environment[variable] == "1" else { return nil }
+        signal(SIGUSR2, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: .global())
+        source.setEventHandler {
+            core.execute {
+                while true { sleep(3600) }
+            }
+        }
+        source.resume()
+        return source
+    }
+}
