@@ -163,7 +163,7 @@ public final class ModelServer: Sendable {
         do {
             // A commit once begun is finished, even when the server is being cancelled.
             let (store, now) = (store, clock().roundedToMilliseconds)
-            let results = try await Task { try await store.commit(mutations, at: now) }.value
+            let results = try await Task { try store.commit(mutations, at: now) }.value
             batchSizes.withLock { sizes in
                 if sizes.count >= ModelServer.recordedBatches { sizes.removeFirst(sizes.count - ModelServer.recordedBatches + 1) }
                 sizes.append(mutations.count)
