@@ -46,7 +46,8 @@ enum DatabaseFile {
     /// holding nothing.
     private static func checkOwner(_ path: String) throws(TodoStoreError) {
         let header = try readHeader(path)
-        guard header.starts(with: Array("SQLite format 3\0".utf8)) else {
+        // An SQLite file starts with a 100-byte header: its magic string, then fields.
+        guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
             throw TodoStoreError("\(path) is not an SQLite database, so todod will not touch it: choose another file with --database")
         }
         let mark = header[68..<72].reduce(Int32(0)) { $0 << 8 | Int32($1) }

@@ -83,6 +83,10 @@ struct TodoStoreTests {
         let error = try #require(throws: TodoStoreError.self) { try TodoStore(path: directory.databasePath) }
         #expect(error.message.contains("not an SQLite database"))
         #expect(try String(contentsOfFile: directory.databasePath, encoding: .utf8) == "my shopping list\n")
+        // Cut short inside SQLite's 100-byte header.
+        let truncated = directory.url.appendingPathComponent("truncated.sqlite")
+        try Data("SQLite format 3\0 and no more".utf8).write(to: truncated)
+        #expect(throws: TodoStoreError.self) { try TodoStore(path: truncated.path) }
     }
 
     @Test("a new database, an empty SQLite file and a todod 0.1.0 database are all taken and marked as todod's")
