@@ -7,10 +7,11 @@ DESTDIR     ?=
 CONFIG      ?= debug
 # The compiler refuses an import a target did not declare: the module graph stays the architecture.
 BUILD_FLAGS ?= --explicit-target-dependency-import-check error
-# Packages the build and the tests need (tmux and socat drive the end-to-end tests).
+# Packages the build and the tests need (tmux and socat drive the end-to-end tests; sqlite3
+# reads the database files as a user or another program would).
 # systemd (systemd-socket-activate, the user manager) and dpkg-dev (dpkg-shlibdeps for `make deb`)
 # serve the systemd and package tests.
-APT_PACKAGES = pkg-config libsqlite3-dev libsystemd-dev tmux socat systemd dpkg-dev
+APT_PACKAGES = pkg-config libsqlite3-dev libsystemd-dev tmux socat sqlite3 systemd dpkg-dev
 SUDO        := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: all deps build test run clean

@@ -26,7 +26,13 @@ public enum Daemon {
         umask(0o077)
         let fileLimit = FileLimit.raiseToHardLimit()
         MemoryTuning.keepMemorySmall()
-        let store = try openStore(at: configuration.databasePath)
+        // Start-up order: the socket first (its lock, then a live daemon there), then the
+        // database (checked, locked, opened): a daemon that will not run creates nothing.
+        let holder = LockFile.Holder(pid: "\(getpid())", socket: configuration.socketPath, database: configuration.databasePath)
+        let socketLock = try SocketActivation.listeningFileDescriptors().isEmpty
+            ? SocketFile.claim(configuration.socketPath, holder: holder) : nil
+        let (store, databaseLock) = try openStore(at: configuration.databasePath, holder: holder)
+        defer { withExtendedLifetime((socketLock, databaseLock)) {} }
         let core = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { core.shutdownGracefully { _ in } }
         let coreLoop = core.next()
@@ -63,17 +69,34 @@ public enum Daemon {
         groupConfiguration.maximumGracefulShutdownDuration = maximumShutdownDuration
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: groupConfiguration).run()
+        do { try store.close() } catch { logger.error("cannot checkpoint the database at exit", metadata: ["error": "\(error)"]) }
         withExtendedLifetime((viewModel, stallHook)) {}
         logger.info("todod stopped")
     }
 
-    private static func openStore(at path: String) throws -> TodoStore {
+    /// Checks the database file (reading only), takes `DATABASE.lock` beside it for the
+    /// daemon's life, then opens it: a second daemon on one database refuses, whatever its socket.
+    private static func openStore(at path: String, holder: LockFile.Holder) throws -> (TodoStore, LockFile) {
         let directory = (path as NSString).deletingLastPathComponent
         do {
             if !directory.isEmpty {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
-            return try TodoStore(path: path)
+        } catch {
+            throw DaemonError("cannot create the database's directory \(directory): \(error.localizedDescription); check its permissions, or choose another file with --database")
+        }
+        do {
+            try TodoStore.check(path)
+        } catch {
+            throw DaemonError("cannot open the database: \(error.message)")
+        }
+        let lock = try LockFile.acquire(path + ".lock", holder: holder) { other in
+            DaemonError("another todod (pid \(other.pid), socket \(other.socket)) is using the database \(path): use that one (`todoctl --socket \(other.socket) status`), or stop it first (kill \(other.pid))")
+        }
+        do {
+            return (try TodoStore(path: path), lock)
+        } catch let error as TodoStoreError {
+            throw DaemonError("cannot open the database: \(error.message)")
         } catch {
             throw DaemonError("cannot open the database \(path): \(error): check the path and its permissions, or choose another with --database")
         }

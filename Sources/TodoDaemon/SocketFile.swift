@@ -10,6 +10,21 @@ enum SocketFile {
     /// The longest path a Unix socket address holds (`sun_path`, less its NUL).
     static let maximumPathLength = 107
 
+    /// Makes the socket's directory and takes `PATH.lock` beside the socket for the
+    /// daemon's life, then clears the way for binding: two daemons started at the same
+    /// instant cannot both find the path free and unlink each other's socket.
+    static func claim(_ path: String, holder: LockFile.Holder) throws(DaemonError) -> LockFile {
+        guard path.utf8.count <= maximumPathLength else {
+            throw DaemonError("the socket path \(path) is longer than \(maximumPathLength) bytes, which Unix sockets cannot hold: choose a shorter --socket")
+        }
+        try makeDirectory(for: path)
+        let lock = try LockFile.acquire(path + ".lock", holder: holder) { other in
+            DaemonError("another todod (pid \(other.pid), database \(other.database)) is already listening on \(path): use it (`todoctl status`), or stop it first (`systemctl --user stop todod` or kill \(other.pid))")
+        }
+        try prepare(path)
+        return lock
+    }
+
     /// Makes the socket's directory and clears the way for binding `path`; throws if
     /// another daemon listens there or the path is unusable.
     static func prepare(_ path: String) throws(DaemonError) {

@@ -46,7 +46,12 @@ public final class ModelServer: Sendable {
         var shuttingDown = false
         var stopped: [CheckedContinuation<Void, Never>] = []
         var batchSizes: [Int] = []
+        /// Counts commits, so that an idle checkpoint knows none came since it was planned.
+        var commits: UInt64 = 0
     }
+
+    /// How long after the last commit the write-ahead log is folded into the database file.
+    public static let idleCheckpointDelay: DispatchTimeInterval = .seconds(5)
 
     private let bus: EventBus
     private let store: TodoStore
@@ -224,6 +229,7 @@ public final class ModelServer: Sendable {
                 changed = true
             }
             if changed { state.ordered = nil }
+            state.commits += 1
             if state.batchSizes.count >= ModelServer.recordedBatches { state.batchSizes.removeFirst() }
             state.batchSizes.append(results.count)
         }
@@ -240,8 +246,22 @@ public final class ModelServer: Sendable {
             defer { state.stopped = [] }
             return ([], state.stopped)
         }
-        if !next.isEmpty { commit(next) }
+        if next.isEmpty { checkpointWhenIdle() } else { commit(next) }
         stopped.forEach { $0.resume() }
+    }
+
+    /// Once no write has committed for a while, folds the write-ahead log into the
+    /// database file, so that the file alone (a copy, a backup) holds every todo.
+    private func checkpointWhenIdle() {
+        let planned = state.withLock { $0.commits }
+        storage.asyncAfter(deadline: .now() + ModelServer.idleCheckpointDelay) { [self] in
+            guard state.withLock({ $0.commits == planned && !$0.committing }) else { return }
+            do {
+                try store.checkpoint()
+            } catch {
+                logger.notice("could not checkpoint the database while idle; will retry after the next write", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     static func describe(_ error: any Error) -> String {

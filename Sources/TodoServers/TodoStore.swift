@@ -4,14 +4,20 @@ import TodoModel
 
 /// The SQLite database: one file in WAL mode with `synchronous=FULL`, so that a
 /// committed write survives a power cut. The ModelServer is its only writer.
+///
+/// The file is marked as todod's (`PRAGMA application_id`, see `DatabaseFile`): an
+/// existing file is opened only when it is empty or todod's own.
 public final class TodoStore: Sendable {
     public let path: String
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     /// Opens (creating when missing) the database at `path` and migrates it.
     /// - Parameter maximumPageCount: caps the file's size in pages; tests use it to make
     ///   the disk "full".
+    /// - Throws: `TodoStoreError` (before writing anything) when the file is another
+    ///   program's, not SQLite, or not writable; SQLite's errors otherwise.
     public init(path: String, maximumPageCount: Int? = nil) throws {
+        try TodoStore.check(path)
         self.path = path
         var configuration = Configuration()
         configuration.label = "todod"
@@ -24,9 +30,15 @@ public final class TodoStore: Sendable {
         try TodoStore.migrator.migrate(pool)
     }
 
+    /// Throws, saying what to do, unless a `TodoStore` may open `path`: it is missing,
+    /// an empty database, or todod's, and writable. Reads only; writes nothing.
+    public static func check(_ path: String) throws(TodoStoreError) {
+        try DatabaseFile.check(path)
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: todos and counters") { db in
+        migrator.registerMigration(DatabaseFile.firstMigration) { db in
             try db.execute(sql: """
                 CREATE TABLE todo (
                     id TEXT PRIMARY KEY NOT NULL,
@@ -47,6 +59,10 @@ public final class TodoStore: Sendable {
                 INSERT INTO counter (name, value) VALUES ('number', 0), ('change', 0);
                 """)
         }
+        // Marks new databases and those made by todod 0.1.0, which were not marked.
+        migrator.registerMigration("v2: application id") { db in
+            try db.execute(sql: "PRAGMA application_id = \(DatabaseFile.applicationID)")
+        }
         return migrator
     }
 
@@ -60,16 +76,18 @@ public final class TodoStore: Sendable {
             // so the todos' strings are not left scattered among freed rows.
             var todos: [Todo] = []
             todos.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0)
-            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM todo ORDER BY number")
-            while let row = try rows.next() { todos.append(try TodoStore.todo(from: row)) }
+            let records = try TodoRecord.fetchCursor(db, sql: "SELECT * FROM todo ORDER BY number")
+            while let record = try records.next() { todos.append(record.todo) }
             return (todos, UInt64(try Counters.load(db).change))
         }
     }
 
     /// Applies the mutations in order, in one transaction, and returns once it is durable.
+    /// It blocks the calling thread for the disk: call it from the storage thread.
     ///
     /// A mutation that cannot apply (unknown todo, stale revision) is answered as failed
-    /// and the others still commit; an error from SQLite fails them all and writes nothing.
+    /// and the others still commit; an error from SQLite, or an update that changed no
+    /// row, fails them all and writes nothing.
     public func commit(_ mutations: [TodoMutation], at now: Date) throws -> [TodoWriteResult] {
         try pool.write { db in
             var counters = try Counters.load(db)
@@ -87,21 +105,33 @@ public final class TodoStore: Sendable {
             let todo = Todo(
                 number: counters.number, title: new.title, notes: new.notes, priority: new.priority,
                 due: new.due, tags: new.tags, createdAt: now)
-            try insert(todo, in: db)
+            try TodoRecord(todo).insert(db)
             counters.change += 1
             return .written(mutation, todo, change: UInt64(counters.change))
         }
         guard let ref = mutation.target else { return .failed(mutation, .storage("a mutation without a target")) }
-        let matches = try fetch(ref, in: db)
+        let matches = try TodoRecord.fetch(ref, in: db)
         guard let current = matches.first else { return .failed(mutation, .notFound(ref)) }
         guard matches.count == 1 else { return .failed(mutation, .ambiguous(ref)) }
+        let next: Todo
         do {
-            guard let next = try mutation.applied(to: current, at: now) else { return .unchanged(mutation, current) }
-            try update(next, in: db)
-            counters.change += 1
-            return .written(mutation, next, change: UInt64(counters.change))
-        } catch let error as TodoModelError {
+            guard let applied = try mutation.applied(to: current, at: now) else { return .unchanged(mutation, current) }
+            next = applied
+        } catch {
             return .failed(mutation, error)
+        }
+        try update(next, in: db)
+        counters.change += 1
+        return .written(mutation, next, change: UInt64(counters.change))
+    }
+
+    /// Writes `todo` over its row, which must change exactly one row: the row was just
+    /// read in this transaction, so anything else means the database is not as todod left it.
+    private static func update(_ todo: Todo, in db: Database) throws {
+        do {
+            try TodoRecord(todo).update(db, columns: TodoRecord.mutableColumns)
+        } catch RecordError.recordNotFound {
+            throw TodoStoreError("the update of #\(todo.number) (\(todo.id.uuidString.lowercased())) changed no row, so nothing was written: another program may have changed the database; check it (`sqlite3 FILE 'PRAGMA integrity_check'`, and any triggers it added)")
         }
     }
 }

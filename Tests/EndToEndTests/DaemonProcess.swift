@@ -13,22 +13,32 @@ final class DaemonProcess: @unchecked Sendable {
     var environment: [String: String] { ["TODOD_SOCKET": socketPath] }
     var pid: Int32 { process.processIdentifier }
 
-    /// Starts todod; `directory` is reused to restart on the same data.
-    static func start(in directory: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) async throws -> DaemonProcess {
-        let daemon = try DaemonProcess(directory: directory ?? makeTemporaryDirectory(), arguments: arguments, environment: environment)
+    /// Starts todod; `directory` is reused to restart on the same data. With `user` (a uid,
+    /// needs root), it runs as that user (and group), in a directory given to that user.
+    static func start(in directory: String? = nil, arguments: [String] = [], environment: [String: String] = [:], user: UInt32? = nil) async throws -> DaemonProcess {
+        let daemon = try DaemonProcess(directory: directory ?? makeTemporaryDirectory(), arguments: arguments, environment: environment, user: user)
         _ = try await daemon.notify.awaitMessage(containing: "READY=1")
         return daemon
     }
 
-    private init(directory: String, arguments: [String], environment extra: [String: String]) throws {
+    private init(directory: String, arguments: [String], environment extra: [String: String], user: UInt32?) throws {
         self.directory = directory
         socketPath = directory + "/todod.sock"
         databasePath = directory + "/todos.sqlite"
         logPath = directory + "/todod.log"
         let notifyPath = directory + "/notify-\(UUID().uuidString.prefix(8)).sock"
         notify = try NotifyListener(path: notifyPath)
-        process.executableURL = URL(fileURLWithPath: binaryDirectory + "/todod")
-        process.arguments = ["--socket", socketPath, "--database", databasePath, "--log-level", "debug"] + arguments
+        let todod = [binaryDirectory + "/todod", "--socket", socketPath, "--database", databasePath, "--log-level", "debug"] + arguments
+        if let user {
+            // The daemon must reach its notify socket and own its directory, as a user's would be.
+            chown(directory, user, user)
+            chmod(notifyPath, 0o666)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + todod
+        } else {
+            process.executableURL = URL(fileURLWithPath: todod[0])
+            process.arguments = Array(todod.dropFirst())
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notifyPath
         environment.merge(extra) { $1 }
