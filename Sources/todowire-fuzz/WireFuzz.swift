@@ -17,11 +17,26 @@ func fuzzOne(_ bytes: [UInt8]) {
 }
 
 #if FUZZING
-/// libFuzzer's entry point (`make fuzz`): the build passes `-sanitize=fuzzer,address -D FUZZING`.
+/// libFuzzer's driver, run from our own entry point: SwiftPM links an executable's `main`
+/// to `<module>_main`, so libFuzzer's `main` is not used.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+/// libFuzzer's callback, by the name its own `main` (linked in too) looks for.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzInput(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    fuzzOne(Array(UnsafeBufferPointer(start: data, count: count)))
+func fuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzOne(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     return 0
+}
+
+/// The entry point `make fuzz` builds (`-sanitize=fuzzer,address -DFUZZING`).
+@_cdecl("todowire_fuzz_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments, fuzzInput)
 }
 #else
 /// Without libFuzzer: replays the files named on the command line (a corpus, or a crash).
