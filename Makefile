@@ -38,7 +38,7 @@ build: deps
 
 # The whole suite, the Debian package's tests included: `make deb` first (a release build,
 # about 2 minutes on 2 cores the first time), then every test with TODOD_DEB pointing at it.
-test: deps deb
+test: deps deb fuzz-smoke
 	$(SWIFT) build --build-tests --scratch-path $(SCRATCH) $(BUILD_FLAGS)
 	TODOD_DEB=$(abspath $(DEB)) $(SWIFT) test --skip-build --scratch-path $(SCRATCH)
 
@@ -138,6 +138,26 @@ deb: release
 test-package: deb
 	$(SWIFT) build --build-tests --scratch-path $(SCRATCH) $(BUILD_FLAGS)
 	TODOD_DEB=$(abspath $(DEB)) $(SWIFT) test --skip-build --scratch-path $(SCRATCH) --filter SystemdPackageTests
+
+# ---- Fuzzing ------------------------------------------------------------------------------
+# `make fuzz [FUZZ_SECONDS=N]` runs libFuzzer (with AddressSanitizer) on the frame decoder
+# for N seconds, from the seed frames in Tests/FuzzCorpus/frames; what it finds new goes to
+# .build-fuzz/corpus. A crash leaves its input in crash-*: replay it with the plain build,
+# `swift run todowire-fuzz crash-…`. `make fuzz-smoke` is the short run `make test` does.
+FUZZ_SECONDS ?= 300
+FUZZ_SCRATCH  = .build-fuzz
+FUZZ_SWIFTC   = -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+
+.PHONY: fuzz fuzz-smoke
+
+fuzz:
+	$(SWIFT) build --scratch-path $(FUZZ_SCRATCH) --product todowire-fuzz $(BUILD_FLAGS) $(FUZZ_SWIFTC)
+	mkdir -p $(FUZZ_SCRATCH)/corpus
+	$(FUZZ_SCRATCH)/debug/todowire-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \
+		$(FUZZ_SCRATCH)/corpus Tests/FuzzCorpus/frames
+
+fuzz-smoke:
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=25
 
 # ---- Benchmarks ---------------------------------------------------------------------------
 # `make bench` builds todod, todoctl and todobench as `make release` builds them and runs

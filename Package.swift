@@ -90,6 +90,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // libFuzzer's target for the frame decoder (`make fuzz`); built plainly, it replays files.
+        .executableTarget(
+            name: "todowire-fuzz",
+            dependencies: ["TodoWire", .product(name: "NIOCore", package: "swift-nio")]),
+
         // Tests: one target per layer, plus end-to-end tests that spawn real processes.
         .testTarget(name: "TodoModelTests", dependencies: ["TodoModel"]),
         .testTarget(name: "TodoViewModelTests", dependencies: ["TodoViewModel"]),

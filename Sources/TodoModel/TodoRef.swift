@@ -57,7 +57,11 @@ public enum TodoRef: Sendable, Hashable, Codable, CustomStringConvertible {
             self = .number(number)
             return
         }
-        let text = try container.decode(String.self)
+        guard let text = try? container.decode(String.self) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath,
+                      debugDescription: "a todo reference is a todo number (3, or \"#3\"), a UUID or a UUID prefix of 8+ hex digits in a string"))
+        }
         guard let ref = TodoRef(text) else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath,

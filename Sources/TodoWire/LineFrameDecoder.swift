@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
 
 /// Splits a byte stream into lines (without their `\n`, and without a `\r` before it).
@@ -18,13 +15,11 @@ public struct LineFrameDecoder: NIOSingleStepByteToMessageDecoder {
     }
 
     public mutating func decode(buffer: inout ByteBuffer) throws -> ByteBuffer? {
-        // memchr: a long line arrives in many reads, and each read's bytes are searched once.
-        let (readable, found) = buffer.withUnsafeReadableBytes { bytes -> (Int, Int?) in
-            guard scanned < bytes.count, let base = bytes.baseAddress,
-                let hit = memchr(base + scanned, Int32(UInt8(ascii: "\n")), bytes.count - scanned)
-            else { return (bytes.count, nil) }
-            return (bytes.count, base.distance(to: UnsafeRawPointer(hit)))
-        }
+        // Each read's bytes are searched once: a long line arrives in many reads. (The view's
+        // firstIndex(of:) is NIO's, bounds-checked, and fast.)
+        let view = buffer.readableBytesView
+        let readable = view.count
+        let found = scanned < readable ? view[(view.startIndex + scanned)...].firstIndex(of: UInt8(ascii: "\n")).map { $0 - view.startIndex } : nil
         guard let length = found else {
             scanned = readable
             if readable > maximumLength { throw LineTooLongError(maximumLength: maximumLength) }

@@ -1,4 +1,6 @@
-/// The numbers of the wire protocol, as `docs/PROTOCOL.md` documents them.
+import TodoModel
+
+/// The numbers of the wire protocol, as `docs/PROTOCOL.md` documents them (section Limits).
 public enum WireProtocol {
     /// Raised on any change a client must know about to talk to the daemon.
     public static let version = 1
@@ -9,4 +11,13 @@ public enum WireProtocol {
     public static let maximumResponseLength = 256 << 20
     /// Bytes a client may leave unread before the daemon disconnects it.
     public static let maximumUnreadBytes = 8 << 20
+    /// Arrays and objects nested in one another in any frame, the frame's own object
+    /// counting 1 (no request needs more than 4). Deeper is a `badRequest`.
+    public static let maximumNesting = 64
+    /// The most elements of a `tags`, `addTags` or `removeTags` array in a request: the
+    /// most tags a todo holds. Checked while the line is read.
+    public static let maximumTagsPerRequest = Todo.maximumTagCount
+    /// The most elements of any other array in a request (no request has one; an unknown
+    /// field's value is read, and capped, all the same).
+    public static let maximumArrayLength = 64
 }

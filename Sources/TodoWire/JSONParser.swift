@@ -1,0 +1,260 @@
+/// The strict reader behind `JSONDocument`: RFC 8259 and nothing more. It refuses
+/// trailing commas, leading zeros, bad or lone-surrogate escapes, raw control characters
+/// in strings, invalid UTF-8 in strings, duplicate keys in an object, anything after the
+/// value, nesting deeper than the limit and (in requests) arrays longer than their cap.
+/// It recurses once per level of nesting, so never deeper than `limits.maximumDepth`.
+struct JSONParser {
+    let bytes: [UInt8]
+    let limits: JSONLimits
+    var index = 0
+    var nodes: [JSONDocument.Node] = []
+
+    init(bytes: [UInt8], limits: JSONLimits) {
+        self.bytes = bytes
+        self.limits = limits
+        nodes.reserveCapacity(16)
+    }
+
+    mutating func document() throws(JSONSyntaxError) {
+        skipWhitespace()
+        try value(depth: 0, key: nil)
+        skipWhitespace()
+        guard index == bytes.count else { throw fail("unexpected \(describe(bytes[index])) after the JSON value") }
+    }
+
+    private func fail(_ reason: String) -> JSONSyntaxError {
+        JSONSyntaxError(reason: reason, offset: index)
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// One value at `index` (whitespace already skipped); `key` is the member it is the value of.
+    private mutating func value(depth: Int, key: ArraySlice<UInt8>?) throws(JSONSyntaxError) {
+        guard index < bytes.count else { throw fail("the line ends where a value was expected") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try object(depth: depth + 1)
+        case UInt8(ascii: "["): try array(depth: depth + 1, key: key)
+        case UInt8(ascii: "\""): try string()
+        case UInt8(ascii: "t"): try literal("true", .true)
+        case UInt8(ascii: "f"): try literal("false", .false)
+        case UInt8(ascii: "n"): try literal("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+        default: throw fail("unexpected \(describe(bytes[index])) where a value was expected")
+        }
+    }
+
+    private mutating func open(_ kind: JSONDocument.Kind, depth: Int) throws(JSONSyntaxError) -> Int {
+        guard depth <= limits.maximumDepth else {
+            throw fail("arrays and objects nested deeper than \(limits.maximumDepth) levels")
+        }
+        nodes.append(JSONDocument.Node(kind: kind, escaped: false, start: index, end: index, count: 0, next: 0))
+        index += 1
+        skipWhitespace()
+        return nodes.count - 1
+    }
+
+    private mutating func close(_ node: Int, count: Int) {
+        index += 1
+        nodes[node].end = index
+        nodes[node].count = count
+        nodes[node].next = nodes.count
+    }
+
+    private mutating func object(depth: Int) throws(JSONSyntaxError) {
+        let node = try open(.object, depth: depth)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return close(node, count: 0) }
+        var keys: [Int] = []
+        var seen: Set<[UInt8]>?
+        while true {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { throw fail("trailing comma in an object") }
+                throw fail("expected a key in quotes")
+            }
+            let keyNode = nodes.count
+            try string()
+            try refuseDuplicate(keyNode, among: keys, seen: &seen)
+            keys.append(keyNode)
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
+            index += 1
+            skipWhitespace()
+            let key = nodes[keyNode].escaped ? nil : bytes[nodes[keyNode].start..<nodes[keyNode].end]
+            try value(depth: depth, key: key)
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("the line ends inside an object") }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+                skipWhitespace()
+            case UInt8(ascii: "}"): return close(node, count: keys.count)
+            default: throw fail("expected ',' or '}' in an object, found \(describe(bytes[index]))")
+            }
+        }
+    }
+
+    /// Objects on the wire have a dozen keys at most, compared one by one; past 32 keys,
+    /// they go into a set (`seen`), so that a hostile object costs linear time, not quadratic.
+    private func refuseDuplicate(_ key: Int, among keys: [Int], seen: inout Set<[UInt8]>?) throws(JSONSyntaxError) {
+        let node = nodes[key]
+        let duplicate: Bool
+        if keys.count < 32 {
+            duplicate = keys.contains { other in
+                let earlier = nodes[other]
+                if !node.escaped, !earlier.escaped {
+                    return bytes[node.start..<node.end].elementsEqual(bytes[earlier.start..<earlier.end])
+                }
+                return keyText(other) == keyText(key)
+            }
+        } else {
+            if seen == nil { seen = Set(keys.map(keyText)) }
+            duplicate = !seen!.insert(keyText(key)).inserted
+        }
+        if duplicate {
+            throw JSONSyntaxError(reason: "duplicate key \"\(String(decoding: keyText(key), as: UTF8.self))\" in an object", offset: node.start)
+        }
+    }
+
+    private func keyText(_ key: Int) -> [UInt8] {
+        let node = nodes[key]
+        let raw = bytes[node.start..<node.end]
+        return node.escaped ? JSONDocument.unescaped(raw) : Array(raw)
+    }
+
+    private mutating func array(depth: Int, key: ArraySlice<UInt8>?) throws(JSONSyntaxError) {
+        let node = try open(.array, depth: depth)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { return close(node, count: 0) }
+        let cap = limits.arrayCap(key: key)
+        var count = 0
+        while true {
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw fail("trailing comma in an array") }
+            count += 1
+            if let cap, count > cap.count {
+                let what = key.map { "\"\(String(decoding: $0, as: UTF8.self))\"" } ?? "an array"
+                throw fail("\(what) holds more than \(cap.count) \(cap.noun): a request may send at most \(cap.count)")
+            }
+            try value(depth: depth, key: nil)
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("the line ends inside an array") }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+                skipWhitespace()
+            case UInt8(ascii: "]"): return close(node, count: count)
+            default: throw fail("expected ',' or ']' in an array, found \(describe(bytes[index]))")
+            }
+        }
+    }
+
+    private mutating func literal(_ word: String, _ kind: JSONDocument.Kind) throws(JSONSyntaxError) {
+        let count = word.utf8.count
+        guard index + count <= bytes.count, bytes[index..<index + count].elementsEqual(word.utf8) else {
+            throw fail("unexpected \(describe(bytes[index])) where a value was expected")
+        }
+        nodes.append(JSONDocument.Node(kind: kind, escaped: false, start: index, end: index + count, count: 0, next: nodes.count + 1))
+        index += count
+    }
+
+    private func isDigit(_ at: Int) -> Bool {
+        at < bytes.count && bytes[at] >= UInt8(ascii: "0") && bytes[at] <= UInt8(ascii: "9")
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    private mutating func number() throws(JSONSyntaxError) {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard isDigit(index) else { throw fail("a number needs a digit after '-'") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if isDigit(index) { throw fail("leading zero in a number") }
+        } else {
+            while isDigit(index) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard isDigit(index) else { throw fail("a number needs digits after its '.'") }
+            while isDigit(index) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard isDigit(index) else { throw fail("a number needs digits in its exponent") }
+            while isDigit(index) { index += 1 }
+        }
+        nodes.append(JSONDocument.Node(kind: .number, escaped: false, start: start, end: index, count: 0, next: nodes.count + 1))
+    }
+
+    /// A string at `index` (its opening quote): escapes checked, UTF-8 checked, no raw
+    /// control character. The node spans the bytes between the quotes.
+    private mutating func string() throws(JSONSyntaxError) {
+        index += 1
+        let start = index
+        var escaped = false
+        var ascii = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                if !ascii, String(validating: bytes[start..<index], as: UTF8.self) == nil {
+                    throw JSONSyntaxError(reason: "a string is not valid UTF-8", offset: start)
+                }
+                nodes.append(JSONDocument.Node(kind: .string, escaped: escaped, start: start, end: index, count: 0, next: nodes.count + 1))
+                index += 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                try escape()
+                continue
+            }
+            if byte < 0x20 { throw fail("a raw control character (0x\(String(byte, radix: 16))) in a string: escape it") }
+            if byte >= 0x80 { ascii = false }
+            index += 1
+        }
+        throw JSONSyntaxError(reason: "a string is not closed", offset: start - 1)
+    }
+
+    /// The escape at `index` (its backslash); a `\u` high surrogate must have its low half.
+    private mutating func escape() throws(JSONSyntaxError) {
+        guard index + 1 < bytes.count else { throw fail("the line ends inside an escape") }
+        switch bytes[index + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            index += 2
+        case UInt8(ascii: "u"):
+            let scalar = try hex4(at: index + 2)
+            switch scalar {
+            case 0xD800..<0xDC00:
+                guard index + 7 < bytes.count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u"),
+                    (0xDC00..<0xE000).contains(try hex4(at: index + 8))
+                else { throw fail("a lone surrogate \\u\(String(scalar, radix: 16)): a high surrogate needs its low half") }
+                index += 12
+            case 0xDC00..<0xE000:
+                throw fail("a lone surrogate \\u\(String(scalar, radix: 16)): a low surrogate needs a high one before it")
+            default:
+                index += 6
+            }
+        default:
+            throw fail("a bad escape \\\(describe(bytes[index + 1])) in a string")
+        }
+    }
+
+    private func hex4(at start: Int) throws(JSONSyntaxError) -> UInt32 {
+        guard start + 4 <= bytes.count else { throw fail("a \\u escape needs four hex digits") }
+        var value: UInt32 = 0
+        for offset in 0..<4 {
+            guard let digit = JSONDocument.hexValue(bytes[start + offset]) else { throw fail("a \\u escape needs four hex digits") }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import TodoModel
+import TodoViewModel
+
+/// A `Decoder` over a `JSONDocument`: the types' own `Decodable` conformances read the
+/// frame, so their `init(from:)` stays the one definition of the JSON shape.
+///
+/// A few types are read here directly, to the same result their conformance gives but
+/// faster: instants (`2026-11-22T09:30:00.123Z`), UUIDs, due dates (each different day
+/// once per frame) and list rows (`TodoViewModel`, whose "today" is computed once per
+/// frame, not once per row).
+struct WireDecoder: Decoder {
+    let document: JSONDocument
+    let node: Int
+    let codingPath: [any CodingKey]
+    let context: Context
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// What one frame's decoding shares across its values.
+    final class Context {
+        var today: LocalDate?
+        var dates: [Int: LocalDate] = [:]
+
+        var currentDay: LocalDate {
+            if let today { return today }
+            let day = LocalDate(Date())
+            today = day
+            return day
+        }
+    }
+
+    init(document: JSONDocument, node: Int = 0, codingPath: [any CodingKey] = [], context: Context = Context()) {
+        self.document = document
+        self.node = node
+        self.codingPath = codingPath
+        self.context = context
+    }
+
+    var kind: JSONDocument.Kind { document.nodes[node].kind }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard kind == .object else { throw mismatch([String: Any].self, "an object") }
+        return KeyedDecodingContainer(WireKeyedContainer<Key>(decoder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard kind == .array else { throw mismatch([Any].self, "an array") }
+        return WireUnkeyedContainer(decoder: self)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    /// A decoder for the child value at `child`.
+    func child(_ child: Int, key: any CodingKey) -> WireDecoder {
+        WireDecoder(document: document, node: child, codingPath: codingPath + [key], context: context)
+    }
+
+    func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
+        let found: String = switch kind {
+        case .null: "null"
+        case .true, .false: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+        if kind == .null {
+            return .valueNotFound(type, .init(codingPath: codingPath, debugDescription: "expected \(expected), found null"))
+        }
+        return .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(found)"))
+    }
+
+    func corrupted(_ description: String) -> DecodingError {
+        .dataCorrupted(.init(codingPath: codingPath, debugDescription: description))
+    }
+
+    /// The text of a string value.
+    func text() throws -> String {
+        guard kind == .string else { throw mismatch(String.self, "a string") }
+        return document.string(node)
+    }
+
+    /// An integer written as one: no fraction, no exponent, within `T`'s range.
+    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        guard kind == .number else { throw mismatch(type, "an integer") }
+        let node = document.nodes[node]
+        let digits = document.bytes[node.start..<node.end]
+        var value: T = 0
+        var index = digits.startIndex
+        let negative = digits[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        while index < digits.endIndex {
+            let byte = digits[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let digit = T(byte - UInt8(ascii: "0"))
+            let (sum, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            guard !overflow, !overflow2 else { throw corrupted("\(String(decoding: digits, as: UTF8.self)) does not fit \(T.self)") }
+            value = sum
+            index += 1
+        }
+        guard index == digits.endIndex else {
+            throw corrupted("expected an integer, found \(String(decoding: digits, as: UTF8.self))")
+        }
+        return value
+    }
+
+    func floatingPoint() throws -> Double {
+        guard kind == .number else { throw mismatch(Double.self, "a number") }
+        let node = document.nodes[node]
+        let text = String(decoding: document.bytes[node.start..<node.end], as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw corrupted("\(text) does not fit Double") }
+        return value
+    }
+
+    /// Values with a faster reading here than through their own conformance (same result).
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        switch type {
+        case is String.Type: return try text() as! T
+        case is Int.Type: return try integer(Int.self) as! T
+        case is UInt64.Type: return try integer(UInt64.self) as! T
+        case is Bool.Type: return try decode(Bool.self) as! T
+        case is Date.Type: return try instant() as! T
+        case is UUID.Type:
+            let text = try text()
+            guard let id = UUID(uuidString: text) else { throw corrupted("\"\(text)\" is not a UUID") }
+            return id as! T
+        case is LocalDate.Type: return try date() as! T
+        case is TodoViewModel.Type:
+            return TodoViewModel(try Todo(from: self), today: context.currentDay) as! T
+        default: return try T(from: self)
+        }
+    }
+
+    /// `2026-11-22T09:30:00.123Z` read from its digits; any other ISO 8601 form as
+    /// `WireCodec.parseTimestamp` reads it.
+    private func instant() throws -> Date {
+        let text = try text()
+        let utf8 = Array(text.utf8)
+        if utf8.count == 24, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
+            utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"), utf8[19] == UInt8(ascii: "."),
+            utf8[23] == UInt8(ascii: "Z"),
+            let year = Self.digits(utf8, 0, 4), let month = Self.digits(utf8, 5, 2), let day = Self.digits(utf8, 8, 2),
+            let hour = Self.digits(utf8, 11, 2), let minute = Self.digits(utf8, 14, 2),
+            let second = Self.digits(utf8, 17, 2), let millisecond = Self.digits(utf8, 20, 3),
+            let civil = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                                  millisecond: millisecond)
+        {
+            return Date(millisecondsSince1970: civil.millisecondsSince1970)
+        }
+        guard let date = WireCodec.parseTimestamp(text) else { throw corrupted("\"\(text)\" is not an ISO 8601 time") }
+        return date
+    }
+
+    /// A due date, through `LocalDate.init(from:)` once per different day in the frame.
+    private func date() throws -> LocalDate {
+        let text = try text()
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
+            let year = Self.digits(utf8, 0, 4), let month = Self.digits(utf8, 5, 2), let day = Self.digits(utf8, 8, 2)
+        else { return try LocalDate(from: self) }
+        let key = year * 10_000 + month * 100 + day
+        if let known = context.dates[key] { return known }
+        let date = try LocalDate(from: self)
+        context.dates[key] = date
+        return date
+    }
+
+    private static func digits(_ utf8: [UInt8], _ start: Int, _ count: Int) -> Int? {
+        var value = 0
+        for byte in utf8[start..<start + count] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+}
+
+extension WireDecoder: SingleValueDecodingContainer {
+    func decodeNil() -> Bool { kind == .null }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        switch kind {
+        case .true: return true
+        case .false: return false
+        default: throw mismatch(type, "true or false")
+        }
+    }
+
+    func decode(_ type: String.Type) throws -> String { try text() }
+    func decode(_ type: Double.Type) throws -> Double { try floatingPoint() }
+    func decode(_ type: Float.Type) throws -> Float { Float(try floatingPoint()) }
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
+}

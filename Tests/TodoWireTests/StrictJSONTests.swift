@@ -1,0 +1,132 @@
+import NIOCore
+import Testing
+import TodoEvents
+import TodoModel
+import TodoViewModel
+import TodoWire
+
+/// What RFC 8259 refuses is a `badRequest`, also where Foundation on Linux is lenient, and
+/// the protocol's limits (PROTOCOL.md, Limits) hold while a line is read.
+@Suite("strict JSON and the protocol's limits")
+struct StrictJSONTests {
+    let codec = WireCodec()
+
+    private func message(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        switch codec.decodeRequest(ByteBuffer(string: line)) {
+        case .success(let frame):
+            Issue.record("decoded \(frame) where an error was expected", sourceLocation: sourceLocation)
+            return ""
+        case .failure(let rejected):
+            #expect(rejected.error.code == .badRequest, sourceLocation: sourceLocation)
+            return rejected.error.message
+        }
+    }
+
+    @Test("what RFC 8259 refuses is refused, naming the problem", arguments: [
+        (#"{"event":"requestStatus",}"#, "trailing comma in an object"),
+        (#"{"event":"requestNewTodo","data":{"title":"x","tags":["a",]}}"#, "trailing comma in an array"),
+        (#"{"event":"requestCompleteTodo","data":01}"#, "leading zero"),
+        (#"{"event":"requestStatus","x":"\q"}"#, "bad escape"),
+        (#"{"event":"requestStatus","x":"\ud800"}"#, "lone surrogate"),
+        (#"{"event":"requestStatus","x":"\udc00\ud800"}"#, "lone surrogate"),
+        ("{\"event\":\"requestStatus\",\"x\":\"a\u{1}b\"}", "raw control character"),
+        (#"{"event":"requestStatus","x":1-2}"#, "expected ',' or '}'"),
+        (#"{"event":"requestStatus"} x"#, "after the JSON value"),
+        (#"{"event":"requestStatus","x":.5}"#, "unexpected '.'"),
+        (#"{"event":"requestStatus","x":tru}"#, "unexpected 't'"),
+        (#"{"event":"requestStatus""#, "ends inside an object"),
+        (#"{"event":"requestStatus","x":"open"#, "not closed"),
+    ])
+    func refusesWhatRFC8259Refuses(_ line: String, _ words: String) {
+        let text = message(line)
+        #expect(text.contains("cannot read the line as a frame"), "\(text)")
+        #expect(text.contains(words), "\(text)")
+    }
+
+    @Test("a duplicate key is refused, naming it, wherever it is", arguments: [
+        #"{"event":"requestStatus","event":"requestStatus"}"#,
+        #"{"event":"requestStatus","ev\u0065nt":"requestStatus"}"#,
+        #"{"event":"requestNewTodo","data":{"event":1,"title":"x","tags":[],"x":{"a":1,"event":2,"event":3}}}"#,
+    ])
+    func duplicateKeys(_ line: String) {
+        #expect(message(line).contains("duplicate key \"event\""))
+    }
+
+    @Test("a duplicate among many keys is found too, in linear time")
+    func duplicateAmongMany() {
+        let keys = (0..<50_000).map { "\"k\($0)\":0" }.joined(separator: ",")
+        #expect(message(#"{"event":"requestStatus","# + keys + #","k7":1}"#).contains("duplicate key \"k7\""))
+    }
+
+    @Test("nesting deeper than 64 is refused; 64 is read", arguments: [65, 1000, 120_000])
+    func deepNesting(_ depth: Int) {
+        let deep = String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1)
+        #expect(message(#"{"event":"requestStatus","x":"# + deep + "}").contains("nested deeper than 64 levels"))
+        let unclosed = String(repeating: "{\"a\":", count: depth)
+        #expect(message(#"{"event":"requestStatus","x":"# + unclosed).contains("nested deeper than 64 levels"))
+    }
+
+    @Test("64 levels of nesting are read")
+    func nestingAtTheLimit() {
+        let deep = String(repeating: "[", count: 63) + String(repeating: "]", count: 63)
+        let line = #"{"event":"requestStatus","x":"# + deep + "}"
+        #expect(codec.decodeRequest(ByteBuffer(string: line)) == .success(WireFrame(event: .requestStatus)))
+    }
+
+    @Test("more than 32 tags in a request are refused while the line is read", arguments: ["tags", "addTags", "removeTags"])
+    func tooManyTags(_ key: String) {
+        let tags = "[" + (0..<33).map { "\"t\($0)\"" }.joined(separator: ",") + "]"
+        let data = key == "tags" ? #"{"title":"x","tags":"# + tags + "}" : #"{"ref":1,"edit":{"\#(key)":"# + tags + "}}"
+        let event = key == "tags" ? "requestNewTodo" : "requestUpdateTodoDetail"
+        let text = message(#"{"event":"\#(event)","id":"t","data":"# + data + "}")
+        #expect(text.contains("\"\(key)\" holds more than 32 tags: a request may send at most 32"), "\(text)")
+    }
+
+    @Test("32 tags are read")
+    func thirtyTwoTags() throws {
+        let tags = (0..<32).map { "t\($0)" }
+        let line = #"{"event":"requestNewTodo","data":{"title":"x","tags":["# + tags.map { "\"\($0)\"" }.joined(separator: ",") + "]}}"
+        #expect(try codec.decodeRequest(ByteBuffer(string: line)).get() == WireFrame(event: .requestNewTodo(NewTodo(title: "x", tags: tags))))
+    }
+
+    @Test("any other array in a request holds at most 64 elements")
+    func otherArrays() {
+        let numbers = "[" + (0..<65).map(String.init).joined(separator: ",") + "]"
+        #expect(message(#"{"event":"requestStatus","x":"# + numbers + "}").contains("\"x\" holds more than 64 elements"))
+        #expect(message(#"{"event":"requestStatus","x":[["# + numbers.dropFirst() + "]}").contains("an array holds more than 64 elements"))
+    }
+
+    @Test("a list answer is not capped: the daemon sends every todo")
+    func responsesUncapped() throws {
+        let rows = (1...100).map { TodoViewModel(Todo(number: $0, title: "t", createdAt: .init(millisecondsSince1970: 0))) }
+        let frame = WireFrame(event: .responseTodoViewModels(TodoViewModelList(filter: TodoFilter(), todos: rows, asOf: 1)))
+        var line = try codec.encode(frame)
+        line.moveWriterIndex(to: line.writerIndex - 1)
+        #expect(try codec.decodeResponse(line) == frame)
+    }
+
+    @Test("a ref that is not a positive integer or a string says what a ref is",
+          arguments: ["9223372036854775808", "1e400", "1.5", "1.0", "true", "null", "[1]"])
+    func refOfTheWrongType(_ ref: String) {
+        let text = message(#"{"event":"requestCompleteTodo","id":"c","data":"# + ref + "}")
+        #expect(text.contains("a todo reference is a todo number"), "\(text)")
+        #expect(!text.contains("expected String"), "\(text)")
+    }
+
+    @Test("an id that is not a string makes a badRequest without an id")
+    func numericID() {
+        guard case .failure(let rejected) = codec.decodeRequest(ByteBuffer(string: #"{"event":"requestStatus","id":7}"#)) else {
+            Issue.record("decoded")
+            return
+        }
+        #expect(rejected.id == nil)
+        #expect(rejected.error.message.contains("at id: expected a string, found a number"), "\(rejected.error.message)")
+    }
+
+    @Test("due: null in an edit is ignored; clearDue clears")
+    func dueNullInAnEdit() throws {
+        let line = #"{"event":"requestUpdateTodoDetail","data":{"ref":1,"edit":{"due":null,"title":"t"}}}"#
+        let frame = try codec.decodeRequest(ByteBuffer(string: line)).get()
+        #expect(frame.event == .requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(1), edit: TodoEdit(title: "t"))))
+    }
+}
