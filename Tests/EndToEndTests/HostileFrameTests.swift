@@ -42,12 +42,11 @@ struct HostileFrameTests {
     func manyTags() async throws {
         let daemon = try await DaemonProcess.start()
         let tags = (0..<100_000).map { "\"t\($0)\"" }.joined(separator: ",")
-        let started = ContinuousClock.now
         let error = try await answer(to: #"{"event":"requestNewTodo","id":"t","data":{"title":"x","tags":["# + tags + "]}}", on: daemon)
+        // Refused by the decoder (badRequest), before any tag is checked: the quadratic tag
+        // checks this replaces (validation) stalled every writer for 8.6 s.
         #expect(error.path("data", "code") as? String == "badRequest")
         #expect(message(error).contains("at most 32"), "\(message(error))")
-        // Not a timing assertion on the codec: today's quadratic checks took 8.6 s here.
-        #expect(ContinuousClock.now - started < .seconds(5))
         try await daemon.stop()
     }
 
