@@ -33,11 +33,13 @@ struct ClientConnectionTests {
         let daemon = try await DaemonProcess.start()
         // Ten words of 110,000 characters: a 1.1 MB title, within what exec passes to a program.
         let words = (0..<10).map { _ in String(repeating: "w", count: 110_000) }
-        let result = try await run("todoctl", ["add"] + words, environment: daemon.environment)
-        #expect(result.status == 69)
-        #expect(!result.stderr.contains("same version"))
-        #expect(result.stderr.contains("todod closed the connection: "))
-        #expect(result.stderr.contains("longer than 1048576 bytes, the protocol's limit"), "\(result.stderr)")
+        // Whether the goodbye is read before the reset was a race (about 3 runs in 10 lost it): try several.
+        for _ in 0..<8 {
+            let result = try await run("todoctl", ["add"] + words, environment: daemon.environment)
+            #expect(result.status == 69)
+            #expect(!result.stderr.contains("same version"))
+            #expect(result.stderr.contains("todod closed the connection: a line was longer than 1048576 bytes"), "\(result.stderr)")
+        }
         #expect(try await daemon.todoctl("add", "still fine").status == 0)
         try await daemon.stop()
     }
