@@ -17,11 +17,10 @@ final class ClientState: Sendable {
     }
 
     private let state = Mutex(State())
-    let broadcasts: AsyncStream<WireFrame>
-    private let broadcastSink: AsyncStream<WireFrame>.Continuation
+    let broadcasts: Broadcasts
 
-    init() {
-        (broadcasts, broadcastSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    init(unreadBroadcastLimit: Int) {
+        broadcasts = Broadcasts(limit: unreadBroadcastLimit)
     }
 
     func nextRequestID() -> String {
@@ -71,7 +70,7 @@ final class ClientState: Sendable {
             waiter?.resume(returning: hello)
         case .responseGoodbye(let reason):
             state.withLock { $0.goodbye = reason }
-            broadcastSink.yield(frame)
+            broadcasts.input.deliver(.frame(frame), bounded: false)
         default:
             let waiter = state.withLock { state -> CheckedContinuation<Event, any Error>? in
                 guard let id = frame.id, frame.client == state.client else { return nil }
@@ -79,7 +78,7 @@ final class ClientState: Sendable {
             }
             waiter?.resume(returning: frame.event)
             if case .responseTodoViewModel(let change) = frame.event, change.kind != .unchanged {
-                broadcastSink.yield(frame)
+                broadcasts.input.deliver(.frame(frame))
             }
         }
     }
@@ -103,6 +102,6 @@ final class ClientState: Sendable {
         }
         waiters.forEach { $0.resume(throwing: error) }
         helloWaiter?.resume(throwing: error)
-        broadcastSink.finish()
+        broadcasts.input.finish()
     }
 }

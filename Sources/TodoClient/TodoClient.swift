@@ -5,20 +5,28 @@ import TodoEvents
 import TodoViewModel
 import TodoWire
 
-/// A connection to todod: send a view request and await its answer, and hear every
-/// change that any client makes.
+/// A connection to todod that stays: send view requests and await their answers, and
+/// hear every change that any client makes. (A command that asks once and exits is
+/// better served by the blocking `TodoConnection`.) It checks the server before it
+/// sends anything, as `TodoConnection` does.
 ///
 /// ```swift
 /// let client = try await TodoClient.connect(to: DefaultPaths.socketPath())
 /// let answer = try await client.request(.requestNewTodo(NewTodo(title: "Buy milk")))
-/// for await frame in client.broadcasts { … }
+/// for await broadcast in client.broadcasts { … }
 /// ```
 public final class TodoClient: Sendable {
+    /// Broadcasts a client holds unread before it drops further ones and yields
+    /// `Broadcast.missed` (a change is about 300 bytes on the wire, a few times that
+    /// decoded: some megabytes at most).
+    public static let maximumUnreadBroadcasts = 10_000
+
     /// What the daemon said on connecting: versions, this client's number, the last change.
     public let hello: ServerHello
     /// Every change any client made (`responseTodoViewModel`), in commit order, and the
-    /// daemon's goodbye; ends when the connection closes.
-    public let broadcasts: AsyncStream<WireFrame>
+    /// daemon's goodbye; ends when the connection closes. At most `unreadBroadcastLimit`
+    /// wait unread: past that, `.missed` stands for the ones dropped.
+    public let broadcasts: Broadcasts
 
     private let channel: any Channel
     private let state: ClientState
@@ -30,9 +38,13 @@ public final class TodoClient: Sendable {
         broadcasts = state.broadcasts
     }
 
-    /// Connects and waits for the daemon's hello.
-    public static func connect(to path: String) async throws(TodoClientError) -> TodoClient {
-        let state = ClientState()
+    /// Connects, checks who listens (`TrustedSocket`), and waits for the daemon's hello.
+    /// `unreadBroadcastLimit` bounds the broadcasts held for a user that does not read them.
+    public static func connect(
+        to path: String, unreadBroadcastLimit: Int = maximumUnreadBroadcasts
+    ) async throws(TodoClientError) -> TodoClient {
+        let state = ClientState(unreadBroadcastLimit: unreadBroadcastLimit)
+        let socket = try TrustedSocket.connect(to: path)
         let channel: any Channel
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -43,7 +55,7 @@ public final class TodoClient: Sendable {
                             ClientHandler(state: state))
                     }
                 }
-                .connect(unixDomainSocketPath: path).get()
+                .withConnectedSocket(socket).get()
         } catch {
             throw .cannotConnect(path: path, reason: TodoClient.describe(error))
         }
@@ -115,7 +127,9 @@ final class ClientHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        state.fail(.protocolViolation("\(error)"))
+        // A socket error (the daemon hung up mid-write) is a disconnection: channelInactive
+        // reports it, with the goodbye if one came. Anything else is a frame not understood.
+        if !(error is IOError) { state.fail(.protocolViolation("\(error)")) }
         context.close(promise: nil)
     }
 }

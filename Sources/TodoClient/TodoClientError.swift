@@ -4,6 +4,9 @@ import TodoViewModel
 public enum TodoClientError: Error, Sendable, CustomStringConvertible {
     /// Nothing listens at the socket path (or it cannot be reached).
     case cannotConnect(path: String, reason: String)
+    /// The socket is not todod's for sure: its directory could be another user's
+    /// plant, or the process listening runs as another user. Nothing was sent.
+    case untrusted(path: String, reason: String)
     /// The daemon closed the connection; carries its goodbye, if it said one.
     case disconnected(TodoError?)
     /// The daemon answered with an error (not found, validation, conflict, …).
@@ -15,6 +18,8 @@ public enum TodoClientError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .cannotConnect(let path, let reason):
             return "cannot reach todod at \(path) (\(reason)): start it with `todod &`, or `systemctl --user enable --now todod.socket`; or point --socket / $TODOD_SOCKET at a running one"
+        case .untrusted(let path, let reason):
+            return "refusing to talk to \(path): \(reason); another user may have put a fake todod there. Set XDG_RUNTIME_DIR (a login session does), or point --socket / $TODOD_SOCKET at a socket in a directory of your own with mode 0700"
         case .disconnected(let goodbye?):
             return "todod closed the connection: \(goodbye.message)"
         case .disconnected(nil):

@@ -1,4 +1,5 @@
 import Foundation
+import TodoWire
 
 #if canImport(Glibc)
 import Glibc
@@ -59,20 +60,20 @@ enum SocketFile {
         return connected == 0
     }
 
-    /// The directory, created private (0700) when missing; a shared one must be ours.
+    /// The directory, created private (0700) when missing; an existing one must pass the
+    /// rule todoctl applies too (`SocketDirectory`): ours, a real directory and not a
+    /// symbolic link (another user's link would lead our socket, and our clients, where
+    /// they choose), writable by no one else.
     private static func makeDirectory(for path: String) throws(DaemonError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        guard !directory.isEmpty else { return }
+        let directory = SocketDirectory.directory(of: path)
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw DaemonError("cannot create the socket's directory \(directory): \(error.localizedDescription)")
         }
-        var info = stat()
-        guard stat(directory, &info) == 0 else { throw DaemonError("cannot read the socket's directory \(directory)") }
-        if info.st_uid != getuid() {
-            throw DaemonError("the socket's directory \(directory) belongs to another user: choose another --socket")
+        if case .failure(let problem) = SocketDirectory.check(socketPath: path) {
+            throw DaemonError("\(problem): refusing to listen there; choose a --socket in a directory of your own with mode 0700 (or set XDG_RUNTIME_DIR)")
         }
     }
 }

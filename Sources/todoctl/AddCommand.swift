@@ -19,7 +19,7 @@ struct AddCommand: AsyncParsableCommand {
         let new = NewTodo(
             title: title.joined(separator: " "), notes: notes ?? "", priority: priority ?? .normal,
             due: due?.date, tags: tags)
-        let change = try await Session.run(connection) { try await $0.change(.requestNewTodo(new)) }
+        let change = try await Session.run(connection) { try $0.change(.requestNewTodo(new)) }
         if output.json { try Terminal.printJSON(change.todo) } else { Terminal.print(change.line) }
     }
 }

@@ -9,13 +9,18 @@ import TodoWire
 struct DaemonLink: Sendable {
     enum Update: Sendable {
         case connected(TodoClient)
-        case change(TodoChange)
+        /// A change, and the frame it came in (for `events --json`).
+        case change(TodoChange, frame: WireFrame)
+        /// Changes were dropped because they were not read in time: ask for the list again.
+        case missed
         case disconnected(reason: String, retryIn: Duration)
     }
 
     let socketPath: String
 
-    func run(_ deliver: @escaping @Sendable (Update) -> Void) async {
+    /// Runs until cancelled. `deliver` is called in order, on this task: while it works,
+    /// the link reads nothing more, and the client's bound on unread changes holds.
+    func run(_ deliver: (Update) -> Void) async {
         var delay = Duration.milliseconds(100)
         while !Task.isCancelled {
             var reason = "todod is not running"
@@ -23,11 +28,16 @@ struct DaemonLink: Sendable {
                 let client = try await TodoClient.connect(to: socketPath)
                 delay = .milliseconds(100)
                 deliver(.connected(client))
-                for await frame in client.broadcasts {
-                    switch frame.event {
-                    case .responseTodoViewModel(let change): deliver(.change(change))
-                    case .responseGoodbye(let goodbye): reason = goodbye.message
-                    default: break
+                for await broadcast in client.broadcasts {
+                    switch broadcast {
+                    case .frame(let frame):
+                        switch frame.event {
+                        case .responseTodoViewModel(let change): deliver(.change(change, frame: frame))
+                        case .responseGoodbye(let goodbye): reason = goodbye.message
+                        default: break
+                        }
+                    case .missed:
+                        deliver(.missed)
                     }
                 }
                 await client.close()

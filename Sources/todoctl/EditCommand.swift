@@ -39,7 +39,7 @@ struct EditCommand: AsyncParsableCommand {
     func run() async throws {
         let change = try await Session.run(connection) { client -> TodoChange? in
             if let fieldEdit {
-                return try await client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: fieldEdit)))
+                return try client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: fieldEdit)))
             }
             return try await editInEditor(client)
         }
@@ -49,8 +49,8 @@ struct EditCommand: AsyncParsableCommand {
 
     /// The editor round: the form, the edit it gives, and the update at the revision
     /// the form was made from.
-    private func editInEditor(_ client: TodoClient) async throws -> TodoChange? {
-        let detail = try await client.detail(ref)
+    private func editInEditor(_ client: TodoConnection) async throws -> TodoChange? {
+        let detail = try client.detail(ref)
         let form = try FormFile(text: detail.editForm, number: detail.todo.number)
         try form.edit()
         guard let edit = try detail.edit(fromForm: form.read()) else {
@@ -66,7 +66,7 @@ struct EditCommand: AsyncParsableCommand {
         let update = TodoDetailUpdate(ref: .id(detail.todo.id), revision: detail.revision, edit: edit)
         let change: TodoChange
         do {
-            change = try await client.change(.requestUpdateTodoDetail(update))
+            change = try client.change(.requestUpdateTodoDetail(update))
         } catch {
             throw conflictExplained(error, before: detail.todo, form: form)
         }

@@ -1,27 +1,85 @@
 import ArgumentParser
+import TodoClient
+import TodoViewModel
 import TodoWire
 
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "events", abstract: "Print every change any client makes, one line each, until interrupted.")
+        commandName: "events", abstract: "Print every change any client makes, one line each, until interrupted.",
+        discussion: """
+            When todod goes away (a restart, an upgrade), events says so on stderr and connects \
+            again, waiting 0.1 s, then twice as long each time up to 5 s; with --once it exits 69 \
+            instead. Changes made while it was away, or dropped because its output was not read \
+            in time, are not printed: stderr names their sequence numbers.
+            """)
 
     @OptionGroup var connection: ConnectionOptions
     @Flag(help: "Print each event as the raw JSON line the daemon sent.") var json = false
+    @Flag(help: "Exit (status 69) when the daemon goes away, instead of connecting again: for scripts.") var once = false
 
     func run() async throws {
-        try await Session.run(connection) { client in
-            for await frame in client.broadcasts {
-                switch frame.event {
-                case .responseTodoViewModel(let change):
-                    Terminal.print(json ? try WireCodec.json(frame) : "\(change.sequence) \(change.line)")
-                case .responseGoodbye(let reason):
-                    if json { Terminal.print(try WireCodec.json(frame)) }
-                    throw Session.fail(.disconnected(reason))
-                default:
-                    continue
+        if once { return try await runOnce() }
+        var last: UInt64?
+        var missing = false
+        var lastReason: String?
+        await DaemonLink(socketPath: connection.socketPath).run { update in
+            switch update {
+            case .connected(let client):
+                if let last, client.hello.sequence > last {
+                    Terminal.error("reconnected; changes \(last + 1)…\(client.hello.sequence) were made meanwhile and are not shown")
+                } else if last != nil {
+                    Terminal.error("reconnected")
                 }
+                last = client.hello.sequence
+                lastReason = nil
+            case .change(let change, let frame):
+                if missing, let last, change.sequence > last + 1 {
+                    Terminal.error("changes \(last + 1)…\(change.sequence - 1) were dropped: the output was not read in time")
+                }
+                missing = false
+                last = change.sequence
+                do {
+                    try print(change, frame)
+                } catch {
+                    Terminal.error("cannot print change \(change.sequence): \(error)")
+                }
+            case .missed:
+                missing = true
+            case .disconnected(let reason, let retry):
+                // The reason once; while it stays the same, only the next attempt.
+                Terminal.error(reason == lastReason ? "still waiting; connecting again in \(retry)" : "\(reason); connecting again in \(retry)")
+                lastReason = reason
             }
-            throw Session.fail(.disconnected(nil))
         }
+    }
+
+    /// Today's behaviour for scripts: one connection, exit 69 when it ends.
+    private func runOnce() async throws {
+        let client: TodoClient
+        do {
+            client = try await TodoClient.connect(to: connection.socketPath)
+        } catch {
+            throw Session.fail(error)
+        }
+        for await broadcast in client.broadcasts {
+            guard case .frame(let frame) = broadcast else {
+                Terminal.error("some changes were dropped: the output was not read in time")
+                continue
+            }
+            switch frame.event {
+            case .responseTodoViewModel(let change):
+                try print(change, frame)
+            case .responseGoodbye(let reason):
+                if json { Terminal.print(try WireCodec.json(frame)) }
+                throw Session.fail(.disconnected(reason))
+            default:
+                continue
+            }
+        }
+        throw Session.fail(.disconnected(nil))
+    }
+
+    private func print(_ change: TodoChange, _ frame: WireFrame) throws {
+        Terminal.print(json ? try WireCodec.json(frame) : "\(change.sequence) \(change.line)")
     }
 }

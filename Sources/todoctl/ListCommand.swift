@@ -32,7 +32,7 @@ struct ListCommand: AsyncParsableCommand {
         let filter = TodoFilter(
             status: TodoFilter.Status(rawValue: status.rawValue) ?? .open, tag: tag, priority: priority, search: search)
         let list = try await Session.run(connection) { client in
-            try await client.ask(.requestTodoViewModels(filter)) {
+            try client.ask(.requestTodoViewModels(filter)) {
                 if case .responseTodoViewModels(let list) = $0 { list } else { nil }
             }
         }

@@ -17,7 +17,7 @@ struct MutationArguments: ParsableArguments {
         try await Session.run(connection) { client in
             for ref in refs {
                 do {
-                    let change = try await client.change(request(ref))
+                    let change = try client.change(request(ref))
                     changed.append(change.todo)
                     if !output.json { Terminal.print(change.kind == .unchanged ? "\(change.todo.numberText) \(change.todo.title): nothing to change" : change.line) }
                 } catch let TodoClientError.refused(error) {

@@ -9,24 +9,18 @@ import TodoViewModel
 enum ExitStatus {
     static let refused = ExitCode(1)
     static let unavailable = ExitCode(69)
+    /// EX_NOPERM: the socket is not todod's for sure (another user's directory or process).
+    static let untrusted = ExitCode(77)
 }
 
-/// Connects, runs a command's requests, and turns every failure into a message on
-/// stderr and its exit code.
+/// Connects with a blocking `TodoConnection` (a one-shot command needs no event loop),
+/// runs a command's requests, and turns every failure into a message on stderr and its
+/// exit code.
 enum Session {
-    static func run<T>(_ options: ConnectionOptions, _ body: (TodoClient) async throws -> T) async throws -> T {
-        let client: TodoClient
+    static func run<T>(_ options: ConnectionOptions, _ body: (TodoConnection) async throws -> T) async throws -> T {
         do {
-            client = try await TodoClient.connect(to: options.socketPath)
-        } catch {
-            throw fail(error)
-        }
-        do {
-            let result = try await body(client)
-            await client.close()
-            return result
+            return try await body(try TodoConnection(path: options.socketPath))
         } catch let error as TodoClientError {
-            await client.close()
             throw fail(error)
         }
     }
@@ -34,29 +28,34 @@ enum Session {
     /// Prints the error and gives the exit code for it.
     static func fail(_ error: TodoClientError) -> ExitCode {
         Terminal.error(error.description)
+        return exitCode(for: error)
+    }
+
+    static func exitCode(for error: TodoClientError) -> ExitCode {
         switch error {
-        case .refused: return ExitStatus.refused
-        case .cannotConnect, .disconnected, .protocolViolation: return ExitStatus.unavailable
+        case .refused: ExitStatus.refused
+        case .untrusted: ExitStatus.untrusted
+        case .cannotConnect, .disconnected, .protocolViolation: ExitStatus.unavailable
         }
     }
 }
 
-extension TodoClient {
+extension TodoConnection {
     /// The answer to `event`, which must be of the kind `extract` takes.
-    func ask<T>(_ event: Event, _ extract: (Event) -> T?) async throws(TodoClientError) -> T {
-        let answer = try await request(event)
+    func ask<T>(_ event: Event, _ extract: (Event) -> T?) throws(TodoClientError) -> T {
+        let answer = try request(event)
         guard let value = extract(answer) else {
             throw .protocolViolation("expected an answer to \(event.kind.rawValue), got \(answer.kind.rawValue)")
         }
         return value
     }
 
-    func change(_ event: Event) async throws(TodoClientError) -> TodoChange {
-        try await ask(event) { if case .responseTodoViewModel(let change) = $0 { change } else { nil } }
+    func change(_ event: Event) throws(TodoClientError) -> TodoChange {
+        try ask(event) { if case .responseTodoViewModel(let change) = $0 { change } else { nil } }
     }
 
-    func detail(_ ref: TodoRef) async throws(TodoClientError) -> TodoDetailViewModel {
-        try await ask(.requestTodoDetail(ref)) { if case .responseTodoDetail(let detail) = $0 { detail } else { nil } }
+    func detail(_ ref: TodoRef) throws(TodoClientError) -> TodoDetailViewModel {
+        try ask(.requestTodoDetail(ref)) { if case .responseTodoDetail(let detail) = $0 { detail } else { nil } }
     }
 }
 

@@ -11,7 +11,7 @@ struct ShowCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let detail = try await Session.run(connection) { try await $0.detail(ref) }
+        let detail = try await Session.run(connection) { try $0.detail(ref) }
         if output.json { return try Terminal.printJSON(detail) }
         let summary = detail.summary
         Terminal.print(Terminal.styled("\(summary.numberText) \(detail.title)", .bold))

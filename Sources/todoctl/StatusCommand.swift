@@ -10,7 +10,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let status = try await Session.run(connection) { client in
-            try await client.ask(.requestStatus) { if case .responseStatus(let status) = $0 { status } else { nil } }
+            try client.ask(.requestStatus) { if case .responseStatus(let status) = $0 { status } else { nil } }
         }
         if output.json { return try Terminal.printJSON(status) }
         let lines = [

@@ -7,12 +7,16 @@ struct TodoctlCommand: AsyncParsableCommand {
         commandName: "todoctl",
         abstract: "Add, list and change todos kept by todod; watch them change live.",
         discussion: """
-            Every command talks to the todod daemon over its Unix socket (--socket, else
-            $TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock). A todo is named by its number
-            (3 or #3), its id, or 8 or more leading characters of its id.
+            Every command talks to the todod daemon over its Unix socket (--socket, before or
+            after the command, else $TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock, else
+            /tmp/todod-$UID/todod.sock). Before sending anything todoctl checks that the socket's
+            directory is yours, not a symbolic link, and writable by no one else, and that the
+            process listening runs as you. A todo is named by its number (3 or #3), its id, or 8
+            or more leading characters of its id.
 
             Exit status: 0 done; 1 refused by the daemon (not found, invalid, conflict);
-            64 bad usage; 69 the daemon cannot be reached.
+            64 bad usage; 69 the daemon cannot be reached; 77 the socket is not your todod's
+            for sure (another user's directory or process).
             """,
         version: TodoVersion.current,
         subcommands: [

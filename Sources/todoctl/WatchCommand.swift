@@ -105,13 +105,16 @@ struct WatchLoop {
             screen.connection = .connected
             screen.show(message: nil)
             reload(screen.list.filter)
-        case .link(.change(let change)):
+        case .link(.change(let change, _)):
             // The totals count every change, also one the list holds back.
             screen.totals.count(change)
             if awaitingList { heldChanges.append(change); break }
             // A gap in the sequence means a change was missed: ask for the whole list again.
             if change.sequence > screen.list.asOf + 1 { reload(screen.list.filter) }
             screen.incorporate(change)
+        case .link(.missed):
+            // Changes were dropped while this loop was busy: the list may be stale.
+            reload(screen.list.filter)
         case .link(.disconnected(let reason, let retry)):
             client = nil
             screen.connection = .disconnected(retryInSeconds: max(1, Int(retry.components.seconds)))
@@ -202,7 +205,8 @@ struct PlainWatch {
                         Terminal.print("connected: \(list.todos.count) \(filter.status.rawValue) todos, at change \(list.asOf)")
                     }
                 }
-            case .change(let change): Terminal.print("\(change.sequence) \(change.line)")
+            case .change(let change, _): Terminal.print("\(change.sequence) \(change.line)")
+            case .missed: Terminal.print("missed changes (output not read in time); the next line's number shows how many")
             case .disconnected(let reason, let retry): Terminal.print("disconnected (\(reason)); retrying in \(retry)")
             }
         }

@@ -26,8 +26,9 @@ struct DaemonTests {
         let added = try await daemon.todoctl("add", "Buy", "milk", "--tag", "home")
         #expect(added.status == 0)
         var changes = client.broadcasts.makeAsyncIterator()
-        let frame = try #require(await changes.next())
-        guard case .responseTodoViewModel(let change) = frame.event else { throw TestFailure("expected a change, got \(frame.event)") }
+        guard case .frame(let frame)? = await changes.next(), case .responseTodoViewModel(let change) = frame.event else {
+            throw TestFailure("expected a change first")
+        }
         #expect(change.kind == .created)
         #expect(change.todo.title == "Buy milk")
         #expect(change.sequence == 1)

@@ -1,0 +1,57 @@
+import NIOCore
+import TodoWire
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Newline-delimited frames read from a blocking socket into one growing buffer; each
+/// line is handed out as a slice of it, without copying.
+struct FrameReader {
+    let fd: Int32
+    private var buffer = ByteBufferAllocator().buffer(capacity: 64 << 10)
+    /// Readable bytes already searched for a newline, so a long line is searched once.
+    private var scanned = 0
+
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    /// The next line without its newline; nil when the daemon closed the connection.
+    mutating func next() throws(TodoClientError) -> ByteBuffer? {
+        while true {
+            if let length = lineLength() {
+                scanned = 0
+                defer { buffer.moveReaderIndex(forwardBy: 1) }
+                return buffer.readSlice(length: length)
+            }
+            scanned = buffer.readableBytes
+            guard scanned <= WireProtocol.maximumResponseLength else {
+                throw .protocolViolation("a line longer than \(WireProtocol.maximumResponseLength >> 20) MiB")
+            }
+            if buffer.readerIndex > 0 { buffer.discardReadBytes() }
+            // Read at least 64 KiB at a time, and more as a long line (a big list) grows.
+            var failure: Int32 = 0
+            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: max(64 << 10, scanned)) { space in
+                while true {
+                    let count = read(fd, space.baseAddress, space.count)
+                    if count >= 0 { return count }
+                    if errno != EINTR { failure = errno; return 0 }
+                }
+            }
+            if failure == ECONNRESET { return nil }
+            if failure != 0 { throw .disconnected(nil) }
+            if count == 0 { return nil }
+        }
+    }
+
+    /// The length of the first whole line in the buffer, if there is one.
+    private func lineLength() -> Int? {
+        buffer.withUnsafeReadableBytes { bytes -> Int? in
+            guard bytes.count > scanned, let base = bytes.baseAddress,
+                  let newline = memchr(base + scanned, Int32(UInt8(ascii: "\n")), bytes.count - scanned)
+            else { return nil }
+            return base.distance(to: UnsafeRawPointer(newline))
+        }
+    }
+}

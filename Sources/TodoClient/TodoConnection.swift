@@ -1,0 +1,114 @@
+import NIOCore
+import TodoEvents
+import TodoViewModel
+import TodoWire
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking connection to todod, for a command that asks and exits: a socket, a
+/// write and a read, with no event loop or thread to start. It checks the server as
+/// `TodoClient` does (`TrustedSocket`), and keeps the same correlation rule: the answer
+/// is the frame with this request's `id` and this client's number; the changes other
+/// clients make meanwhile are skipped.
+///
+/// ```swift
+/// let connection = try TodoConnection(path: DefaultPaths.socketPath())
+/// let answer = try connection.request(.requestTodoDetail(TodoRef("3")!))
+/// ```
+///
+/// One thread uses it at a time; the socket closes when it goes away.
+public final class TodoConnection {
+    /// What the daemon said on connecting: versions, this client's number, the last change.
+    public let hello: ServerHello
+    private let fd: Int32
+    private var reader: FrameReader
+    private var lastRequestID = 0
+    private let codec = WireCodec()
+
+    /// Connects, checks who listens, and reads the daemon's hello.
+    public init(path: String) throws(TodoClientError) {
+        let fd = try TrustedSocket.connect(to: path)
+        var reader = FrameReader(fd: fd)
+        do {
+            hello = try Self.readHello(&reader, codec: codec)
+        } catch {
+            close(fd)
+            throw error
+        }
+        self.fd = fd
+        self.reader = reader
+    }
+
+    deinit { close(fd) }
+
+    /// Sends a view request and returns the daemon's answer to it; an error answer is
+    /// thrown as `.refused`, a goodbye (a request over 1 MiB is answered `frameTooLong`)
+    /// as `.disconnected` with the daemon's words.
+    public func request(_ event: Event) throws(TodoClientError) -> Event {
+        lastRequestID += 1
+        let id = "r\(lastRequestID)"
+        let frame: ByteBuffer
+        do {
+            frame = try codec.encode(WireFrame(event: event, id: id))
+        } catch {
+            throw .protocolViolation("could not encode the request: \(error)")
+        }
+        var goodbye: TodoError?
+        if !send(frame) {
+            // The daemon hung up while the request was going out: it said why before it did.
+            while goodbye == nil, let line = try? reader.next() {
+                if case .responseGoodbye(let reason)? = try? codec.decodeResponse(line).event { goodbye = reason }
+            }
+            throw .disconnected(goodbye)
+        }
+        while let line = try reader.next() {
+            let answer: WireFrame
+            do {
+                answer = try codec.decodeResponse(line)
+            } catch {
+                // A frame this client does not know (a newer daemon's) matters only if it answers us.
+                if let (answerID, client) = codec.correlation(of: line), answerID == id, client == hello.client {
+                    throw .protocolViolation("\(error)")
+                }
+                continue
+            }
+            if case .responseGoodbye(let reason) = answer.event { goodbye = reason; continue }
+            guard answer.id == id, answer.client == hello.client else { continue }
+            if case .responseError(let error) = answer.event { throw .refused(error) }
+            return answer.event
+        }
+        throw .disconnected(goodbye)
+    }
+
+    /// Writes the whole frame; false when the daemon closed its side.
+    private func send(_ frame: ByteBuffer) -> Bool {
+        var rest = frame
+        while rest.readableBytes > 0 {
+            let sent = rest.withUnsafeReadableBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            rest.moveReaderIndex(forwardBy: sent)
+        }
+        return true
+    }
+
+    /// The first frame: the hello, or the goodbye of a daemon that refuses us.
+    private static func readHello(_ reader: inout FrameReader, codec: WireCodec) throws(TodoClientError) -> ServerHello {
+        guard let line = try reader.next() else { throw .disconnected(nil) }
+        let frame: WireFrame
+        do {
+            frame = try codec.decodeResponse(line)
+        } catch {
+            throw .protocolViolation("\(error)")
+        }
+        switch frame.event {
+        case .responseHello(let hello): return hello
+        case .responseGoodbye(let reason): throw .disconnected(reason)
+        default: throw .protocolViolation("expected a hello first, got \(frame.event.kind.rawValue)")
+        }
+    }
+}
