@@ -29,7 +29,7 @@ struct Listener: Service {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff.handler(logger: logger))
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
