@@ -45,7 +45,7 @@ final class ClientRegistry: Sendable {
         self.bus = bus
         self.logger = logger
         self.onClientCountChange = onClientCountChange
-        bus.subscribe(to: [.responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseError]) {
+        bus.subscribe(to: [.responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseBackup, .responseError]) {
             [weak self] envelope in self?.route(envelope)
         }
     }

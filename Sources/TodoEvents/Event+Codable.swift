@@ -22,6 +22,10 @@ extension Event: Codable {
         case .requestDeleteTodo: self = .requestDeleteTodo(try data())
         case .requestRestoreTodo: self = .requestRestoreTodo(try data())
         case .requestStatus: self = .requestStatus
+        case .requestBackup: self = .requestBackup
+        case .responseBackup: self = .responseBackup(try data())
+        case .requestBackupDatabase: self = .requestBackupDatabase
+        case .responseBackupDatabase: self = .responseBackupDatabase(try data())
         case .responseTodoViewModels: self = .responseTodoViewModels(try data())
         case .responseTodoViewModel: self = .responseTodoViewModel(try data())
         case .responseTodoDetail: self = .responseTodoDetail(try data())
@@ -40,7 +44,9 @@ extension Event: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .event)
         switch self {
-        case .requestStatus: break
+        case .requestStatus, .requestBackup, .requestBackupDatabase: break
+        case .responseBackup(let value): try c.encode(value, forKey: .data)
+        case .responseBackupDatabase(let value): try c.encode(value, forKey: .data)
         case .requestTodoViewModels(let value): try c.encode(value, forKey: .data)
         case .requestTodoDetail(let value), .requestCompleteTodo(let value), .requestReopenTodo(let value),
             .requestToggleComplete(let value), .requestDeleteTodo(let value), .requestRestoreTodo(let value):

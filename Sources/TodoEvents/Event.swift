@@ -18,6 +18,8 @@ public enum Event: Sendable, Equatable {
     case requestDeleteTodo(TodoRef)
     case requestRestoreTodo(TodoRef)
     case requestStatus
+    /// A consistent copy of the database, written by the daemon in its data directory.
+    case requestBackup
 
     // View responses
     case responseTodoViewModels(TodoViewModelList)
@@ -25,6 +27,7 @@ public enum Event: Sendable, Equatable {
     case responseTodoViewModel(TodoChange)
     case responseTodoDetail(TodoDetailViewModel)
     case responseStatus(DaemonStatus)
+    case responseBackup(DatabaseBackup)
     case responseError(TodoError)
     /// The daemon's first line to a client.
     case responseHello(ServerHello)
@@ -36,6 +39,8 @@ public enum Event: Sendable, Equatable {
     case responseTodos(TodoQueryResult)
     case requestWriteTodo(TodoMutation)
     case responseTodo(TodoWriteResult)
+    case requestBackupDatabase
+    case responseBackupDatabase(DatabaseBackupResult)
 
     public var kind: EventKind {
         switch self {
@@ -49,10 +54,12 @@ public enum Event: Sendable, Equatable {
         case .requestDeleteTodo: .requestDeleteTodo
         case .requestRestoreTodo: .requestRestoreTodo
         case .requestStatus: .requestStatus
+        case .requestBackup: .requestBackup
         case .responseTodoViewModels: .responseTodoViewModels
         case .responseTodoViewModel: .responseTodoViewModel
         case .responseTodoDetail: .responseTodoDetail
         case .responseStatus: .responseStatus
+        case .responseBackup: .responseBackup
         case .responseError: .responseError
         case .responseHello: .responseHello
         case .responseGoodbye: .responseGoodbye
@@ -60,6 +67,8 @@ public enum Event: Sendable, Equatable {
         case .responseTodos: .responseTodos
         case .requestWriteTodo: .requestWriteTodo
         case .responseTodo: .responseTodo
+        case .requestBackupDatabase: .requestBackupDatabase
+        case .responseBackupDatabase: .responseBackupDatabase
         }
     }
 }

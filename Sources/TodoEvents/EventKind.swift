@@ -3,15 +3,16 @@
 public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case requestTodoViewModels, requestTodoDetail, requestNewTodo, requestUpdateTodoDetail
     case requestCompleteTodo, requestReopenTodo, requestToggleComplete, requestDeleteTodo
-    case requestRestoreTodo, requestStatus
-    case responseTodoViewModels, responseTodoViewModel, responseTodoDetail, responseStatus
+    case requestRestoreTodo, requestStatus, requestBackup
+    case responseTodoViewModels, responseTodoViewModel, responseTodoDetail, responseStatus, responseBackup
     case responseError, responseHello, responseGoodbye
     case requestReadTodos, responseTodos, requestWriteTodo, responseTodo
+    case requestBackupDatabase, responseBackupDatabase
 
     /// Model events never cross the socket.
     public var isModelEvent: Bool {
         switch self {
-        case .requestReadTodos, .responseTodos, .requestWriteTodo, .responseTodo: true
+        case .requestReadTodos, .responseTodos, .requestWriteTodo, .responseTodo, .requestBackupDatabase, .responseBackupDatabase: true
         default: false
         }
     }

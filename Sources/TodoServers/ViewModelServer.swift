@@ -17,7 +17,7 @@ public final class ViewModelServer: Sendable {
         self.bus = bus
         var kinds = EventKind.viewRequests
         kinds.remove(.requestStatus)
-        bus.subscribe(to: kinds.union([.responseTodos, .responseTodo])) { [weak self] envelope in
+        bus.subscribe(to: kinds.union([.responseTodos, .responseTodo, .responseBackupDatabase])) { [weak self] envelope in
             guard let self, let answer = answer(to: envelope.event) else { return }
             self.bus.publish(answer, correlation: envelope.correlation)
         }
@@ -37,6 +37,10 @@ public final class ViewModelServer: Sendable {
             case .requestToggleComplete(let ref): return .requestWriteTodo(.toggleComplete(ref))
             case .requestDeleteTodo(let ref): return .requestWriteTodo(.delete(ref))
             case .requestRestoreTodo(let ref): return .requestWriteTodo(.restore(ref))
+            case .requestBackup: return .requestBackupDatabase
+            case .responseBackupDatabase(.written(let backup)): return .responseBackup(backup)
+            case .responseBackupDatabase(.failed(let reason)):
+                return .responseError(TodoError(.storage, "the database could not be backed up, nothing was written (\(reason)): check free disk space and the data directory's permissions"))
             case .responseTodos(let result): return viewResponse(to: result)
             case .responseTodo(let result): return viewResponse(to: result)
             default: return nil

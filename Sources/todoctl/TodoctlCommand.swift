@@ -22,7 +22,7 @@ struct TodoctlCommand: AsyncParsableCommand {
         subcommands: [
             AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self,
             DoneCommand.self, ReopenCommand.self, ToggleCommand.self, RemoveCommand.self, RestoreCommand.self,
-            WatchCommand.self, EventsCommand.self, StatusCommand.self,
+            WatchCommand.self, EventsCommand.self, StatusCommand.self, BackupCommand.self,
         ])
 }
 

@@ -36,6 +36,30 @@ struct StorageTests {
         #expect(try await daemon.stop() == 0)
     }
 
+    @Test("todoctl backup FILE, while the daemon runs, writes one self-contained SQLite file with every todo")
+    func backupWhileRunning() async throws {
+        let daemon = try await DaemonProcess.start()
+        for title in ["first", "second"] { #expect(try await daemon.todoctl("add", title).status == 0) }
+        #expect(try await daemon.todoctl("done", "1").status == 0)
+        let file = try makeTemporaryDirectory() + "/todos-backup.sqlite"
+        let backedUp = try await daemon.todoctl("backup", file)
+        #expect(backedUp.status == 0, "\(backedUp.stderr)")
+        #expect(backedUp.stdout.hasPrefix("backed up ") && backedUp.stdout.contains(file))
+        let rows = try await run("/usr/bin/sqlite3", [file, "SELECT number, title, completedAt IS NOT NULL FROM todo ORDER BY number"])
+        #expect(rows.stdout == "1|first|1\n2|second|0\n", "\(rows.stderr)")
+        #expect(try await run("/usr/bin/sqlite3", [file, "PRAGMA journal_mode"]).stdout == "delete\n")
+        #expect(!FileManager.default.fileExists(atPath: file + "-wal"))
+        // An existing file is not replaced without --force; with it, it is.
+        let refused = try await daemon.todoctl("backup", file)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("already exists"))
+        #expect(try await daemon.todoctl("backup", file, "--force").status == 0)
+        // Without a file, the copy stays in the daemon's data directory.
+        let kept = try await daemon.todoctl("backup")
+        #expect(kept.stdout.contains(daemon.directory + "/backups/todos-"), "\(kept.stdout)")
+        #expect(try await daemon.stop() == 0)
+    }
+
     @Test("--database naming another program's SQLite file is refused, and the file is left exactly as it was")
     func foreignDatabaseIsRefused() async throws {
         let directory = try makeTemporaryDirectory()

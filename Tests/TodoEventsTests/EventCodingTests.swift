@@ -27,12 +27,14 @@ enum Samples {
         .requestDeleteTodo(.number(3)),
         .requestRestoreTodo(.number(4)),
         .requestStatus,
+        .requestBackup,
         .responseTodoViewModels(TodoViewModelList(filter: filter, todos: [TodoViewModel(todo)], asOf: 9)),
         .responseTodoViewModel(TodoChange(kind: .completed, todo: TodoViewModel(todo), sequence: 10)),
         .responseTodoDetail(TodoDetailViewModel(todo)),
         .responseStatus(DaemonStatus(
             serverVersion: "1.0.0", protocolVersion: 1, processID: 4242, uptimeSeconds: 12.5, connectedClients: 2,
             openTodos: 3, completedTodos: 4, deletedTodos: 5, sequence: 99, databasePath: "/d/todo.sqlite", socketPath: "/r/todod.sock")),
+        .responseBackup(DatabaseBackup(path: "/d/backups/todos-20261123-091911-123.sqlite", bytes: 20_480)),
         .responseError(error),
         .responseHello(ServerHello(protocolVersion: 1, serverVersion: "1.0.0", client: 7, sequence: 99)),
         .responseGoodbye(TodoError(.shuttingDown, "bye")),
@@ -40,6 +42,8 @@ enum Samples {
         .responseTodos(TodoQueryResult(query: .list(filter), todos: [todo], asOf: 9)),
         .requestWriteTodo(.edit(.number(3), edit, expectedRevision: 2)),
         .responseTodo(.written(.complete(.number(3)), todo, change: 10)),
+        .requestBackupDatabase,
+        .responseBackupDatabase(.failed("disk full")),
     ]
 
     static func json(_ event: Event) throws -> [String: Any] {
@@ -70,7 +74,7 @@ struct EventCodingTests {
         let object = try Samples.json(event)
         #expect(object["event"] as? String == event.kind.rawValue)
         let keys = Set(object.keys)
-        #expect(keys == (event == .requestStatus ? ["event"] : ["event", "data"]))
+        #expect(keys == ([.requestStatus, .requestBackup, .requestBackupDatabase].contains(event) ? ["event"] : ["event", "data"]))
     }
 
     @Test("data holds the value in its own form")
@@ -104,13 +108,15 @@ struct EventCodingTests {
 
     @Test("model events and view events are told apart")
     func families() {
-        #expect(EventKind.allCases.filter(\.isModelEvent) == [.requestReadTodos, .responseTodos, .requestWriteTodo, .responseTodo])
+        #expect(EventKind.allCases.filter(\.isModelEvent) == [
+            .requestReadTodos, .responseTodos, .requestWriteTodo, .responseTodo, .requestBackupDatabase, .responseBackupDatabase,
+        ])
         #expect(EventKind.viewRequests == [
             .requestTodoViewModels, .requestTodoDetail, .requestNewTodo, .requestUpdateTodoDetail, .requestCompleteTodo,
-            .requestReopenTodo, .requestToggleComplete, .requestDeleteTodo, .requestRestoreTodo, .requestStatus,
+            .requestReopenTodo, .requestToggleComplete, .requestDeleteTodo, .requestRestoreTodo, .requestStatus, .requestBackup,
         ])
         #expect(EventKind.viewResponses == [
-            .responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseError,
+            .responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseBackup, .responseError,
             .responseHello, .responseGoodbye,
         ])
         for kind in EventKind.allCases {
