@@ -10,8 +10,8 @@ BUILD_FLAGS ?= --explicit-target-dependency-import-check error
 # Packages the build and the tests need (tmux and socat drive the end-to-end tests; sqlite3
 # reads the database files as a user or another program would).
 # systemd (systemd-socket-activate, the user manager) and dpkg-dev (dpkg-shlibdeps for `make deb`)
-# serve the systemd and package tests.
-APT_PACKAGES = pkg-config libsqlite3-dev libsystemd-dev tmux socat sqlite3 systemd dpkg-dev
+# serve the systemd and package tests; vim is the real terminal editor (vi) `todoctl edit` is tested with.
+APT_PACKAGES = pkg-config libsqlite3-dev libsystemd-dev tmux socat sqlite3 systemd dpkg-dev vim
 SUDO        := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: all deps build test run clean

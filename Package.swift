@@ -65,7 +65,9 @@ let package = Package(
             ]),
 
         // The terminal View of `todoctl watch`: screen model and renderer, no I/O of the daemon.
-        .target(name: "TodoTerminal", dependencies: ["TodoViewModel", "TodoModel"]),
+        .target(name: "TodoTerminal", dependencies: ["TodoViewModel", "TodoModel", "CWidth"]),
+        // glibc's wcwidth(3), which Swift's Glibc module leaves out: columns of wide text.
+        .target(name: "CWidth"),
 
         // Executables
         .executableTarget(

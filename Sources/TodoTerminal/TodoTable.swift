@@ -20,7 +20,8 @@ public struct TextStyler: Sendable {
 }
 
 /// Todos as table rows for people: number, done box, priority mark, title, due, tags.
-/// `todoctl list` prints them; `todoctl watch` draws them.
+/// `todoctl list` prints them; `todoctl watch` draws them. Titles and tags are escaped
+/// (`TerminalText`) and measured in columns.
 public struct TodoTable: Sendable {
     public let rows: [TodoViewModel]
     public let styler: TextStyler
@@ -33,7 +34,9 @@ public struct TodoTable: Sendable {
         self.rows = rows
         self.styler = styler
         numberWidth = rows.map(\.numberText.count).max() ?? 2
-        titleWidth = min(max(rows.map(\.title.count).max() ?? 5, 5), max(maximumTitleWidth, 5))
+        // Columns on screen, not characters: a CJK character or an emoji takes two.
+        let widest = rows.lazy.map { TerminalText.width(TerminalText.escaped($0.title)) }.max() ?? 5
+        titleWidth = min(max(widest, 5), max(maximumTitleWidth, 5))
         dueWidth = rows.compactMap(\.dueText?.count).max() ?? 0
     }
 
@@ -45,8 +48,7 @@ public struct TodoTable: Sendable {
     public func line(_ row: TodoViewModel) -> String {
         let number = String(repeating: " ", count: max(0, numberWidth - row.numberText.count)) + row.numberText
         let mark = row.priorityMark.isEmpty ? " " : row.priorityMark
-        var title = row.title.count > titleWidth ? String(row.title.prefix(titleWidth - 1)) + "…" : row.title
-        title += String(repeating: " ", count: max(0, titleWidth - title.count))
+        let title = TerminalText.fitted(TerminalText.escaped(row.title), toWidth: titleWidth)
         let due = (row.dueText ?? "") + String(repeating: " ", count: max(0, dueWidth - (row.dueText?.count ?? 0)))
         let cells = [
             styler.apply(.dim, to: number),
@@ -54,7 +56,7 @@ public struct TodoTable: Sendable {
             styler.apply(row.todo.priority == .high ? .red : .dim, to: mark),
             styler.apply(row.isCompleted || row.isDeleted ? .dim : nil, to: title),
             styler.apply(row.isOverdue ? .red : .yellow, to: due),
-            styler.apply(.cyan, to: row.tagsLine),
+            styler.apply(.cyan, to: TerminalText.escaped(row.tagsLine)),
         ]
         return cells.joined(separator: " ").trimmingTrailingSpaces()
     }

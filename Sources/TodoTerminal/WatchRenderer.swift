@@ -43,7 +43,7 @@ public struct WatchRenderer: Sendable {
         case .disconnected(let seconds): connection = styler.apply(.red, to: "daemon unreachable, retrying in \(seconds)s")
         }
         var filter = list.filter.status.rawValue
-        if let tag = list.filter.tag { filter += " #\(tag)" }
+        if let tag = list.filter.tag { filter += " #" + TerminalText.escaped(tag) }
         // The whole database's counts once known; until then, those of the rows shown.
         let (open, done) = screen.totals.current.map { ($0.open, $0.done) } ?? (list.openCount, list.completedCount)
         let counts = "\(open) open, \(done) done"
@@ -52,15 +52,15 @@ public struct WatchRenderer: Sendable {
 
     private func statusLine(_ screen: WatchScreen) -> String {
         switch screen.mode {
-        case .adding(let text): return "add: \(text)▏" + errorSuffix(screen)
-        case .editingTitle(_, _, let text): return "title: \(text)▏" + errorSuffix(screen)
+        case .adding(let text): return "add: \(TerminalText.escaped(text))▏" + errorSuffix(screen)
+        case .editingTitle(_, _, let text): return "title: \(TerminalText.escaped(text))▏" + errorSuffix(screen)
         case .browsing:
-            if let message = screen.message { return styler.apply(.red, to: message) }
+            if let message = screen.message { return styler.apply(.red, to: TerminalText.escaped(message)) }
             return styler.apply(.dim, to: "↑↓ move  x done  a add  e edit  p priority  d delete  u restore  f filter  q quit")
         }
     }
 
     private func errorSuffix(_ screen: WatchScreen) -> String {
-        screen.message.map { "  " + styler.apply(.red, to: $0) } ?? ""
+        screen.message.map { "  " + styler.apply(.red, to: TerminalText.escaped($0)) } ?? ""
     }
 }

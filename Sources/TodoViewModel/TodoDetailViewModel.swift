@@ -46,7 +46,8 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
 
     /// The edit a filled-in form asks for, holding only what differs from this todo;
     /// nil when the title was emptied (the person cancelled).
-    public func edit(fromForm form: String) throws(TodoError) -> TodoEdit? {
+    /// `today` reads the words of `due:` (`fri`, `+3d`) as `--due` does.
+    public func edit(fromForm form: String, today: LocalDate = LocalDate(Date())) throws(TodoError) -> TodoEdit? {
         var fields: [String: String] = [:]
         var notesLines: [Substring] = []
         var inNotes = false
@@ -66,10 +67,21 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
         }
         guard let rawTitle = fields["title"], !rawTitle.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         while notesLines.last?.allSatisfy(\.isWhitespace) == true { notesLines.removeLast() }
-        return try difference(fields: fields, notes: notesLines.joined(separator: "\n"))
+        return try difference(fields: fields, notes: notesLines.joined(separator: "\n"), today: today)
     }
 
-    private func difference(fields: [String: String], notes: String) throws(TodoError) -> TodoEdit {
+    /// The form again, with `problem` as `#` lines at its top (replacing those of an
+    /// earlier round), for another round in the editor.
+    public static func form(_ form: String, withProblem problem: String) -> String {
+        let kept = form.split(separator: "\n", omittingEmptySubsequences: false).drop { $0.hasPrefix(problemPrefix) }
+        let problemLines = problem.split(separator: "\n").map { "\(problemPrefix) \($0)" }
+        return (problemLines + [problemPrefix + " Fix it, then save and quit; empty the title to cancel."] + kept.map(String.init))
+            .joined(separator: "\n")
+    }
+
+    private static let problemPrefix = "# ERROR:"
+
+    private func difference(fields: [String: String], notes: String, today: LocalDate) throws(TodoError) -> TodoEdit {
         var edit = TodoEdit()
         let title = try TodoValidation.title(fields["title"] ?? todo.title)
         if title != todo.title { edit.title = title }
@@ -85,7 +97,9 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
         if dueText.isEmpty {
             edit.clearDue = todo.due != nil
         } else {
-            guard let due = LocalDate(dueText) else { throw .validation("due", "\"\(dueText)\" is not a date YYYY-MM-DD") }
+            guard let due = DueDateParser.parse(dueText, today: today) else {
+                throw .validation("due", "\"\(dueText)\" is not a date; write \(DueDateParser.accepted), or nothing")
+            }
             if due != todo.due { edit.due = due }
         }
         let tags = try TodoValidation.tags((fields["tags"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init))

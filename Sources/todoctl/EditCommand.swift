@@ -3,6 +3,7 @@ import Foundation
 import TodoClient
 import TodoEvents
 import TodoModel
+import TodoTerminal
 import TodoViewModel
 
 struct EditCommand: AsyncParsableCommand {
@@ -10,8 +11,11 @@ struct EditCommand: AsyncParsableCommand {
         commandName: "edit", abstract: "Change a todo's fields.",
         discussion: """
             With field options, changes just those fields. Without any, opens $VISUAL or
-            $EDITOR on a small form and applies what you changed, if nobody changed the todo
-            meanwhile; if somebody did, nothing is applied and your form is kept.
+            $EDITOR (else vi) on a small form and applies what you changed, if nobody changed
+            the todo meanwhile; if somebody did, nothing is applied and your form is kept.
+            The form's due line takes the words --due takes. A form that does not validate
+            is shown again with the problem at its top, after you say so; without a terminal
+            on standard input, todoctl fails instead and says where the form is kept.
             """)
 
     @Argument(help: "The todo: its number, id, or id prefix.") var ref: TodoRef
@@ -47,31 +51,45 @@ struct EditCommand: AsyncParsableCommand {
         if output.json { try Terminal.printJSON(change.todo) } else { Terminal.print(change.line) }
     }
 
-    /// The editor round: the form, the edit it gives, and the update at the revision
-    /// the form was made from.
+    /// The editor rounds: the form, the edit it gives, and the update at the revision the
+    /// form was made from. A form that does not validate goes back to the editor with the
+    /// problem at its top (on a terminal, when the person says so), as `git commit` and
+    /// `crontab -e` do; otherwise it is kept, and the error says where.
     private func editInEditor(_ client: TodoConnection) async throws -> TodoChange? {
         let detail = try client.detail(ref)
         let form = try FormFile(text: detail.editForm, number: detail.todo.number)
-        try form.edit()
-        guard let edit = try detail.edit(fromForm: form.read()) else {
-            Terminal.print("cancelled: the title was empty, nothing changed")
-            form.remove()
-            return nil
+        while true {
+            try await form.edit()
+            let text = try form.read()
+            let edit: TodoEdit
+            do {
+                guard let parsed = try detail.edit(fromForm: text) else {
+                    Terminal.print("cancelled: the title was empty, nothing changed")
+                    form.remove()
+                    return nil
+                }
+                edit = parsed
+            } catch {
+                try form.retry(after: error, number: detail.todo.number)
+                continue
+            }
+            guard edit != TodoEdit() else {
+                Terminal.print("\(detail.summary.numberText) \(TerminalText.escaped(detail.title)): nothing to change")
+                form.remove()
+                return nil
+            }
+            let update = TodoDetailUpdate(ref: .id(detail.todo.id), revision: detail.revision, edit: edit)
+            do {
+                let change = try client.change(.requestUpdateTodoDetail(update))
+                form.remove()
+                return change
+            } catch .refused(let refusal) where refusal.code == .validation {
+                // The daemon's rules are the last word (a title too long, a control character).
+                try form.retry(after: refusal, number: detail.todo.number)
+            } catch {
+                throw conflictExplained(error, before: detail.todo, form: form)
+            }
         }
-        guard edit != TodoEdit() else {
-            Terminal.print("\(detail.summary.numberText) \(detail.title): nothing to change")
-            form.remove()
-            return nil
-        }
-        let update = TodoDetailUpdate(ref: .id(detail.todo.id), revision: detail.revision, edit: edit)
-        let change: TodoChange
-        do {
-            change = try client.change(.requestUpdateTodoDetail(update))
-        } catch {
-            throw conflictExplained(error, before: detail.todo, form: form)
-        }
-        form.remove()
-        return change
     }
 
     /// A conflict, told with what changed meanwhile and where the person's form is kept.
@@ -94,51 +112,16 @@ struct ConflictReport {
         func compare(_ name: String, _ old: String, _ new: String) {
             if old != new { lines.append("  \(name): \"\(old)\" → \"\(new)\"") }
         }
-        compare("title", before.title, after.title)
-        compare("notes", before.notes, after.notes)
+        compare("title", TerminalText.escaped(before.title), TerminalText.escaped(after.title))
+        compare("notes", TerminalText.escaped(before.notes), TerminalText.escaped(after.notes))
         compare("priority", before.priority.rawValue, after.priority.rawValue)
         compare("due", before.due?.description ?? "", after.due?.description ?? "")
-        compare("tags", before.tags.joined(separator: " "), after.tags.joined(separator: " "))
+        compare("tags", TerminalText.escaped(before.tags.joined(separator: " ")), TerminalText.escaped(after.tags.joined(separator: " ")))
         compare("state", state(of: before), state(of: after))
         return "Meanwhile:\n" + (lines.isEmpty ? "  (no field you can edit)" : lines.joined(separator: "\n"))
     }
 
     private func state(of todo: Todo) -> String {
         todo.isDeleted ? "deleted" : (todo.isCompleted ? "done" : "open")
-    }
-}
-
-/// The form in a private temporary file, opened in the person's editor.
-struct FormFile {
-    let path: String
-
-    init(text: String, number: Int) throws {
-        path = NSTemporaryDirectory() + "todoctl-edit-\(number)-\(UUID().uuidString.prefix(8)).txt"
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw ValidationError("cannot write the edit form to \(path)")
-        }
-    }
-
-    /// Runs `$VISUAL`, else `$EDITOR`, else `vi` on the form, through the shell so that
-    /// an editor with arguments (`code --wait`) works.
-    func edit() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\(editor) \"$1\"", "sh", path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TodoClientError.refused(TodoError(.validation, "the editor (\(editor)) failed with status \(process.terminationStatus); nothing changed. Your form is in \(path)"))
-        }
-    }
-
-    func read() throws -> String {
-        try String(contentsOfFile: path, encoding: .utf8)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import TodoViewModel
 
 /// `todoctl --socket PATH list`, the option before the command as `git -C` and
 /// `systemctl --user` take theirs: moved after the command's name, where the command's
@@ -33,8 +35,16 @@ enum LeadingOptions {
 }
 
 extension TodoctlCommand {
-    /// Runs todoctl with its leading options moved into place (`LeadingOptions`).
+    /// ArgumentParser's own `main`, after the checks it needs help with: a flood of a
+    /// repeated option is refused (`ArgumentLimit`), and leading options are moved into
+    /// place (`LeadingOptions`).
     static func main() async {
-        await main(LeadingOptions.movedAfterCommand(Array(CommandLine.arguments.dropFirst())))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let excess = ArgumentLimit.excess(in: arguments) {
+            Terminal.error(
+                "\(excess.option) is given \(excess.count) times; the most is \(excess.limit) (a todo holds at most \(TodoValidation.maximumTagCount) tags)")
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        await main(LeadingOptions.movedAfterCommand(arguments))
     }
 }

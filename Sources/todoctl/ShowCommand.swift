@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TodoModel
+import TodoTerminal
 import TodoViewModel
 
 struct ShowCommand: AsyncParsableCommand {
@@ -14,18 +15,18 @@ struct ShowCommand: AsyncParsableCommand {
         let detail = try await Session.run(connection) { try $0.detail(ref) }
         if output.json { return try Terminal.printJSON(detail) }
         let summary = detail.summary
-        Terminal.print(Terminal.styled("\(summary.numberText) \(detail.title)", .bold))
+        Terminal.print(Terminal.styled("\(summary.numberText) \(TerminalText.escaped(detail.title))", .bold))
         var fields = [
             ("state", detail.stateText), ("priority", detail.priority.rawValue),
             ("due", detail.due.map { "\($0) (\(summary.dueText ?? ""))" } ?? "-"),
-            ("tags", summary.tagsLine.isEmpty ? "-" : summary.tagsLine),
+            ("tags", summary.tagsLine.isEmpty ? "-" : TerminalText.escaped(summary.tagsLine)),
             ("created", Self.format(detail.todo.createdAt)), ("updated", Self.format(detail.todo.updatedAt)),
         ]
         if let completed = detail.todo.completedAt { fields.append(("completed", Self.format(completed))) }
         if let deleted = detail.todo.deletedAt { fields.append(("deleted", Self.format(deleted))) }
         fields += [("revision", "\(detail.revision)"), ("id", detail.todo.id.uuidString.lowercased())]
         for (name, value) in fields { Terminal.print("  \(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(value)") }
-        if !detail.notes.isEmpty { Terminal.print("\n" + detail.notes) }
+        if !detail.notes.isEmpty { Terminal.print("\n" + TerminalText.escapedNotes(detail.notes)) }
     }
 
     /// `2026-11-22 14:05`, in local time.

@@ -17,8 +17,9 @@ enum Terminal {
         fflush(nil)
     }
 
+    /// A message on stderr; whatever it quotes (a title, a tag) is escaped, its line breaks kept.
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("todoctl: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("todoctl: \(TerminalText.escaped(message, keeping: ["\n"]))\n".utf8))
     }
 
     /// Any value as indented JSON on stdout.
@@ -49,6 +50,6 @@ extension TodoChange.Kind {
 }
 
 extension TodoChange {
-    /// `done #3 Buy milk`
-    var line: String { "\(kind.verb) \(todo.numberText) \(todo.title)" }
+    /// `done #3 Buy milk`, the title escaped.
+    var line: String { "\(kind.verb) \(todo.numberText) \(TerminalText.escaped(todo.title))" }
 }

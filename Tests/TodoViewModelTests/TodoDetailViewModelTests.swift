@@ -112,6 +112,27 @@ struct TodoDetailViewModelTests {
         #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("title", String(repeating: "t", count: 501))) } == "title")
     }
 
+    @Test("the due line takes the words --due takes", arguments: [
+        ("tomorrow", 1), ("+3d", 3), ("+2w", 14), ("today", 0), ("Tomorrow", 1),
+    ])
+    func dueWords(word: String, days: Int) throws {
+        #expect(try detail.edit(fromForm: form("due", word), today: today) == TodoEdit(due: today.adding(days: days)))
+    }
+
+    @Test("a form with a problem shows it as comments at the top, once, and still reads as before")
+    func formWithProblem() throws {
+        let bad = form("priority", "urgent")
+        let once = TodoDetailViewModel.form(bad, withProblem: "priority: \"urgent\" is not low, normal or high")
+        #expect(once.hasPrefix("# ERROR: priority: \"urgent\" is not low, normal or high\n"))
+        #expect(once.hasSuffix(bad))
+        let twice = TodoDetailViewModel.form(once, withProblem: "due: \"soon\" is not a date\nsecond line")
+        #expect(twice.hasPrefix("# ERROR: due: \"soon\" is not a date\n# ERROR: second line\n# ERROR: Fix it"))
+        #expect(!twice.contains("urgent\" is not"))
+        #expect(twice.hasSuffix(bad))
+        let fixed = TodoDetailViewModel.form(detail.editForm, withProblem: "x")
+        #expect(try detail.edit(fromForm: fixed) == TodoEdit())
+    }
+
     @Test("a line that is not `field: value` or names an unknown field is refused")
     func badLines() {
         #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("title", "x") + "\ncolour: red") } == nil)

@@ -93,6 +93,45 @@ struct TodoValidationTests {
         #expect(refusedField { () throws(TodoError) in try TodoValidation.validated(TodoEdit(tags: (0...32).map { "t\($0)" })) } == "tags")
     }
 
+    @Test("control characters are refused in titles and tags, saying which", arguments: [
+        "x \u{1B}]0;PWNED\u{07} \u{1B}[2J", "bell\u{07}", "tab\tinside", "del\u{7F}", "c1 \u{9B}2J", "nul\u{0}",
+    ])
+    func controlCharacters(_ text: String) throws {
+        do {
+            _ = try TodoValidation.title(text)
+            Issue.record("\(text.debugDescription) was accepted as a title")
+        } catch {
+            #expect(error.field == "title")
+            #expect(error.message.contains("control character U+00"))
+            #expect(!error.message.unicodeScalars.contains { TodoValidation.isControl($0) })
+        }
+        let tag = text.replacingOccurrences(of: " ", with: "")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.tags([tag]) } == "tags")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.validated(TodoEdit(removeTags: [tag])) } == "tags")
+    }
+
+    @Test("notes keep line breaks and tabs, lose carriage returns before line breaks, refuse other control characters")
+    func controlCharactersInNotes() throws {
+        #expect(try TodoValidation.notes("a\n\tb\r\nc") == "a\n\tb\nc")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.notes("a\u{1B}[2J") } == "notes")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.notes("lone\rreturn") } == "notes")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.validated(NewTodo(title: "x", notes: "\u{9D}52;c;")) } == "notes")
+    }
+
+    @Test("a hundred thousand tags are refused at once, repeated or not")
+    func tagFlood() throws {
+        let distinct = (0..<100_000).map { "t\($0)" }
+        let repeated = Array(repeating: "home", count: 100_000)
+        // Refused by counting, before any tag is checked (quadratic checks took 8.6 s here).
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.tags(distinct) } == "tags")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.tags(repeated) } == "tags")
+        #expect(refusedField { () throws(TodoError) in try TodoValidation.validated(TodoEdit(removeTags: distinct)) } == "tags")
+        #expect(throws: TodoError.validation("tags", "\(100_000) tags given; the most is \(TodoValidation.maximumTagsGiven) (\(TodoValidation.maximumTagCount) different ones)")) {
+            try TodoValidation.tags(repeated)
+        }
+        #expect(try TodoValidation.tags(Array(repeating: "home", count: TodoValidation.maximumTagsGiven)) == ["home"])
+    }
+
     @Test("model errors become view errors with the right code and the todo")
     func errorsFromModel() {
         let todo = Todo(number: 4, title: "x", createdAt: at(0), revision: 2)

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CWidth
+import TodoViewModel
+
+/// Text on its way to a terminal: made harmless, measured in columns, cut and padded
+/// to a width. Every renderer of todoctl passes what others wrote (titles, tags, notes,
+/// messages) through here, so that no stored byte can command the terminal.
+public enum TerminalText {
+    /// `text` with every character a terminal would obey instead of show written out
+    /// visibly as `\u{1B}`: C0 and C1 controls, DEL, line and paragraph separators, and
+    /// the bidirectional overrides that reorder what follows them. `keeping` names
+    /// controls that stay (notes keep `\n` and `\t`).
+    public static func escaped(_ text: String, keeping: Set<Unicode.Scalar> = []) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0) && !keeping.contains($0) }) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) && !keeping.contains(scalar) {
+                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// Notes as shown in full: line breaks and tabs kept, every other control escaped.
+    public static func escapedNotes(_ notes: String) -> String {
+        escaped(notes, keeping: ["\n", "\t"])
+    }
+
+    /// How many terminal columns `text` takes: 2 for CJK and emoji, 0 for combining
+    /// marks, 1 for the rest. `text` should be escaped already.
+    public static func width<S: StringProtocol>(_ text: S) -> Int {
+        // Printable ASCII, by far the most common, needs no lookup.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// `text` cut to at most `columns` columns, with `…` where it was cut.
+    public static func truncated(_ text: String, toWidth columns: Int) -> String {
+        guard width(text) > columns else { return text }
+        guard columns > 0 else { return "" }
+        var result = ""
+        var used = 0
+        for character in text {
+            let next = width(of: character)
+            if used + next > columns - 1 { break }
+            result.append(character)
+            used += next
+        }
+        return result + "…"
+    }
+
+    /// `text` cut to `columns` and padded with spaces to exactly that width.
+    public static func fitted(_ text: String, toWidth columns: Int) -> String {
+        let cut = truncated(text, toWidth: columns)
+        return cut + String(repeating: " ", count: max(0, columns - width(cut)))
+    }
+
+    /// One grapheme's columns: the widest of its scalars (a ZWJ family is as wide as
+    /// one emoji), 2 when an emoji presentation selector asks for the emoji form.
+    private static func width(of character: Character) -> Int {
+        var widest = 0
+        for scalar in character.unicodeScalars {
+            if scalar == "\u{FE0F}" { return 2 }
+            widest = max(widest, columns(of: scalar))
+        }
+        return widest
+    }
+
+    private static func columns(of scalar: Unicode.Scalar) -> Int {
+        if scalar.value >= 0x20 && scalar.value < 0x7F { return 1 }
+        _ = utf8Locale
+        let columns = Int(cwidth_wcwidth(wchar_t(bitPattern: scalar.value)))
+        // Unassigned code points (-1) still take a column when a terminal shows them.
+        return columns < 0 ? 1 : columns
+    }
+
+    /// glibc's `wcwidth` knows widths only under a UTF-8 character type; a process
+    /// starts in the "C" locale, so the character type is set once, nothing else.
+    private static let utf8Locale: Bool = {
+        setlocale(LC_CTYPE, "C.UTF-8") != nil || setlocale(LC_CTYPE, "en_US.UTF-8") != nil
+    }()
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        TodoValidation.isControl(scalar)
+            || scalar.value == 0x2028 || scalar.value == 0x2029
+            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+}
