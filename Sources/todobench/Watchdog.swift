@@ -32,8 +32,27 @@ enum Watchdog {
         }
     }
 
-    static func track(_ daemon: BenchDaemon) {
-        let pid = daemon.pid
+    /// On SIGINT (^C) or SIGTERM, kills the processes tracked and exits: redis-server never
+    /// hears those signals itself (it inherits a mask that blocks them, see `RedisServer.stop`),
+    /// so without this a ^C would leave it running. Call first thing, before threads start.
+    static func stopOnSignals() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        Thread { [signals] in
+            var signals = signals
+            var received: CInt = 0
+            guard sigwait(&signals, &received) == 0 else { return }
+            progress("stopped by signal \(received); stopping the servers it started")
+            for pid in state.withLock({ $0.daemons }) { kill(pid, SIGKILL) }
+            exit(128 + received)
+        }.start()
+    }
+
+    /// A process of ours (todod, redis-server) to kill before giving up, so that none outlives the run.
+    static func track(pid: Int32) {
         state.withLock { $0.daemons.append(pid) }
     }
 }
