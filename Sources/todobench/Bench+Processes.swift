@@ -75,7 +75,7 @@ extension Bench {
             table.add("5", name, todod: formatDuration(ours.p50), goal: .time(atMost: command.goal, ours.p50),
                       notes: "p99 \(formatDuration(ours.p99))")
             let ratio = Double(ours.p50) / Double(theirs.p50)
-            table.add("5", "process: todoctl \(command.name) ÷ task \(command.task.joined(separator: " "))", todod: formatDuration(ours.p50),
+            table.add("5", "process: todoctl \(command.name) ÷ task \(command.task[0])", todod: formatDuration(ours.p50),
                       comparison: "Taskwarrior \(task.version) task \(command.task.joined(separator: " ")): \(formatDuration(theirs.p50))", ratio: ratio,
                       goal: .ratio(atMost: 0.1, ratio), notes: "task p99 \(formatDuration(theirs.p99))")
         }

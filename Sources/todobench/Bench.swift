@@ -143,9 +143,9 @@ struct Bench {
             let summary = Summary(everyone)
             let spreadSummary = Summary(spread)
             let firstSummary = Summary(first)
-            table.add("3", "fan-out: commit → all \(formatCount(count)) clients, p99", todod: formatDuration(summary.p99),
+            table.add("3", "fan-out: write → all \(formatCount(count)) clients, p99", todod: formatDuration(summary.p99),
                       goal: count == 1_000 ? .time(atMost: 5_000_000, summary.p99) : nil,
-                      notes: "p50 \(formatDuration(summary.p50)), max \(formatDuration(summary.max)); first client p50 \(formatDuration(firstSummary.p50)); first → last p50 \(formatDuration(spreadSummary.p50)), p99 \(formatDuration(spreadSummary.p99))")
+                      notes: "from sending the write (its commit included) to the last client's receipt; p50 \(formatDuration(summary.p50)), max \(formatDuration(summary.max)); first client p50 \(formatDuration(firstSummary.p50)); first → last p50 \(formatDuration(spreadSummary.p50)), p99 \(formatDuration(spreadSummary.p99))")
             await writer.close()
             for listener in listeners { try? await listener.close() }
         }
@@ -166,7 +166,7 @@ struct Bench {
         let event = Event.responseTodoViewModel(TodoChange(kind: .created, todo: TodoViewModel(todo), sequence: 1))
         let otherKinds = EventKind.allCases.filter { $0 != event.kind }
         let events = options.quick ? 50_000 : 200_000
-        var rates: [Double] = []
+        var publishes: [UInt64] = []
         for count in [1, 100, 10_000] {
             progress("4. bus: \(count) subscribers, 1 interested")
             let summary = try await repeated(duration: 0) { _ in
@@ -197,13 +197,14 @@ struct Bench {
             }
             table.add("4", "bus: \(formatCount(count)) subscriber\(count == 1 ? "" : "s"), 1 interested", todod: summary.rate,
                       notes: "published and received; one publish p50 \(formatDuration(summary.p50)), p99 \(formatDuration(summary.p99))")
-            rates.append(summary.perSecond)
+            publishes.append(summary.p50)
         }
-        // Flat: 9,999 uninterested subscribers cost (next to) nothing. The bound leaves room
-        // for the noise of a shared 2-core machine.
-        let ratio = rates[rates.count - 1] / rates[0]
-        table.add("4", "bus: 10,000 subscribers ÷ 1", todod: "\(formatRate(rates[rates.count - 1]))/s",
-                  comparison: "1 subscriber: \(formatRate(rates[0]))/s", ratio: ratio, goal: .ratio(atLeast: 0.8, ratio),
+        // Flat: 9,999 uninterested subscribers cost (next to) nothing. The time of one publish
+        // shows it; the rate of publish-and-receive depends on when the consumer gets a core.
+        // The bound leaves room for the noise of a shared 2-core machine.
+        let ratio = Double(publishes[publishes.count - 1]) / Double(max(publishes[0], 1))
+        table.add("4", "bus: one publish, 10,000 subscribers ÷ 1, p50", todod: formatDuration(publishes[publishes.count - 1]),
+                  comparison: "1 subscriber: \(formatDuration(publishes[0]))", ratio: ratio, goal: .ratio(atMost: 1.25, ratio),
                   notes: "flat in uninterested subscribers")
     }
 
