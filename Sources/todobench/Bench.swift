@@ -56,17 +56,14 @@ struct Bench {
         Watchdog.arm(300, "scenario 2 (write throughput)")
         // The disk first, in the same run and on the same file system as the daemon's database.
         progress("2. storage: fdatasync and sqlite3")
-        let syncs = try await blocking { [duration = options.duration, work] in
-            try StorageProbe.syncsPerSecond(in: work, duration: duration)
-        }
+        let syncsBefore = try await syncsPerSecond(in: work)
         let (single, batched) = options.quick ? (50, 5_000) : (200, 20_000)
         let sqlite = try await blocking { [work] in try StorageProbe.sqliteInserts(in: work, single: single, batched: batched) }
         if sqlite == nil { table.note("2", "sqlite3 is not installed: no SQLite ceilings (apt-get install sqlite3; make bench does)") }
-        let syncText = "append 100 B + fdatasync: \(formatRate(syncs))/s"
 
         let daemon = try await startDaemon(in: work + "/writes")
         for (count, inFlight) in [(1, 1), (8, 1), (32, 1), (32, 8)] {
-            progress("2. writes: \(count) TodoClients × \(inFlight) in flight")
+            progress("2. writes: TodoClients: \(count) × \(inFlight) in flight")
             let clients = try await connectClients(count, daemon)
             let summary = try await repeated(duration: options.duration) {
                 try await closedLoop(clients, inFlight: inFlight, duration: $0) {
@@ -84,6 +81,7 @@ struct Bench {
         }
         // The same writes from bare connections that do not decode the broadcasts: what the
         // daemon itself sustains, when the clients' decoding does not share its two cores.
+        var rawRates: [Int: Summary] = [:]
         for (count, inFlight) in [(32, 1), (32, 8)] {
             progress("2. writes: \(count) raw connections × \(inFlight) in flight")
             var clients: [RawClient] = []
@@ -94,20 +92,37 @@ struct Bench {
                 }
             }
             for client in clients { await client.close() }
-            let name = "durable writes, \(count) raw connections × \(inFlight) in flight"
-            if inFlight == 1 {
-                table.add("2", name, todod: summary.rate, goal: .rate(atLeast: 20_000, summary.perSecond),
-                          notes: "\(summary.latencies); no decoding of broadcasts")
-                let ratio = summary.perSecond / syncs
-                table.add("2", name + " ÷ the disk's syncs", todod: summary.rate, comparison: syncText, ratio: ratio,
-                          goal: .ratio(atLeast: 4, ratio), notes: "more than 1× only by group commit")
-            } else if let sqlite {
-                table.add("2", name, todod: summary.rate,
-                          comparison: "sqlite3, \(formatCount(batched)) inserts in 1 transaction: \(formatRate(sqlite.batched))/s",
-                          ratio: summary.perSecond / sqlite.batched, notes: "\(summary.latencies); the comparison is perfect batching")
-            }
+            rawRates[inFlight] = summary
         }
         try await daemon.stop()
+        // The disk again: on a shared machine its rate swings from one moment to the next,
+        // and the writes are held to the better of the two.
+        let syncsAfter = try await syncsPerSecond(in: work)
+        let syncs = max(syncsBefore, syncsAfter)
+        if let one = rawRates[1] {
+            let name = "durable writes, 32 raw connections × 1 in flight"
+            table.add("2", name, todod: one.rate, goal: .rate(atLeast: 20_000, one.perSecond),
+                      notes: "\(one.latencies); no decoding of broadcasts")
+            let ratio = one.perSecond / syncs
+            table.add("2", name + " ÷ the disk's syncs", todod: one.rate, comparison: "append 100 B + fdatasync: \(formatRate(syncs))/s",
+                      ratio: ratio, goal: .ratio(atLeast: 4, ratio),
+                      notes: "above 1× only by group commit; the disk before the writes \(formatRate(syncsBefore))/s, after \(formatRate(syncsAfter))/s")
+        }
+        if let eight = rawRates[8] {
+            let name = "durable writes, 32 raw connections × 8 in flight"
+            if let sqlite {
+                table.add("2", name, todod: eight.rate,
+                          comparison: "sqlite3, \(formatCount(batched)) inserts in 1 transaction: \(formatRate(sqlite.batched))/s",
+                          ratio: eight.perSecond / sqlite.batched, notes: "\(eight.latencies); the comparison is perfect batching")
+            } else {
+                table.add("2", name, todod: eight.rate, notes: eight.latencies)
+            }
+        }
+    }
+
+    /// The disk's own rate of small durable appends, beside the daemon's database.
+    private func syncsPerSecond(in work: String) async throws -> Double {
+        try await blocking { [duration = options.duration] in try StorageProbe.syncsPerSecond(in: work, duration: duration) }
     }
 
     // MARK: 3. Fan-out
