@@ -97,13 +97,18 @@ extension Bench {
                                      command.joined(separator: " ")]
                 process.environment = environment
                 process.standardOutput = FileHandle.nullDevice
+                // Its warnings (outliers on a busy machine) would interleave with the
+                // progress lines: kept, and shown only if it fails.
+                let messages = Pipe()
+                process.standardError = messages
                 try process.run()
+                let said = String(decoding: messages.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 process.waitUntilExit()
                 guard process.terminationStatus == 0,
                     let data = FileManager.default.contents(atPath: export),
                     let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
                     let results = json["results"] as? [[String: Any]], let seconds = results.first?["times"] as? [Double]
-                else { throw BenchError("hyperfine failed on \(command.joined(separator: " "))") }
+                else { throw BenchError("hyperfine failed on \(command.joined(separator: " ")): \(said.trimmingCharacters(in: .whitespacesAndNewlines))") }
                 return seconds.map { UInt64($0 * 1e9) }
             }
             var times: [UInt64] = []

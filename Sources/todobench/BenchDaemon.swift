@@ -64,10 +64,12 @@ final class BenchDaemon: @unchecked Sendable {
     func stop() async throws -> Int32 {
         let process = self.process
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        return try await blocking {
+        let status = try await blocking {
             process.waitUntilExit()
             return process.terminationStatus
         }
+        Watchdog.untrack(pid: process.processIdentifier)
+        return status
     }
 
     /// `VmRSS` and `VmHWM` (peak) in bytes.

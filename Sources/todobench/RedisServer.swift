@@ -72,6 +72,7 @@ final class RedisServer: @unchecked Sendable {
         }
         if !closed { kill(process.processIdentifier, SIGKILL) }
         _ = try? await blocking { process.waitUntilExit() }
+        Watchdog.untrack(pid: process.processIdentifier)
     }
 
     /// `7.0.15`, from `redis-server --version`.
