@@ -18,6 +18,7 @@ struct Bench {
     static func main() async {
         // Usage errors and --help print and exit here (64 for a bad argument).
         let options = Options.parseOrExit()
+        Watchdog.stopOnSignals()
         do {
             try await Bench(options: options).run()
         } catch {
@@ -49,56 +50,20 @@ struct Bench {
         print("Medians over \(options.runs) runs (p50, p99 and max are each the median of the runs' figures); todobench took \(formatDuration(now() - started)).")
     }
 
-    // MARK: 1. Round trips
-
-    func roundTrips(in work: String) async throws {
-        Watchdog.arm(300, "scenario 1 (round trips)")
-        let small = try await startDaemon(in: work + "/small")
-        try await seed(small, count: 100)
-        let client = try await connectClient(small)
-        guard try await listCount(client) == 100 else { throw BenchError("the small list does not hold 100 todos") }
-        progress("1. round trips: list of 100")
-        let list100 = try await repeated(duration: options.duration) {
-            try await closedLoop([client], duration: $0) { _ = try await $0.request(.requestTodoViewModels(TodoFilter())) }
-        }
-        table.add("1", "round trip: list of 100 todos", list100, goal: .atLeast(30_000, "reads ≥ 30,000/s"))
-        progress("1. round trips: one todo")
-        let one = try await repeated(duration: options.duration) {
-            try await closedLoop([client], duration: $0) { _ = try await $0.request(.requestTodoDetail(.number(1))) }
-        }
-        table.add("1", "round trip: one todo (show)", one, note: "the floor of a read: one small answer")
-        progress("1. round trips: durable toggle")
-        let toggle = try await repeated(duration: options.duration) {
-            try await closedLoop([client], duration: $0) { _ = try await $0.request(.requestToggleComplete(.number(1))) }
-        }
-        table.add("1", "round trip: durable toggle", toggle, note: "each one a commit + fdatasync")
-        await client.close()
-        try await small.stop()
-
-        progress("1. seeding 10,000 todos")
-        let big = try await startDaemon(in: work + "/big")
-        let seedStart = now()
-        try await seed(big, count: 10_000)
-        let seedTime = now() - seedStart
-        let bigClient = try await connectClient(big)
-        guard try await listCount(bigClient) == 10_000 else { throw BenchError("the big list does not hold 10,000 todos") }
-        progress("1. round trips: list of 10,000")
-        let list10k = try await repeated(duration: options.duration * 1.5) {
-            try await closedLoop([bigClient], duration: $0) { _ = try await $0.request(.requestTodoViewModels(TodoFilter())) }
-        }
-        table.add("1", "round trip: list of 10,000 todos", list10k, note: "seeding 10,000 took \(formatDuration(seedTime))")
-        await bigClient.close()
-        try await big.stop()
-    }
-
     // MARK: 2. Durable write throughput
 
     func writeThroughput(in work: String) async throws {
         Watchdog.arm(300, "scenario 2 (write throughput)")
+        // The disk first, in the same run and on the same file system as the daemon's database.
+        progress("2. storage: fdatasync and sqlite3")
+        let syncsBefore = try await syncsPerSecond(in: work)
+        let (single, batched) = options.quick ? (50, 5_000) : (200, 20_000)
+        let sqlite = try await blocking { [work] in try StorageProbe.sqliteInserts(in: work, single: single, batched: batched) }
+        if sqlite == nil { table.note("2", "sqlite3 is not installed: no SQLite ceilings (apt-get install sqlite3; make bench does)") }
+
         let daemon = try await startDaemon(in: work + "/writes")
-        var oneClientRate = 0.0
         for (count, inFlight) in [(1, 1), (8, 1), (32, 1), (32, 8)] {
-            progress("2. writes: \(count) clients × \(inFlight) in flight")
+            progress("2. writes: TodoClients: \(count) × \(inFlight) in flight")
             let clients = try await connectClients(count, daemon)
             let summary = try await repeated(duration: options.duration) {
                 try await closedLoop(clients, inFlight: inFlight, duration: $0) {
@@ -106,13 +71,17 @@ struct Bench {
                 }
             }
             await closeAll(clients)
-            if count == 1 { oneClientRate = summary.perSecond }
-            let name = inFlight == 1 ? "durable writes, \(count) client\(count == 1 ? "" : "s")" : "durable writes, \(count) clients × \(inFlight) in flight"
-            table.add("2", name, summary, goal: count == 32 && inFlight == 1 ? .atLeast(20_000, "≥ 20,000/s") : nil,
-                      note: count == 1 ? "" : String(format: "%.1f× the 1-client rate", summary.perSecond / max(oneClientRate, 1)))
+            let name = "durable writes, \(count) TodoClient\(count == 1 ? "" : "s")\(inFlight == 1 ? "" : " × \(inFlight) in flight")"
+            if count == 1, let sqlite {
+                table.add("2", name, todod: summary.rate, comparison: "sqlite3, 1 insert per transaction: \(formatRate(sqlite.single))/s",
+                          ratio: summary.perSecond / sqlite.single, notes: summary.latencies)
+            } else {
+                table.add("2", name, todod: summary.rate, notes: summary.latencies)
+            }
         }
         // The same writes from bare connections that do not decode the broadcasts: what the
         // daemon itself sustains, when the clients' decoding does not share its two cores.
+        var rawRates: [Int: Summary] = [:]
         for (count, inFlight) in [(32, 1), (32, 8)] {
             progress("2. writes: \(count) raw connections × \(inFlight) in flight")
             var clients: [RawClient] = []
@@ -123,25 +92,37 @@ struct Bench {
                 }
             }
             for client in clients { await client.close() }
-            table.add("2", "durable writes, \(count) raw connections × \(inFlight) in flight", summary,
-                      goal: inFlight == 1 ? .atLeast(20_000, "≥ 20,000/s") : nil,
-                      note: String(format: "%.1f× the 1-client rate; no decoding of broadcasts", summary.perSecond / max(oneClientRate, 1)))
+            rawRates[inFlight] = summary
         }
         try await daemon.stop()
+        // The disk again: on a shared machine its rate swings from one moment to the next,
+        // and the writes are held to the better of the two.
+        let syncsAfter = try await syncsPerSecond(in: work)
+        let syncs = max(syncsBefore, syncsAfter)
+        if let one = rawRates[1] {
+            let name = "durable writes, 32 raw connections × 1 in flight"
+            table.add("2", name, todod: one.rate, goal: .rate(atLeast: 20_000, one.perSecond),
+                      notes: "\(one.latencies); no decoding of broadcasts")
+            let ratio = one.perSecond / syncs
+            table.add("2", name + " ÷ the disk's syncs", todod: one.rate, comparison: "append 100 B + fdatasync: \(formatRate(syncs))/s",
+                      ratio: ratio, goal: .ratio(atLeast: 4, ratio),
+                      notes: "above 1× only by group commit; the disk before the writes \(formatRate(syncsBefore))/s, after \(formatRate(syncsAfter))/s")
+        }
+        if let eight = rawRates[8] {
+            let name = "durable writes, 32 raw connections × 8 in flight"
+            if let sqlite {
+                table.add("2", name, todod: eight.rate,
+                          comparison: "sqlite3, \(formatCount(batched)) inserts in 1 transaction: \(formatRate(sqlite.batched))/s",
+                          ratio: eight.perSecond / sqlite.batched, notes: "\(eight.latencies); the comparison is perfect batching")
+            } else {
+                table.add("2", name, todod: eight.rate, notes: eight.latencies)
+            }
+        }
+    }
 
-        progress("2. storage ceiling: fdatasync and sqlite3")
-        let syncs = try await blocking { [duration = options.duration, work] in
-            try StorageProbe.syncsPerSecond(in: work, duration: duration)
-        }
-        table.add("2", "storage: append 4 KiB + fdatasync", rate: syncs,
-                  note: String(format: "1-client writes = %.2f× this", oneClientRate / syncs))
-        let (single, batched) = options.quick ? (50, 5_000) : (200, 20_000)
-        if let sqlite = try await blocking({ [work] in try StorageProbe.sqliteInserts(in: work, single: single, batched: batched) }) {
-            table.add("2", "storage: sqlite3, 1 insert per transaction", rate: sqlite.single, note: "WAL, synchronous=FULL, the daemon's table")
-            table.add("2", "storage: sqlite3, \(formatCount(batched)) inserts in 1 transaction", rate: sqlite.batched, note: "the ceiling of perfect batching")
-        } else {
-            table.note("2", "storage: sqlite3 not installed: no SQLite ceiling (apt-get install sqlite3)")
-        }
+    /// The disk's own rate of small durable appends, beside the daemon's database.
+    private func syncsPerSecond(in work: String) async throws -> Double {
+        try await blocking { [duration = options.duration] in try StorageProbe.syncsPerSecond(in: work, duration: duration) }
     }
 
     // MARK: 3. Fan-out
@@ -176,9 +157,10 @@ struct Bench {
             }
             let summary = Summary(everyone)
             let spreadSummary = Summary(spread)
-            table.add("3", "fan-out: write → all \(formatCount(count)) clients", summary,
-                      goal: count == 1_000 ? .atMost(20_000_000, "p99 ≤ 20 ms") : nil,
-                      note: "first client p50 \(formatDuration(Summary(first).p50)); first → last p50 \(formatDuration(spreadSummary.p50)), p99 \(formatDuration(spreadSummary.p99))")
+            let firstSummary = Summary(first)
+            table.add("3", "fan-out: write → all \(formatCount(count)) clients, p99", todod: formatDuration(summary.p99),
+                      goal: count == 1_000 ? .time(atMost: 5_000_000, summary.p99) : nil,
+                      notes: "from sending the write (its commit included) to the last client's receipt; p50 \(formatDuration(summary.p50)), max \(formatDuration(summary.max)); first client p50 \(formatDuration(firstSummary.p50)); first → last p50 \(formatDuration(spreadSummary.p50)), p99 \(formatDuration(spreadSummary.p99))")
             await writer.close()
             for listener in listeners { try? await listener.close() }
         }
@@ -199,6 +181,7 @@ struct Bench {
         let event = Event.responseTodoViewModel(TodoChange(kind: .created, todo: TodoViewModel(todo), sequence: 1))
         let otherKinds = EventKind.allCases.filter { $0 != event.kind }
         let events = options.quick ? 50_000 : 200_000
+        var publishes: [UInt64] = []
         for count in [1, 100, 10_000] {
             progress("4. bus: \(count) subscribers, 1 interested")
             let summary = try await repeated(duration: 0) { _ in
@@ -227,102 +210,17 @@ struct Bench {
                 withExtendedLifetime(idle) {}
                 return sample
             }
-            table.add("4", "bus: \(formatCount(count)) subscriber\(count == 1 ? "" : "s"), 1 interested", summary,
-                      note: "latency = one publish; rate = published and received")
+            table.add("4", "bus: \(formatCount(count)) subscriber\(count == 1 ? "" : "s"), 1 interested", todod: summary.rate,
+                      notes: "published and received; one publish p50 \(formatDuration(summary.p50)), p99 \(formatDuration(summary.p99))")
+            publishes.append(summary.p50)
         }
-    }
-
-    // MARK: 5 and 6. Whole processes, memory and idle CPU
-
-    func wholeProcesses(in work: String) async throws {
-        Watchdog.arm(600, "scenarios 5 and 6 (whole processes)")
-        let directory = work + "/big"
-        if !FileManager.default.fileExists(atPath: directory + "/todos.sqlite") {
-            progress("5. seeding 10,000 todos")
-            let daemon = try await startDaemon(in: directory)
-            try await seed(daemon, count: 10_000)
-            try await daemon.stop()
-        }
-        let daemon = try await startDaemon(in: directory)
-        if options.scenarios.contains(6) {
-            let loaded = daemon.memory()
-            progress("6. memory with 100 clients")
-            let clients = try await connectClients(100, daemon)
-            for client in clients.prefix(10) { _ = try await listCount(client) }
-            try await Task.sleep(for: .milliseconds(500))
-            let memory = daemon.memory()
-            table.add("6", "todod RSS: 10,000 todos, 100 clients", value: "\(memory.resident >> 20) MiB",
-                      goal: .custom(memory.resident <= 50 << 20, "≤ 50 MB"),
-                      note: "peak \(memory.peak >> 20) MiB; \(loaded.resident >> 20) MiB with no client; ready in \(formatDuration(daemon.startupTime)) with 10,000 todos; \(daemon.threadCount) threads")
-            let idleSeconds = options.quick ? 3.0 : 10.0
-            progress("6. idle CPU for \(Int(idleSeconds)) s")
-            try await Task.sleep(for: .seconds(1))
-            let (cpu0, switches0) = (daemon.cpuTime(), daemon.contextSwitches())
-            try await Task.sleep(for: .seconds(idleSeconds))
-            let (cpu1, switches1) = (daemon.cpuTime(), daemon.contextSwitches())
-            let (wakeUps, threadsChanged) = BenchDaemon.wakeUps(from: switches0, to: switches1)
-            table.add("6", "todod CPU idle \(Int(idleSeconds)) s, 100 clients", value: "\(formatDuration(cpu1 - cpu0))",
-                      goal: .custom(cpu1 - cpu0 <= 10_000_000, "no CPU"),
-                      note: "\(wakeUps) context switches in \(switches1.count) threads\(threadsChanged > 0 ? ", \(threadsChanged) threads came or went" : ""); CPU is counted in 10 ms ticks")
-            await closeAll(clients)
-        }
-        if options.scenarios.contains(5) {
-            let todoctl = options.binaries + "/todoctl"
-            let environment = ["TODOD_SOCKET": daemon.socketPath, "NO_COLOR": "1"]
-            let runs = options.quick ? 5 : 20
-            progress("5. todoctl status, list, add")
-            let status = try await timeCommand([todoctl, "status"], environment: environment, runs: runs)
-            table.add("5", "process: todoctl status", status, note: "start-up + connect + one small answer")
-            let list = try await timeCommand([todoctl, "list"], environment: environment, runs: runs)
-            table.add("5", "process: todoctl list (10,000 todos)", list, goal: .atMost(60_000_000, "≤ 60 ms", p50: true))
-            let add = try await timeCommand([todoctl, "add", "Bench", "process"], environment: environment, runs: runs)
-            table.add("5", "process: todoctl add", add, goal: .atMost(10_000_000, "≤ 10 ms", p50: true))
-            table.note("5", "process times by \(findExecutable("hyperfine") == nil ? "todobench (hyperfine not installed)" : "hyperfine -N"), \(runs) runs after 3 warm-ups")
-        }
-        try await daemon.stop()
-    }
-
-    /// Wall time of a whole command: hyperfine's runs when it is installed, else our own.
-    func timeCommand(_ command: [String], environment: [String: String], runs: Int) async throws -> Summary {
-        var merged = ProcessInfo.processInfo.environment
-        merged.merge(environment) { $1 }
-        let environment = merged
-        let times: [UInt64] = try await blocking {
-            if let hyperfine = findExecutable("hyperfine") {
-                let export = NSTemporaryDirectory() + "/todobench-hyperfine-\(getpid()).json"
-                defer { unlink(export) }
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: hyperfine)
-                process.arguments = ["-N", "--warmup", "3", "--runs", "\(runs)", "--style", "none", "--export-json", export,
-                                     command.joined(separator: " ")]
-                process.environment = environment
-                process.standardOutput = FileHandle.nullDevice
-                try process.run()
-                process.waitUntilExit()
-                guard process.terminationStatus == 0,
-                    let data = FileManager.default.contents(atPath: export),
-                    let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                    let results = json["results"] as? [[String: Any]], let seconds = results.first?["times"] as? [Double]
-                else { throw BenchError("hyperfine failed on \(command.joined(separator: " "))") }
-                return seconds.map { UInt64($0 * 1e9) }
-            }
-            var times: [UInt64] = []
-            for index in 0..<(runs + 3) {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: command[0])
-                process.arguments = Array(command.dropFirst())
-                process.environment = environment
-                process.standardOutput = FileHandle.nullDevice
-                let start = now()
-                try process.run()
-                process.waitUntilExit()
-                if index >= 3 { times.append(now() - start) }
-                guard process.terminationStatus == 0 else { throw BenchError("\(command.joined(separator: " ")) failed") }
-            }
-            return times
-        }
-        let sample = Sample(latencies: times, elapsed: times.reduce(0, +))
-        return Summary([sample])
+        // Flat: 9,999 uninterested subscribers cost (next to) nothing. The time of one publish
+        // shows it; the rate of publish-and-receive depends on when the consumer gets a core.
+        // The bound leaves room for the noise of a shared 2-core machine.
+        let ratio = Double(publishes[publishes.count - 1]) / Double(max(publishes[0], 1))
+        table.add("4", "bus: one publish, 10,000 subscribers ÷ 1, p50", todod: formatDuration(publishes[publishes.count - 1]),
+                  comparison: "1 subscriber: \(formatDuration(publishes[0]))", ratio: ratio, goal: .ratio(atMost: 1.2, ratio),
+                  notes: "flat in uninterested subscribers")
     }
 
     // MARK: Helpers
@@ -330,7 +228,7 @@ struct Bench {
     func startDaemon(in directory: String) async throws -> BenchDaemon {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let daemon = try await BenchDaemon.start(binary: options.binaries + "/todod", in: directory, fileLimit: FileLimit.ordinarySoftLimit)
-        Watchdog.track(daemon)
+        Watchdog.track(pid: daemon.pid)
         return daemon
     }
 

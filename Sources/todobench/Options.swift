@@ -6,7 +6,7 @@ import Foundation
 struct Options: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todobench",
-        abstract: "Starts its own todod on a temporary socket and database, runs the benchmark scenarios and prints a table (docs/PERFORMANCE.md).")
+        abstract: "Starts its own todod on a temporary socket and database, runs the benchmark scenarios beside Redis, the disk and Taskwarrior, and prints a table (docs/PERFORMANCE.md).")
 
     @Flag(help: "Short runs: a smoke test, the figures are rough.")
     var quick = false
@@ -22,7 +22,7 @@ struct Options: ParsableCommand {
     @Option(
         name: .customLong("only"),
         help: ArgumentHelp(
-            "The scenarios to run, e.g. 1,3 (default all: 1 round trips, 2 writes, 3 fan-out, 4 the bus, 5 whole processes, 6 memory and idle CPU).",
+            "The scenarios to run, e.g. 1,3 (default all: 1 round trips, beside Redis; 2 writes, beside the disk; 3 fan-out; 4 the bus; 5 whole processes, beside Taskwarrior; 6 memory and idle CPU).",
             valueName: "list"),
         transform: Options.scenarioList)
     var scenarios: Set<Int> = [1, 2, 3, 4, 5, 6]

@@ -32,8 +32,53 @@ enum Watchdog {
         }
     }
 
-    static func track(_ daemon: BenchDaemon) {
-        let pid = daemon.pid
-        state.withLock { $0.daemons.append(pid) }
+    /// On SIGINT (^C) or SIGTERM, kills the processes tracked and exits: redis-server never
+    /// hears those signals itself (it inherits a mask that blocks them, see `RedisServer.stop`),
+    /// so without this a ^C would leave it running. A handler, not a mask: Dispatch's main
+    /// thread waits in sigsuspend with every signal open, and a handled signal goes back to
+    /// its default in the programs todobench starts.
+    static func stopOnSignals() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { received in
+            // Only async-signal-safe work here: an atomic load, kill, _exit.
+            for index in 0..<min(Signalled.count.load(ordering: .acquiring), Signalled.capacity) {
+                let pid = Signalled.pids[index]
+                if pid > 0 { kill(pid, SIGKILL) }
+            }
+            _exit(128 + received)
+        }
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGINT, &action, nil)
+        sigaction(SIGTERM, &action, nil)
+    }
+
+    /// A process that has exited: its pid may soon be another's, which must not be killed.
+    static func untrack(pid: Int32) {
+        state.withLock { state in
+            state.daemons.removeAll { $0 == pid }
+            for index in 0..<min(Signalled.count.load(ordering: .relaxed), Signalled.capacity) where Signalled.pids[index] == pid {
+                Signalled.pids[index] = -1
+            }
+        }
+    }
+
+    /// The pids the signal handler kills: a fixed array it can read without a lock.
+    private enum Signalled {
+        static let capacity = 64
+        nonisolated(unsafe) static let pids = UnsafeMutablePointer<pid_t>.allocate(capacity: capacity)
+        static let count = Atomic<Int>(0)
+    }
+
+    /// A process of ours (todod, redis-server) to kill before giving up, so that none outlives the run.
+    static func track(pid: Int32) {
+        state.withLock { state in
+            state.daemons.append(pid)
+            // Under the lock: one writer at a time; the handler reads the count after the pid.
+            let index = Signalled.count.load(ordering: .relaxed)
+            if index < Signalled.capacity {
+                Signalled.pids[index] = pid
+                Signalled.count.store(index + 1, ordering: .releasing)
+            }
+        }
     }
 }
