@@ -10,23 +10,33 @@ public enum TodoRef: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The shortest UUID prefix that is accepted.
     public static let minimumPrefixLength = 8
 
-    /// Parses `3`, `#3`, a UUID, or a UUID prefix; nil when it is none of them.
+    /// Parses `3`, `#3`, a UUID, or a UUID prefix; nil when it is none of them. It is
+    /// strict, as the protocol documents: no spaces, no sign, no leading zero; eight bare
+    /// digits or more are a UUID prefix (one id in 43 starts so), and `#` makes a number.
     public init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let marked = trimmed.hasPrefix("#")
-        let digits = marked ? String(trimmed.dropFirst()) : trimmed
-        // Eight bare digits or more are a UUID prefix (one id in 43 starts so); `#` makes a number.
-        let isNumber = marked || digits.count < TodoRef.minimumPrefixLength
-        if isNumber, let number = Int(digits), number > 0, digits.allSatisfy(\.isASCII) {
+        let marked = text.hasPrefix("#")
+        let digits = marked ? text.dropFirst() : Substring(text)
+        let isDecimal = !digits.isEmpty && digits.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        if isDecimal, marked || digits.count < TodoRef.minimumPrefixLength {
+            guard digits.first != "0", let number = Int(digits) else { return nil }
             self = .number(number)
-        } else if let uuid = UUID(uuidString: trimmed) {
+        } else if text.utf8.count == 36, let uuid = UUID(uuidString: text) {
             self = .id(uuid)
-        } else if trimmed.count >= TodoRef.minimumPrefixLength, trimmed.count < 36,
-            trimmed.allSatisfy({ $0.isHexDigit || $0 == "-" })
+        } else if !marked, text.count >= TodoRef.minimumPrefixLength, text.count < 36,
+            text.utf8.allSatisfy({ Self.isHexDigitOrHyphen($0) })
         {
-            self = .idPrefix(trimmed.lowercased())
+            self = .idPrefix(text.lowercased())
         } else {
             return nil
+        }
+    }
+
+    private static func isHexDigitOrHyphen(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+            UInt8(ascii: "-"):
+            true
+        default: false
         }
     }
 

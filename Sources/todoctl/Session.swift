@@ -60,8 +60,9 @@ extension TodoConnection {
 }
 
 extension TodoRef: ExpressibleByArgument {
+    /// As typed: spaces around it (from a copied id) are forgiven here, not on the wire.
     public init?(argument: String) {
-        self.init(argument)
+        self.init(argument.trimmingCharacters(in: .whitespaces))
     }
 }
 

@@ -64,4 +64,15 @@ struct HostileFrameTests {
         #expect(try await daemon.todoctl("list", "--all", "--json").stdout.contains("\"title\":\"x\"") == false)
         try await daemon.stop()
     }
+
+    @Test("references are read exactly as documented: no spaces, sign or leading zero",
+          arguments: [##"" 1""##, ##""1 ""##, ##""+1""##, ##""01""##, ##""#01""##])
+    func looseReferences(_ ref: String) async throws {
+        let daemon = try await DaemonProcess.start()
+        #expect(try await daemon.todoctl("add", "the one").status == 0)
+        let error = try await answer(to: ##"{"event":"requestTodoDetail","id":"r","data":"## + ref + "}", on: daemon)
+        #expect(error.path("data", "code") as? String == "badRequest", "\(ref) was read as a reference: \(error)")
+        #expect(message(error).contains("not a todo number, UUID or UUID prefix"), "\(message(error))")
+        try await daemon.stop()
+    }
 }

@@ -8,7 +8,9 @@ struct TodoRefTests {
     func numbers() {
         #expect(TodoRef("3") == .number(3))
         #expect(TodoRef("#3") == .number(3))
-        #expect(TodoRef(" #12 ") == .number(12))
+        #expect(TodoRef("#12") == .number(12))
+        #expect(TodoRef("#00000085") == nil, "a leading zero is no number")
+        #expect(TodoRef("00000085") == .idPrefix("00000085"), "eight bare digits are an id prefix")
         #expect(TodoRef("1000") == .number(1000))
     }
 
@@ -38,6 +40,8 @@ struct TodoRefTests {
 
     @Test("refuses junk", arguments: [
         "", "#", "0", "#0", "-1", "abc", "deadbee", "deadbeefz", "#deadbeef", "3x", "# 3", "three", "12.5",
+        // Looser forms once accepted, which the protocol never documented.
+        " 5", "5 ", "+5", "05", "#05", " #12 ", "٣", "1e3", "19003456-89ab-4cde-8f01-23456789abcd ",
     ])
     func refusesJunk(_ text: String) {
         #expect(TodoRef(text) == nil)

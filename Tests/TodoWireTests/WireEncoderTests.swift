@@ -126,7 +126,6 @@ struct WireEncoderTests {
             #"{"event":"requestStatus","data":{"ignored":[1,2]}}"#,
             #"{"event":"requestToggleComplete","id":"t","data":3}"#,
             ##"{"event":"requestDeleteTodo","data":"#4"}"##,
-            #"{"event":"requestDeleteTodo","data":" 12 "}"#,
             #"{"event":"requestTodoDetail","data":"fc1cd20f"}"#,
             #"{"event":"requestTodoViewModels","id":"l"}"#,
             #"{"event":"requestTodoViewModels","id":"l","data":null}"#,
