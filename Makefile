@@ -66,7 +66,7 @@ BASHCOMPDIR    = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR     = $(PREFIX)/share/zsh/vendor-completions
 FISHCOMPDIR    = $(PREFIX)/share/fish/vendor_completions.d
 INSTALL_STRIP ?= -s
-VERSION        = $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/TodoWire/DefaultPaths.swift)
+VERSION        = $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/TodoPaths/TodoVersion.swift)
 DEB_ARCH       = $(shell dpkg --print-architecture)
 DEB            = dist/todod_$(VERSION)_$(DEB_ARCH).deb
 DEB_ROOT       = $(SCRATCH)/deb/root

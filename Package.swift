@@ -22,6 +22,9 @@ let package = Package(
     targets: [
         // Layers
         .target(name: "TodoModel"),
+        // Where todod lives on this machine: default paths, the socket directory's rule, the
+        // version. Neither the wire nor the layers know of paths.
+        .target(name: "TodoPaths"),
         .target(name: "TodoViewModel", dependencies: ["TodoModel"]),
         .target(name: "TodoEvents", dependencies: ["TodoModel", "TodoViewModel"]),
         .target(
@@ -50,7 +53,7 @@ let package = Package(
         .target(
             name: "TodoDaemon",
             dependencies: [
-                "TodoServers", "TodoWire", "TodoSystemd",
+                "TodoServers", "TodoWire", "TodoSystemd", "TodoPaths",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -59,7 +62,7 @@ let package = Package(
         .target(
             name: "TodoClient",
             dependencies: [
-                "TodoWire", "TodoEvents", "TodoViewModel",
+                "TodoWire", "TodoEvents", "TodoViewModel", "TodoPaths",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
@@ -73,14 +76,14 @@ let package = Package(
         .executableTarget(
             name: "todod",
             dependencies: [
-                "TodoDaemon", "TodoSystemd", "TodoWire",
+                "TodoDaemon", "TodoSystemd", "TodoWire", "TodoPaths",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "todobench",
             dependencies: [
-                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel",
+                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoPaths",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -88,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "todoctl",
             dependencies: [
-                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoTerminal",
+                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoTerminal", "TodoPaths",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -1,3 +1,4 @@
+import TodoPaths
 import NIOCore
 import TodoEvents
 import TodoViewModel

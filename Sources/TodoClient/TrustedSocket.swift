@@ -1,3 +1,4 @@
+import TodoPaths
 import TodoWire
 
 #if canImport(Glibc)

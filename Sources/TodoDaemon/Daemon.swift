@@ -1,3 +1,4 @@
+import TodoPaths
 import Foundation
 import Logging
 import NIOCore

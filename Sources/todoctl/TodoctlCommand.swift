@@ -1,3 +1,4 @@
+import TodoPaths
 import ArgumentParser
 import TodoWire
 

@@ -20,8 +20,3 @@ public enum DefaultPaths {
         return home + "/.local/share/todod/todos.sqlite"
     }
 }
-
-/// The version of todod and todoctl.
-public enum TodoVersion {
-    public static let current = "0.1.0"
-}
