@@ -175,23 +175,29 @@ public final class ModelServer: Sendable {
 
     // MARK: Writes
 
-    /// A write request: committed at once when the writer is free, else in the next batch.
+    /// A write request: it waits for the next batch. When the writer is free, that batch
+    /// starts at the end of the core's current turn, so that the writes read in the same
+    /// turn (several clients answering the last batch at once) commit together, not one
+    /// alone and the rest after it.
     private func take(_ envelope: Envelope) {
         guard case .requestWriteTodo(let mutation) = envelope.event else { return }
         let start = state.withLock { state -> Bool? in
             guard !state.shuttingDown else { return nil }
-            if state.committing {
-                state.waiting.append(envelope)
-                return false
-            }
-            state.committing = true
-            return true
+            state.waiting.append(envelope)
+            defer { state.committing = true }
+            return !state.committing
         }
         switch start {
         case nil:
             bus.publish(.responseTodo(.failed(mutation, .storage("the daemon is shutting down"))), correlation: envelope.correlation)
         case true?:
-            commit([envelope])
+            returnToCore {
+                let batch = self.state.withLock { state in
+                    defer { state.waiting = [] }
+                    return state.waiting
+                }
+                self.commit(batch)
+            }
         case false?:
             break
         }
@@ -206,6 +212,8 @@ public final class ModelServer: Sendable {
         let now = clock().roundedToMilliseconds
         storage.async { [self] in
             let results: [TodoWriteResult]
+            let started = ContinuousClock.now
+            defer { logger.trace("committed", metadata: ["writes": "\(mutations.count)", "took": "\(ContinuousClock.now - started)"]) }
             do {
                 results = try store.commit(mutations, at: now)
             } catch {
