@@ -11,22 +11,36 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// A valid date, or nil (`2026-02-30` is nil).
     public init?(year: Int, month: Int, day: Int) {
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (year, month, day)
-        guard (1...9999).contains(year), let date = LocalDate.calendar.date(from: components)
+        guard (1...9999).contains(year), (1...12).contains(month),
+            (1...LocalDate.daysIn(month: month, year: year)).contains(day)
         else { return nil }
-        let back = LocalDate.calendar.dateComponents([.year, .month, .day], from: date)
-        guard back.year == year, back.month == month, back.day == day else { return nil }
         (self.year, self.month, self.day) = (year, month, day)
     }
 
     /// Parses `YYYY-MM-DD`.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
-        else { return nil }
+        // Byte by byte: a list of ten thousand todos reads ten thousand of these.
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10) else { return nil }
         self.init(year: y, month: m, day: d)
+    }
+
+    /// The days of a month of the Gregorian calendar.
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// The day `instant` falls on in `timeZone`.
@@ -38,7 +52,11 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
     }
 
     /// Whole days from `self` to `other` (positive when `other` is later).
@@ -48,13 +66,13 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// The date `count` days later (earlier when negative).
     public func adding(days count: Int) -> LocalDate {
-        let date = LocalDate.calendar.date(byAdding: .day, value: count, to: noonUTC)!
-        return LocalDate(date, in: LocalDate.utc)
+        LocalDate(dayNumber: dayNumber + count)
     }
 
     /// 1 = Sunday … 7 = Saturday, as Foundation's Gregorian calendar counts.
     public var weekday: Int {
-        LocalDate.calendar.component(.weekday, from: noonUTC)
+        // Day 0 (1970-01-01) was a Thursday, weekday 5.
+        ((dayNumber + 4) % 7 + 7) % 7 + 1
     }
 
     public static func < (a: LocalDate, b: LocalDate) -> Bool {
@@ -83,13 +101,27 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         return calendar
     }()
 
-    private var noonUTC: Date {
-        var components = DateComponents()
-        (components.year, components.month, components.day, components.hour) = (year, month, day, 12)
-        return LocalDate.calendar.date(from: components)!
+    /// Days since 1970-01-01, by Howard Hinnant's `days_from_civil`: plain arithmetic, where
+    /// Foundation's calendar took microseconds a date (a long list computes thousands).
+    private var dayNumber: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
-    private var dayNumber: Int {
-        Int((noonUTC.timeIntervalSince1970 / 86_400).rounded(.down))
+    /// The date `dayNumber` days after 1970-01-01 (`civil_from_days`).
+    private init(dayNumber: Int) {
+        let z = dayNumber + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
     }
 }

@@ -84,3 +84,32 @@ struct LocalDateTests {
         #expect(try #require(LocalDate("2026-11-28")).weekday == 7)
     }
 }
+
+@Suite("LocalDate arithmetic against Foundation's calendar")
+struct LocalDateCalendarTests {
+    @Test("every day from 1899 to 2101: the same weekday, the next day and the day count as Foundation's Gregorian calendar")
+    func agreesWithFoundation() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var instant = try #require(calendar.date(from: DateComponents(year: 1899, month: 1, day: 1, hour: 12)))
+        var previous: LocalDate?
+        while calendar.component(.year, from: instant) < 2102 {
+            let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: instant)
+            let date = try #require(LocalDate(year: parts.year!, month: parts.month!, day: parts.day!))
+            #expect(date.weekday == parts.weekday, "\(date)")
+            #expect(LocalDate(date.description) == date)
+            if let previous {
+                #expect(previous.adding(days: 1) == date, "\(previous) + 1")
+                #expect(previous.days(until: date) == 1)
+            }
+            previous = date
+            instant = instant.addingTimeInterval(86_400)
+        }
+        #expect(LocalDate(year: 2100, month: 2, day: 29) == nil)
+        #expect(LocalDate(year: 2000, month: 2, day: 29) != nil)
+        #expect(LocalDate(year: 2026, month: 13, day: 1) == nil)
+        #expect(LocalDate("2026-1-01") == nil)
+        #expect(LocalDate("2026-01-0x") == nil)
+        #expect(LocalDate(year: 9, month: 3, day: 4)?.description == "0009-03-04")
+    }
+}
