@@ -55,6 +55,29 @@ struct JSONDocument: Sendable {
         return text.utf8.elementsEqual(bytes[node.start..<node.end])
     }
 
+    /// The keys and indices that lead from the top value to node `target`.
+    func codingPath(to target: Int) -> [any CodingKey] {
+        var path: [any CodingKey] = []
+        var current = 0
+        while current != target, current < nodes.count {
+            let node = nodes[current]
+            var child = current + 1
+            var found = false
+            for index in 0..<node.count {
+                let value = node.kind == .object ? child + 1 : child
+                if (value..<nodes[value].next).contains(target) {
+                    path.append(node.kind == .object ? ElementKey(string(child)) : ElementKey(intValue: index))
+                    current = value
+                    found = true
+                    break
+                }
+                child = nodes[value].next
+            }
+            guard found else { break }
+        }
+        return path
+    }
+
     /// The UTF-8 of a string whose escapes `JSONParser` has already checked.
     static func unescaped(_ raw: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []

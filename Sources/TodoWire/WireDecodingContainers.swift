@@ -34,7 +34,7 @@ struct WireKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let node = valueNode(key) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing field \"\(key.stringValue)\""))
         }
-        return decoder.child(node, key: key)
+        return decoder.child(node)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try child(key).kind == .null }
@@ -46,7 +46,7 @@ struct WireKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     // An absent key and a null are both "not present" (as JSONDecoder has it).
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let node = valueNode(key) else { return nil }
-        let child = decoder.child(node, key: key)
+        let child = decoder.child(node)
         return child.kind == .null ? nil : try child.decodeValue(type)
     }
 
@@ -82,7 +82,7 @@ struct WireUnkeyedContainer: UnkeyedDecodingContainer {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the array has only \(count!) elements"))
         }
-        let child = decoder.child(next, key: ElementKey(intValue: currentIndex))
+        let child = decoder.child(next)
         next = decoder.document.nodes[next].next
         currentIndex += 1
         return child
@@ -109,11 +109,12 @@ struct WireUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func superDecoder() throws -> any Decoder { try advance() }
 }
 
-/// The coding key of an array element (`[3]` in an error's path).
+/// A step of an error's path: an object's key, or an array element's index (`[3]`).
 struct ElementKey: CodingKey {
-    var stringValue: String { "\(intValue!)" }
-    var intValue: Int?
+    let stringValue: String
+    let intValue: Int?
 
-    init(intValue: Int) { self.intValue = intValue }
-    init?(stringValue: String) { nil }
+    init(intValue: Int) { (self.intValue, stringValue) = (intValue, "\(intValue)") }
+    init(_ key: String) { (self.intValue, stringValue) = (nil, key) }
+    init?(stringValue: String) { self.init(stringValue) }
 }
