@@ -35,7 +35,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// The days of a month of the Gregorian calendar.
-    static func daysIn(month: Int, year: Int) -> Int {
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -103,6 +103,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Days since 1970-01-01, by Howard Hinnant's `days_from_civil`: plain arithmetic, where
     /// Foundation's calendar took microseconds a date (a long list computes thousands).
+    public var daysSince1970: Int { dayNumber }
+
     private var dayNumber: Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -110,6 +112,11 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date `days` days after 1970-01-01 (earlier when negative).
+    public init(daysSince1970 days: Int) {
+        self.init(dayNumber: days)
     }
 
     /// The date `dayNumber` days after 1970-01-01 (`civil_from_days`).
