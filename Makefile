@@ -11,10 +11,13 @@ BUILD_FLAGS ?= --explicit-target-dependency-import-check error
 # reads the database files as a user or another program would).
 # systemd (systemd-socket-activate, the user manager) and dpkg-dev (dpkg-shlibdeps for `make deb`)
 # serve the systemd and package tests; vim is the real terminal editor (vi) `todoctl edit` is tested with.
-APT_PACKAGES = pkg-config libsqlite3-dev libsystemd-dev tmux socat sqlite3 systemd dpkg-dev vim
+# Import and export are tested against the real programs: taskwarrior (task), python3-icalendar
+# (reads what todod writes), radicale (a CalDAV server) and vdirsyncer.
+APT_PACKAGES = pkg-config libsqlite3-dev libsystemd-dev tmux socat sqlite3 systemd dpkg-dev vim \
+               taskwarrior python3-icalendar radicale vdirsyncer
 SUDO        := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: all deps build test run clean
+.PHONY: all deps build test run clean docs-check
 
 # Installs those of the Debian packages $(1) that are missing (through sudo unless root).
 define install-missing
@@ -42,8 +45,16 @@ test: deps deb fuzz-smoke
 	$(SWIFT) build --build-tests --scratch-path $(SCRATCH) $(BUILD_FLAGS)
 	TODOD_DEB=$(abspath $(DEB)) $(SWIFT) test --skip-build --scratch-path $(SCRATCH)
 
+# Only the README's tour (also part of `make test`): its commands run against a fresh daemon and
+# their output must be what README.md shows.
+docs-check: deps
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build --filter ReadmeTourTests
+
 run: build
-	$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/todod
+	@bin=$$($(SWIFT) build -c $(CONFIG) --show-bin-path); \
+	echo "todod and todoctl are in $$bin: in another terminal, $$bin/todoctl add Buy milk"; \
+	exec $$bin/todod
 
 clean:
 	rm -rf .build dist

@@ -25,7 +25,9 @@ let package = Package(
         // Where todod lives on this machine: default paths, the socket directory's rule, the
         // version. Neither the wire nor the layers know of paths.
         .target(name: "TodoPaths"),
-        .target(name: "TodoViewModel", dependencies: ["TodoModel"]),
+        // What time it is: the real clock, or for tests only the instant TODOD_TEST_NOW gives.
+        .target(name: "TodoClock", dependencies: ["TodoModel"]),
+        .target(name: "TodoViewModel", dependencies: ["TodoModel", "TodoClock"]),
         .target(name: "TodoEvents", dependencies: ["TodoModel", "TodoViewModel"]),
         .target(
             name: "TodoServers",
@@ -37,7 +39,7 @@ let package = Package(
         .target(
             name: "TodoWire",
             dependencies: [
-                "TodoEvents",
+                "TodoEvents", "TodoClock",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .systemLibrary(
@@ -53,7 +55,7 @@ let package = Package(
         .target(
             name: "TodoDaemon",
             dependencies: [
-                "TodoServers", "TodoWire", "TodoSystemd", "TodoPaths",
+                "TodoServers", "TodoWire", "TodoSystemd", "TodoPaths", "TodoClock", "TodoInterop",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -67,6 +69,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
 
+        // Other programs' formats (Taskwarrior, todo.txt, iCalendar, todod's JSON) to and from
+        // todos: pure text in, values out, so it knows neither the daemon nor the socket.
+        .target(name: "TodoInterop", dependencies: ["TodoModel"]),
+
         // The terminal View of `todoctl watch`: screen model and renderer, no I/O of the daemon.
         .target(name: "TodoTerminal", dependencies: ["TodoViewModel", "TodoModel", "CWidth"]),
         // glibc's wcwidth(3), which Swift's Glibc module leaves out: columns of wide text.
@@ -76,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "todod",
             dependencies: [
-                "TodoDaemon", "TodoSystemd", "TodoWire", "TodoPaths",
+                "TodoDaemon", "TodoServers", "TodoSystemd", "TodoWire", "TodoPaths",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -91,7 +97,8 @@ let package = Package(
         .executableTarget(
             name: "todoctl",
             dependencies: [
-                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoTerminal", "TodoPaths",
+                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoTerminal", "TodoPaths", "TodoClock",
+                "TodoInterop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -103,13 +110,17 @@ let package = Package(
         // Tests: one target per layer, plus end-to-end tests that spawn real processes.
         .testTarget(name: "TodoModelTests", dependencies: ["TodoModel"]),
         .testTarget(name: "TodoViewModelTests", dependencies: ["TodoViewModel"]),
+        .testTarget(name: "TodoClockTests", dependencies: ["TodoClock"]),
         .target(name: "EventTestSupport", dependencies: ["TodoEvents"], path: "Tests/EventTestSupport"),
         .testTarget(name: "TodoEventsTests", dependencies: ["TodoEvents", "EventTestSupport"]),
         .testTarget(name: "TodoServersTests", dependencies: ["TodoServers", "TodoEvents", "EventTestSupport"]),
         .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
         .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TodoClient", "TodoEvents", "TodoModel"]),
+        // The real Taskwarrior in a temporary directory, for the interop and end-to-end tests.
+        .target(name: "InteropTestSupport", path: "Tests/InteropTestSupport"),
+        .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TodoModel", "InteropTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TodoClient", "TodoEvents", "TodoModel", "InteropTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,9 +18,12 @@ final class ClientState: Sendable {
 
     private let state = Mutex(State())
     let broadcasts: Broadcasts
+    /// The program named on requests (`watch`).
+    let program: String?
 
-    init(unreadBroadcastLimit: Int) {
+    init(unreadBroadcastLimit: Int, program: String? = nil) {
         broadcasts = Broadcasts(limit: unreadBroadcastLimit)
+        self.program = program
     }
 
     func nextRequestID() -> String {

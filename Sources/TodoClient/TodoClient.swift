@@ -41,10 +41,12 @@ public final class TodoClient: Sendable {
 
     /// Connects, checks who listens (`TrustedSocket`), and waits for the daemon's hello.
     /// `unreadBroadcastLimit` bounds the broadcasts held for a user that does not read them.
+    /// `program` names this client in the journal (`watch`); sent with every request,
+    /// the daemon keeps the first.
     public static func connect(
-        to path: String, unreadBroadcastLimit: Int = maximumUnreadBroadcasts
+        to path: String, unreadBroadcastLimit: Int = maximumUnreadBroadcasts, program: String? = nil
     ) async throws(TodoClientError) -> TodoClient {
-        let state = ClientState(unreadBroadcastLimit: unreadBroadcastLimit)
+        let state = ClientState(unreadBroadcastLimit: unreadBroadcastLimit, program: program)
         let socket = try TrustedSocket.connect(to: path)
         let channel: any Channel
         do {
@@ -75,7 +77,7 @@ public final class TodoClient: Sendable {
         let id = state.nextRequestID()
         let frame: ByteBuffer
         do {
-            frame = try WireCodec().encode(WireFrame(event: event, id: id))
+            frame = try WireCodec().encode(WireFrame(event: event, id: id, program: state.program))
         } catch {
             throw .protocolViolation("could not encode the request: \(error)")
         }

@@ -27,9 +27,13 @@ public final class TodoConnection {
     private var reader: FrameReader
     private var lastRequestID = 0
     private let codec = WireCodec()
+    /// Named on the first request, for the journal's "who"; nil once sent.
+    private var program: String?
 
-    /// Connects, checks who listens, and reads the daemon's hello.
-    public init(path: String) throws(TodoClientError) {
+    /// Connects, checks who listens, and reads the daemon's hello. `program` names this
+    /// client in the journal (`todoctl`).
+    public init(path: String, program: String? = nil) throws(TodoClientError) {
+        self.program = program
         let fd = try TrustedSocket.connect(to: path)
         var reader = FrameReader(fd: fd)
         do {
@@ -52,7 +56,8 @@ public final class TodoConnection {
         let id = "r\(lastRequestID)"
         let frame: ByteBuffer
         do {
-            frame = try codec.encode(WireFrame(event: event, id: id))
+            frame = try codec.encode(WireFrame(event: event, id: id, program: program))
+            program = nil
         } catch {
             throw .protocolViolation("could not encode the request: \(error)")
         }

@@ -28,10 +28,15 @@ final class ClientRegistry: Sendable {
         var inFlight = 0
         /// Its socket is not being read until requests complete.
         var paused = false
+        /// What the client named itself in its first request that named anything.
+        var program: String?
     }
 
     /// A client with more requests than this in flight is not read until it has half as many.
     static let maximumInFlight = 128
+
+    /// A program's name is kept to this many characters, so the journal holds no essays.
+    static let maximumProgramLength = 64
 
     private let bus: EventBus
     private let logger: Logger
@@ -45,7 +50,11 @@ final class ClientRegistry: Sendable {
         self.bus = bus
         self.logger = logger
         self.onClientCountChange = onClientCountChange
-        bus.subscribe(to: [.responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseBackup, .responseError]) {
+        bus.subscribe(to: [
+            .responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseBackup, .responseError,
+            .responseChanges, .responseHistory, .responseLog, .responseUndo, .responseReplay, .responsePurge,
+            .responseImportTodos,
+        ]) {
             [weak self] envelope in self?.route(envelope)
         }
     }
@@ -82,19 +91,21 @@ final class ClientRegistry: Sendable {
     var count: Int { state.withLock { $0.clients.count } }
 
     /// Publishes a client's request on the bus; false while the daemon shuts down.
-    func publish(_ event: Event, from client: UInt64, request: String) -> Bool {
-        let (accepted, pause) = state.withLock { state -> (Bool, ClientConnection?) in
-            guard !state.draining, var entry = state.clients[client] else { return (false, nil) }
+    /// - Parameter program: the name the request gives its program; the first one sticks.
+    func publish(_ event: Event, from client: UInt64, request: String, program: String? = nil) -> Bool {
+        let (accepted, pause, name) = state.withLock { state -> (Bool, ClientConnection?, String) in
+            guard !state.draining, var entry = state.clients[client] else { return (false, nil, "") }
+            if entry.program == nil, let program { entry.program = String(program.prefix(ClientRegistry.maximumProgramLength)) }
             entry.inFlight += 1
             state.totalInFlight += 1
             let pause = entry.inFlight > ClientRegistry.maximumInFlight && !entry.paused
             if pause { entry.paused = true }
             state.clients[client] = entry
-            return (true, pause ? entry.connection : nil)
+            return (true, pause ? entry.connection : nil, entry.program ?? "")
         }
         // Backpressure: stop reading this client's socket; its requests wait in the kernel.
         pause?.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
-        if accepted { bus.publish(event, correlation: Correlation(client: client, request: request)) }
+        if accepted { bus.publish(event, correlation: Correlation(client: client, request: request, program: name)) }
         return accepted
     }
 

@@ -53,7 +53,7 @@ final class ClientSession: ChannelInboundHandler {
         guard let connection, !connection.isClosing else { return }
         switch codec.decodeRequest(unwrapInboundIn(data)) {
         case .success(let frame):
-            if !registry.publish(frame.event, from: connection.id, request: frame.id ?? "") {
+            if !registry.publish(frame.event, from: connection.id, request: frame.id ?? "", program: frame.program) {
                 reply(to: connection, id: frame.id, TodoError(.shuttingDown, "the daemon is shutting down and takes no new requests: retry in a moment"))
             }
         case .failure(let rejected) where rejected.isBlank:

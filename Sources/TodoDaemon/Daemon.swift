@@ -1,5 +1,6 @@
 import TodoPaths
 import Foundation
+import TodoClock
 import Logging
 import NIOCore
 import NIOPosix
@@ -29,6 +30,8 @@ public enum Daemon {
         MemoryTuning.keepMemorySmall()
         // Start-up order: the socket first (its lock, then a live daemon there), then the
         // database (checked, locked, opened): a daemon that will not run creates nothing.
+        // A TODOD_TEST_NOW that does not parse ends the daemon now, not at its first write.
+        _ = WallClock.source
         let holder = LockFile.Holder(pid: "\(getpid())", socket: configuration.socketPath, database: configuration.databasePath)
         let socketLock = try SocketActivation.listeningFileDescriptors().isEmpty
             ? SocketFile.claim(configuration.socketPath, holder: holder) : nil
@@ -39,9 +42,12 @@ public enum Daemon {
         let coreLoop = core.next()
         let stallHook = CoreStallHook.install(core: coreLoop)
         let bus = EventBus()
-        let model = try ModelServer(bus: bus, store: store, logger: logger, returnToCore: { work in coreLoop.execute(work) })
+        let model = try ModelServer(bus: bus, store: store, logger: logger, clock: WallClock.now, returnToCore: { work in coreLoop.execute(work) })
         MemoryTuning.trim()
         let viewModel = ViewModelServer(bus: bus)
+        let calendar = try configuration.icalDirectory.map { directory in
+            try CalendarDirectory(path: directory, bus: bus, logger: logger) { work in coreLoop.execute(work) }
+        }
         let systemd = SystemdReporter()
         let idle = IdleClock()
         let registryBox = RegistryBox()
@@ -54,6 +60,10 @@ public enum Daemon {
         let listener = try await Listener.open(configuration, on: core, registry: registry, logger: logger) { client in
             ServerHello(protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange)
         }
+        // Waiting todos whose day has come appear now, and each midnight after.
+        let waker = MidnightWaker(model: model, clock: WallClock.now, logger: logger) { work in coreLoop.execute(work) }
+        waker.start()
+        defer { waker.stop() }
         logger.info("todod \(TodoVersion.current) listening", metadata: ["socket": "\(configuration.socketPath)", "database": "\(store.path)", "files": "\(fileLimit)"])
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -71,7 +81,7 @@ public enum Daemon {
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: groupConfiguration).run()
         do { try store.close() } catch { logger.error("cannot checkpoint the database at exit", metadata: ["error": "\(error)"]) }
-        withExtendedLifetime((viewModel, stallHook)) {}
+        withExtendedLifetime((viewModel, stallHook, calendar)) {}
         logger.info("todod stopped")
     }
 

@@ -6,12 +6,15 @@ public struct DaemonConfiguration: Sendable {
     public var databasePath: String
     /// A daemon with no client for this long exits (for socket activation); nil: never.
     public var exitIdleAfter: Duration?
+    /// A directory kept as a vdir of iCalendar files, one per todo (`--ical-dir`); nil: none.
+    public var icalDirectory: String?
     public var logger: Logger
 
-    public init(socketPath: String, databasePath: String, exitIdleAfter: Duration? = nil, logger: Logger) {
+    public init(socketPath: String, databasePath: String, exitIdleAfter: Duration? = nil, icalDirectory: String? = nil, logger: Logger) {
         self.socketPath = socketPath
         self.databasePath = databasePath
         self.exitIdleAfter = exitIdleAfter
+        self.icalDirectory = icalDirectory
         self.logger = logger
     }
 }

@@ -3,10 +3,13 @@
 public struct Correlation: Sendable, Hashable, Codable, CustomStringConvertible {
     public var client: UInt64
     public var request: String
+    /// The program the client named itself (`todoctl`, `watch`), for the journal's "who".
+    public var program: String
 
-    public init(client: UInt64, request: String) {
+    public init(client: UInt64, request: String, program: String = "") {
         self.client = client
         self.request = request
+        self.program = program
     }
 
     public var description: String { "\(client)/\(request)" }

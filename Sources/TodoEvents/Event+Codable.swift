@@ -18,6 +18,7 @@ extension Event: Codable {
         case .requestUpdateTodoDetail: self = .requestUpdateTodoDetail(try data())
         case .requestCompleteTodo: self = .requestCompleteTodo(try data())
         case .requestReopenTodo: self = .requestReopenTodo(try data())
+        case .requestCompleteTodoWithChildren: self = .requestCompleteTodoWithChildren(try data())
         case .requestToggleComplete: self = .requestToggleComplete(try data())
         case .requestDeleteTodo: self = .requestDeleteTodo(try data())
         case .requestRestoreTodo: self = .requestRestoreTodo(try data())
@@ -37,6 +38,24 @@ extension Event: Codable {
         case .responseTodos: self = .responseTodos(try data())
         case .requestWriteTodo: self = .requestWriteTodo(try data())
         case .responseTodo: self = .responseTodo(try data())
+        case .requestChanges: self = .requestChanges(try data())
+        case .requestHistory: self = .requestHistory(try data())
+        case .requestLog: self = .requestLog(try c.decodeIfPresent(LogRequest.self, forKey: .data) ?? LogRequest())
+        case .requestUndo: self = .requestUndo(try c.decodeIfPresent(TodoUndo.self, forKey: .data) ?? TodoUndo())
+        case .responseChanges: self = .responseChanges(try data())
+        case .responseHistory: self = .responseHistory(try data())
+        case .responseLog: self = .responseLog(try data())
+        case .responseUndo: self = .responseUndo(try data())
+        case .requestReplay: self = .requestReplay(try data())
+        case .responseReplay: self = .responseReplay(try data())
+        case .requestPurge: self = .requestPurge(try c.decodeIfPresent(PurgeRequest.self, forKey: .data) ?? PurgeRequest())
+        case .responsePurge: self = .responsePurge(try data())
+        case .requestReadJournal: self = .requestReadJournal(try data())
+        case .responseJournal: self = .responseJournal(try data())
+        case .requestImportTodos: self = .requestImportTodos(try data())
+        case .responseImportTodos: self = .responseImportTodos(try data())
+        case .requestWriteTodos: self = .requestWriteTodos(try data())
+        case .responseWriteTodos: self = .responseWriteTodos(try data())
         }
     }
 
@@ -49,7 +68,8 @@ extension Event: Codable {
         case .responseBackupDatabase(let value): try c.encode(value, forKey: .data)
         case .requestTodoViewModels(let value): try c.encode(value, forKey: .data)
         case .requestTodoDetail(let value), .requestCompleteTodo(let value), .requestReopenTodo(let value),
-            .requestToggleComplete(let value), .requestDeleteTodo(let value), .requestRestoreTodo(let value):
+            .requestToggleComplete(let value), .requestDeleteTodo(let value), .requestRestoreTodo(let value),
+            .requestCompleteTodoWithChildren(let value):
             try c.encode(value, forKey: .data)
         case .requestNewTodo(let value): try c.encode(value, forKey: .data)
         case .requestUpdateTodoDetail(let value): try c.encode(value, forKey: .data)
@@ -63,6 +83,22 @@ extension Event: Codable {
         case .responseTodos(let value): try c.encode(value, forKey: .data)
         case .requestWriteTodo(let value): try c.encode(value, forKey: .data)
         case .responseTodo(let value): try c.encode(value, forKey: .data)
+        case .requestChanges(let value): try c.encode(value, forKey: .data)
+        case .requestHistory(let value): try c.encode(value, forKey: .data)
+        case .requestLog(let value): try c.encode(value, forKey: .data)
+        case .requestUndo(let value): try c.encode(value, forKey: .data)
+        case .requestReplay(let value): try c.encode(value, forKey: .data)
+        case .requestPurge(let value): try c.encode(value, forKey: .data)
+        case .responsePurge(let value): try c.encode(value, forKey: .data)
+        case .responseChanges(let value), .responseHistory(let value), .responseLog(let value), .responseUndo(let value),
+            .responseReplay(let value):
+            try c.encode(value, forKey: .data)
+        case .requestReadJournal(let value): try c.encode(value, forKey: .data)
+        case .responseJournal(let value): try c.encode(value, forKey: .data)
+        case .requestImportTodos(let value): try c.encode(value, forKey: .data)
+        case .responseImportTodos(let value): try c.encode(value, forKey: .data)
+        case .requestWriteTodos(let value): try c.encode(value, forKey: .data)
+        case .responseWriteTodos(let value): try c.encode(value, forKey: .data)
         }
     }
 }

@@ -13,6 +13,8 @@ public enum Event: Sendable, Equatable {
     case requestNewTodo(NewTodo)
     case requestUpdateTodoDetail(TodoDetailUpdate)
     case requestCompleteTodo(TodoRef)
+    /// Completes a parent and its open subtasks in one transaction.
+    case requestCompleteTodoWithChildren(TodoRef)
     case requestReopenTodo(TodoRef)
     case requestToggleComplete(TodoRef)
     case requestDeleteTodo(TodoRef)
@@ -20,6 +22,15 @@ public enum Event: Sendable, Equatable {
     case requestStatus
     /// A consistent copy of the database, written by the daemon in its data directory.
     case requestBackup
+    /// The journal: catching up, one todo's history, the log, and undo.
+    case requestChanges(ChangesRequest)
+    case requestHistory(HistoryRequest)
+    case requestLog(LogRequest)
+    case requestUndo(TodoUndo)
+    case requestReplay(ReplayRequest)
+    case requestPurge(PurgeRequest)
+    /// Todos from another program, created or replaced by id, in one transaction.
+    case requestImportTodos([ImportedTodo])
 
     // View responses
     case responseTodoViewModels(TodoViewModelList)
@@ -28,11 +39,20 @@ public enum Event: Sendable, Equatable {
     case responseTodoDetail(TodoDetailViewModel)
     case responseStatus(DaemonStatus)
     case responseBackup(DatabaseBackup)
+    case responseImportTodos(TodoImportResult)
     case responseError(TodoError)
     /// The daemon's first line to a client.
     case responseHello(ServerHello)
     /// The daemon is closing this connection; the reason says why and what to do.
     case responseGoodbye(TodoError)
+    case responseChanges(ChangeList)
+    case responseHistory(ChangeList)
+    case responseLog(ChangeList)
+    /// The changes an undo made (each is also broadcast as a `responseTodoViewModel`).
+    case responseUndo(ChangeList)
+    /// The changes a replay made (each is also broadcast).
+    case responseReplay(ChangeList)
+    case responsePurge(PurgeResult)
 
     // Model events
     case requestReadTodos(TodoQuery)
@@ -41,6 +61,11 @@ public enum Event: Sendable, Equatable {
     case responseTodo(TodoWriteResult)
     case requestBackupDatabase
     case responseBackupDatabase(DatabaseBackupResult)
+    case requestReadJournal(JournalQuery)
+    case responseJournal(JournalReadResult)
+    /// Several writes that commit in one transaction, answered together in their order.
+    case requestWriteTodos([TodoMutation])
+    case responseWriteTodos([TodoWriteResult])
 
     public var kind: EventKind {
         switch self {
@@ -49,6 +74,7 @@ public enum Event: Sendable, Equatable {
         case .requestNewTodo: .requestNewTodo
         case .requestUpdateTodoDetail: .requestUpdateTodoDetail
         case .requestCompleteTodo: .requestCompleteTodo
+        case .requestCompleteTodoWithChildren: .requestCompleteTodoWithChildren
         case .requestReopenTodo: .requestReopenTodo
         case .requestToggleComplete: .requestToggleComplete
         case .requestDeleteTodo: .requestDeleteTodo
@@ -69,6 +95,24 @@ public enum Event: Sendable, Equatable {
         case .responseTodo: .responseTodo
         case .requestBackupDatabase: .requestBackupDatabase
         case .responseBackupDatabase: .responseBackupDatabase
+        case .requestChanges: .requestChanges
+        case .requestHistory: .requestHistory
+        case .requestLog: .requestLog
+        case .requestUndo: .requestUndo
+        case .requestReplay: .requestReplay
+        case .responseReplay: .responseReplay
+        case .requestPurge: .requestPurge
+        case .responsePurge: .responsePurge
+        case .responseChanges: .responseChanges
+        case .responseHistory: .responseHistory
+        case .responseLog: .responseLog
+        case .responseUndo: .responseUndo
+        case .requestReadJournal: .requestReadJournal
+        case .responseJournal: .responseJournal
+        case .requestImportTodos: .requestImportTodos
+        case .responseImportTodos: .responseImportTodos
+        case .requestWriteTodos: .requestWriteTodos
+        case .responseWriteTodos: .responseWriteTodos
         }
     }
 }

@@ -4,15 +4,24 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case requestTodoViewModels, requestTodoDetail, requestNewTodo, requestUpdateTodoDetail
     case requestCompleteTodo, requestReopenTodo, requestToggleComplete, requestDeleteTodo
     case requestRestoreTodo, requestStatus, requestBackup
+    case requestCompleteTodoWithChildren
     case responseTodoViewModels, responseTodoViewModel, responseTodoDetail, responseStatus, responseBackup
     case responseError, responseHello, responseGoodbye
     case requestReadTodos, responseTodos, requestWriteTodo, responseTodo
     case requestBackupDatabase, responseBackupDatabase
+    case requestChanges, requestHistory, requestLog, requestUndo
+    case responseChanges, responseHistory, responseLog, responseUndo
+    case requestReadJournal, responseJournal
+    case requestReplay, responseReplay
+    case requestPurge, responsePurge
+    case requestImportTodos, responseImportTodos, requestWriteTodos, responseWriteTodos
 
     /// Model events never cross the socket.
     public var isModelEvent: Bool {
         switch self {
-        case .requestReadTodos, .responseTodos, .requestWriteTodo, .responseTodo, .requestBackupDatabase, .responseBackupDatabase: true
+        case .requestReadTodos, .responseTodos, .requestWriteTodo, .responseTodo, .requestBackupDatabase, .responseBackupDatabase,
+             .requestReadJournal, .responseJournal,
+             .requestWriteTodos, .responseWriteTodos: true
         default: false
         }
     }

@@ -20,12 +20,25 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
     public var deletedAt: Date?
     /// Increments on every write; an edit names the revision it was based on.
     public var revision: Int
+    /// How it repeats; completing it makes the next occurrence.
+    public var recurrence: Recurrence?
+    /// The number of the todo it is a subtask of (numbers are stable and never reused).
+    public var parent: Int?
+    /// Hidden from the default list until this day.
+    public var wait: LocalDate?
+    /// The number of the occurrence this one repeats (set when completing that one made it).
+    public var previous: Int?
+    /// What other programs know of this todo and todod does not (Taskwarrior's UDAs, an
+    /// iCalendar file's other properties), by format name; kept so that an export gives it back.
+    public var foreign: [String: String]
 
     public init(
         id: UUID = UUID(), number: Int, title: String, notes: String = "",
         priority: Priority = .normal, due: LocalDate? = nil, tags: [String] = [],
         createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
-        deletedAt: Date? = nil, revision: Int = 1
+        deletedAt: Date? = nil, revision: Int = 1,
+        recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, previous: Int? = nil,
+        foreign: [String: String] = [:]
     ) {
         self.id = id
         self.number = number
@@ -39,6 +52,11 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
         self.completedAt = completedAt
         self.deletedAt = deletedAt
         self.revision = revision
+        self.recurrence = recurrence
+        self.parent = parent
+        self.wait = wait
+        self.previous = previous
+        self.foreign = foreign
     }
 
     /// The most tags a todo holds; also checked where edits add tags to the stored ones.
@@ -46,6 +64,11 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
 
     public var isCompleted: Bool { completedAt != nil }
     public var isDeleted: Bool { deletedAt != nil }
+    /// Open, live, and waiting until a day after `today`.
+    public func isWaiting(on today: LocalDate) -> Bool {
+        guard let wait, !isCompleted, !isDeleted else { return false }
+        return wait > today
+    }
 
     /// Same todo, whatever its fields now hold.
     public func isSameTodo(as other: Todo) -> Bool { id == other.id }
@@ -54,6 +77,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
 extension Todo {
     private enum CodingKeys: String, CodingKey {
         case id, number, title, notes, priority, due, tags, createdAt, updatedAt, completedAt, deletedAt, revision
+        case recurrence, parent, wait, previous, foreign
     }
 
     public init(from decoder: any Decoder) throws {
@@ -69,11 +93,17 @@ extension Todo {
             updatedAt: try c.decode(Date.self, forKey: .updatedAt),
             completedAt: try c.decodeIfPresent(Date.self, forKey: .completedAt),
             deletedAt: try c.decodeIfPresent(Date.self, forKey: .deletedAt),
-            revision: try c.decode(Int.self, forKey: .revision))
+            revision: try c.decode(Int.self, forKey: .revision),
+            recurrence: try c.decodeIfPresent(Recurrence.self, forKey: .recurrence),
+            parent: try c.decodeIfPresent(Int.self, forKey: .parent),
+            wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
+            previous: try c.decodeIfPresent(Int.self, forKey: .previous),
+            foreign: try c.decodeIfPresent([String: String].self, forKey: .foreign) ?? [:])
     }
 
     /// Every field is written, absent ones as `null`, so that the JSON schema is stable;
-    /// the id in lowercase, as `uuidgen` prints it.
+    /// the id in lowercase, as `uuidgen` prints it. `foreign` only when it holds something:
+    /// most todos never came from another program.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id.uuidString.lowercased(), forKey: .id)
@@ -88,6 +118,11 @@ extension Todo {
         try c.encode(completedAt, forKey: .completedAt)
         try c.encode(deletedAt, forKey: .deletedAt)
         try c.encode(revision, forKey: .revision)
+        try c.encode(recurrence, forKey: .recurrence)
+        try c.encode(parent, forKey: .parent)
+        try c.encode(wait, forKey: .wait)
+        try c.encode(previous, forKey: .previous)
+        if !foreign.isEmpty { try c.encode(foreign, forKey: .foreign) }
     }
 }
 

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Which todos a list shows. Deleted todos are left out unless asked for.
+/// Which todos a list shows. Deleted todos are left out unless asked for. Every condition
+/// given must hold; dates are whole days, so a filter means the same to every reader
+/// (todoctl turns words like `today` or `fri` into dates before sending).
 public struct TodoFilter: Sendable, Hashable, Codable {
     /// Which states of todo the list holds.
     public enum Status: String, Sendable, Hashable, Codable, CaseIterable {
@@ -18,27 +20,75 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     }
 
     public var status: Status
-    public var tag: String?
+    /// Tags the todo must all have.
+    public var tags: [String]
+    /// Tags the todo must have none of.
+    public var notTags: [String]
     public var priority: Priority?
     /// Case-insensitive text to find in the title or the notes.
     public var search: String?
+    /// Due strictly before this day (undated todos are left out).
+    public var dueBefore: LocalDate?
+    /// Due strictly after this day (undated todos are left out).
+    public var dueAfter: LocalDate?
+    /// Due on this day.
+    public var dueOn: LocalDate?
+    /// Only todos with no due date.
+    public var noDue: Bool
+    /// Only the todos waiting for a later day (`list --waiting`); otherwise lists leave
+    /// them out until their day.
+    public var waiting: Bool
 
-    public init(status: Status = .open, tag: String? = nil, priority: Priority? = nil, search: String? = nil) {
+    public init(
+        status: Status = .open, tag: String? = nil, tags: [String] = [], notTags: [String] = [],
+        priority: Priority? = nil, search: String? = nil,
+        dueBefore: LocalDate? = nil, dueAfter: LocalDate? = nil, dueOn: LocalDate? = nil, noDue: Bool = false,
+        waiting: Bool = false
+    ) {
         self.status = status
-        self.tag = tag
+        self.tags = (tag.map { [$0] } ?? []) + tags.filter { $0 != tag }
+        self.notTags = notTags
         self.priority = priority
         self.search = search
+        self.dueBefore = dueBefore
+        self.dueAfter = dueAfter
+        self.dueOn = dueOn
+        self.noDue = noDue
+        self.waiting = waiting
     }
 
-    /// Whether `todo` belongs in a list with this filter.
+    /// The first tag asked for: the one tag of a filter from before tags were a list.
+    public var tag: String? {
+        get { tags.first }
+        set { tags = newValue.map { [$0] } ?? [] }
+    }
+
+    /// Whether `todo` belongs in a list with this filter today.
     public func matches(_ todo: Todo) -> Bool {
+        matches(todo, today: nil)
+    }
+
+    /// Whether `todo` belongs in a list with this filter on `today` (nil: the day it is
+    /// asked; only todos with a wait date read it).
+    public func matches(_ todo: Todo, today: LocalDate?) -> Bool {
+        if waiting || todo.wait != nil {
+            let isWaiting = todo.isWaiting(on: today ?? LocalDate(Date()))
+            if waiting != isWaiting { return false }
+        }
         switch status {
         case .open: if todo.isDeleted || todo.isCompleted { return false }
         case .completed: if todo.isDeleted || !todo.isCompleted { return false }
         case .deleted: if !todo.isDeleted { return false }
         case .all: if todo.isDeleted { return false }
         }
-        if let tag, !todo.tags.contains(tag) { return false }
+        return matchesIgnoringStatus(todo)
+    }
+
+    /// Whether `todo` meets every condition but the status: a change stream shows a todo
+    /// being completed or deleted too.
+    public func matchesIgnoringStatus(_ todo: Todo) -> Bool {
+        if !tags.allSatisfy(todo.tags.contains) { return false }
+        if notTags.contains(where: todo.tags.contains) { return false }
         if let priority, todo.priority != priority { return false }
         if let search, !search.isEmpty,
             todo.title.range(of: search, options: .caseInsensitive) == nil,
@@ -46,16 +96,56 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         {
             return false
         }
+        return matchesDue(todo.due)
+    }
+
+    private func matchesDue(_ due: LocalDate?) -> Bool {
+        if noDue { return due == nil }
+        guard dueBefore != nil || dueAfter != nil || dueOn != nil else { return true }
+        guard let due else { return false }
+        if let dueBefore, !(due < dueBefore) { return false }
+        if let dueAfter, !(due > dueAfter) { return false }
+        if let dueOn, due != dueOn { return false }
         return true
     }
 }
 
 extension TodoFilter {
+    private enum CodingKeys: String, CodingKey {
+        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting
+    }
+
+    /// Every field may be absent. The old single `tag` is still read, as one more tag.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        status = try container.decodeIfPresent(Status.self, forKey: .status) ?? .open
-        tag = try container.decodeIfPresent(String.self, forKey: .tag)
-        priority = try container.decodeIfPresent(Priority.self, forKey: .priority)
-        search = try container.decodeIfPresent(String.self, forKey: .search)
+        self.init(
+            status: try container.decodeIfPresent(Status.self, forKey: .status) ?? .open,
+            tag: try container.decodeIfPresent(String.self, forKey: .tag),
+            tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? [],
+            notTags: try container.decodeIfPresent([String].self, forKey: .notTags) ?? [],
+            priority: try container.decodeIfPresent(Priority.self, forKey: .priority),
+            search: try container.decodeIfPresent(String.self, forKey: .search),
+            dueBefore: try container.decodeIfPresent(LocalDate.self, forKey: .dueBefore),
+            dueAfter: try container.decodeIfPresent(LocalDate.self, forKey: .dueAfter),
+            dueOn: try container.decodeIfPresent(LocalDate.self, forKey: .dueOn),
+            noDue: try container.decodeIfPresent(Bool.self, forKey: .noDue) ?? false,
+            waiting: try container.decodeIfPresent(Bool.self, forKey: .waiting) ?? false)
+    }
+
+    /// Only the conditions given are written; one tag is written as `tag`, which a
+    /// daemon from before tag lists reads too.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(status, forKey: .status)
+        if tags.count == 1 { try container.encode(tags[0], forKey: .tag) }
+        if tags.count > 1 { try container.encode(tags, forKey: .tags) }
+        if !notTags.isEmpty { try container.encode(notTags, forKey: .notTags) }
+        try container.encodeIfPresent(priority, forKey: .priority)
+        try container.encodeIfPresent(search, forKey: .search)
+        try container.encodeIfPresent(dueBefore, forKey: .dueBefore)
+        try container.encodeIfPresent(dueAfter, forKey: .dueAfter)
+        try container.encodeIfPresent(dueOn, forKey: .dueOn)
+        if noDue { try container.encode(true, forKey: .noDue) }
+        if waiting { try container.encode(true, forKey: .waiting) }
     }
 }

@@ -10,6 +10,11 @@ public enum TodoModelError: Error, Sendable, Codable, Equatable {
     case deleted(Todo)
     /// The change would break a rule that only the current todo can tell (too many tags).
     case invalid(field: String, reason: String)
+    /// Undoing change `undoing` would put back `field`, which change `later` set again
+    /// since; carries the todo as it is now.
+    case undoConflict(field: String, undoing: UInt64, later: UInt64, current: Todo)
+    /// The journal holds no change that the undo names.
+    case nothingToUndo(String)
     /// The database refused the write (disk full, read-only, corrupt); nothing was written.
     case storage(String)
 }

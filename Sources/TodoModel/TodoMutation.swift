@@ -7,13 +7,23 @@ public struct NewTodo: Sendable, Codable, Equatable {
     public var priority: Priority
     public var due: LocalDate?
     public var tags: [String]
+    public var recurrence: Recurrence?
+    /// The number of the todo this is a subtask of.
+    public var parent: Int?
+    public var wait: LocalDate?
 
-    public init(title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil, tags: [String] = []) {
+    public init(
+        title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil, tags: [String] = [],
+        recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil
+    ) {
         self.title = title
         self.notes = notes
         self.priority = priority
         self.due = due
         self.tags = tags
+        self.recurrence = recurrence
+        self.parent = parent
+        self.wait = wait
     }
 }
 
@@ -29,10 +39,22 @@ public struct TodoEdit: Sendable, Codable, Equatable {
     public var tags: [String]?
     public var addTags: [String]
     public var removeTags: [String]
+    public var recurrence: Recurrence?
+    /// Stops the repeating (wins over `recurrence`).
+    public var clearRecurrence: Bool
+    /// The number of the new parent.
+    public var parent: Int?
+    /// Makes it a todo of its own again (wins over `parent`).
+    public var clearParent: Bool
+    public var wait: LocalDate?
+    /// Stops the waiting (wins over `wait`).
+    public var clearWait: Bool
 
     public init(
         title: String? = nil, notes: String? = nil, priority: Priority? = nil, due: LocalDate? = nil,
-        clearDue: Bool = false, tags: [String]? = nil, addTags: [String] = [], removeTags: [String] = []
+        clearDue: Bool = false, tags: [String]? = nil, addTags: [String] = [], removeTags: [String] = [],
+        recurrence: Recurrence? = nil, clearRecurrence: Bool = false, parent: Int? = nil, clearParent: Bool = false,
+        wait: LocalDate? = nil, clearWait: Bool = false
     ) {
         self.title = title
         self.notes = notes
@@ -42,6 +64,12 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         self.tags = tags
         self.addTags = addTags
         self.removeTags = removeTags
+        self.recurrence = recurrence
+        self.clearRecurrence = clearRecurrence
+        self.parent = parent
+        self.clearParent = clearParent
+        self.wait = wait
+        self.clearWait = clearWait
     }
 
     /// `todo` with these edits applied (revision and timestamps untouched).
@@ -55,6 +83,11 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         for tag in addTags where !tagList.contains(tag) { tagList.append(tag) }
         tagList.removeAll { removeTags.contains($0) }
         edited.tags = tagList
+        if clearRecurrence { edited.recurrence = nil } else if let recurrence { edited.recurrence = recurrence }
+        // A month's day to come back to follows the due date it was counted from.
+        edited.recurrence = edited.recurrence?.anchored(to: edited.due)
+        if clearParent { edited.parent = nil } else if let parent { edited.parent = parent }
+        if clearWait { edited.wait = nil } else if let wait { edited.wait = wait }
         return edited
     }
 }
@@ -70,7 +103,13 @@ extension TodoEdit {
             clearDue: try c.decodeIfPresent(Bool.self, forKey: .clearDue) ?? false,
             tags: try c.decodeIfPresent([String].self, forKey: .tags),
             addTags: try c.decodeIfPresent([String].self, forKey: .addTags) ?? [],
-            removeTags: try c.decodeIfPresent([String].self, forKey: .removeTags) ?? [])
+            removeTags: try c.decodeIfPresent([String].self, forKey: .removeTags) ?? [],
+            recurrence: try c.decodeIfPresent(Recurrence.self, forKey: .recurrence),
+            clearRecurrence: try c.decodeIfPresent(Bool.self, forKey: .clearRecurrence) ?? false,
+            parent: try c.decodeIfPresent(Int.self, forKey: .parent),
+            clearParent: try c.decodeIfPresent(Bool.self, forKey: .clearParent) ?? false,
+            wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
+            clearWait: try c.decodeIfPresent(Bool.self, forKey: .clearWait) ?? false)
     }
 }
 
@@ -79,6 +118,8 @@ extension TodoEdit {
 public enum TodoMutation: Sendable, Codable, Equatable {
     case create(NewTodo)
     case complete(TodoRef)
+    /// Completes a parent and its open subtasks together.
+    case completeWithChildren(TodoRef)
     case reopen(TodoRef)
     case toggleComplete(TodoRef)
     case delete(TodoRef)
@@ -86,14 +127,26 @@ public enum TodoMutation: Sendable, Codable, Equatable {
     /// Field edits; with `expectedRevision`, refused with a conflict when the todo has
     /// moved on since.
     case edit(TodoRef, TodoEdit, expectedRevision: Int?)
+    /// A todo from another program, by its id: created when todod has none with that id,
+    /// otherwise replaced unless todod's is newer (`ImportedTodo.replacing`).
+    case importTodo(ImportedTodo)
+    /// Takes back journaled changes (the store works them out with `JournalUndo`).
+    case undo(TodoUndo)
+    /// Writes todos exactly as given (another database's log), each following its
+    /// current revision; all or none.
+    case replay([Todo])
+    /// Removes deleted todos for good (deleted at or before the date, when given), with
+    /// their journal entries.
+    case purge(deletedBefore: Date?)
 
     /// The todo this mutation changes; nil for `create`.
     public var target: TodoRef? {
         switch self {
-        case .create: nil
-        case .complete(let ref), .reopen(let ref), .toggleComplete(let ref), .delete(let ref), .restore(let ref):
+        case .create, .undo, .replay, .purge: nil
+        case .complete(let ref), .completeWithChildren(let ref), .reopen(let ref), .toggleComplete(let ref), .delete(let ref), .restore(let ref):
             ref
         case .edit(let ref, _, _): ref
+        case .importTodo(let imported): .id(imported.id)
         }
     }
 
@@ -104,9 +157,12 @@ public enum TodoMutation: Sendable, Codable, Equatable {
     public func applied(to todo: Todo, at now: Date) throws(TodoModelError) -> Todo? {
         var next = todo
         switch self {
-        case .create:
+        case .create, .undo, .replay, .purge:
             return nil
-        case .complete:
+        case .importTodo(let imported):
+            // Keeps the source's times: re-importing the same record then changes nothing.
+            return imported.replacing(todo)
+        case .complete, .completeWithChildren:
             try Self.requireLive(todo)
             next.completedAt = todo.completedAt ?? now
         case .reopen:
@@ -147,6 +203,9 @@ extension NewTodo {
             notes: try c.decodeIfPresent(String.self, forKey: .notes) ?? "",
             priority: try c.decodeIfPresent(Priority.self, forKey: .priority) ?? .normal,
             due: try c.decodeIfPresent(LocalDate.self, forKey: .due),
-            tags: try c.decodeIfPresent([String].self, forKey: .tags) ?? [])
+            tags: try c.decodeIfPresent([String].self, forKey: .tags) ?? [],
+            recurrence: try c.decodeIfPresent(Recurrence.self, forKey: .recurrence),
+            parent: try c.decodeIfPresent(Int.self, forKey: .parent),
+            wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait))
     }
 }

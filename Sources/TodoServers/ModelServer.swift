@@ -36,6 +36,7 @@ public final class ModelServer: Sendable {
     private struct State {
         var todos: [UUID: Todo] = [:]
         var idsByNumber: [Int: UUID] = [:]
+        var subtasks = SubtaskIndex()
         var counts = Counts()
         /// Every todo in the default order, made by the first list read after a commit
         /// and kept until the next one: a list is then a filter, not a sort.
@@ -53,12 +54,14 @@ public final class ModelServer: Sendable {
     /// How long after the last commit the write-ahead log is folded into the database file.
     public static let idleCheckpointDelay: DispatchTimeInterval = .seconds(5)
 
-    private let bus: EventBus
-    private let store: TodoStore
-    private let logger: Logger
-    private let clock: @Sendable () -> Date
-    private let returnToCore: Executor
-    private let storage = DispatchQueue(label: "todod.storage")
+    let bus: EventBus
+    let store: TodoStore
+    let logger: Logger
+    let clock: @Sendable () -> Date
+    let returnToCore: Executor
+    let storage = DispatchQueue(label: "todod.storage")
+    /// Journal reads: off the core, beside the writer (WAL readers do not wait for it).
+    private let journalReader = DispatchQueue(label: "todod.journal")
     private let state: Mutex<State>
 
     /// Loads the store and subscribes to the bus at once, so no request published after
@@ -80,6 +83,7 @@ public final class ModelServer: Sendable {
         for todo in todos {
             initial.todos[todo.id] = todo
             initial.idsByNumber[todo.number] = todo.id
+            initial.subtasks.update(before: nil, after: todo)
             initial.counts.add(todo, 1)
         }
         state = Mutex(initial)
@@ -87,8 +91,9 @@ public final class ModelServer: Sendable {
             guard let self, case .requestReadTodos(let query) = envelope.event else { return }
             self.bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)
         }
-        bus.subscribe(to: [.requestWriteTodo]) { [weak self] envelope in self?.take(envelope) }
+        bus.subscribe(to: [.requestWriteTodo, .requestWriteTodos]) { [weak self] envelope in self?.take(envelope) }
         bus.subscribe(to: [.requestBackupDatabase]) { [weak self] envelope in self?.backUp(envelope) }
+        bus.subscribe(to: [.requestReadJournal]) { [weak self] envelope in self?.readJournal(envelope) }
     }
 
     /// Returns once `shutdown()` was called (or the task cancelled) and every write
@@ -140,21 +145,26 @@ public final class ModelServer: Sendable {
             case .list(let filter):
                 let all = state.ordered ?? ModelServer.defaultOrder(state.todos)
                 state.ordered = all
-                return TodoQueryResult(query: query, todos: ModelServer.matching(all, filter), asOf: asOf)
-            case .one(.id(let id)):
-                return TodoQueryResult(query: query, todos: state.todos[id].map { [$0] } ?? [], asOf: asOf)
-            case .one(.number(let number)):
-                let todo = state.idsByNumber[number].flatMap { state.todos[$0] }
-                return TodoQueryResult(query: query, todos: todo.map { [$0] } ?? [], asOf: asOf)
+                let todos = ModelServer.matching(all, filter, today: LocalDate(clock()))
+                let (context, progress) = state.subtasks.planning(for: todos, in: state.todos, idsByNumber: state.idsByNumber)
+                return TodoQueryResult(query: query, todos: todos, asOf: asOf, context: context, progress: progress)
             case .one(let ref):
-                var found: [Todo] = []
-                for todo in state.todos.values where ref.matches(todo) {
-                    found.append(todo)
-                    if found.count == 2 { break }
-                }
-                return TodoQueryResult(query: query, todos: found, asOf: asOf)
+                return detail(ref, state)
             }
         }
+    }
+
+    /// Ends the waiting of every open todo whose wait day is `today` or earlier: an edit
+    /// clearing its `wait`, committed and broadcast like any client's (at its revision, so
+    /// an edit made meanwhile wins). Call it on the core. Returns how many it asked for.
+    public func endWaiting(on today: LocalDate) -> Int {
+        let over = state.withLock { state in
+            state.todos.values.filter { $0.wait.map { $0 <= today } == true && !$0.isCompleted && !$0.isDeleted }
+        }
+        for todo in over {
+            bus.publish(.requestWriteTodo(.edit(.id(todo.id), TodoEdit(clearWait: true), expectedRevision: todo.revision)))
+        }
+        return over.count
     }
 
     /// The todos in the default order, sorted by position so that no Todo is copied while
@@ -168,9 +178,31 @@ public final class ModelServer: Sendable {
 
     /// The todos that match, each tested once. When every todo matches, the list is the
     /// ordered array itself, not a copy of it.
-    static func matching(_ all: [Todo], _ filter: TodoFilter) -> [Todo] {
-        guard let firstMiss = all.firstIndex(where: { !filter.matches($0) }) else { return all }
-        return Array(all[..<firstMiss]) + all[(firstMiss + 1)...].filter { filter.matches($0) }
+    static func matching(_ all: [Todo], _ filter: TodoFilter, today: LocalDate) -> [Todo] {
+        guard let firstMiss = all.firstIndex(where: { !filter.matches($0, today: today) }) else { return all }
+        return Array(all[..<firstMiss]) + all[(firstMiss + 1)...].filter { filter.matches($0, today: today) }
+    }
+
+    /// One todo, with its subtasks (and its parent) as context.
+    private func detail(_ ref: TodoRef, _ state: State) -> TodoQueryResult {
+        var found: [Todo] = []
+        switch ref {
+        case .id(let id): found = state.todos[id].map { [$0] } ?? []
+        case .number(let number): found = state.idsByNumber[number].flatMap { state.todos[$0] }.map { [$0] } ?? []
+        default:
+            for todo in state.todos.values where ref.matches(todo) {
+                found.append(todo)
+                if found.count == 2 { break }
+            }
+        }
+        guard found.count == 1, let todo = found.first else {
+            return TodoQueryResult(query: .one(ref), todos: found, asOf: state.counts.asOf)
+        }
+        let subtasks = state.subtasks.subtasks(of: todo.number, in: state.todos).filter { !$0.isDeleted || todo.isDeleted }
+        let parent = todo.parent.flatMap { state.idsByNumber[$0] }.flatMap { state.todos[$0] }
+        let progress = subtasks.isEmpty ? [] : [SubtaskProgress(parent: todo.number, subtasks: subtasks)]
+        return TodoQueryResult(
+            query: .one(ref), todos: found, asOf: state.counts.asOf, context: (parent.map { [$0] } ?? []) + subtasks, progress: progress)
     }
 
     // MARK: Writes
@@ -180,7 +212,8 @@ public final class ModelServer: Sendable {
     /// turn (several clients answering the last batch at once) commit together, not one
     /// alone and the rest after it.
     private func take(_ envelope: Envelope) {
-        guard case .requestWriteTodo(let mutation) = envelope.event else { return }
+        let mutations = ModelServer.mutations(of: envelope)
+        guard !mutations.isEmpty else { return }
         let start = state.withLock { state -> Bool? in
             guard !state.shuttingDown else { return nil }
             state.waiting.append(envelope)
@@ -189,7 +222,8 @@ public final class ModelServer: Sendable {
         }
         switch start {
         case nil:
-            bus.publish(.responseTodo(.failed(mutation, .storage("the daemon is shutting down"))), correlation: envelope.correlation)
+            let results = mutations.map { TodoWriteResult.failed($0, .storage("the daemon is shutting down")) }
+            bus.publish(ModelServer.answer(to: envelope, results[...]), correlation: envelope.correlation)
         case true?:
             returnToCore {
                 let batch = self.state.withLock { state in
@@ -205,9 +239,11 @@ public final class ModelServer: Sendable {
 
     /// Commits a batch on the storage thread, then publishes its answers on the core.
     private func commit(_ batch: [Envelope]) {
-        let mutations = batch.compactMap { envelope -> TodoMutation? in
-            if case .requestWriteTodo(let mutation) = envelope.event { return mutation }
-            return nil
+        let mutations = batch.flatMap(ModelServer.mutations(of:))
+        // Each mutation's author: the client whose request it came in.
+        let authors = batch.flatMap { envelope in
+            let author = ChangeAuthor(client: envelope.correlation?.client ?? 0, program: envelope.correlation?.program ?? "")
+            return Array(repeating: author, count: ModelServer.mutations(of: envelope).count)
         }
         let now = clock().roundedToMilliseconds
         storage.async { [self] in
@@ -215,7 +251,7 @@ public final class ModelServer: Sendable {
             let started = ContinuousClock.now
             defer { logger.trace("committed", metadata: ["writes": "\(mutations.count)", "took": "\(ContinuousClock.now - started)"]) }
             do {
-                results = try store.commit(mutations, at: now)
+                results = try store.commit(mutations, at: now, by: authors)
             } catch {
                 logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
                 results = mutations.map { .failed($0, .storage(ModelServer.describe(error))) }
@@ -229,21 +265,38 @@ public final class ModelServer: Sendable {
     private func finish(_ batch: [Envelope], _ results: [TodoWriteResult]) {
         state.withLock { state in
             var changed = false
-            for case .written(_, let todo, let change) in results {
-                if let before = state.todos[todo.id] { state.counts.add(before, -1) }
-                state.counts.add(todo, 1)
-                state.todos[todo.id] = todo
-                state.idsByNumber[todo.number] = todo.id
-                state.counts.asOf = change
+            for case .purged(_, let todos, let change) in results {
+                for todo in todos {
+                    if let before = state.todos.removeValue(forKey: todo.id) { state.counts.add(before, -1) }
+                    state.subtasks.remove(todo)
+                    state.idsByNumber[todo.number] = nil
+                }
+                state.counts.asOf = max(state.counts.asOf, change)
                 changed = true
+            }
+            for case .written(_, let changes) in results {
+                for change in changes {
+                    let todo = change.after
+                    let before = state.todos[todo.id]
+                    if let before { state.counts.add(before, -1) }
+                    state.subtasks.update(before: before, after: todo)
+                    state.counts.add(todo, 1)
+                    state.todos[todo.id] = todo
+                    state.idsByNumber[todo.number] = todo.id
+                    state.counts.asOf = max(state.counts.asOf, change.seq)
+                    changed = true
+                }
             }
             if changed { state.ordered = nil }
             state.commits += 1
             if state.batchSizes.count >= ModelServer.recordedBatches { state.batchSizes.removeFirst() }
             state.batchSizes.append(results.count)
         }
-        for (envelope, result) in zip(batch, results) {
-            bus.publish(.responseTodo(result), correlation: envelope.correlation)
+        var rest = results[...]
+        for envelope in batch {
+            let count = ModelServer.mutations(of: envelope).count
+            bus.publish(ModelServer.answer(to: envelope, rest.prefix(count)), correlation: envelope.correlation)
+            rest = rest.dropFirst(count)
         }
         let (next, stopped) = state.withLock { state -> ([Envelope], [CheckedContinuation<Void, Never>]) in
             guard state.waiting.isEmpty else {
@@ -259,35 +312,62 @@ public final class ModelServer: Sendable {
         stopped.forEach { $0.resume() }
     }
 
-    /// Writes a consistent copy of the database beside it (in `backups/`), on the storage
-    /// thread, between commits; answers with its path.
-    private func backUp(_ envelope: Envelope) {
-        let directory = ((store.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("backups")
-        let name = "todos-" + ModelServer.backupStamp(clock()) + ".sqlite"
-        storage.async { [self] in
-            let result: DatabaseBackupResult
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                let path = (directory as NSString).appendingPathComponent(name)
-                try store.backup(to: path)
-                let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
-                result = .written(DatabaseBackup(path: path, bytes: size))
-            } catch {
-                logger.error("backup failed", metadata: ["error": "\(error)"])
-                result = .failed(ModelServer.describe(error))
-            }
-            returnToCore { self.bus.publish(.responseBackupDatabase(result), correlation: envelope.correlation) }
+    /// The writes an envelope asks for: one, or several that commit together.
+    private static func mutations(of envelope: Envelope) -> [TodoMutation] {
+        switch envelope.event {
+        case .requestWriteTodo(let mutation): [mutation]
+        case .requestWriteTodos(let mutations): mutations
+        default: []
         }
     }
 
-    /// `20261123-091911-123`: a backup's name sorts by time.
-    static func backupStamp(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))-\(two(parts.hour))\(two(parts.minute))\(two(parts.second))-"
-            + String(format: "%03d", (parts.nanosecond ?? 0) / 1_000_000)
+    /// The answer to `envelope`'s writes, in the form it asked in.
+    private static func answer(to envelope: Envelope, _ results: ArraySlice<TodoWriteResult>) -> Event {
+        if case .requestWriteTodo = envelope.event, let result = results.first { return .responseTodo(result) }
+        return .responseWriteTodos(Array(results))
+    }
+
+    /// Reads the journal up to the last change broadcast so far (later ones reach the asker
+    /// as broadcasts after this answer), off the core; answers on the core.
+    private func readJournal(_ envelope: Envelope) {
+        guard case .requestReadJournal(let query) = envelope.event else { return }
+        let asOf = lastChange
+        var id: UUID?
+        switch query {
+        case .after(let seq, _) where seq > asOf:
+            let error = TodoModelError.invalid(field: "since", reason: "change \(seq) has not happened yet; the last is \(asOf)")
+            bus.publish(.responseJournal(.failed(query, error)), correlation: envelope.correlation)
+            return
+        case .after(let seq, let limit) where asOf - seq > UInt64(limit):
+            bus.publish(.responseJournal(.tooFarBehind(query, asOf: asOf)), correlation: envelope.correlation)
+            return
+        case .history(let ref):
+            let found = read(.one(ref)).todos
+            guard found.count == 1 else {
+                bus.publish(.responseJournal(.failed(query, found.isEmpty ? .notFound(ref) : .ambiguous(ref))), correlation: envelope.correlation)
+                return
+            }
+            id = found[0].id
+        default:
+            break
+        }
+        journalReader.async { [self, id] in
+            let result: JournalReadResult
+            do {
+                switch query {
+                case .after(let seq, let limit): result = .entries(query, try store.changes(after: seq, limit: limit, upTo: asOf), asOf: asOf)
+                case .history: result = .entries(query, try store.history(of: id ?? UUID(), upTo: asOf), asOf: asOf)
+                case .log(let since, let after?, let limit):
+                    result = .entries(query, try store.changes(after: after, limit: limit, since: since, upTo: asOf), asOf: asOf)
+                case .log(let since, nil, let limit):
+                    result = .entries(query, try store.changes(since: since, last: limit, upTo: asOf), asOf: asOf)
+                }
+            } catch {
+                logger.error("could not read the journal", metadata: ["error": "\(error)"])
+                result = .failed(query, .storage(ModelServer.describe(error)))
+            }
+            returnToCore { self.bus.publish(.responseJournal(result), correlation: envelope.correlation) }
+        }
     }
 
     /// Once no write has committed for a while, folds the write-ahead log into the

@@ -8,9 +8,16 @@ import TodoModel
 struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "todo"
 
+    /// Every column, in the table's order (the journal holds them too).
+    static let columns: [String] = [
+        "id", "number", "title", "notes", "priority", "due", "tags", "createdAt", "updatedAt", "completedAt", "deletedAt", "revision",
+        "recurrence", "parent", "wait", "previous", "foreignFields",
+    ]
+
     /// The columns an update may change: id, number and creation time never do.
     static let mutableColumns: [String] = [
         "title", "notes", "priority", "due", "tags", "updatedAt", "completedAt", "deletedAt", "revision",
+        "recurrence", "parent", "wait", "previous", "foreignFields",
     ]
 
     var todo: Todo
@@ -34,22 +41,45 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
             updatedAt: Date(millisecondsSince1970: try row.decode(forColumn: "updatedAt")),
             completedAt: try row.decode(Int64?.self, forColumn: "completedAt").map(Date.init(millisecondsSince1970:)),
             deletedAt: try row.decode(Int64?.self, forColumn: "deletedAt").map(Date.init(millisecondsSince1970:)),
-            revision: try row.decode(forColumn: "revision"))
+            revision: try row.decode(forColumn: "revision"),
+            recurrence: try row.decode(String?.self, forColumn: "recurrence").map {
+                try JSONDecoder().decode(Recurrence.self, from: Data($0.utf8))
+            },
+            parent: try row.decode(Int?.self, forColumn: "parent"),
+            wait: try row.decode(String?.self, forColumn: "wait").flatMap(LocalDate.init),
+            previous: try row.decode(Int?.self, forColumn: "previous"),
+            foreign: try TodoRecord.foreign(row.decode(forColumn: "foreignFields")))
     }
 
     func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = todo.id.uuidString.lowercased()
-        container["number"] = todo.number
-        container["title"] = todo.title
-        container["notes"] = todo.notes
-        container["priority"] = todo.priority.rawValue
-        container["due"] = todo.due?.description
-        container["tags"] = todo.tags.isEmpty ? "[]" : String(decoding: try JSONEncoder().encode(todo.tags), as: UTF8.self)
-        container["createdAt"] = todo.createdAt.millisecondsSince1970
-        container["updatedAt"] = todo.updatedAt.millisecondsSince1970
-        container["completedAt"] = todo.completedAt?.millisecondsSince1970
-        container["deletedAt"] = todo.deletedAt?.millisecondsSince1970
-        container["revision"] = todo.revision
+        for (column, value) in zip(Self.columns, try databaseValues) { container[column] = value }
+    }
+
+    /// The row's values in the order of `columns`: the todo row and its journal row.
+    var databaseValues: [(any DatabaseValueConvertible)?] {
+        get throws {
+            [
+                todo.id.uuidString.lowercased(), todo.number, todo.title, todo.notes, todo.priority.rawValue, todo.due?.description,
+                todo.tags.isEmpty ? "[]" : String(decoding: try JSONEncoder().encode(todo.tags), as: UTF8.self),
+                todo.createdAt.millisecondsSince1970, todo.updatedAt.millisecondsSince1970, todo.completedAt?.millisecondsSince1970,
+                todo.deletedAt?.millisecondsSince1970, todo.revision,
+                try todo.recurrence.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
+                todo.parent, todo.wait?.description, todo.previous,
+                try TodoRecord.foreignJSON(todo.foreign),
+            ]
+        }
+    }
+
+    /// `Todo.foreign` as a JSON object, keys sorted so that the same fields are the same text.
+    private static func foreignJSON(_ foreign: [String: String]) throws -> String {
+        guard !foreign.isEmpty else { return "{}" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(foreign), as: UTF8.self)
+    }
+
+    private static func foreign(_ json: String) throws -> [String: String] {
+        json == "{}" ? [:] : try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
     }
 
     /// The todos a reference names: at most two, enough to tell that a prefix is ambiguous.
@@ -69,5 +99,15 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
                 db.cachedStatement(sql: "SELECT * FROM todo WHERE substr(id, 1, ?) = ? LIMIT 2"), arguments: [prefix.count, prefix])
         }
         return records.map(\.todo).filter(ref.matches)
+    }
+
+    /// Writes `todo` over its row, which must change exactly one row: the row was just
+    /// read in this transaction, so anything else means the database is not as todod left it.
+    static func update(_ todo: Todo, in db: Database) throws {
+        do {
+            try TodoRecord(todo).update(db, columns: mutableColumns)
+        } catch RecordError.recordNotFound {
+            throw TodoStoreError("the update of #\(todo.number) (\(todo.id.uuidString.lowercased())) changed no row, so nothing was written: another program may have changed the database; check it (`sqlite3 FILE 'PRAGMA integrity_check'`, and any triggers it added)")
+        }
     }
 }

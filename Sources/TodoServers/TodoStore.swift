@@ -63,7 +63,30 @@ public final class TodoStore: Sendable {
         migrator.registerMigration("v2: application id") { db in
             try db.execute(sql: "PRAGMA application_id = \(DatabaseFile.applicationID)")
         }
+        // Before the journal: its v3 reads every todo with the planning columns.
+        registerPlanningMigration(&migrator)
+        registerInteropMigration(&migrator)
+        migrator.registerMigration("v3: journal") { db in
+            try db.execute(sql: JournalRecord.createTable)
+            try TodoStore.journalExistingTodos(db)
+        }
         return migrator
+    }
+
+    /// Gives every todo made before the journal a `created` entry, marked imported, holding
+    /// the todo as it is: every todo then has a history, and the journal rebuilds the table.
+    private static func journalExistingTodos(_ db: Database) throws {
+        var counters = try Counters.load(db)
+        let todos = try TodoRecord.fetchAll(db, sql: "SELECT * FROM todo ORDER BY number").map(\.todo)
+        let journal = JournalRecord.Writer()
+        for todo in todos {
+            counters.change += 1
+            let seq = UInt64(counters.change)
+            let entry = JournalEntry(
+                seq: seq, step: seq, at: todo.createdAt, author: ChangeAuthor(), kind: .created, before: nil, after: todo, imported: true)
+            try journal.append(entry, in: db)
+        }
+        try counters.save(db)
     }
 
     /// Every todo, deleted ones included, and the last committed change's sequence number.
@@ -84,72 +107,60 @@ public final class TodoStore: Sendable {
 
     /// Applies the mutations in order, in one transaction, and returns once it is durable.
     /// It blocks the calling thread for the disk: call it from the storage thread.
+    /// `authors[i]` made `mutations[i]` (the daemon itself where missing).
     ///
     /// A mutation that cannot apply (unknown todo, stale revision) is answered as failed
     /// and the others still commit; an error from SQLite, or an update that changed no
     /// row, fails them all and writes nothing.
-    public func commit(_ mutations: [TodoMutation], at now: Date) throws -> [TodoWriteResult] {
+    public func commit(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor] = []) throws -> [TodoWriteResult] {
         try pool.write { db in
-            var counters = try Counters.load(db)
-            let results = try mutations.map { mutation in
-                try TodoStore.apply(mutation, in: db, at: now, counters: &counters)
+            var transaction = try TodoTransaction(db: db, now: now)
+            var results: [TodoWriteResult] = []
+            results.reserveCapacity(mutations.count)
+            for (index, mutation) in mutations.enumerated() {
+                transaction.author = index < authors.count ? authors[index] : ChangeAuthor()
+                let result = try TodoStore.apply(mutation, in: &transaction)
+                let changes = transaction.takeChanges()
+                results.append(changes.isEmpty ? result : .written(mutation, changes))
             }
-            try counters.save(db)
+            try transaction.save()
             return results
         }
     }
 
-    private static func apply(_ mutation: TodoMutation, in db: Database, at now: Date, counters: inout Counters) throws -> TodoWriteResult {
+    /// Applies one mutation: its row writes go through `transaction.write`, and are its
+    /// answer; it returns `.unchanged` or `.failed` only when it wrote nothing.
+    private static func apply(_ mutation: TodoMutation, in transaction: inout TodoTransaction) throws -> TodoWriteResult {
         if case .create(let new) = mutation {
-            counters.number += 1
-            let todo = Todo(
-                number: counters.number, title: new.title, notes: new.notes, priority: new.priority,
-                due: new.due, tags: new.tags, createdAt: now)
-            try TodoRecord(todo).insert(db)
-            counters.change += 1
-            return .written(mutation, todo, change: UInt64(counters.change))
+            if let refusal = try subtaskRefusal(mutation, current: nil, in: transaction.db) { return .failed(mutation, refusal) }
+            let todo = Todo(new, number: transaction.nextNumber(), createdAt: transaction.now)
+            try transaction.write(todo, before: nil)
+            return .written(mutation, [])
         }
+        if case .undo(let undo) = mutation { return try applyUndo(undo, as: mutation, in: &transaction) }
+        if case .replay(let todos) = mutation { return try applyReplay(todos, as: mutation, in: &transaction) }
+        if case .purge(let before) = mutation { return try transaction.purge(deletedBefore: before, as: mutation) }
+        if case .importTodo(let imported) = mutation { return try applyImport(imported, as: mutation, in: &transaction) }
         guard let ref = mutation.target else { return .failed(mutation, .storage("a mutation without a target")) }
-        let matches = try TodoRecord.fetch(ref, in: db)
+        let matches = try transaction.todos(ref)
         guard let current = matches.first else { return .failed(mutation, .notFound(ref)) }
         guard matches.count == 1 else { return .failed(mutation, .ambiguous(ref)) }
+        if let refusal = try subtaskRefusal(mutation, current: current, in: transaction.db) { return .failed(mutation, refusal) }
         let next: Todo
         do {
-            guard let applied = try mutation.applied(to: current, at: now) else { return .unchanged(mutation, current) }
+            guard let applied = try mutation.applied(to: current, at: transaction.now) else { return .unchanged(mutation, current) }
             next = applied
         } catch {
             return .failed(mutation, error)
         }
-        try update(next, in: db)
-        counters.change += 1
-        return .written(mutation, next, change: UInt64(counters.change))
-    }
-
-    /// Writes `todo` over its row, which must change exactly one row: the row was just
-    /// read in this transaction, so anything else means the database is not as todod left it.
-    private static func update(_ todo: Todo, in db: Database) throws {
-        do {
-            try TodoRecord(todo).update(db, columns: TodoRecord.mutableColumns)
-        } catch RecordError.recordNotFound {
-            throw TodoStoreError("the update of #\(todo.number) (\(todo.id.uuidString.lowercased())) changed no row, so nothing was written: another program may have changed the database; check it (`sqlite3 FILE 'PRAGMA integrity_check'`, and any triggers it added)")
+        // Decided before the first write: a refused completion writes nothing.
+        let (consequences, related): (TodoConsequences, RelatedTodos)
+        switch try planConsequences(of: mutation, current, becoming: next, in: transaction) {
+        case .success(let planned): (consequences, related) = planned
+        case .failure(let refusal): return .failed(mutation, refusal)
         }
-    }
-}
-
-/// The `counter` table's values, read and written once per transaction.
-private struct Counters {
-    var number: Int
-    var change: Int64
-
-    static func load(_ db: Database) throws -> Counters {
-        let values = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db.cachedStatement(sql: "SELECT name, value FROM counter")).map {
-            ($0["name"] as String, $0["value"] as Int64)
-        })
-        return Counters(number: Int(values["number"] ?? 0), change: values["change"] ?? 0)
-    }
-
-    func save(_ db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE counter SET value = ? WHERE name = 'number'").execute(arguments: [number])
-        try db.cachedStatement(sql: "UPDATE counter SET value = ? WHERE name = 'change'").execute(arguments: [change])
+        try transaction.write(next, before: current)
+        try write(consequences, related: related, in: &transaction)
+        return .written(mutation, [])
     }
 }

@@ -17,9 +17,23 @@ public final class ViewModelServer: Sendable {
         self.bus = bus
         var kinds = EventKind.viewRequests
         kinds.remove(.requestStatus)
-        bus.subscribe(to: kinds.union([.responseTodos, .responseTodo, .responseBackupDatabase])) { [weak self] envelope in
-            guard let self, let answer = answer(to: envelope.event) else { return }
+        bus.subscribe(to: kinds.union([.responseTodos, .responseTodo, .responseBackupDatabase, .responseJournal, .responseWriteTodos])) { [weak self] envelope in
+            guard let self else { return }
+            // An undo's or a replay's changes all go to every client as no one's answer; the asker's answer lists them.
+            if case .responseTodo(.written(let mutation, let changes)) = envelope.event, let answer = ViewModelServer.listAnswer(to: mutation) {
+                for change in changes { self.bus.publish(.responseTodoViewModel(TodoChange(change))) }
+                let list = ChangeList(changes: changes.map { JournaledChange($0, withBefore: true) }, seq: changes.last?.seq ?? 0)
+                self.bus.publish(answer(list), correlation: envelope.correlation)
+                return
+            }
+            // Each imported change reaches every View as any change does, before the asker's summary.
+            for change in ViewModelServer.broadcasts(for: envelope.event) { self.bus.publish(.responseTodoViewModel(change)) }
+            guard let answer = answer(to: envelope.event) else { return }
             self.bus.publish(answer, correlation: envelope.correlation)
+            // A mutation's further changes go to every client too, after its own, as no one's answer.
+            if case .responseTodo(.written(_, let changes)) = envelope.event {
+                for change in changes.dropFirst() { self.bus.publish(.responseTodoViewModel(TodoChange(change))) }
+            }
         }
     }
 
@@ -34,10 +48,24 @@ public final class ViewModelServer: Sendable {
                 return .requestWriteTodo(.edit(update.ref, try TodoValidation.validated(update.edit), expectedRevision: update.revision))
             case .requestCompleteTodo(let ref): return .requestWriteTodo(.complete(ref))
             case .requestReopenTodo(let ref): return .requestWriteTodo(.reopen(ref))
+            case .requestCompleteTodoWithChildren(let ref): return .requestWriteTodo(.completeWithChildren(ref))
             case .requestToggleComplete(let ref): return .requestWriteTodo(.toggleComplete(ref))
             case .requestDeleteTodo(let ref): return .requestWriteTodo(.delete(ref))
             case .requestRestoreTodo(let ref): return .requestWriteTodo(.restore(ref))
             case .requestBackup: return .requestBackupDatabase
+            case .requestChanges(let request): return .requestReadJournal(.after(seq: request.since, limit: try Self.limit(request.limit)))
+            case .requestHistory(let request): return .requestReadJournal(.history(request.ref))
+            case .requestLog(let request): return .requestReadJournal(.log(since: request.since, after: request.after, limit: try Self.limit(request.limit)))
+            case .requestUndo(let undo):
+                if undo.seq != nil && undo.since != nil { throw TodoError.validation("since", "give a change's seq or a time, not both") }
+                return .requestWriteTodo(.undo(undo))
+            case .responseJournal(let result): return viewResponse(to: result)
+            case .requestPurge(let request): return .requestWriteTodo(.purge(deletedBefore: request.deletedBefore))
+            case .requestReplay(let request): return .requestWriteTodo(.replay(try TodoValidation.replayed(request.changes.map(\.todo.todo))))
+            case .requestImportTodos([]): return .responseImportTodos(TodoImportResult(changes: []))
+            case .requestImportTodos(let todos):
+                return .requestWriteTodos(try TodoValidation.validated(todos).map(TodoMutation.importTodo))
+            case .responseWriteTodos(let results): return importResponse(to: results)
             case .responseBackupDatabase(.written(let backup)): return .responseBackup(backup)
             case .responseBackupDatabase(.failed(let reason)):
                 return .responseError(TodoError(.storage, "the database could not be backed up, nothing was written (\(reason)): check free disk space and the data directory's permissions"))
@@ -50,25 +78,86 @@ public final class ViewModelServer: Sendable {
         }
     }
 
+    /// The committed changes of a batch write, for every View.
+    static func broadcasts(for event: Event) -> [TodoChange] {
+        guard case .responseWriteTodos(let results) = event else { return [] }
+        return results.flatMap { result -> [TodoChange] in
+            guard case .written(_, let changes) = result else { return [] }
+            return changes.map(TodoChange.init)
+        }
+    }
+
+    /// The asker's summary of a batch write, or its first failure (a storage error fails them all).
+    private func importResponse(to results: [TodoWriteResult]) -> Event {
+        var changes: [TodoChange] = []
+        for result in results {
+            guard case .responseTodoViewModel(let change) = viewResponse(to: result) else { return viewResponse(to: result) }
+            changes.append(change)
+        }
+        return .responseImportTodos(TodoImportResult(changes: changes))
+    }
+
     private func viewResponse(to result: TodoQueryResult) -> Event {
         switch result.query {
         case .list(let filter):
             let rows = result.todos.map { TodoViewModel($0) }
-            return .responseTodoViewModels(TodoViewModelList(filter: filter, todos: rows, asOf: result.asOf))
+            return .responseTodoViewModels(
+                TodoViewModelList(
+                    filter: filter, todos: rows, asOf: result.asOf, context: result.context.map { TodoViewModel($0) },
+                    progress: result.progress))
         case .one(let ref):
             switch result.todos.count {
             case 0: return .responseError(TodoError(.notFound(ref)))
-            case 1: return .responseTodoDetail(TodoDetailViewModel(result.todos[0]))
+            case 1:
+                let todo = result.todos[0]
+                let parent = result.context.first { $0.number == todo.parent }
+                let subtasks = result.context.filter { $0.parent == todo.number }
+                return .responseTodoDetail(TodoDetailViewModel(todo, parent: parent, subtasks: subtasks))
             default: return .responseError(TodoError(.ambiguous(ref)))
+            }
+        }
+    }
+
+    /// The answer that lists a mutation's changes, for those answered so.
+    private static func listAnswer(to mutation: TodoMutation) -> (@Sendable (ChangeList) -> Event)? {
+        switch mutation {
+        case .undo: Event.responseUndo
+        case .replay: Event.responseReplay
+        default: nil
+        }
+    }
+
+    /// A journal answer's limit: 1 to `ChangeList.maximumChanges`, that by default.
+    private static func limit(_ limit: Int?) throws(TodoError) -> Int {
+        guard let limit else { return ChangeList.maximumChanges }
+        guard (1...ChangeList.maximumChanges).contains(limit) else {
+            throw .validation("limit", "\(limit) is not between 1 and \(ChangeList.maximumChanges)")
+        }
+        return limit
+    }
+
+    private func viewResponse(to result: JournalReadResult) -> Event {
+        switch result {
+        case .failed(_, let error):
+            return .responseError(TodoError(error))
+        case .tooFarBehind(_, let asOf):
+            return .responseChanges(ChangeList(changes: [], seq: asOf, tooFarBehind: true))
+        case .entries(let query, let entries, let asOf):
+            switch query {
+            case .after: return .responseChanges(ChangeList(changes: entries.map { JournaledChange($0, withBefore: false) }, seq: asOf))
+            case .history: return .responseHistory(ChangeList(changes: entries.map { JournaledChange($0, withBefore: true) }, seq: asOf))
+            case .log: return .responseLog(ChangeList(changes: entries.map { JournaledChange($0, withBefore: true) }, seq: asOf))
             }
         }
     }
 
     private func viewResponse(to result: TodoWriteResult) -> Event {
         switch result {
-        case .written(let mutation, let todo, let change):
-            let kind = TodoChange.kind(of: mutation, after: todo)
-            return .responseTodoViewModel(TodoChange(kind: kind, todo: TodoViewModel(todo), sequence: change))
+        case .written(_, let changes):
+            guard let own = changes.first else { return .responseError(TodoError(.storage, "a write committed without a change: please report this as a bug")) }
+            return .responseTodoViewModel(TodoChange(own))
+        case .purged(_, let todos, let change):
+            return .responsePurge(PurgeResult(numbers: todos.map(\.number).sorted(), seq: change))
         case .unchanged(_, let todo):
             return .responseTodoViewModel(TodoChange(kind: .unchanged, todo: TodoViewModel(todo), sequence: 0))
         case .failed(_, let error):

@@ -55,6 +55,62 @@ public enum TerminalText {
         return result + "…"
     }
 
+    /// `text` broken into lines of at most `columns` columns, between words: a word is
+    /// split only when it is wider than a whole line. `text` should be escaped already.
+    public static func wrapped(_ text: String, toWidth columns: Int) -> [String] {
+        let columns = max(columns, 1)
+        var lines: [String] = []
+        var line = ""
+        // Empty pieces are the extra spaces of a run, kept within a line.
+        for piece in text.split(separator: " ", omittingEmptySubsequences: false) {
+            var word = String(piece)
+            if word.isEmpty && line.isEmpty { continue }
+            if width(line) + (line.isEmpty ? 0 : 1) + width(word) <= columns {
+                line += (line.isEmpty ? "" : " ") + word
+                continue
+            }
+            if !line.isEmpty { lines.append(line.trimmingTrailingSpaces()) }
+            line = ""
+            // A word wider than the line is the one thing cut, at the line's end.
+            while width(word) > columns {
+                let head = prefix(of: word, toWidth: columns)
+                lines.append(head)
+                word = String(word.dropFirst(head.count))
+            }
+            line = word
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// The longest start of `text` that takes at most `columns` columns.
+    public static func prefix(of text: String, toWidth columns: Int) -> String {
+        var result = ""
+        var used = 0
+        for character in text {
+            let next = width(of: character)
+            if used + next > columns { break }
+            result.append(character)
+            used += next
+        }
+        // A character wider than the whole line still moves on.
+        return result.isEmpty ? String(text.prefix(1)) : result
+    }
+
+    /// The longest end of `text` that takes at most `columns` columns: what a prompt
+    /// shows of a long text, its cursor end.
+    public static func suffix(of text: String, toWidth columns: Int) -> String {
+        var result = ""
+        var used = 0
+        for character in text.reversed() {
+            let next = width(of: character)
+            if used + next > columns { break }
+            result.insert(character, at: result.startIndex)
+            used += next
+        }
+        return result
+    }
+
     /// `text` cut to `columns` and padded with spaces to exactly that width.
     public static func fitted(_ text: String, toWidth columns: Int) -> String {
         let cut = truncated(text, toWidth: columns)

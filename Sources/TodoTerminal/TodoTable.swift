@@ -30,33 +30,70 @@ public struct TodoTable: Sendable {
     public let numberWidth: Int
     public let dueWidth: Int
 
-    public init(rows: [TodoViewModel], styler: TextStyler, maximumTitleWidth: Int = 60) {
+    /// - Parameter titleAllowance: columns beyond the widest title, for an indent and a
+    ///   subtask progress (`render(_:styler:)`).
+    public init(rows: [TodoViewModel], styler: TextStyler, maximumTitleWidth: Int = 60, titleAllowance: Int = 0) {
         self.rows = rows
         self.styler = styler
         numberWidth = rows.map(\.numberText.count).max() ?? 2
         // Columns on screen, not characters: a CJK character or an emoji takes two.
-        let widest = rows.lazy.map { TerminalText.width(TerminalText.escaped($0.title)) }.max() ?? 5
+        let widest = (rows.lazy.map { TerminalText.width(TerminalText.escaped($0.title)) }.max() ?? 5) + titleAllowance
         titleWidth = min(max(widest, 5), max(maximumTitleWidth, 5))
-        dueWidth = rows.compactMap(\.dueText?.count).max() ?? 0
+        dueWidth = rows.compactMap { $0.dueText.map(TerminalText.width) }.max() ?? 0
     }
 
     public func render() -> [String] {
-        rows.map(line)
+        rows.map { line($0) }
     }
 
-    /// One row's line, columns padded to the table's widths.
-    public func line(_ row: TodoViewModel) -> String {
+    /// The rows of `outline`: subtasks indented under their parent, a parent with its
+    /// progress (`[2/5]`), a parent shown only as context dimmed.
+    public static func render(_ outline: TodoOutline, styler: TextStyler) -> [String] {
+        let nested = outline.entries.contains { $0.depth > 0 || $0.progress != nil }
+        let table = TodoTable(rows: outline.entries.map(\.row), styler: styler, titleAllowance: nested ? 10 : 0)
+        return outline.entries.map { entry in
+            let (prefix, suffix) = outlineParts(entry)
+            return table.line(entry.row, titlePrefix: prefix, titleSuffix: suffix, dimmed: entry.isContext)
+        }
+    }
+
+    /// What goes around an outline entry's title: its indent, and a parent's progress
+    /// (`[2/5]`; `[2/5 ▸]` when `watch` folds its subtasks away).
+    public static func outlineParts(_ entry: TodoOutline.Entry, folded: Bool = false) -> (prefix: String, suffix: String) {
+        (String(repeating: "  ", count: entry.depth), entry.progress.map { " [\($0)\(folded ? " ▸" : "")]" } ?? "")
+    }
+
+    /// One row's line, columns padded to the table's widths; `titlePrefix` and
+    /// `titleSuffix` (an indent, a progress) go around the escaped title. A row wider than
+    /// `limit` columns gives up title first (down to a few columns), then its last tags,
+    /// shown as `+N`: a tag is never cut in the middle.
+    public func line(
+        _ row: TodoViewModel, titlePrefix: String = "", titleSuffix: String = "", dimmed: Bool = false, fittingWidth limit: Int = .max
+    ) -> String {
         let number = String(repeating: " ", count: max(0, numberWidth - row.numberText.count)) + row.numberText
         let mark = row.priorityMark.isEmpty ? " " : row.priorityMark
-        let title = TerminalText.fitted(TerminalText.escaped(row.title), toWidth: titleWidth)
-        let due = (row.dueText ?? "") + String(repeating: " ", count: max(0, dueWidth - (row.dueText?.count ?? 0)))
+        let dueText = row.dueText ?? ""
+        let due = dueText + String(repeating: " ", count: max(0, dueWidth - TerminalText.width(dueText)))
+        var tags = row.todo.tags.map { TerminalText.escaped("#" + $0) }
+        var hidden = 0
+        func tagsText() -> String { (tags + (hidden > 0 ? ["+\(hidden)"] : [])).joined(separator: " ") }
+        // Number, box and mark with their spaces before the title; due and tags after it.
+        let lead = numberWidth + 7
+        func tail() -> Int { 2 + dueWidth + TerminalText.width(tagsText()) }
+        let shortestTitle = min(titleWidth, 10)
+        while lead + shortestTitle + tail() > limit, !tags.isEmpty {
+            tags.removeLast()
+            hidden += 1
+        }
+        let titleColumns = max(1, min(titleWidth, limit == .max ? titleWidth : limit - lead - tail()))
+        let title = TerminalText.fitted(titlePrefix + TerminalText.escaped(row.title) + titleSuffix, toWidth: titleColumns)
         let cells = [
             styler.apply(.dim, to: number),
             styler.apply(row.isCompleted ? .green : nil, to: row.doneBox),
             styler.apply(row.todo.priority == .high ? .red : .dim, to: mark),
-            styler.apply(row.isCompleted || row.isDeleted ? .dim : nil, to: title),
+            styler.apply(row.isCompleted || row.isDeleted || dimmed ? .dim : nil, to: title),
             styler.apply(row.isOverdue ? .red : .yellow, to: due),
-            styler.apply(.cyan, to: TerminalText.escaped(row.tagsLine)),
+            styler.apply(.cyan, to: tagsText()),
         ]
         return cells.joined(separator: " ").trimmingTrailingSpaces()
     }

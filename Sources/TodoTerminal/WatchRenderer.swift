@@ -10,20 +10,16 @@ public struct WatchRenderer: Sendable {
         self.styler = styler
     }
 
-    /// The screen's lines, top to bottom: header, visible rows, blank filler, status line.
+    /// The screen's lines, top to bottom: header, visible rows, the line that marks rows
+    /// above and below, the detail pane when open, the status lines.
     public func render(_ screen: WatchScreen) -> [String] {
-        let rows = screen.list.rows
-        let table = TodoTable(rows: rows, styler: styler, maximumTitleWidth: screen.columns - 36)
+        let status = screen.statusLines
+        let middle = screen.rows - 1 - status.count
         var lines = [header(screen)]
-        let visible = rows.indices.dropFirst(screen.scrollOffset).prefix(screen.visibleRows)
-        for index in visible {
-            let selected = index == screen.selectedIndex
-            let line = (selected ? "> " : "  ") + table.line(rows[index])
-            lines.append(selected ? styler.apply(.bold, to: line) : line)
-        }
-        if rows.isEmpty { lines.append(styler.apply(.dim, to: "  no \(screen.list.filter.status == .all ? "" : screen.list.filter.status.rawValue + " ")todos: press a to add one")) }
-        while lines.count < screen.rows - 1 { lines.append("") }
-        lines.append(statusLine(screen))
+        lines += screen.mode == .help ? helpPage(height: middle, columns: screen.columns) : list(screen)
+        while lines.count < 1 + middle { lines.append("") }
+        lines = Array(lines.prefix(1 + middle))
+        lines += status.map(style)
         return lines
     }
 
@@ -34,33 +30,97 @@ public struct WatchRenderer: Sendable {
         return new.indices.filter { old[$0] != new[$0] }
     }
 
+    /// The visible rows (their due dates told against the screen's day), the marker line
+    /// and the detail pane.
+    private func list(_ screen: WatchScreen) -> [String] {
+        let entries = screen.entries
+        let rows = entries.map { TodoViewModel($0.row.todo, today: screen.today) }
+        let width = screen.columns - 2
+        let table = TodoTable(rows: rows, styler: styler, maximumTitleWidth: width - 16, titleAllowance: screen.isNested ? 12 : 0)
+        var lines: [String] = []
+        let visible = rows.indices.dropFirst(screen.scrollOffset).prefix(screen.visibleRows)
+        for index in visible {
+            let selected = index == screen.selectedIndex
+            let (prefix, suffix) = TodoTable.outlineParts(entries[index], folded: screen.folded.contains(rows[index].number))
+            let row = table.line(rows[index], titlePrefix: prefix, titleSuffix: suffix, dimmed: entries[index].isContext, fittingWidth: width)
+            let line = (selected ? "> " : "  ") + row
+            lines.append(selected ? styler.apply(.bold, to: line) : line)
+        }
+        if rows.isEmpty {
+            let status = screen.list.filter.status == .all ? "" : screen.list.filter.status.rawValue + " "
+            lines.append(styler.apply(.dim, to: "  no \(status)todos: press a to add one"))
+        }
+        while lines.count < screen.visibleRows { lines.append("") }
+        lines.append(styler.apply(.dim, to: marker(screen, shown: visible.count)))
+        if screen.pane != .none { lines += detail(screen) }
+        return lines
+    }
+
+    /// `↑ 3 above · ↓ 12 below`, or nothing when every row is shown.
+    private func marker(_ screen: WatchScreen, shown: Int) -> String {
+        let above = screen.scrollOffset
+        let below = screen.entries.count - above - shown
+        let parts = (above > 0 ? ["↑ \(above) above"] : []) + (below > 0 ? ["↓ \(below) more below"] : [])
+        return parts.isEmpty ? "" : "  " + parts.joined(separator: " · ")
+    }
+
+    private func detail(_ screen: WatchScreen) -> [String] {
+        let rule = String(repeating: "─", count: screen.columns)
+        let lines = screen.paneLines
+        var shown = Array(lines.prefix(screen.detailHeight - 1))
+        // What does not fit is said to be there, and where to read it whole.
+        if lines.count > shown.count, !shown.isEmpty {
+            shown[shown.count - 1] = "… \(lines.count - shown.count + 1) more lines: " + (screen.pane == .history ? "todoctl history" : "E opens the notes")
+        }
+        return [styler.apply(.dim, to: rule)] + shown.map { "  " + $0 }
+    }
+
+    /// Every key, one a line; in two columns, or else one after another, when one column is not tall enough.
+    private func helpPage(height: Int, columns: Int) -> [String] {
+        // The closing hint only where it fits: the keys come first.
+        if WatchKeys.page.count + 2 <= height { return WatchKeys.page + ["", "any key closes this list"] }
+        let page = WatchKeys.page
+        guard page.count > height else { return page }
+        let widest = page.map(TerminalText.width).max() ?? 0
+        let perColumn = (page.count + 1) / 2
+        guard widest * 2 + 4 <= columns else {
+            // Too small for two: every key one after another, with its short word.
+            let flow = WatchKeys.all.map { "\($0.keys): \($0.short ?? $0.action)" }.joined(separator: " · ")
+            return Array(TerminalText.wrapped(flow, toWidth: columns).prefix(height))
+        }
+        return (0..<perColumn).map { row in
+            let left = page[row]
+            let right = row + perColumn < page.count ? page[row + perColumn] : ""
+            return (left + String(repeating: " ", count: widest + 4 - TerminalText.width(left)) + right).trimmingTrailingSpaces()
+        }
+    }
+
+    /// `todoctl watch · open #work · 2 shown · all: 14 open, 3 done · connected`, cut to the width.
     private func header(_ screen: WatchScreen) -> String {
         let list = screen.list
-        let connection: String
-        switch screen.connection {
-        case .connecting: connection = styler.apply(.yellow, to: "connecting…")
-        case .connected: connection = styler.apply(.green, to: "connected")
-        case .disconnected(let seconds): connection = styler.apply(.red, to: "daemon unreachable, retrying in \(seconds)s")
-        }
         var filter = list.filter.status.rawValue
         if let tag = list.filter.tag { filter += " #" + TerminalText.escaped(tag) }
-        // The whole database's counts once known; until then, those of the rows shown.
-        let (open, done) = screen.totals.current.map { ($0.open, $0.done) } ?? (list.openCount, list.completedCount)
-        let counts = "\(open) open, \(done) done"
-        return styler.apply(.bold, to: "todoctl watch") + " · \(filter) · \(counts) · " + connection
+        if let search = list.filter.search { filter += " /" + TerminalText.escaped(search) }
+        // What the view shows, then the whole database's counts once known.
+        var counts = "\(list.rows.count) shown"
+        if list.filter.status == .all { counts += " (\(list.openCount) open, \(list.completedCount) done)" }
+        if let totals = screen.totals.current { counts += " · all: \(totals.open) open, \(totals.done) done" }
+        let (connection, colour): (String, TextStyler.Style) =
+            switch screen.connection {
+            case .connecting: ("connecting…", .yellow)
+            case .connected: ("connected", .green)
+            case .disconnected(let seconds): ("daemon unreachable, retrying in \(seconds)s", .red)
+            }
+        let plain = "todoctl watch · \(filter) · \(counts) · \(connection)"
+        guard TerminalText.width(plain) <= screen.columns else { return TerminalText.truncated(plain, toWidth: screen.columns) }
+        return styler.apply(.bold, to: "todoctl watch") + " · \(filter) · \(counts) · " + styler.apply(colour, to: connection)
     }
 
-    private func statusLine(_ screen: WatchScreen) -> String {
-        switch screen.mode {
-        case .adding(let text): return "add: \(TerminalText.escaped(text))▏" + errorSuffix(screen)
-        case .editingTitle(_, _, let text): return "title: \(TerminalText.escaped(text))▏" + errorSuffix(screen)
-        case .browsing:
-            if let message = screen.message { return styler.apply(.red, to: TerminalText.escaped(message)) }
-            return styler.apply(.dim, to: "↑↓ move  x done  a add  e edit  p priority  d delete  u restore  f filter  q quit")
+    private func style(_ line: WatchStatusLine) -> String {
+        switch line.kind {
+        case .prompt, .notice: line.text
+        case .message: styler.apply(.red, to: line.text)
+        case .help: styler.apply(.dim, to: line.text)
         }
-    }
-
-    private func errorSuffix(_ screen: WatchScreen) -> String {
-        screen.message.map { "  " + styler.apply(.red, to: TerminalText.escaped($0)) } ?? ""
     }
 }

@@ -3,9 +3,9 @@ import TodoModel
 import TodoViewModel
 
 /// Everything `todoctl watch` shows, as a value: the list, the selected todo, the
-/// scroll position, the connection, the prompt and the status line. Keys and events
-/// change it; `render` turns it into the lines of the screen. No I/O here, so every
-/// behaviour is unit-tested.
+/// scroll position, the connection, the prompt, the detail pane and the status lines.
+/// Keys and events change it; `WatchRenderer` turns it into the lines of the screen. No
+/// I/O here, so every behaviour is unit-tested.
 public struct WatchScreen: Sendable {
     public enum Connection: Sendable, Equatable {
         case connecting
@@ -13,49 +13,151 @@ public struct WatchScreen: Sendable {
         case disconnected(retryInSeconds: Int)
     }
 
-    /// What the bottom line is doing.
+    /// What the keys are doing.
     public enum Mode: Sendable, Equatable {
         case browsing
-        case adding(text: String)
-        case editingTitle(id: UUID, revision: Int, text: String)
+        case prompting(WatchPrompt, text: String)
+        /// The `?` page of every key; any key closes it.
+        case help
     }
 
     /// A request the screen asks its owner to send.
     public enum Command: Sendable, Equatable {
-        case add(title: String)
+        case add(NewTodo, typed: TypedText)
         case toggle(UUID)
         case delete(UUID)
         case restore(UUID)
-        case editTitle(UUID, revision: Int, title: String)
-        case setPriority(UUID, Priority)
+        /// Edit fields; `revision` is the one the edit was based on (nil: whatever is current).
+        case edit(UUID, revision: Int?, TodoEdit, typed: TypedText?)
+        /// Open this todo's notes in the person's editor (which only the owner can do).
+        case editNotes(UUID)
+        /// Undo the last change, whoever made it.
+        case undo
+        /// Ask for this todo's history, for the pane.
+        case history(UUID)
         /// Ask for the whole list under this filter.
         case reload(TodoFilter)
         case quit
     }
 
-    public private(set) var list: TodoListViewModel
-    public private(set) var selectedID: UUID?
-    public private(set) var selectedIndex = 0
-    public private(set) var scrollOffset = 0
+    public internal(set) var list: TodoListViewModel
+    /// Progress and context parents, kept live between list answers.
+    public private(set) var subtasks = SubtaskTracker()
+    /// Parents (by number) whose subtasks are folded away (`z`).
+    public internal(set) var folded: Set<Int> = []
+    /// The rows as shown: the list as `todoctl list` outlines it (subtasks under their
+    /// parent, context parents), less the subtasks of folded parents. The selection and
+    /// the scrolling count these.
+    public private(set) var entries: [TodoOutline.Entry] = []
+    public internal(set) var selectedID: UUID?
+    public internal(set) var selectedIndex = 0
+    public internal(set) var scrollOffset = 0
     public private(set) var rows: Int
     public private(set) var columns: Int
     public var connection: Connection = .connecting
     /// Open and done todos in the whole database, for the header.
     public var totals = TotalsTracker()
-    public private(set) var mode: Mode = .browsing
-    public private(set) var message: String?
+    public internal(set) var mode: Mode = .browsing
+    /// What went wrong, in red on the bottom lines until the next key.
+    public internal(set) var message: String?
+    /// What went right (notes saved, a change undone), plain, until the next key.
+    public internal(set) var notice: String?
+    /// The day due dates are told against ("today", "tomorrow"); the owner moves it on at
+    /// local midnight.
+    public var today: LocalDate
+    /// What shows below the list: nothing, the selected todo in full (Enter) or its history (h).
+    public enum Pane: Sendable, Equatable { case none, detail, history }
+    public internal(set) var pane = Pane.none
+    public var showsDetail: Bool { pane == .detail }
+    /// The history pane's lines for one todo, as the owner last fetched them.
+    public internal(set) var history: (id: UUID, lines: [String])?
+    /// Every tag seen in a list or change, for `t` to offer.
+    public internal(set) var knownTags: Set<String> = []
 
-    public init(filter: TodoFilter = TodoFilter(), rows: Int = 24, columns: Int = 80) {
+    public init(filter: TodoFilter = TodoFilter(), rows: Int = 24, columns: Int = 80, today: LocalDate = LocalDate(Date())) {
         list = TodoListViewModel(filter: filter)
-        self.rows = max(rows, 3)
+        self.rows = max(rows, 6)
         self.columns = max(columns, 20)
+        self.today = today
     }
 
-    /// How many todo rows fit between the header and the status line.
-    public var visibleRows: Int { rows - 2 }
-
     public var selected: TodoViewModel? {
-        list.rows.indices.contains(selectedIndex) ? list.rows[selectedIndex] : nil
+        entries.indices.contains(selectedIndex) ? entries[selectedIndex].row : nil
+    }
+
+    /// Whether the outline nests (a subtask or a parent's progress shows), so that the
+    /// renderer leaves room for an indent and a progress.
+    public var isNested: Bool { entries.contains { $0.depth > 0 || $0.progress != nil } }
+
+    /// A listed subtask's parent is unknown here: the owner asks for the whole list, which
+    /// brings the parent as context.
+    public var needsContext: Bool { subtasks.lacksParent(in: list) }
+
+    // MARK: Layout
+
+    /// Lines of the detail pane (its rule included), when it is open: as many as the
+    /// selected todo needs, up to two thirds of the room, so that the list keeps some.
+    public var detailHeight: Int {
+        guard pane != .none else { return 0 }
+        let needed = 1 + paneLines.count
+        let room = rows - 2 - statusLines.count
+        return max(2, min(needed, room * 2 / 3))
+    }
+
+    /// The pane's lines below its rule: the selected todo in full, or its history.
+    public var paneLines: [String] {
+        guard let selected else { return ["nothing selected"] }
+        switch pane {
+        case .none: return []
+        case .detail: return TodoDetailPane(selected.todo, today: today).lines(columns: columns - 2)
+        case .history:
+            guard let history, history.id == selected.id else { return ["history of \(selected.numberText): asking…"] }
+            return ["history of \(selected.numberText), oldest first:"] + history.lines.flatMap { TerminalText.wrapped(TerminalText.escaped($0), toWidth: columns - 2) }
+        }
+    }
+
+    /// The bottom lines as text: the prompt, then the message wrapped between words (at
+    /// most a third of the screen), or else the help line.
+    public var statusLines: [WatchStatusLine] {
+        var lines: [WatchStatusLine] = []
+        if case .prompting(let prompt, let text) = mode {
+            lines.append(WatchStatusLine(kind: .prompt, text: promptLine(prompt, text: text)))
+        }
+        if let (words, kind) = message.map({ ($0, WatchStatusLine.Kind.message) }) ?? notice.map({ ($0, .notice) }) {
+            var wrapped = TerminalText.wrapped(TerminalText.escaped(words), toWidth: columns)
+            let most = max(1, rows / 3)
+            if wrapped.count > most {
+                wrapped = Array(wrapped.prefix(most))
+                wrapped[most - 1] = TerminalText.truncated(wrapped[most - 1] + " …", toWidth: columns)
+            }
+            lines += wrapped.map { WatchStatusLine(kind: kind, text: $0) }
+        }
+        if lines.isEmpty { lines.append(WatchStatusLine(kind: .help, text: WatchKeys.helpLine(columns: columns))) }
+        return lines
+    }
+
+    /// How many todo rows fit between the header and the line that marks rows above and below.
+    public var visibleRows: Int { max(1, rows - 2 - detailHeight - statusLines.count) }
+
+    /// The prompt's line: its label, the end of the text that fits, the cursor; for `t`, the
+    /// tags that complete what is typed.
+    private func promptLine(_ prompt: WatchPrompt, text: String) -> String {
+        let label = prompt.label + (prompt.label == "/" ? "" : ": ")
+        var line = label + TerminalText.suffix(of: TerminalText.escaped(text), toWidth: columns - TerminalText.width(label) - 1) + "▏"
+        if case .tag = prompt {
+            for tag in tagCompletions(of: text) {
+                let next = line + "  #" + TerminalText.escaped(tag)
+                guard TerminalText.width(next) <= columns else { break }
+                line = next
+            }
+        }
+        return line
+    }
+
+    /// Known tags that start with `text` (a leading `#` aside), in order.
+    func tagCompletions(of text: String) -> [String] {
+        let typed = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        return knownTags.filter { $0.hasPrefix(typed) }.sorted()
     }
 
     // MARK: Events
@@ -63,19 +165,24 @@ public struct WatchScreen: Sendable {
     /// A whole list arrived (on connecting, after a filter change or a gap).
     public mutating func incorporate(_ answer: TodoViewModelList) {
         _ = list.incorporate(answer)
+        subtasks.reset(answer)
+        for row in answer.todos { knownTags.formUnion(row.todo.tags) }
         reselect()
     }
 
     /// A change arrived from any client; returns how the list changed.
     @discardableResult
     public mutating func incorporate(_ change: TodoChange) -> TodoListViewModel.Change {
+        // The tracker counts only changes the list has not seen yet.
+        if change.kind != .unchanged, change.sequence > list.asOf || change.sequence == 0 { subtasks.incorporate(change) }
         let result = list.incorporate(change)
+        knownTags.formUnion(change.todo.todo.tags)
         reselect()
         return result
     }
 
     public mutating func resize(rows: Int, columns: Int) {
-        self.rows = max(rows, 3)
+        self.rows = max(rows, 6)
         self.columns = max(columns, 20)
         scrollToSelection()
     }
@@ -83,8 +190,8 @@ public struct WatchScreen: Sendable {
     /// A request failed: its words are shown, and what the person typed is given back.
     public mutating func failed(_ command: Command, message: String) {
         switch command {
-        case .add(let title): mode = .adding(text: title)
-        case .editTitle(let id, let revision, let title): mode = .editingTitle(id: id, revision: revision, text: title)
+        case .add(_, let typed): mode = .prompting(typed.prompt, text: typed.text)
+        case .edit(_, _, _, let typed?): mode = .prompting(typed.prompt, text: typed.text)
         default: break
         }
         self.message = message
@@ -92,86 +199,37 @@ public struct WatchScreen: Sendable {
 
     public mutating func show(message: String?) {
         self.message = message
+        notice = nil
+        scrollToSelection()
     }
 
-    // MARK: Keys
-
-    /// Applies a key; returns the request it asks for, if any.
-    public mutating func handle(_ key: Key) -> Command? {
-        if key == .controlC { return .quit }
-        switch mode {
-        case .browsing: return browse(key)
-        case .adding(let text): return prompt(key, text: text) { .adding(text: $0) } submit: { .add(title: $0) }
-        case .editingTitle(let id, let revision, let text):
-            return prompt(key, text: text) { .editingTitle(id: id, revision: revision, text: $0) } submit: {
-                .editTitle(id, revision: revision, title: $0)
-            }
-        }
+    /// A todo's history arrived; it shows while that todo is selected.
+    public mutating func showHistory(of id: UUID, lines: [String]) {
+        history = (id, lines)
+        scrollToSelection()
     }
 
-    private mutating func browse(_ key: Key) -> Command? {
+    public mutating func show(notice: String) {
+        self.notice = notice
         message = nil
-        switch key {
-        case .up, .character("k"): select(selectedIndex - 1)
-        case .down, .character("j"): select(selectedIndex + 1)
-        case .pageUp: select(selectedIndex - visibleRows)
-        case .pageDown: select(selectedIndex + visibleRows)
-        case .home, .character("g"): select(0)
-        case .end, .character("G"): select(list.rows.count - 1)
-        case .character("q"), .controlD: return .quit
-        case .character(" "), .character("x"): return selected.map { .toggle($0.id) }
-        case .character("d"): return selected.map { .delete($0.id) }
-        case .character("u"):
-            guard list.filter.status == .deleted else {
-                message = "u restores a deleted todo: press f until the deleted list shows"
-                return nil
-            }
-            return selected.map { .restore($0.id) }
-        case .character("a"): mode = .adding(text: "")
-        case .character("e"):
-            if let selected { mode = .editingTitle(id: selected.id, revision: selected.todo.revision, text: selected.title) }
-        case .character("p"): return selected.map { .setPriority($0.id, $0.todo.priority.next) }
-        case .character("f"):
-            var filter = list.filter
-            filter.status = filter.status.next
-            list.show(filter)
-            reselect()
-            return .reload(filter)
-        default: break
-        }
-        return nil
-    }
-
-    private mutating func prompt(
-        _ key: Key, text: String, editing: (String) -> Mode, submit: (String) -> Command
-    ) -> Command? {
-        switch key {
-        case .escape:
-            mode = .browsing
-            message = nil
-        case .enter:
-            mode = .browsing
-            message = nil
-            return submit(text)
-        case .backspace: mode = editing(String(text.dropLast()))
-        case .character(let character): mode = editing(text + String(character))
-        default: break
-        }
-        return nil
+        scrollToSelection()
     }
 
     // MARK: Selection
 
-    private mutating func select(_ index: Int) {
-        selectedIndex = min(max(index, 0), max(list.rows.count - 1, 0))
+    mutating func select(_ index: Int) {
+        selectedIndex = min(max(index, 0), max(entries.count - 1, 0))
         selectedID = selected?.id
         scrollToSelection()
     }
 
     /// Keeps the selection on the same todo while rows above it come and go; when it
     /// leaves the list, the row now at its place is selected.
-    private mutating func reselect() {
-        if let selectedID, let index = list.index(of: selectedID) {
+    mutating func reselect() {
+        entries = TodoOutline(subtasks.answer(for: list)).entries.filter { entry in
+            entry.depth == 0 || !(entry.row.todo.parent.map(folded.contains) ?? false)
+        }
+        if let selectedID, let index = entries.firstIndex(where: { $0.row.id == selectedID }) {
             selectedIndex = index
         } else {
             select(selectedIndex)
@@ -180,9 +238,9 @@ public struct WatchScreen: Sendable {
         scrollToSelection()
     }
 
-    private mutating func scrollToSelection() {
+    mutating func scrollToSelection() {
         if selectedIndex < scrollOffset { scrollOffset = selectedIndex }
         if selectedIndex >= scrollOffset + visibleRows { scrollOffset = selectedIndex - visibleRows + 1 }
-        scrollOffset = max(0, min(scrollOffset, max(list.rows.count - visibleRows, 0)))
+        scrollOffset = max(0, min(scrollOffset, max(entries.count - visibleRows, 0)))
     }
 }

@@ -2,33 +2,136 @@ import Foundation
 
 import TodoModel
 
-/// Reads a due date as people type it: `2026-12-24`, `today`, `tomorrow`, a weekday
-/// (`friday`, `fri`: the next one after today), `+3d`, `+2w`.
+/// Reads a date as people type it (for `--due`, `--wait`, forms and filters), against a
+/// given today. Weeks run Monday to Sunday.
+///
+/// - `2026-12-24`, `today`, `tomorrow`, `yesterday`
+/// - a weekday (`friday`, `fri`: the next one after today); `next fri` (that day of next
+///   week); `last fri` (the last one before today)
+/// - `+3d`, `+2w`, `+1m`, `+1y`, and `-1d` … backwards; `in 3 days`, `in 2 weeks`,
+///   `3 days ago`
+/// - `sow`/`eow`, `som`/`eom`, `soy`/`eoy`: start and end of this week, month and year;
+///   `next week`/`next month`/`next year`: the first day of the next one
+/// - `dec 24`, `24 dec`, `december 24`: the next such day from today on
 public enum DueDateParser {
     private static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+    private static let months = [
+        "january", "february", "march", "april", "may", "june",
+        "july", "august", "september", "october", "november", "december",
+    ]
 
+    /// The date `text` names, or nil when it is none of the forms in `accepted`.
     public static func parse(_ text: String, today: LocalDate) -> LocalDate? {
-        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        switch words.count {
+        case 1: return single(words[0], today: today)
+        case 2: return pair(words[0], words[1], today: today)
+        case 3: return triple(words, today: today)
+        default: return nil
+        }
+    }
+
+    /// What `parse` accepts, for error messages and help.
+    public static let accepted =
+        "YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon … sun), next mon, last mon, "
+        + "+3d/+2w/+1m/+1y or -1d, in 3 days, in 2 weeks, 3 days ago, sow/eow, som/eom, soy/eoy, "
+        + "next week/month/year, dec 24 or 24 dec"
+
+    private static func single(_ word: String, today: LocalDate) -> LocalDate? {
         if let date = LocalDate(word) { return date }
         switch word {
         case "today": return today
         case "tomorrow": return today.adding(days: 1)
+        case "yesterday": return today.adding(days: -1)
+        case "sow": return today.startOfWeek
+        case "eow": return today.endOfWeek
+        case "som": return today.startOfMonth
+        case "eom": return today.endOfMonth
+        case "soy": return today.startOfYear
+        case "eoy": return today.endOfYear
         default: break
         }
-        if let index = weekdays.firstIndex(where: { word.count >= 3 && $0.hasPrefix(word) }) {
-            let ahead = (index + 1 - today.weekday + 7) % 7
+        if let weekday = weekday(word) {
+            let ahead = (weekday - today.weekday + 7) % 7
             return today.adding(days: ahead == 0 ? 7 : ahead)
         }
-        if word.hasPrefix("+"), let unit = word.last, let count = Int(word.dropFirst().dropLast()), count >= 0, count < 100_000 {
-            switch unit {
-            case "d": return today.adding(days: count)
-            case "w": return today.adding(days: count * 7)
-            default: return nil
+        guard let sign = word.first, sign == "+" || sign == "-", let unit = word.last,
+            let count = count(String(word.dropFirst().dropLast()))
+        else { return nil }
+        return shift(today, by: sign == "-" ? -count : count, unit: String(unit))
+    }
+
+    private static func pair(_ first: String, _ second: String, today: LocalDate) -> LocalDate? {
+        switch first {
+        case "next":
+            switch second {
+            case "week": return today.startOfWeek.adding(days: 7)
+            case "month": return today.startOfMonth.adding(months: 1)
+            case "year": return today.startOfYear.adding(years: 1)
+            default:
+                guard let weekday = weekday(second) else { return nil }
+                return today.startOfWeek.adding(days: 7 + (weekday + 5) % 7)
             }
+        case "last":
+            guard let weekday = weekday(second) else { return nil }
+            let back = (today.weekday - weekday + 7) % 7
+            return today.adding(days: -(back == 0 ? 7 : back))
+        default:
+            if let month = month(first), let day = count(second) { return monthDay(month, day, today: today) }
+            if let day = count(first), let month = month(second) { return monthDay(month, day, today: today) }
+            return nil
+        }
+    }
+
+    private static func triple(_ words: [String], today: LocalDate) -> LocalDate? {
+        if words[0] == "in", let count = count(words[1], article: true), let unit = unit(words[2]) {
+            return shift(today, by: count, unit: unit)
+        }
+        if words[2] == "ago", let count = count(words[0], article: true), let unit = unit(words[1]) {
+            return shift(today, by: -count, unit: unit)
         }
         return nil
     }
 
-    /// What `parse` accepts, for error messages and help.
-    public static let accepted = "YYYY-MM-DD, today, tomorrow, a weekday (mon … sun), +Nd or +Nw"
+    private static func shift(_ date: LocalDate, by count: Int, unit: String) -> LocalDate? {
+        switch unit {
+        case "d": date.adding(days: count)
+        case "w": date.adding(days: count * 7)
+        case "m": date.adding(months: count)
+        case "y": date.adding(years: count)
+        default: nil
+        }
+    }
+
+    /// `day`, `days`, `week` … as the one-letter unit of `+3d`.
+    private static func unit(_ word: String) -> String? {
+        let singular = word.hasSuffix("s") ? String(word.dropLast()) : word
+        return ["day": "d", "week": "w", "month": "m", "year": "y"][singular]
+    }
+
+    /// Plain digits, below 100,000 (so no date leaves the calendar); `a`/`an` as one.
+    private static func count(_ word: String, article: Bool = false) -> Int? {
+        if article, word == "a" || word == "an" { return 1 }
+        guard (1..<6).contains(word.utf8.count), word.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return Int(word)
+    }
+
+    /// 1 = Sunday … 7 = Saturday, from a name or its first three letters or more.
+    private static func weekday(_ word: String) -> Int? {
+        guard word.count >= 3, let index = weekdays.firstIndex(where: { $0.hasPrefix(word) }) else { return nil }
+        return index + 1
+    }
+
+    private static func month(_ word: String) -> Int? {
+        guard word.count >= 3, let index = months.firstIndex(where: { $0.hasPrefix(word) }) else { return nil }
+        return index + 1
+    }
+
+    /// The first `month`/`day` on or after today (February 29 waits for a leap year).
+    private static func monthDay(_ month: Int, _ day: Int, today: LocalDate) -> LocalDate? {
+        for year in today.year...(today.year + 8) {
+            if let date = LocalDate(year: year, month: month, day: day), date >= today { return date }
+        }
+        return nil
+    }
 }

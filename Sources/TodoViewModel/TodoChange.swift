@@ -8,6 +8,17 @@ public struct TodoChange: Sendable, Equatable, Codable {
         case created, updated, completed, reopened, deleted, restored
         /// Nothing needed changing (completing a completed todo); only the asker hears it.
         case unchanged
+
+        public init(_ kind: TodoChangeKind) {
+            switch kind {
+            case .created: self = .created
+            case .updated: self = .updated
+            case .completed: self = .completed
+            case .reopened: self = .reopened
+            case .deleted: self = .deleted
+            case .restored: self = .restored
+            }
+        }
     }
 
     public var kind: Kind
@@ -20,17 +31,9 @@ public struct TodoChange: Sendable, Equatable, Codable {
         self.sequence = sequence
     }
 
-    /// What a committed mutation did, in the words a View shows.
-    public static func kind(of mutation: TodoMutation, after: Todo) -> Kind {
-        switch mutation {
-        case .create: return .created
-        case .complete: return .completed
-        case .reopen: return .reopened
-        case .toggleComplete: return after.isCompleted ? .completed : .reopened
-        case .delete: return .deleted
-        case .restore: return .restored
-        case .edit: return .updated
-        }
+    /// The broadcast of one journaled change.
+    public init(_ entry: JournalEntry) {
+        self.init(kind: Kind(entry.kind), todo: TodoViewModel(entry.after), sequence: entry.seq)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -45,14 +48,44 @@ public struct TodoViewModelList: Sendable, Equatable, Codable {
     public var todos: [TodoViewModel]
     /// Changes with a sequence number up to this one are already in `todos`.
     public var asOf: UInt64
+    /// Parents of listed subtasks that the filter left out, shown for context.
+    public var context: [TodoViewModel]
+    /// Each listed (or context) parent's subtask progress.
+    public var progress: [SubtaskProgress]
 
-    public init(filter: TodoFilter, todos: [TodoViewModel], asOf: UInt64) {
+    public init(filter: TodoFilter, todos: [TodoViewModel], asOf: UInt64, context: [TodoViewModel] = [], progress: [SubtaskProgress] = []) {
         self.filter = filter
         self.todos = todos
         self.asOf = asOf
+        self.context = context
+        self.progress = progress
+    }
+
+    /// The progress of the parent numbered `number`, or nil when it has no subtasks.
+    public func progress(of number: Int) -> SubtaskProgress? {
+        progress.first { $0.parent == number }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case filter, todos, asOf = "seq"
+        case filter, todos, asOf = "seq", context, progress
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            filter: try c.decode(TodoFilter.self, forKey: .filter), todos: try c.decode([TodoViewModel].self, forKey: .todos),
+            asOf: try c.decode(UInt64.self, forKey: .asOf),
+            context: try c.decodeIfPresent([TodoViewModel].self, forKey: .context) ?? [],
+            progress: try c.decodeIfPresent([SubtaskProgress].self, forKey: .progress) ?? [])
+    }
+
+    /// `context` and `progress` only when there are subtasks, so plain lists read as before.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(filter, forKey: .filter)
+        try c.encode(todos, forKey: .todos)
+        try c.encode(asOf, forKey: .asOf)
+        if !context.isEmpty { try c.encode(context, forKey: .context) }
+        if !progress.isEmpty { try c.encode(progress, forKey: .progress) }
     }
 }

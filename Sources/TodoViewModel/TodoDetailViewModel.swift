@@ -1,4 +1,5 @@
 import Foundation
+import TodoClock
 import TodoModel
 
 /// One todo in full, with its editable fields and the revision they were read at.
@@ -16,18 +17,49 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
     public var revision: Int { todo.revision }
     /// "open", "done", or "deleted".
     public let stateText: String
+    /// The todo this is a subtask of, when it is one.
+    public let parentTodo: TodoViewModel?
+    /// Its subtasks, in number order.
+    public let subtasks: [TodoViewModel]
 
-    public init(_ todo: Todo, today: LocalDate? = nil) {
+    public init(_ todo: Todo, today: LocalDate? = nil, parent: Todo? = nil, subtasks: [Todo] = []) {
         summary = TodoViewModel(todo, today: today)
         stateText = todo.isDeleted ? "deleted" : (todo.isCompleted ? "done" : "open")
+        parentTodo = parent.map { TodoViewModel($0, today: today) }
+        self.subtasks = subtasks.map { TodoViewModel($0, today: today) }
+    }
+
+    /// `2/5` of its live subtasks done, or nil without subtasks.
+    public var progress: SubtaskProgress? {
+        let progress = SubtaskProgress(parent: todo.number, subtasks: subtasks.map(\.todo))
+        return progress.total == 0 ? nil : progress
+    }
+
+    /// "every week", "3 days after completion", or nil when it does not repeat.
+    public var repeatText: String? { todo.recurrence?.description }
+
+    /// When the next occurrence would be due if it were completed on `today` (nil: today).
+    public func nextDue(completingOn today: LocalDate? = nil) -> LocalDate? {
+        todo.recurrence?.nextDue(after: todo.due, completedOn: today ?? LocalDate(Date()))
+    }
+
+    private enum PlanningKeys: String, CodingKey {
+        case parentTodo, subtasks
     }
 
     public init(from decoder: any Decoder) throws {
-        self.init(try Todo(from: decoder))
+        let c = try decoder.container(keyedBy: PlanningKeys.self)
+        self.init(
+            try Todo(from: decoder), parent: try c.decodeIfPresent(TodoViewModel.self, forKey: .parentTodo)?.todo,
+            subtasks: try c.decodeIfPresent([TodoViewModel].self, forKey: .subtasks)?.map(\.todo) ?? [])
     }
 
+    /// The todo's fields, then its parent and subtasks when it has them.
     public func encode(to encoder: any Encoder) throws {
         try todo.encode(to: encoder)
+        var c = encoder.container(keyedBy: PlanningKeys.self)
+        try c.encodeIfPresent(parentTodo, forKey: .parentTodo)
+        if !subtasks.isEmpty { try c.encode(subtasks, forKey: .subtasks) }
     }
 
     /// The form an editor shows: one `field: value` line each, then the notes.
@@ -39,6 +71,7 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
         priority: \(todo.priority.rawValue)
         due: \(todo.due?.description ?? "")
         tags: \(todo.tags.joined(separator: " "))
+        \(planningFormLines)
         notes:
         \(todo.notes)
         """
@@ -47,7 +80,7 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
     /// The edit a filled-in form asks for, holding only what differs from this todo;
     /// nil when the title was emptied (the person cancelled).
     /// `today` reads the words of `due:` (`fri`, `+3d`) as `--due` does.
-    public func edit(fromForm form: String, today: LocalDate = LocalDate(Date())) throws(TodoError) -> TodoEdit? {
+    public func edit(fromForm form: String, today: LocalDate = WallClock.today()) throws(TodoError) -> TodoEdit? {
         var fields: [String: String] = [:]
         var notesLines: [Substring] = []
         var inNotes = false
@@ -59,8 +92,8 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
             }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard ["title", "priority", "due", "tags", "notes"].contains(name) else {
-                throw .validation("form", "unknown field \"\(name)\"; the fields are title, priority, due, tags, notes")
+            guard ["title", "priority", "due", "tags", "every", "parent", "wait", "notes"].contains(name) else {
+                throw .validation("form", "unknown field \"\(name)\"; the fields are title, priority, due, tags, every, parent, wait, notes")
             }
             if name == "notes" { inNotes = true; if !value.isEmpty { notesLines.append(Substring(value)) } }
             else { fields[name] = value }
@@ -104,12 +137,14 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
         }
         let tags = try TodoValidation.tags((fields["tags"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
         if tags != todo.tags { edit.tags = tags }
+        try planningDifference(fields: fields, today: today, into: &edit)
         return edit
     }
 }
 
 extension String {
-    var trimmingTrailingNewlines: String {
+    /// The text without the line breaks at its end (an editor adds one).
+    public var trimmingTrailingNewlines: String {
         var end = endIndex
         while end > startIndex, self[index(before: end)].isNewline { end = index(before: end) }
         return String(self[..<end])

@@ -31,12 +31,15 @@ public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConver
     public var message: String
     public var field: String?
     public var todo: TodoViewModel?
+    /// For an undo's conflict: the later change that set the field again.
+    public var seq: UInt64?
 
-    public init(_ code: Code, _ message: String, field: String? = nil, todo: TodoViewModel? = nil) {
+    public init(_ code: Code, _ message: String, field: String? = nil, todo: TodoViewModel? = nil, seq: UInt64? = nil) {
         self.code = code
         self.message = message
         self.field = field
         self.todo = todo
+        self.seq = seq
     }
 
     public var description: String { message }
@@ -60,6 +63,13 @@ public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConver
         case .deleted(let todo):
             self.init(.deleted, "#\(todo.number) is deleted: restore it first with `todoctl restore \(todo.number)`",
                       todo: TodoViewModel(todo))
+        case .undoConflict(let field, let undoing, let later, let current):
+            self.init(
+                .conflict,
+                "cannot undo change \(undoing): #\(current.number)'s \(field) was changed again by change \(later) (see `todoctl history \(current.number)`); undo \(later) first, or add --force to put the old \(field) back anyway",
+                field: field, todo: TodoViewModel(current), seq: later)
+        case .nothingToUndo(let what):
+            self.init(.notFound, "nothing to undo: \(what) (see `todoctl log`)")
         case .invalid(let field, let reason):
             self = .validation(field, reason)
         case .storage(let reason):

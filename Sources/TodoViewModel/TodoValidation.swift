@@ -80,10 +80,12 @@ public enum TodoValidation {
         return tag
     }
 
-    /// A list filter, its tag read as a tag is written (`#home` is `home`).
+    /// A list filter, its tags read as tags are written (`#home` is `home`).
     public static func normalised(_ filter: TodoFilter) -> TodoFilter {
+        func bare(_ tag: String) -> String { tag.hasPrefix("#") ? String(tag.dropFirst()) : tag }
         var normal = filter
-        if let tag = filter.tag, tag.hasPrefix("#") { normal.tag = String(tag.dropFirst()) }
+        normal.tags = filter.tags.map(bare)
+        normal.notTags = filter.notTags.map(bare)
         if normal.search?.isEmpty == true { normal.search = nil }
         return normal
     }
@@ -94,6 +96,43 @@ public enum TodoValidation {
         valid.title = try title(new.title)
         valid.notes = try notes(new.notes)
         valid.tags = try tags(new.tags)
+        if let parent = new.parent { try self.parent(parent) }
+        return valid
+    }
+
+    /// A parent is named by its number, 1 or more.
+    public static func parent(_ number: Int) throws(TodoError) {
+        guard number >= 1 else { throw .validation("parent", "#\(number) is not a todo number; numbers start at 1") }
+    }
+
+    /// The most bytes of fields another program keeps with one todo (`Todo.foreign`).
+    public static let maximumForeignBytes = 64 * 1024
+
+    /// An imported todo, normalised as a new one is, or the first rule it breaks.
+    public static func validated(_ imported: ImportedTodo) throws(TodoError) -> ImportedTodo {
+        var valid = imported
+        valid.title = try title(imported.title)
+        valid.notes = try notes(imported.notes)
+        valid.tags = try tags(imported.tags)
+        let foreignBytes = imported.foreign.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        guard foreignBytes <= maximumForeignBytes else {
+            throw .validation("foreign", "\(foreignBytes) bytes of other programs' fields; the most is \(maximumForeignBytes) (64 KiB)")
+        }
+        return valid
+    }
+
+    /// Imported todos, each validated; the error names the first bad one by its position
+    /// (from 1) and id, so that the person can find it in the file.
+    public static func validated(_ todos: [ImportedTodo]) throws(TodoError) -> [ImportedTodo] {
+        var valid: [ImportedTodo] = []
+        valid.reserveCapacity(todos.count)
+        for (index, todo) in todos.enumerated() {
+            do throws(TodoError) {
+                valid.append(try validated(todo))
+            } catch {
+                throw TodoError(.validation, "todo \(index + 1) (\(todo.id.uuidString.lowercased())): \(error.message)", field: error.field)
+            }
+        }
         return valid
     }
 
@@ -105,6 +144,7 @@ public enum TodoValidation {
         if let tags = edit.tags { valid.tags = try self.tags(tags) }
         valid.addTags = try tags(edit.addTags)
         valid.removeTags = try tagsToRemove(edit.removeTags)
+        if let parent = edit.parent, !edit.clearParent { try self.parent(parent) }
         return valid
     }
 
@@ -138,5 +178,18 @@ public enum TodoValidation {
             if isControl(scalar) { result += "<\(codePoint(scalar))>" } else { result.unicodeScalars.append(scalar) }
         }
         return result
+    }
+}
+
+extension TodoValidation {
+    /// Todos to replay, refused unless each is as todod would have stored it.
+    public static func replayed(_ todos: [Todo]) throws(TodoError) -> [Todo] {
+        for todo in todos {
+            let stored = try validated(NewTodo(title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due, tags: todo.tags))
+            guard stored.title == todo.title, stored.notes == todo.notes, stored.tags == todo.tags, todo.revision >= 1, todo.number >= 1 else {
+                throw .validation("todo", "#\(todo.number) revision \(todo.revision) is not as todod stores a todo (title, notes and tags trimmed, revision and number from 1)")
+            }
+        }
+        return todos
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TodoClock
 import TodoModel
 
 /// One row of a list, display-ready: every text a View shows is derived here, so that
@@ -25,9 +26,9 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
     /// `!` for high, `·` for low, empty for normal.
     public var priorityMark: String { Self.mark(for: todo.priority) }
     /// The due date as people say it ("today", "in 3 days", "2 days overdue"), or nil.
-    public var dueText: String? { todo.due.map { Self.describe(due: $0, today: today ?? LocalDate(Date())) } }
+    public var dueText: String? { todo.due.map { Self.describe(due: $0, today: today ?? WallClock.today()) } }
     /// Due before today and still open.
-    public var isOverdue: Bool { !todo.isCompleted && todo.due.map { $0 < (today ?? LocalDate(Date())) } == true }
+    public var isOverdue: Bool { !todo.isCompleted && todo.due.map { $0 < (today ?? WallClock.today()) } == true }
     /// `#home #errands`
     public var tagsLine: String { todo.tags.map { "#\($0)" }.joined(separator: " ") }
 

@@ -23,5 +23,5 @@ struct JSONLimits: Sendable {
         return (WireProtocol.maximumArrayLength, "elements")
     }
 
-    private static let tagKeys: [[UInt8]] = ["tags", "addTags", "removeTags"].map { Array($0.utf8) }
+    private static let tagKeys: [[UInt8]] = ["tags", "addTags", "removeTags", "notTags"].map { Array($0.utf8) }
 }

@@ -102,6 +102,12 @@ public struct WireCodec: Sendable {
         return try WireFrame(from: WireDecoder(document: try JSONDocument(bytes: bytes, limits: .response)))
     }
 
+    /// Reads one value written by `json(_:)` (a line of `todoctl log --json`), with the
+    /// protocol's rules for dates, ids and strictness.
+    public static func decode<T: Decodable>(_ type: T.Type, from line: String) throws -> T {
+        try T(from: WireDecoder(document: try JSONDocument(bytes: Array(line.utf8), limits: .response)))
+    }
+
     /// Whether the line is valid UTF-8 (at once when it is ASCII, as requests mostly are).
     private static func isUTF8(_ bytes: [UInt8]) -> Bool {
         bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil

@@ -1,4 +1,5 @@
 import Foundation
+import TodoClock
 import TodoModel
 import TodoViewModel
 
@@ -22,7 +23,7 @@ struct WireDecoder: Decoder {
 
         var currentDay: LocalDate {
             if let today { return today }
-            let day = LocalDate(Date())
+            let day = WallClock.today()
             today = day
             return day
         }

@@ -10,11 +10,15 @@ public struct WireFrame: Sendable, Equatable {
     public var event: Event
     public var id: String?
     public var client: UInt64?
+    /// On a request: the program the client names itself (`todoctl`, `watch`), kept as
+    /// the "who" of its changes in the journal. The first request that names one counts.
+    public var program: String?
 
-    public init(event: Event, id: String? = nil, client: UInt64? = nil) {
+    public init(event: Event, id: String? = nil, client: UInt64? = nil, program: String? = nil) {
         self.event = event
         self.id = id
         self.client = client
+        self.program = program
     }
 
     /// The frame for an envelope going out to a client.
@@ -26,7 +30,7 @@ public struct WireFrame: Sendable, Equatable {
 
 extension WireFrame: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, client
+        case id, client, program
     }
 
     public init(from decoder: any Decoder) throws {
@@ -34,12 +38,14 @@ extension WireFrame: Codable {
         event = try Event(from: decoder)
         id = try c.decodeIfPresent(String.self, forKey: .id)
         client = try c.decodeIfPresent(UInt64.self, forKey: .client)
+        program = try c.decodeIfPresent(String.self, forKey: .program)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(client, forKey: .client)
         try c.encodeIfPresent(id, forKey: .id)
+        try c.encodeIfPresent(program, forKey: .program)
         try event.encode(to: encoder)
     }
 }

@@ -1,38 +1,51 @@
 import Foundation
 import TodoClient
+import TodoEvents
 import TodoViewModel
 import TodoWire
 
 /// A connection to todod that comes back: it connects, hands over every change, and
 /// when the daemon goes away it says so and tries again, waiting longer each time
-/// (0.1 s doubling up to 5 s), forever, until its task is cancelled.
+/// (0.1 s doubling up to 5 s), forever, until its task is cancelled. Back, it catches up
+/// with `requestChanges`: the changes made while it was away come first, each once; when
+/// more were made than one answer holds, `.missed` says to read the list again.
 struct DaemonLink: Sendable {
     enum Update: Sendable {
         case connected(TodoClient)
         /// A change, and the frame it came in (for `events --json`).
         case change(TodoChange, frame: WireFrame)
-        /// Changes were dropped because they were not read in time: ask for the list again.
+        /// Changes were dropped (not read in time, or too many made while away): ask for the list again.
         case missed
         case disconnected(reason: String, retryIn: Duration)
     }
 
     let socketPath: String
+    /// How this client is named in the journal.
+    var program = "todoctl"
 
     /// Runs until cancelled. `deliver` is called in order, on this task: while it works,
     /// the link reads nothing more, and the client's bound on unread changes holds.
     func run(_ deliver: (Update) -> Void) async {
         var delay = Duration.milliseconds(100)
+        var last: UInt64?
         while !Task.isCancelled {
             var reason = "todod is not running"
             do {
-                let client = try await TodoClient.connect(to: socketPath)
+                let client = try await TodoClient.connect(to: socketPath, program: program)
                 delay = .milliseconds(100)
                 deliver(.connected(client))
+                if let seen = last, client.hello.sequence > seen {
+                    last = await catchUp(client, after: seen, deliver)
+                } else {
+                    last = client.hello.sequence
+                }
                 for await broadcast in client.broadcasts {
                     switch broadcast {
                     case .frame(let frame):
                         switch frame.event {
-                        case .responseTodoViewModel(let change): deliver(.change(change, frame: frame))
+                        case .responseTodoViewModel(let change) where change.sequence > last ?? 0:
+                            last = change.sequence
+                            deliver(.change(change, frame: frame))
                         case .responseGoodbye(let goodbye): reason = goodbye.message
                         default: break
                         }
@@ -48,5 +61,19 @@ struct DaemonLink: Sendable {
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(5))
         }
+    }
+
+    /// Delivers the changes after `seen` and returns the last change now accounted for.
+    private func catchUp(_ client: TodoClient, after seen: UInt64, _ deliver: (Update) -> Void) async -> UInt64 {
+        guard case .responseChanges(let list)? = try? await client.request(.requestChanges(ChangesRequest(since: seen))) else {
+            deliver(.missed)
+            return client.hello.sequence
+        }
+        if list.tooFarBehind { deliver(.missed) }
+        for change in list.changes {
+            let broadcast = change.change
+            deliver(.change(broadcast, frame: WireFrame(event: .responseTodoViewModel(broadcast))))
+        }
+        return list.seq
     }
 }

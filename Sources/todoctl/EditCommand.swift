@@ -8,45 +8,72 @@ import TodoViewModel
 
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "edit", abstract: "Change a todo's fields.",
+        commandName: "edit", abstract: "Change todos' fields.",
         discussion: """
             With field options, changes just those fields. Without any, opens $VISUAL or
             $EDITOR (else vi) on a small form and applies what you changed, if nobody changed
             the todo meanwhile; if somebody did, nothing is applied and your form is kept.
-            The form's due line takes the words --due takes. A form that does not validate
+            The form's due and wait lines take the words --due takes; every: takes 1w, or
+            after 3d to count from completion. A form that does not validate
             is shown again with the problem at its top, after you say so; without a terminal
             on standard input, todoctl fails instead and says where the form is kept.
+
+            With field options, several todos can be changed at once: name them
+            (`todoctl edit 3 4 5 -t errands -d fri`) or find them with --filter and `list`'s
+            filter options over open todos (`todoctl edit --filter '-t home --overdue' -p high`);
+            more than \(Selection.askAbove) found by a filter need a yes, as for `done`.
             """)
 
-    @Argument(help: "The todo: its number, id, or id prefix.") var ref: TodoRef
+    @OptionGroup var selection: Selection
     @Option(help: "A new title.") var title: String?
-    @Option(help: "New notes (replacing the old).") var notes: String?
-    @Option(help: "low, normal or high.") var priority: Priority?
-    @Option(help: ArgumentHelp("A new due date: \(DueDateParser.accepted).", valueName: "date")) var due: DueDateArgument?
+    @Option(name: .shortAndLong, help: "New notes (replacing the old).") var notes: String?
+    @Option(name: .shortAndLong, help: "low, normal or high.") var priority: Priority?
+    @Option(name: .shortAndLong, help: ArgumentHelp("A new due date: \(DueDateParser.accepted).", valueName: "date")) var due: DueDateArgument?
     @Flag(help: "Remove the due date.") var noDue = false
-    @Option(name: .customLong("tag"), help: "Add a tag; repeat for more.") var addTags: [String] = []
+    @Option(name: [.customShort("t"), .customLong("tag")], help: "Add a tag; repeat for more.") var addTags: [String] = []
     @Option(name: .customLong("untag"), help: "Remove a tag; repeat for more.") var removeTags: [String] = []
+    @OptionGroup(title: "Planning") var planning: PlanningEditOptions
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if due != nil && noDue { throw ValidationError("--due and --no-due contradict each other: give one") }
+        try selection.validate(direct: nil)
+        if fieldEdit == nil && (selection.refs.count != 1 || selection.expression != nil) {
+            throw ValidationError("the editor edits one todo: to change several, say what to change (-p, -d, -t, --untag, -n, --title)")
+        }
     }
 
     private var fieldEdit: TodoEdit? {
-        let edit = TodoEdit(
+        let edit = planning.applied(to: TodoEdit(
             title: title, notes: notes, priority: priority, due: due?.date, clearDue: noDue,
-            addTags: addTags, removeTags: removeTags)
+            addTags: addTags, removeTags: removeTags))
         return edit == TodoEdit() ? nil : edit
     }
 
     func run() async throws {
-        let change = try await Session.run(connection) { client -> TodoChange? in
-            if let fieldEdit {
-                return try client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: fieldEdit)))
+        guard let fieldEdit else { return try await runEditor() }
+        let report = try await Session.run(connection) { client in
+            let (refs, found) = try selection.resolve(client, direct: nil, status: .open, action: "edit")
+            var report = BulkReport(json: output.json, summarised: found)
+            for ref in refs {
+                try report.record(Result { () throws(TodoClientError) in
+                    try client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: fieldEdit)))
+                })
             }
-            return try await editInEditor(client)
+            return report
         }
+        // One todo named: its JSON object, as before several could be edited at once.
+        if output.json, selection.refs.count == 1 {
+            if let todo = report.changed.first { try Terminal.printJSON(todo) }
+            if report.counts.failed > 0 { throw ExitStatus.refused }
+            return
+        }
+        try report.finish()
+    }
+
+    private func runEditor() async throws {
+        let change = try await Session.run(connection) { try await editInEditor($0, ref: selection.refs[0]) }
         guard let change else { return }
         if output.json { try Terminal.printJSON(change.todo) } else { Terminal.print(change.line) }
     }
@@ -55,7 +82,7 @@ struct EditCommand: AsyncParsableCommand {
     /// form was made from. A form that does not validate goes back to the editor with the
     /// problem at its top (on a terminal, when the person says so), as `git commit` and
     /// `crontab -e` do; otherwise it is kept, and the error says where.
-    private func editInEditor(_ client: TodoConnection) async throws -> TodoChange? {
+    private func editInEditor(_ client: TodoConnection, ref: TodoRef) async throws -> TodoChange? {
         let detail = try client.detail(ref)
         let form = try FormFile(text: detail.editForm, number: detail.todo.number)
         while true {

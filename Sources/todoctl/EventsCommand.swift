@@ -1,5 +1,6 @@
 import ArgumentParser
 import TodoClient
+import TodoModel
 import TodoViewModel
 import TodoWire
 
@@ -9,13 +10,19 @@ struct EventsCommand: AsyncParsableCommand {
         discussion: """
             When todod goes away (a restart, an upgrade), events says so on stderr and connects \
             again, waiting 0.1 s, then twice as long each time up to 5 s; with --once it exits 69 \
-            instead. Changes made while it was away, or dropped because its output was not read \
-            in time, are not printed: stderr names their sequence numbers.
+            instead. Back, it first prints the changes made while it was away (from the daemon's \
+            journal). Changes dropped because its output was not read in time, or more than 1000 \
+            made while it was away, are not printed: stderr names their sequence numbers. The \
+            filter options keep the changes whose todo, after the change, meets them (whatever its state).
             """)
 
+    @OptionGroup(title: "Filter") var filter: FilterOptions
     @OptionGroup var connection: ConnectionOptions
-    @Flag(help: "Print each event as the raw JSON line the daemon sent.") var json = false
+    @Flag(name: .shortAndLong, help: "Print each event as the raw JSON line the daemon sent.") var json = false
     @Flag(help: "Exit (status 69) when the daemon goes away, instead of connecting again: for scripts.") var once = false
+
+    /// Read at each change, so `--overdue` follows the day as it turns.
+    private var conditions: TodoFilter { filter.filter(status: .all) }
 
     func run() async throws {
         if once { return try await runOnce() }
@@ -26,15 +33,15 @@ struct EventsCommand: AsyncParsableCommand {
             switch update {
             case .connected(let client):
                 if let last, client.hello.sequence > last {
-                    Terminal.error("reconnected; changes \(last + 1)…\(client.hello.sequence) were made meanwhile and are not shown")
+                    Terminal.error("reconnected; changes \(last + 1)…\(client.hello.sequence) were made meanwhile, catching up")
                 } else if last != nil {
                     Terminal.error("reconnected")
                 }
-                last = client.hello.sequence
+                if last == nil { last = client.hello.sequence }
                 lastReason = nil
             case .change(let change, let frame):
                 if missing, let last, change.sequence > last + 1 {
-                    Terminal.error("changes \(last + 1)…\(change.sequence - 1) were dropped: the output was not read in time")
+                    Terminal.error("changes \(last + 1)…\(change.sequence - 1) are not shown: the output was not read in time, or too many were made while away")
                 }
                 missing = false
                 last = change.sequence
@@ -80,6 +87,7 @@ struct EventsCommand: AsyncParsableCommand {
     }
 
     private func print(_ change: TodoChange, _ frame: WireFrame) throws {
+        guard conditions.matchesIgnoringStatus(change.todo.todo) else { return }
         Terminal.print(json ? try WireCodec.json(frame) : "\(change.sequence) \(change.line)")
     }
 }

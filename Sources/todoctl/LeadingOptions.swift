@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TodoClock
 import TodoViewModel
 
 /// `todoctl --socket PATH list`, the option before the command as `git -C` and
@@ -40,6 +41,7 @@ extension TodoctlCommand {
     /// place (`LeadingOptions`).
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        _ = WallClock.source  // a bad TODOD_TEST_NOW is said at once
         if let excess = ArgumentLimit.excess(in: arguments) {
             Terminal.error(
                 "\(excess.option) is given \(excess.count) times; the most is \(excess.limit) (a todo holds at most \(TodoValidation.maximumTagCount) tags)")

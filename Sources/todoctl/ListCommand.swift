@@ -19,26 +19,27 @@ struct ListCommand: AsyncParsableCommand {
             case .deleted: "Deleted todos (restore them with `todoctl restore`)."
             }
         }
+
+        static func name(for value: Status) -> NameSpecification {
+            value == .all ? [.customShort("a"), .long] : .long
+        }
     }
 
     @Flag var status: Status = .open
-    @Option(help: "Only todos with this tag.") var tag: String?
-    @Option(help: "Only todos of this priority.") var priority: Priority?
-    @Option(help: "Only todos whose title or notes contain this text.") var search: String?
+    @OptionGroup(title: "Filter") var filter: FilterOptions
+    @Flag(help: "Only todos waiting for a later day (--wait), which the other lists leave out.") var waiting = false
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let filter = TodoFilter(
-            status: TodoFilter.Status(rawValue: status.rawValue) ?? .open, tag: tag, priority: priority, search: search)
-        let list = try await Session.run(connection) { client in
-            try client.ask(.requestTodoViewModels(filter)) {
-                if case .responseTodoViewModels(let list) = $0 { list } else { nil }
-            }
-        }
+        var filter = filter.filter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open)
+        filter.waiting = waiting
+        let list = try await Session.run(connection) { try $0.list(filter) }
         if output.json { return try Terminal.printJSON(list.todos) }
-        if list.todos.isEmpty { return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")todos") }
+        if list.todos.isEmpty {
+            return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")\(waiting ? "waiting " : "")todos")
+        }
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
-        Terminal.print(TodoTable(rows: list.todos, styler: Terminal.styler).render().joined(separator: "\n"))
+        Terminal.print(TodoTable.render(TodoOutline(list), styler: Terminal.styler).joined(separator: "\n"))
     }
 }

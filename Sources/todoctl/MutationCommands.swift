@@ -4,60 +4,73 @@ import TodoEvents
 import TodoModel
 import TodoViewModel
 
-/// The arguments of every command that changes todos by reference.
+/// The arguments of every command that changes todos' state: named todos, or a filter.
 struct MutationArguments: ParsableArguments {
-    @Argument(help: "The todos: numbers, ids, or id prefixes.") var refs: [TodoRef]
+    @OptionGroup var selection: Selection
+    @OptionGroup(title: "Filter (instead of naming todos)") var filter: FilterOptions
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    /// Sends one request per todo; reports each, and exits 1 if any was refused.
-    func apply(_ request: (TodoRef) -> Event) async throws {
-        var refused = 0
-        var changed: [TodoViewModel] = []
-        try await Session.run(connection) { client in
-            for ref in refs {
-                do {
-                    let change = try client.change(request(ref))
-                    changed.append(change.todo)
-                    if !output.json { Terminal.print(change.kind == .unchanged ? "\(change.todo.numberText) \(change.todo.title): nothing to change" : change.line) }
-                } catch let TodoClientError.refused(error) {
-                    refused += 1
-                    Terminal.error(error.message)
-                }
-            }
+    func validate() throws { try selection.validate(direct: filter) }
+
+    /// Sends one request per todo, over the todos in `status` when a filter chooses them;
+    /// reports each, and exits 1 if any was refused.
+    func apply(status: TodoFilter.Status, action: String, _ request: (TodoRef) -> Event) async throws {
+        let report = try await Session.run(connection) { client in
+            let (refs, found) = try selection.resolve(client, direct: filter, status: status, action: action)
+            var report = BulkReport(json: output.json, summarised: found)
+            for ref in refs { try report.record(Result { () throws(TodoClientError) in try client.change(request(ref)) }) }
+            return report
         }
-        if output.json { try Terminal.printJSON(changed) }
-        if refused > 0 { throw ExitStatus.refused }
+        try report.finish()
     }
 }
 
+/// Filters for `done` and friends pick from the todos each acts on.
+private let bulkDiscussion = """
+    Name todos by number or id, or give filter options (those of `list`, directly or as \
+    --filter '…') to act on every todo they find; more than \(Selection.askAbove) found by a filter \
+    are listed and need a yes (or --yes; without a terminal todoctl refuses rather than ask).
+    """
+
 struct DoneCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark todos done.")
+    static let configuration = CommandConfiguration(
+        commandName: "done", abstract: "Mark todos done.",
+        discussion: bulkDiscussion + " A filter picks from open todos. A repeating todo gets its next occurrence. "
+            + "A parent with open subtasks is refused unless --with-children.")
     @OptionGroup var arguments: MutationArguments
-    func run() async throws { try await arguments.apply(Event.requestCompleteTodo) }
+    @Flag(help: "Complete the todos' open subtasks too.") var withChildren = false
+    func run() async throws {
+        try await arguments.apply(status: .open, action: "complete", withChildren ? Event.requestCompleteTodoWithChildren : Event.requestCompleteTodo)
+    }
 }
 
 struct ReopenCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "reopen", abstract: "Mark done todos open again.")
+    static let configuration = CommandConfiguration(
+        commandName: "reopen", abstract: "Mark done todos open again.", discussion: bulkDiscussion + " A filter picks from completed todos.")
     @OptionGroup var arguments: MutationArguments
-    func run() async throws { try await arguments.apply(Event.requestReopenTodo) }
+    func run() async throws { try await arguments.apply(status: .completed, action: "reopen", Event.requestReopenTodo) }
 }
 
 struct ToggleCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "toggle", abstract: "Mark open todos done, and done todos open.")
+    static let configuration = CommandConfiguration(
+        commandName: "toggle", abstract: "Mark open todos done, and done todos open.",
+        discussion: bulkDiscussion + " A filter picks from open and completed todos.")
     @OptionGroup var arguments: MutationArguments
-    func run() async throws { try await arguments.apply(Event.requestToggleComplete) }
+    func run() async throws { try await arguments.apply(status: .all, action: "toggle", Event.requestToggleComplete) }
 }
 
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rm", abstract: "Delete todos (they can be restored).", aliases: ["delete"])
+        commandName: "rm", abstract: "Delete todos (they can be restored).",
+        discussion: bulkDiscussion + " A filter picks from open and completed todos.", aliases: ["delete"])
     @OptionGroup var arguments: MutationArguments
-    func run() async throws { try await arguments.apply(Event.requestDeleteTodo) }
+    func run() async throws { try await arguments.apply(status: .all, action: "delete", Event.requestDeleteTodo) }
 }
 
 struct RestoreCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "restore", abstract: "Bring deleted todos back.")
+    static let configuration = CommandConfiguration(
+        commandName: "restore", abstract: "Bring deleted todos back.", discussion: bulkDiscussion + " A filter picks from deleted todos.")
     @OptionGroup var arguments: MutationArguments
-    func run() async throws { try await arguments.apply(Event.requestRestoreTodo) }
+    func run() async throws { try await arguments.apply(status: .deleted, action: "restore", Event.requestRestoreTodo) }
 }

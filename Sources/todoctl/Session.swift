@@ -2,12 +2,15 @@ import ArgumentParser
 import Foundation
 import TodoClient
 import TodoEvents
+import TodoClock
 import TodoModel
 import TodoViewModel
 
 /// Exit codes that scripts can rely on (sysexits.h where one fits).
 enum ExitStatus {
     static let refused = ExitCode(1)
+    /// EX_DATAERR: an import's input could not be read or holds invalid todos.
+    static let dataError = ExitCode(65)
     static let unavailable = ExitCode(69)
     /// EX_NOPERM: the socket is not todod's for sure (another user's directory or process).
     static let untrusted = ExitCode(77)
@@ -19,7 +22,7 @@ enum ExitStatus {
 enum Session {
     static func run<T>(_ options: ConnectionOptions, _ body: (TodoConnection) async throws -> T) async throws -> T {
         do {
-            return try await body(try TodoConnection(path: options.socketPath))
+            return try await body(try TodoConnection(path: options.socketPath, program: "todoctl"))
         } catch let error as TodoClientError {
             throw fail(error)
         }
@@ -54,6 +57,10 @@ extension TodoConnection {
         try ask(event) { if case .responseTodoViewModel(let change) = $0 { change } else { nil } }
     }
 
+    func list(_ filter: TodoFilter) throws(TodoClientError) -> TodoViewModelList {
+        try ask(.requestTodoViewModels(filter)) { if case .responseTodoViewModels(let list) = $0 { list } else { nil } }
+    }
+
     func detail(_ ref: TodoRef) throws(TodoClientError) -> TodoDetailViewModel {
         try ask(.requestTodoDetail(ref)) { if case .responseTodoDetail(let detail) = $0 { detail } else { nil } }
     }
@@ -73,9 +80,13 @@ struct DueDateArgument: ExpressibleByArgument {
     let date: LocalDate
 
     init?(argument: String) {
-        guard let date = DueDateParser.parse(argument, today: LocalDate(Date())) else { return nil }
+        guard let date = DueDateParser.parse(argument, today: WallClock.today()) else { return nil }
         self.date = date
     }
 
     static var defaultValueDescription: String { DueDateParser.accepted }
+
+    static var defaultCompletionKind: CompletionKind {
+        .list(["today", "tomorrow", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "+1w"])
+    }
 }

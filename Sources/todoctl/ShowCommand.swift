@@ -22,10 +22,16 @@ struct ShowCommand: AsyncParsableCommand {
             ("tags", summary.tagsLine.isEmpty ? "-" : TerminalText.escaped(summary.tagsLine)),
             ("created", Self.format(detail.todo.createdAt)), ("updated", Self.format(detail.todo.updatedAt)),
         ]
+        fields += PlanningLines(detail).fields
         if let completed = detail.todo.completedAt { fields.append(("completed", Self.format(completed))) }
         if let deleted = detail.todo.deletedAt { fields.append(("deleted", Self.format(deleted))) }
         fields += [("revision", "\(detail.revision)"), ("id", detail.todo.id.uuidString.lowercased())]
         for (name, value) in fields { Terminal.print("  \(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(value)") }
+        if !detail.subtasks.isEmpty {
+            Terminal.print("  subtasks  \(detail.progress.map { "\($0) done" } ?? "")")
+            let table = TodoTable(rows: detail.subtasks, styler: Terminal.styler)
+            for row in detail.subtasks { Terminal.print("    " + table.line(row)) }
+        }
         if !detail.notes.isEmpty { Terminal.print("\n" + TerminalText.escapedNotes(detail.notes)) }
     }
 

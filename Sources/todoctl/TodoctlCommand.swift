@@ -8,23 +8,28 @@ struct TodoctlCommand: AsyncParsableCommand {
         commandName: "todoctl",
         abstract: "Add, list and change todos kept by todod; watch them change live.",
         discussion: """
-            Every command talks to the todod daemon over its Unix socket (--socket, before or
-            after the command, else $TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock, else
-            /tmp/todod-$UID/todod.sock). Before sending anything todoctl checks that the socket's
-            directory is yours, not a symbolic link, and writable by no one else, and that the
-            process listening runs as you. A todo is named by its number (3 or #3), its id, or 8
-            or more leading characters of its id.
+            Every command talks to the todod daemon over its Unix socket (--socket, before or \
+            after the command, else $TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock, else \
+            /tmp/todod-$UID/todod.sock). Before sending anything todoctl checks that the socket's \
+            directory is yours, not a symbolic link, and writable by no one else, and that the \
+            process listening runs as you. A todo is named by its number (3 or #3), its id, or 8 \
+            or more leading characters of its id. Without a command todoctl lists, as `task` \
+            shows its default report: `todoctl -t home` is `todoctl list -t home`.
 
-            Exit status: 0 done; 1 refused by the daemon (not found, invalid, conflict);
-            64 bad usage; 69 the daemon cannot be reached; 77 the socket is not your todod's
-            for sure (another user's directory or process).
+            Exit status: 0 done; 1 refused by the daemon (not found, invalid, conflict), or a \
+            bulk change not confirmed; 64 bad usage; 69 the daemon cannot be reached; 77 the \
+            socket is not your todod's for sure (another user's directory or process).
             """,
         version: TodoVersion.current,
         subcommands: [
-            AddCommand.self, ListCommand.self, ShowCommand.self, EditCommand.self,
+            AddCommand.self, ListCommand.self, NextCommand.self, ShowCommand.self, EditCommand.self,
             DoneCommand.self, ReopenCommand.self, ToggleCommand.self, RemoveCommand.self, RestoreCommand.self,
             WatchCommand.self, EventsCommand.self, StatusCommand.self, BackupCommand.self,
-        ])
+            HistoryCommand.self, LogCommand.self, UndoCommand.self, ReplayCommand.self, PurgeCommand.self,
+            ImportCommand.self, ExportCommand.self,
+        ],
+        // As `task` shows its default report: `todoctl` alone, or with list's options, lists.
+        defaultSubcommand: ListCommand.self)
 }
 
 /// `--socket`, shared by every command.
@@ -37,6 +42,6 @@ struct ConnectionOptions: ParsableArguments {
 
 /// `--json`, for commands that print todos.
 struct OutputOptions: ParsableArguments {
-    @Flag(help: "Print JSON (the Todo fields, see docs/PROTOCOL.md) instead of a table.")
+    @Flag(name: .shortAndLong, help: "Print JSON (the Todo fields, see docs/PROTOCOL.md) instead of a table.")
     var json = false
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import TodoClient
+import TodoClock
 import TodoEvents
 import TodoModel
 import TodoTerminal
@@ -10,8 +12,9 @@ struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch", abstract: "A live list that every change, from any terminal, updates in place.",
         discussion: """
-            Keys: ↑/↓ or j/k move, space or x toggle done, a add, e edit the title, p cycle
-            priority, d delete, u restore (in the deleted list), f cycle the filter, q quit.
+            Keys (? lists them in watch too):
+            \(WatchKeys.page.map { "  " + $0 }.joined(separator: "\n"))
+            Subtasks show indented under their parent, which shows its progress ([1/2]; z folds them).
             When the daemon goes away, watch says so and reconnects by itself.
             Without a terminal, or with --plain, it prints one line per change instead.
             """)
@@ -24,7 +27,7 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         // As the daemon reads it (`#work` is `work`): its answers carry the filter they answer.
         let filter = TodoValidation.normalised(TodoFilter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open, tag: tag))
-        let link = DaemonLink(socketPath: connection.socketPath)
+        let link = DaemonLink(socketPath: connection.socketPath, program: "watch")
         if plain || isatty(STDOUT_FILENO) == 0 || isatty(STDIN_FILENO) == 0 {
             await PlainWatch(link: link, filter: filter).run()
         } else {
@@ -42,6 +45,12 @@ enum WatchInput: Sendable {
     case totals(TodoTotals, question: UInt64)
     case totalsFailed(question: UInt64)
     case failed(WatchScreen.Command, String)
+    /// Words for the status line (notes saved, a change undone).
+    case said(String)
+    /// A todo's history, as lines for the pane.
+    case history(UUID, [String])
+    /// Local midnight passed: due dates are told against the new day.
+    case dayChanged(LocalDate)
     case resized
     case terminate
 }
@@ -54,16 +63,20 @@ struct InteractiveWatch {
     func run() async throws {
         let terminal = WatchTerminal()
         let (inputs, sink) = AsyncStream<WatchInput>.makeStream()
+        // Ctrl-C in the notes' editor is the editor's (the terminal sends it to watch too).
+        let editorRuns = Mutex(false)
         let signals = WatchTerminal.onSignals([SIGWINCH, SIGTERM, SIGINT, SIGHUP]) { number in
+            if number == SIGINT, editorRuns.withLock({ $0 }) { return }
             sink.yield(number == SIGWINCH ? .resized : .terminate)
         }
         try terminal.enter()
         defer { terminal.restore(); signals.forEach { $0.cancel() } }
-        WatchTerminal.readKeys { sink.yield(.key($0)) }
+        let keys = WatchKeyReader { sink.yield(.key($0)) }
         let linkTask = Task { await link.run { sink.yield(.link($0)) } }
-        defer { linkTask.cancel() }
+        let midnightTask = Task { await MidnightTimer(now: { WallClock.now() }).run { sink.yield(.dayChanged($0)) } }
+        defer { linkTask.cancel(); midnightTask.cancel() }
 
-        var loop = WatchLoop(screen: WatchScreen(filter: filter, rows: terminal.size.rows, columns: terminal.size.columns), sink: sink)
+        var loop = WatchLoop(screen: WatchScreen(filter: filter, rows: terminal.size.rows, columns: terminal.size.columns, today: WallClock.today()), sink: sink)
         let renderer = WatchRenderer(styler: TextStyler(colours: Terminal.colours))
         terminal.draw(renderer.render(loop.screen))
         for await input in inputs {
@@ -71,121 +84,50 @@ struct InteractiveWatch {
                 loop.screen.resize(rows: terminal.size.rows, columns: terminal.size.columns)
                 terminal.invalidate()
             }
-            guard loop.handle(input) else { break }
+            switch loop.handle(input) {
+            case .quit: return
+            case .draw: break
+            case .editNotes(let todo):
+                // The editor gets the terminal as the shell left it, and the keys while it runs.
+                keys.pause()
+                terminal.restore()
+                editorRuns.withLock { $0 = true }
+                let outcome = await Self.editNotes(of: todo)
+                editorRuns.withLock { $0 = false }
+                try terminal.enter()
+                terminal.invalidate()
+                keys.resume()
+                switch outcome {
+                case .edited(let notes, let file): loop.sendNotes(notes, of: todo, keptIn: file)
+                case .unchanged: loop.screen.show(notice: "notes of #\(todo.number) unchanged")
+                case .failed(let message): loop.screen.show(message: message)
+                }
+            }
             terminal.draw(renderer.render(loop.screen))
         }
     }
-}
 
-/// The watch's state machine around the screen: the client of the moment, the list
-/// request in flight, the changes that arrive meanwhile, and the requests keys ask for.
-struct WatchLoop {
-    var screen: WatchScreen
-    let sink: AsyncStream<WatchInput>.Continuation
-    private var client: TodoClient?
-    private var awaitingList = false
-    private var heldChanges: [TodoChange] = []
-
-    init(screen: WatchScreen, sink: AsyncStream<WatchInput>.Continuation) {
-        self.screen = screen
-        self.sink = sink
+    enum NotesOutcome {
+        case edited(String, FormFile)
+        case unchanged
+        case failed(String)
     }
 
-    /// Applies one input; false when watch should end.
-    mutating func handle(_ input: WatchInput) -> Bool {
-        switch input {
-        case .terminate: return false
-        case .resized: break
-        case .key(let key):
-            guard let command = screen.handle(key) else { break }
-            if command == .quit { return false }
-            send(command)
-        case .link(.connected(let client)):
-            self.client = client
-            screen.connection = .connected
-            screen.show(message: nil)
-            reload(screen.list.filter)
-        case .link(.change(let change, _)):
-            // The totals count every change, also one the list holds back.
-            screen.totals.count(change)
-            if awaitingList { heldChanges.append(change); break }
-            // A gap in the sequence means a change was missed: ask for the whole list again.
-            if change.sequence > screen.list.asOf + 1 { reload(screen.list.filter) }
-            screen.incorporate(change)
-        case .link(.missed):
-            // Changes were dropped while this loop was busy: the list may be stale.
-            reload(screen.list.filter)
-        case .link(.disconnected(let reason, let retry)):
-            client = nil
-            screen.connection = .disconnected(retryInSeconds: max(1, Int(retry.components.seconds)))
-            screen.show(message: reason)
-        case .list(let list):
-            guard list.filter == screen.list.filter else { break }
-            awaitingList = false
-            screen.incorporate(list)
-            heldChanges.filter { $0.sequence > list.asOf }.forEach { screen.incorporate($0) }
-            heldChanges = []
-        case .totals(let totals, let question):
-            screen.totals.answer(totals, to: question)
-        case .totalsFailed(let question):
-            screen.totals.failed(question)
-        case .failed(let command, let message):
-            if case .reload = command { awaitingList = false }
-            screen.failed(command, message: message)
-        }
-        return true
-    }
-
-    /// Asks for the whole list, and the totals with it (after connecting or a gap).
-    private mutating func reload(_ filter: TodoFilter) {
-        awaitingList = true
-        send(.reload(filter))
-        askTotals()
-    }
-
-    /// Asks the daemon for its counts; the tracker ignores the answer if a newer question came.
-    private mutating func askTotals() {
-        let question = screen.totals.ask()
-        guard let client else { return screen.totals.failed(question) }
-        let sink = sink
-        Task {
-            if case .responseStatus(let status)? = try? await client.request(.requestStatus) {
-                sink.yield(.totals(TodoTotals(open: status.openTodos, done: status.completedTodos, asOf: status.sequence), question: question))
-            } else {
-                sink.yield(.totalsFailed(question: question))
+    /// The todo's notes in a private file, through the person's editor, and back.
+    static func editNotes(of todo: Todo) async -> NotesOutcome {
+        let file: FormFile
+        do { file = try FormFile(text: todo.notes, number: todo.number) } catch { return .failed("\(error)") }
+        do {
+            try await file.edit()
+            // Editors end the file with a newline that the notes did not have.
+            let notes = try file.read().trimmingTrailingNewlines
+            guard notes != todo.notes.trimmingTrailingNewlines else {
+                file.remove()
+                return .unchanged
             }
-        }
-    }
-
-    private func send(_ command: WatchScreen.Command) {
-        guard let event = Self.event(for: command) else { return }
-        guard let client else {
-            sink.yield(.failed(command, "not connected to todod; waiting for it to come back"))
-            return
-        }
-        let sink = sink
-        Task {
-            do {
-                if case .responseTodoViewModels(let list) = try await client.request(event) { sink.yield(.list(list)) }
-            } catch {
-                sink.yield(.failed(command, String(describing: error)))
-            }
-        }
-    }
-
-    /// The request a command sends; none for quit, which ends the loop.
-    static func event(for command: WatchScreen.Command) -> Event? {
-        switch command {
-        case .add(let title): .requestNewTodo(NewTodo(title: title))
-        case .toggle(let id): .requestToggleComplete(.id(id))
-        case .delete(let id): .requestDeleteTodo(.id(id))
-        case .restore(let id): .requestRestoreTodo(.id(id))
-        case .editTitle(let id, let revision, let title):
-            .requestUpdateTodoDetail(TodoDetailUpdate(ref: .id(id), revision: revision, edit: TodoEdit(title: title)))
-        case .setPriority(let id, let priority):
-            .requestUpdateTodoDetail(TodoDetailUpdate(ref: .id(id), edit: TodoEdit(priority: priority)))
-        case .reload(let filter): .requestTodoViewModels(filter)
-        case .quit: nil
+            return .edited(notes, file)
+        } catch {
+            return .failed("\(error)")
         }
     }
 }

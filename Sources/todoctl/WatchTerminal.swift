@@ -46,7 +46,9 @@ final class WatchTerminal: @unchecked Sendable {
         lastFrame = frame
         guard !changed.isEmpty else { return }
         var output = changed.count == frame.count ? "\u{1B}[2J" : ""
-        for index in changed { output += "\u{1B}[\(index + 1);1H\(frame[index])\u{1B}[K" }
+        // Cleared before it is written: with line wrap off the cursor stays on the last
+        // column, and a clear after a full-width line would take its last character.
+        for index in changed { output += "\u{1B}[\(index + 1);1H\u{1B}[2K\(frame[index])" }
         write(output)
     }
 
@@ -57,20 +59,6 @@ final class WatchTerminal: @unchecked Sendable {
 
     private func write(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
-    }
-
-    /// Reads keys from stdin on a thread of its own until stdin ends.
-    static func readKeys(_ deliver: @escaping @Sendable (Key) -> Void) {
-        Thread {
-            var parser = KeyParser()
-            var buffer = [UInt8](repeating: 0, count: 256)
-            while true {
-                let count = read(STDIN_FILENO, &buffer, buffer.count)
-                guard count > 0 else { return deliver(.controlD) }
-                parser.keys(from: Array(buffer[..<count])).forEach(deliver)
-                if let escape = parser.flushEscape() { deliver(escape) }
-            }
-        }.start()
     }
 
     /// Calls `handler` on these signals instead of their default action.

@@ -36,13 +36,23 @@ struct TododCommand: AsyncParsableCommand {
         valueName: "duration"))
     var exitIdleAfter: IdleDuration?
 
+    @Option(name: .customLong("ical-dir"), help: ArgumentHelp(
+        "Keep this directory as a vdir: one iCalendar file per todo, written on every change; files others change are imported (for vdirsyncer and CalDAV).",
+        valueName: "dir"))
+    var icalDirectory: String?
+
+    @Flag(help: "Rebuild every todo from the journal alone, compare with the table, print what differs and exit 1 if anything does (the daemon is not started).")
+    var check = false
+
     func run() async throws {
+        if check { return try JournalCheckRun.run(database: database ?? DefaultPaths.databasePath()) }
         let level = logLevel
         LoggingSystem.bootstrap { label in SystemdLogging.makeHandler(label: label, level: level) }
         let configuration = DaemonConfiguration(
             socketPath: socket ?? DefaultPaths.socketPath(),
             databasePath: database ?? DefaultPaths.databasePath(),
             exitIdleAfter: exitIdleAfter?.duration,
+            icalDirectory: icalDirectory,
             logger: Logger(label: "todod"))
         defer { SystemdLogging.flush() }
         do {

@@ -7,7 +7,8 @@ final class BackgroundProcess: @unchecked Sendable {
     private let output = Pipe()
     private var buffer = Data()
 
-    init(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// With `readingErrors`, its error output is read as its output (a server that logs there).
+    init(_ program: String, _ arguments: [String], environment: [String: String] = [:], readingErrors: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
@@ -15,7 +16,7 @@ final class BackgroundProcess: @unchecked Sendable {
         merged.merge(environment) { $1 }
         process.environment = merged
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = readingErrors ? output : FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
     }
@@ -41,8 +42,9 @@ final class BackgroundProcess: @unchecked Sendable {
         }
     }
 
-    func stop() {
-        if process.isRunning { process.terminate() }
+    /// Sends `signal` (SIGTERM unless told: a server that finishes its keep-alive connections first wants SIGKILL) and waits.
+    func stop(signal: Int32 = SIGTERM) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
         process.waitUntilExit()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A real todod process on a private socket and database, started and awaited by its
 /// `READY=1` notification, stopped with SIGTERM.
@@ -60,11 +61,18 @@ final class DaemonProcess: @unchecked Sendable {
         try await notify.awaitMessage(containing: needle)
     }
 
-    /// SIGTERM, then the exit status.
+    /// SIGTERM, then the exit status. Every scenario that stops its daemon so also checks
+    /// that the journal rebuilds the table (`todod --check`).
     @discardableResult
-    func stop() async throws -> Int32 {
+    func stop(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        return try await waitForExit()
+        let status = try await waitForExit()
+        if FileManager.default.fileExists(atPath: databasePath) {
+            let check = try await check()
+            // 2 is "cannot check" (a test's deliberately foreign or unreadable file); 1 is a real difference.
+            #expect(check.status != 1, "todod --check: \(check.stdout)", sourceLocation: sourceLocation)
+        }
+        return status
     }
 
     func waitForExit(timeout: TimeInterval = 30) async throws -> Int32 {
@@ -83,6 +91,11 @@ final class DaemonProcess: @unchecked Sendable {
     /// Runs todoctl against this daemon.
     func todoctl(_ arguments: String..., input: String? = nil, environment extra: [String: String] = [:]) async throws -> CommandResult {
         try await run("todoctl", arguments, environment: environment.merging(extra) { $1 }, input: input)
+    }
+
+    /// `todod --check` on this daemon's database: the journal rebuilt and compared.
+    func check() async throws -> CommandResult {
+        try await run("todod", ["--check", "--database", databasePath])
     }
 
     func connect() throws -> RawConnection {

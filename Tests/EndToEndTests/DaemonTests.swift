@@ -76,6 +76,8 @@ struct DaemonTests {
         kill(crashed.pid, SIGKILL)
         _ = try await crashed.waitForExit()
         #expect(FileManager.default.fileExists(atPath: crashed.socketPath))
+        let check = try await crashed.check()
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
 
         let restarted = try await DaemonProcess.start(in: crashed.directory)
         #expect(try await restarted.todoctl("list").stdout.contains("before the crash"))

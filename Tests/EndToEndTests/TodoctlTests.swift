@@ -211,14 +211,6 @@ struct TodoctlTests {
         try await daemon.stop()
     }
 
-    /// Waits until `count` clients (the asking one included) are connected.
-    private func awaitClients(_ count: Int, on daemon: DaemonProcess) async throws {
-        for _ in 0..<200 {
-            let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
-            if status["connectedClients"] as? Int == count { return }
-        }
-        throw TestFailure("never saw \(count) clients connected")
-    }
 
     private func script(in directory: String, _ body: String) throws -> String {
         let path = directory + "/editor-\(UUID().uuidString.prefix(6)).sh"

@@ -109,10 +109,11 @@ struct WatchTests {
         // 80×20: all 12 rows fit.
         try await tmux.waitUntil("12 rows") { $0.contains("todo 1\n") && $0.contains("todo 12") }
         try await tmux.resize(columns: 60, rows: 10)
-        try await tmux.waitUntil("8 rows between the header and the status line, in 10 lines") { screen in
+        try await tmux.waitUntil("7 rows, the marker of the 5 below and the help line, in 10 lines") { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
             let rows = lines.filter { $0.contains(" [ ]   todo ") }
-            return lines.count >= 10 && lines[0].hasPrefix("todoctl watch") && lines[9].hasPrefix("↑↓ move") && rows.count == 8
+            return lines.count >= 10 && lines[0].hasPrefix("todoctl watch") && lines[8] == "  ↓ 5 more below"
+                && lines[9].hasPrefix("↑↓ move") && rows.count == 7
         }
         await tmux.kill()
         try await daemon.stop()

@@ -14,6 +14,9 @@ enum Samples {
     static let new = NewTodo(title: "Buy milk", notes: "oat", priority: .low, due: LocalDate("2026-12-24"), tags: ["home"])
     static let edit = TodoEdit(title: "t", notes: "n", priority: .normal, due: LocalDate("2027-01-01"), clearDue: false,
                                tags: ["a"], addTags: ["b"], removeTags: ["c"])
+    static let imported = ImportedTodo(
+        id: UUID(), title: "From Taskwarrior", tags: ["project:work"], createdAt: instant, completedAt: instant,
+        foreign: ["taskwarrior": #"{"estimate":3}"#])
     static let error = TodoError(.conflict, "changed meanwhile", field: "title", todo: TodoViewModel(todo))
 
     static let events: [Event] = [
@@ -28,6 +31,7 @@ enum Samples {
         .requestRestoreTodo(.number(4)),
         .requestStatus,
         .requestBackup,
+        .requestCompleteTodoWithChildren(.number(1)),
         .responseTodoViewModels(TodoViewModelList(filter: filter, todos: [TodoViewModel(todo)], asOf: 9)),
         .responseTodoViewModel(TodoChange(kind: .completed, todo: TodoViewModel(todo), sequence: 10)),
         .responseTodoDetail(TodoDetailViewModel(todo)),
@@ -41,10 +45,35 @@ enum Samples {
         .requestReadTodos(.one(.number(3))),
         .responseTodos(TodoQueryResult(query: .list(filter), todos: [todo], asOf: 9)),
         .requestWriteTodo(.edit(.number(3), edit, expectedRevision: 2)),
-        .responseTodo(.written(.complete(.number(3)), todo, change: 10)),
+        .responseTodo(.written(.complete(.number(3)), [JournalEntry(seq: 10, step: 10, at: todo.updatedAt, author: ChangeAuthor(client: 2, program: "todoctl"), kind: .completed, before: todo, after: todo)])),
         .requestBackupDatabase,
         .responseBackupDatabase(.failed("disk full")),
+        .requestChanges(ChangesRequest(since: 7, limit: 100)),
+        .requestHistory(HistoryRequest(ref: .number(3))),
+        .requestLog(LogRequest(since: instant, after: 4, limit: 10)),
+        .requestUndo(TodoUndo(seq: 12, force: true)),
+        .responseChanges(ChangeList(changes: [JournaledChange(entry, withBefore: false)], seq: 11)),
+        .responseHistory(ChangeList(changes: [JournaledChange(entry, withBefore: true)], seq: 11)),
+        .responseLog(ChangeList(changes: [JournaledChange(entry, withBefore: true)], seq: 11)),
+        .responseUndo(ChangeList(changes: [], seq: 11, tooFarBehind: false)),
+        .requestReadJournal(.log(since: instant, after: nil, limit: 5)),
+        .responseJournal(.entries(.after(seq: 9, limit: 1000), [entry], asOf: 11)),
+        .requestReplay(ReplayRequest(changes: [JournaledChange(entry, withBefore: true)])),
+        .responseReplay(ChangeList(changes: [JournaledChange(entry, withBefore: true)], seq: 11)),
+        .requestPurge(PurgeRequest(deletedBefore: instant)),
+        .responsePurge(PurgeResult(numbers: [2, 3], seq: 12)),
+        .requestImportTodos([imported]),
+        .responseImportTodos(TodoImportResult(changes: [TodoChange(kind: .created, todo: TodoViewModel(todo), sequence: 11)])),
+        .requestWriteTodos([.importTodo(imported), .complete(.number(3))]),
+        .responseWriteTodos([
+            .written(.importTodo(imported), [JournalEntry(seq: 11, step: 11, at: instant, author: ChangeAuthor(client: 2, program: "todoctl"), kind: .created, before: nil, after: imported.todo(number: 5))]),
+            .unchanged(.complete(.number(3)), todo),
+        ]),
     ]
+
+    static let entry = JournalEntry(
+        seq: 11, step: 11, at: instant, author: ChangeAuthor(client: 2, program: "todoctl"), kind: .completed,
+        before: { var open = todo; open.completedAt = nil; open.revision = 1; return open }(), after: todo, undoes: 9)
 
     static func json(_ event: Event) throws -> [String: Any] {
         let data = try JSONEncoder().encode(event)
@@ -110,14 +139,20 @@ struct EventCodingTests {
     func families() {
         #expect(EventKind.allCases.filter(\.isModelEvent) == [
             .requestReadTodos, .responseTodos, .requestWriteTodo, .responseTodo, .requestBackupDatabase, .responseBackupDatabase,
+            .requestReadJournal, .responseJournal,
+            .requestWriteTodos, .responseWriteTodos,
         ])
         #expect(EventKind.viewRequests == [
             .requestTodoViewModels, .requestTodoDetail, .requestNewTodo, .requestUpdateTodoDetail, .requestCompleteTodo,
             .requestReopenTodo, .requestToggleComplete, .requestDeleteTodo, .requestRestoreTodo, .requestStatus, .requestBackup,
+            .requestCompleteTodoWithChildren,
+            .requestChanges, .requestHistory, .requestLog, .requestUndo, .requestReplay, .requestPurge,
+            .requestImportTodos,
         ])
         #expect(EventKind.viewResponses == [
             .responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseBackup, .responseError,
-            .responseHello, .responseGoodbye,
+            .responseHello, .responseGoodbye, .responseChanges, .responseHistory, .responseLog, .responseUndo, .responseReplay, .responsePurge,
+            .responseImportTodos,
         ])
         for kind in EventKind.allCases {
             #expect(kind.rawValue.hasPrefix("request") || kind.rawValue.hasPrefix("response"))

@@ -165,3 +165,38 @@ struct NewTodoTests {
         #expect(try JSONDecoder().decode(NewTodo.self, from: try JSONEncoder().encode(new)) == new)
     }
 }
+
+@Suite("An imported todo over todod's")
+struct ImportedTodoTests {
+    static let then = Date(millisecondsSince1970: 1_780_000_000_000)
+    static let current = Todo(number: 4, title: "mine", createdAt: then, revision: 3)
+
+    static func imported(_ title: String, updatedAt: Date, completedAt: Date? = nil) -> ImportedTodo {
+        ImportedTodo(id: current.id, title: title, createdAt: then.addingTimeInterval(-999), updatedAt: updatedAt, completedAt: completedAt)
+    }
+
+    @Test("A newer import replaces the fields, keeps number and creation time, advances the revision, takes the source's time")
+    func newer() throws {
+        let later = Self.then.addingTimeInterval(60)
+        let next = try #require(try TodoMutation.importTodo(Self.imported("theirs", updatedAt: later)).applied(to: Self.current, at: Date()))
+        #expect(next.title == "theirs")
+        #expect(next.number == 4)
+        #expect(next.createdAt == Self.then)
+        #expect(next.revision == 4)
+        #expect(next.updatedAt == later)
+    }
+
+    @Test("An older import, or one that says what todod's already says, changes nothing")
+    func olderOrSame() throws {
+        #expect(try TodoMutation.importTodo(Self.imported("theirs", updatedAt: Self.then.addingTimeInterval(-1))).applied(to: Self.current, at: Date()) == nil)
+        #expect(try TodoMutation.importTodo(Self.imported("mine", updatedAt: Self.then.addingTimeInterval(60))).applied(to: Self.current, at: Date()) == nil)
+    }
+
+    @Test("A completion dated by its day alone is todod's own completion on that day")
+    func completionDay() throws {
+        var done = Self.current
+        done.completedAt = Self.then.addingTimeInterval(3_600)
+        let sameDay = Self.imported("mine", updatedAt: Self.then.addingTimeInterval(7_200), completedAt: Self.then)
+        #expect(try TodoMutation.importTodo(sameDay).applied(to: done, at: Date()) == nil)
+    }
+}

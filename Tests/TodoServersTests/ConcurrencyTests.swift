@@ -102,7 +102,7 @@ struct ConcurrencyTests {
         #expect(received.map(\.correlation?.request) == (0..<100).map { "\($0)" })
         var numbers: [Int] = []
         for envelope in received {
-            if case .responseTodo(.written(_, let todo, _)) = envelope.event { numbers.append(todo.number) }
+            if case .responseTodo(let result) = envelope.event, let todo = result.ownChange?.after { numbers.append(todo.number) }
         }
         #expect(numbers == Array(1...100))
         let batches = server.committedBatchSizes

@@ -42,11 +42,15 @@ struct ViewModelServerTests {
         #expect(answer?.correlation == correlation)
     }
 
+    static func entry(_ seq: UInt64, _ kind: TodoChangeKind, before: Todo?) -> JournalEntry {
+        JournalEntry(seq: seq, step: seq, at: todo.updatedAt, author: ChangeAuthor(), kind: kind, before: before, after: todo)
+    }
+
     /// Model responses and the view response each must become.
     static let modelToView: [(Event, Event)] = [
-        (.responseTodo(.written(.create(NewTodo(title: "Buy milk")), todo, change: 7)),
+        (.responseTodo(.written(.create(NewTodo(title: "Buy milk")), [entry(7, .created, before: nil)])),
          .responseTodoViewModel(TodoChange(kind: .created, todo: TodoViewModel(todo), sequence: 7))),
-        (.responseTodo(.written(.delete(.number(3)), todo, change: 8)),
+        (.responseTodo(.written(.delete(.number(3)), [entry(8, .deleted, before: todo)])),
          .responseTodoViewModel(TodoChange(kind: .deleted, todo: TodoViewModel(todo), sequence: 8))),
         (.responseTodo(.unchanged(.complete(.number(3)), todo)),
          .responseTodoViewModel(TodoChange(kind: .unchanged, todo: TodoViewModel(todo), sequence: 0))),
@@ -73,6 +77,26 @@ struct ViewModelServerTests {
         let answer = await first(from: viewResponses)
         #expect(answer?.event == expected)
         #expect(answer?.correlation == correlation)
+    }
+
+    @Test("a mutation that changed several todos is broadcast change by change, in order, its own first as the answer")
+    func everyChangeOfAWriteIsBroadcast() async {
+        let bus = EventBus()
+        let server = ViewModelServer(bus: bus)
+        defer { withExtendedLifetime(server) {} }
+        let changes = bus.subscribe(to: [.responseTodoViewModel])
+        var next = Self.todo
+        next.id = UUID()
+        next.number = 4
+        let consequence = JournalEntry(seq: 8, step: 7, at: next.createdAt, author: ChangeAuthor(), kind: .created, before: nil, after: next)
+        let correlation = Correlation(client: 5, request: "complete")
+        bus.publish(.responseTodo(.written(.complete(.number(3)), [Self.entry(7, .completed, before: Self.todo), consequence])), correlation: correlation)
+        let events = await collect(2, from: changes)
+        #expect(events.map(\.correlation) == [correlation, nil])
+        #expect(events.map(\.event) == [
+            .responseTodoViewModel(TodoChange(kind: .completed, todo: TodoViewModel(Self.todo), sequence: 7)),
+            .responseTodoViewModel(TodoChange(kind: .created, todo: TodoViewModel(next), sequence: 8)),
+        ])
     }
 
     @Test("an invalid request is answered with a validation error and reaches no model")
@@ -127,7 +151,8 @@ struct ModelServerTests {
         try await withModelServer { bus, server in
             let new = NewTodo(title: "Buy milk", notes: "oat", priority: .high, due: LocalDate("2026-12-24"), tags: ["home"])
             let answer = await ask(bus, .requestWriteTodo(.create(new)), id: "w1")
-            guard case .responseTodo(.written(let mutation, let todo, let change))? = answer else {
+            guard case .responseTodo(.written(let mutation, let changes))? = answer, let todo = changes.first?.after,
+                  let change = changes.first?.seq else {
                 Issue.record("expected a written todo, got \(String(describing: answer))")
                 return
             }

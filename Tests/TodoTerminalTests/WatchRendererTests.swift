@@ -14,7 +14,7 @@ struct WatchRendererTests {
         screen.incorporate(list([todo(1, "one"), todo(2, "two", priority: .high)]))
         let frame = renderer.render(screen)
         #expect(frame.count == 8)
-        #expect(frame[0] == "todoctl watch · open · 2 open, 0 done · connected")
+        #expect(frame[0] == "todoctl watch · open · 2 shown · connected")
         #expect(frame[1] == "> #2 [ ] ! two")
         #expect(frame[2] == "  #1 [ ]   one")
         #expect(frame[7].hasPrefix("↑↓ move"))
@@ -55,6 +55,8 @@ struct WatchRendererTests {
         _ = screen.handle(.end)
         let frame = renderer.render(screen)
         #expect(frame.count == 40)
-        #expect(frame[38] == ">     #1 [ ]   todo 1")
+        // The last row, then the marker line, then the help line.
+        #expect(frame[37] == ">     #1 [ ]   todo 1")
+        #expect(frame[38] == "  ↑ \(10_000 - screen.visibleRows) above")
     }
 }

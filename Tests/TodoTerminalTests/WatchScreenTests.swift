@@ -45,7 +45,7 @@ struct WatchScreenTests {
         #expect(screen.handle(.character(" ")) == .toggle(selected.id))
         #expect(screen.handle(.character("d")) == .delete(selected.id))
         _ = screen.handle(.character("j"))
-        #expect(screen.handle(.character("p")) == .setPriority(screen.selected!.id, .normal))
+        #expect(screen.handle(.character("p")) == .edit(screen.selected!.id, revision: nil, TodoEdit(priority: .normal), typed: nil))
         #expect(screen.handle(.character("q")) == .quit)
         #expect(screen.handle(.controlC) == .quit)
     }
@@ -63,8 +63,8 @@ struct WatchScreenTests {
         #expect(screen.handle(.character("a")) == nil)
         for character in "Buy milk" { _ = screen.handle(.character(character)) }
         _ = screen.handle(.backspace)
-        #expect(screen.mode == .adding(text: "Buy mil"))
-        #expect(screen.handle(.enter) == .add(title: "Buy mil"))
+        #expect(screen.mode == .prompting(.add, text: "Buy mil"))
+        #expect(screen.handle(.enter) == .add(NewTodo(title: "Buy mil"), typed: TypedText(.add, "Buy mil")))
         #expect(screen.mode == .browsing)
         _ = screen.handle(.character("a"))
         _ = screen.handle(.character("z"))
@@ -75,8 +75,8 @@ struct WatchScreenTests {
     @Test("a refused add gives back what was typed, with the reason on the status line")
     func failedAddKeepsText() {
         var screen = screen([])
-        screen.failed(.add(title: "   "), message: "title: a todo needs a title; it is empty")
-        #expect(screen.mode == .adding(text: "   "))
+        screen.failed(.add(NewTodo(title: "   "), typed: TypedText(.add, "   ")), message: "title: a todo needs a title; it is empty")
+        #expect(screen.mode == .prompting(.add, text: "   "))
         #expect(screen.message == "title: a todo needs a title; it is empty")
     }
 
@@ -87,9 +87,9 @@ struct WatchScreenTests {
         _ = screen.handle(.character("!"))
         let command = screen.handle(.enter)
         let id = try #require(screen.selected?.id)
-        #expect(command == .editTitle(id, revision: 3, title: "draft!"))
+        #expect(command == .edit(id, revision: 3, TodoEdit(title: "draft!"), typed: TypedText(.title(id, revision: 3), "draft!")))
         screen.failed(command!, message: "conflict")
-        #expect(screen.mode == .editingTitle(id: id, revision: 3, text: "draft!"))
+        #expect(screen.mode == .prompting(.title(id, revision: 3), text: "draft!"))
     }
 
     @Test("f cycles the filter and asks for the list under it")
@@ -112,6 +112,6 @@ struct WatchScreenTests {
         _ = screen.handle(.end)
         #expect(screen.selectedIndex == 49)
         screen.resize(rows: 30, columns: 80)
-        #expect(screen.scrollOffset == 50 - 28)
+        #expect(screen.scrollOffset == 50 - screen.visibleRows)
     }
 }

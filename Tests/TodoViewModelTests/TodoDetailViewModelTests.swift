@@ -107,7 +107,7 @@ struct TodoDetailViewModelTests {
     func badFields() {
         #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("priority", "urgent")) } == "priority")
         #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("due", "2026-02-30")) } == "due")
-        #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("due", "next week")) } == "due")
+        #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("due", "next fortnight")) } == "due")
         #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("tags", "ok a,b")) } == "tags")
         #expect(refusedField { () throws(TodoError) in try detail.edit(fromForm: form("title", String(repeating: "t", count: 501))) } == "title")
     }
@@ -157,5 +157,46 @@ struct TodoDetailViewModelTests {
         let decoded = try JSONDecoder().decode(TodoDetailViewModel.self, from: try JSONEncoder().encode(detail))
         #expect(decoded == detail)
         #expect(try JSONDecoder().decode(Todo.self, from: try JSONEncoder().encode(detail)) == todo)
+    }
+}
+
+@Suite("TodoDetailViewModel: the planning lines of the edit form")
+struct TodoDetailPlanningFormTests {
+    let todo = Todo(
+        number: 7, title: "Water the plants", due: day("2026-11-27"), createdAt: at(0),
+        recurrence: Recurrence("3d", basis: .completion), parent: 2, wait: day("2026-11-25"))
+
+    private func replaced(_ name: String, _ value: String) -> String {
+        TodoDetailViewModel(todo).editForm.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("\(name):") ? "\(name): \(value)" : String($0) }.joined(separator: "\n")
+    }
+
+    @Test("shows every, parent and wait, and an unchanged form asks for no change")
+    func shown() throws {
+        let detail = TodoDetailViewModel(todo, today: today)
+        #expect(detail.editForm.contains("\nevery: after 3d\nparent: 2\nwait: 2026-11-25\n"))
+        #expect(try detail.edit(fromForm: detail.editForm, today: today) == TodoEdit())
+    }
+
+    @Test("changes, and emptied lines remove", arguments: [
+        ("every", "weekly", TodoEdit(recurrence: Recurrence("1w"))),
+        ("every", "", TodoEdit(clearRecurrence: true)),
+        ("parent", "#4", TodoEdit(parent: 4)),
+        ("parent", "", TodoEdit(clearParent: true)),
+        ("wait", "tomorrow", TodoEdit(wait: day("2026-11-23"))),
+        ("wait", "", TodoEdit(clearWait: true)),
+    ])
+    func changes(name: String, value: String, expected: TodoEdit) throws {
+        #expect(try TodoDetailViewModel(todo).edit(fromForm: replaced(name, value), today: today) == expected)
+    }
+
+    @Test("bad lines name their field", arguments: [("every", "sometimes"), ("parent", "twelve"), ("wait", "soonish")])
+    func refused(name: String, value: String) {
+        do {
+            _ = try TodoDetailViewModel(todo).edit(fromForm: replaced(name, value), today: today)
+            Issue.record("\(name): \(value) was accepted")
+        } catch {
+            #expect(error.field == name)
+        }
     }
 }

@@ -239,17 +239,20 @@ struct TodoListViewModelTests {
         #expect(list.filter.status == .completed)
     }
 
-    @Test("a change's kind follows from the mutation")
+    @Test("a change's kind follows from the todo before and after it; deleting wins over completing")
     func changeKinds() {
         let open = ListWorld.b
-        let done = ListWorld.d
-        #expect(TodoChange.kind(of: .create(NewTodo(title: "x")), after: open) == .created)
-        #expect(TodoChange.kind(of: .complete(.number(4)), after: done) == .completed)
-        #expect(TodoChange.kind(of: .reopen(.number(2)), after: open) == .reopened)
-        #expect(TodoChange.kind(of: .toggleComplete(.number(4)), after: done) == .completed)
-        #expect(TodoChange.kind(of: .toggleComplete(.number(2)), after: open) == .reopened)
-        #expect(TodoChange.kind(of: .delete(.number(2)), after: open) == .deleted)
-        #expect(TodoChange.kind(of: .restore(.number(2)), after: open) == .restored)
-        #expect(TodoChange.kind(of: .edit(.number(2), TodoEdit(title: "y"), expectedRevision: 1), after: open) == .updated)
+        var done = open
+        done.completedAt = open.createdAt
+        var deleted = done
+        deleted.deletedAt = open.createdAt
+        var renamed = open
+        renamed.title += " renamed"
+        #expect(TodoChange.Kind(TodoChangeKind(before: nil, after: open)) == .created)
+        #expect(TodoChange.Kind(TodoChangeKind(before: open, after: done)) == .completed)
+        #expect(TodoChange.Kind(TodoChangeKind(before: done, after: open)) == .reopened)
+        #expect(TodoChange.Kind(TodoChangeKind(before: open, after: deleted)) == .deleted)
+        #expect(TodoChange.Kind(TodoChangeKind(before: deleted, after: open)) == .restored)
+        #expect(TodoChange.Kind(TodoChangeKind(before: open, after: renamed)) == .updated)
     }
 }

@@ -1,0 +1,32 @@
+import Foundation
+import TodoModel
+
+/// What time it is for todod and todoctl: the real clock, or for tests only the instant
+/// `TODOD_TEST_NOW` gives, so that output with dates and "today" can be compared byte
+/// for byte (the README's tour) and a test can carry a process across midnight.
+///
+/// `TODOD_TEST_NOW=2026-11-23T09:00:00Z` freezes the clock at that instant;
+/// `TODOD_TEST_NOW=@/path` reads the instant from the file at every call, so a test moves
+/// time by replacing the file. Timers (idle exit, reconnect backoff) do not use this clock.
+public enum WallClock {
+    /// The test-only environment variable.
+    public static let variable = "TODOD_TEST_NOW"
+
+    /// Where "now" comes from, read from the environment once per process.
+    public static let source: Source = {
+        let value = ProcessInfo.processInfo.environment[variable] ?? ""
+        do throws(ClockError) {
+            return try Source(value)
+        } catch {
+            // A test that meant a fixed clock must not run on the real one.
+            FileHandle.standardError.write(Data("\(variable): \(error.message)\n".utf8))
+            exit(64)
+        }
+    }()
+
+    /// The current instant.
+    public static func now() -> Date { source.now() }
+
+    /// The current day in this process's time zone (`TZ`).
+    public static func today() -> LocalDate { LocalDate(now()) }
+}

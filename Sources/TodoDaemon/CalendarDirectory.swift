@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import Synchronization
+import TodoEvents
+import TodoInterop
+import TodoModel
+import TodoServers
+import TodoViewModel
+
+/// `todod --ical-dir DIR`: DIR kept as a vdir, one iCalendar file per todo, for
+/// vdirsyncer (and so CalDAV servers and phones), Todoman or Khal.
+///
+/// Every committed change is written to its file at once, atomically (a temporary file,
+/// then a rename); a deleted todo's file is removed. Files that others add, change or
+/// remove are imported through the ViewModelServer like any client's request. Conflicts:
+/// the newer side wins, the file's LAST-MODIFIED against todod's last change; when todod's
+/// todo is newer, the file is rewritten from it and the conflict logged. A file that does
+/// not parse is logged and left alone.
+final class CalendarDirectory: Sendable {
+    private struct State {
+        /// What todod last wrote to each file: an inotify event for it is todod's own.
+        var written: [String: Data] = [:]
+        /// Files todod removed itself.
+        var removing: Set<String> = []
+        /// File names by todo id, for files not named `ID.ics` (a UID that is not a UUID).
+        var names: [UUID: String] = [:]
+        var ids: [String: UUID] = [:]
+        var requests = 0
+    }
+
+    private let path: String
+    private let bus: EventBus
+    private let logger: Logger
+    private let onCore: ModelServer.Executor
+    private let state = Mutex(State())
+    private let watcher = Mutex<DirectoryWatcher?>(nil)
+
+    /// Checks DIR, imports the files in it, writes every todo, then watches it.
+    init(path: String, bus: EventBus, logger: Logger, onCore: @escaping ModelServer.Executor) throws {
+        self.path = path
+        self.bus = bus
+        self.logger = logger
+        self.onCore = onCore
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw DaemonError("cannot create the iCalendar directory \(path): \(error.localizedDescription); check the path given to --ical-dir")
+        }
+        bus.subscribe(to: [.responseTodoViewModel, .responseImportTodos, .responseTodos, .responseError]) { [weak self] envelope in
+            self?.handle(envelope)
+        }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let todos = files.filter(Self.isCalendarFile).sorted().flatMap { readFile($0) }
+        onCore {
+            bus.publish(.requestImportTodos(todos), correlation: Self.correlation("start"))
+        }
+        watcher.withLock { $0 = try? DirectoryWatcher(path: path) { [weak self] change in self?.changed(change) } }
+    }
+
+    /// Only the `.ics` files: a temporary file is a dot file and ends otherwise.
+    private static func isCalendarFile(_ name: String) -> Bool { name.hasSuffix(".ics") && !name.hasPrefix(".") }
+
+    private static func correlation(_ request: String) -> Correlation { Correlation(client: 0, request: "ical-dir:" + request) }
+
+    // MARK: From the directory
+
+    /// The todos of one file, or none (logged) when it does not parse.
+    private func readFile(_ name: String) -> [ImportedTodo] {
+        let file = (path as NSString).appendingPathComponent(name)
+        guard let data = FileManager.default.contents(atPath: file) else { return [] }
+        if state.withLock({ $0.written[name] == data }) { return [] }
+        do throws(InteropError) {
+            let todos = try ICalendarFormat.decode(String(decoding: data, as: UTF8.self), now: Date())
+            guard !todos.isEmpty else { throw InteropError(name, "holds no VTODO (BEGIN:VTODO … END:VTODO)") }
+            state.withLock { state in
+                for todo in todos where name != todo.id.uuidString.lowercased() + ".ics" {
+                    state.names[todo.id] = name
+                    state.ids[name] = todo.id
+                }
+            }
+            return todos
+        } catch {
+            logger.warning("an iCalendar file does not parse; left alone", metadata: ["file": "\(file)", "reason": "\(error)"])
+            return []
+        }
+    }
+
+    /// On the watcher's thread: a file changed in the directory.
+    private func changed(_ change: DirectoryWatcher.Change) {
+        switch change {
+        case .written(let name) where Self.isCalendarFile(name):
+            let todos = readFile(name)
+            guard !todos.isEmpty else { return }
+            logger.info("imported an iCalendar file changed by another program", metadata: ["file": "\(name)"])
+            onCore { [self] in bus.publish(.requestImportTodos(todos), correlation: Self.correlation(name)) }
+        case .removed(let name) where Self.isCalendarFile(name):
+            let id = state.withLock { state -> UUID? in
+                state.written[name] = nil
+                guard state.removing.remove(name) == nil else { return nil }
+                return state.ids[name] ?? UUID(uuidString: String(name.dropLast(4)))
+            }
+            guard let id else { return }
+            logger.info("deleting a todo whose iCalendar file another program removed", metadata: ["file": "\(name)"])
+            onCore { [self] in bus.publish(.requestDeleteTodo(.id(id)), correlation: Self.correlation(name)) }
+        default:
+            return
+        }
+    }
+
+    // MARK: To the directory
+
+    /// On the core: committed changes are written out; answers to the directory's own requests complete it.
+    private func handle(_ envelope: Envelope) {
+        switch envelope.event {
+        case .responseTodoViewModel(let change) where change.kind != .unchanged:
+            write(change.todo.todo)
+        case .responseImportTodos(let result) where envelope.correlation?.request.hasPrefix("ical-dir:") == true:
+            // A file older than todod's todo loses: it is rewritten from todod's.
+            for change in result.changes where change.kind == .unchanged {
+                logger.notice("an iCalendar file is not newer than todod's todo; todod's is kept and written over it",
+                              metadata: ["todo": "#\(change.todo.number)"])
+                write(change.todo.todo)
+            }
+            if envelope.correlation?.request == "ical-dir:start" {
+                bus.publish(.requestReadTodos(.list(TodoFilter(status: .all))), correlation: Self.correlation("list"))
+            }
+        case .responseTodos(let result) where envelope.correlation == Self.correlation("list"):
+            result.todos.forEach(write)
+        case .responseError(let error) where envelope.correlation?.request.hasPrefix("ical-dir:") == true:
+            logger.warning("an iCalendar file could not be imported; left alone",
+                           metadata: ["request": "\(envelope.correlation?.request ?? "")", "reason": "\(error.message)"])
+        default:
+            return
+        }
+    }
+
+    /// Writes `todo`'s file (temporary file, then rename), or removes it when the todo is deleted.
+    private func write(_ todo: Todo) {
+        let name = state.withLock { $0.names[todo.id] } ?? todo.id.uuidString.lowercased() + ".ics"
+        let file = (path as NSString).appendingPathComponent(name)
+        if todo.isDeleted {
+            let exists = FileManager.default.fileExists(atPath: file)
+            if exists { state.withLock { _ = $0.removing.insert(name) } }
+            try? FileManager.default.removeItem(atPath: file)
+            return
+        }
+        let data = Data(ICalendarFormat.encode([todo]).utf8)
+        guard FileManager.default.contents(atPath: file) != data else { return }
+        state.withLock { $0.written[name] = data }
+        let temporary = (path as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
+        do {
+            try data.write(to: URL(fileURLWithPath: temporary))
+            guard rename(temporary, file) == 0 else { throw DaemonError(String(cString: strerror(errno))) }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            logger.error("cannot write an iCalendar file", metadata: ["file": "\(file)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import TodoModel
+
+/// The compact times Taskwarrior and iCalendar write: `20261122T153000Z` (UTC),
+/// `20261122T153000` (floating: the reader's zone) and `20261122` (a day).
+public enum BasicTime {
+    /// The instant of `20261122T153000Z`, or of a floating `20261122T153000` in `zone`.
+    public static func instant(_ text: String, in zone: TimeZone = .current) -> Date? {
+        let utc = text.hasSuffix("Z")
+        let digits = Array((utc ? text.dropLast() : Substring(text)).utf8)
+        guard digits.count == 15, digits[8] == UInt8(ascii: "T"),
+            let day = date(String(decoding: digits[0..<8], as: UTF8.self)),
+            let hour = number(digits[9..<11]), let minute = number(digits[11..<13]), let second = number(digits[13..<15]),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
+        let seconds = day.daysSince1970 * 86_400 + hour * 3_600 + minute * 60 + second
+        let naive = Date(timeIntervalSince1970: TimeInterval(seconds))
+        guard !utc else { return naive }
+        return naive.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: naive)))
+    }
+
+    /// The day of `20261122`.
+    public static func date(_ text: String) -> LocalDate? {
+        let digits = Array(text.utf8)
+        guard digits.count == 8, let year = number(digits[0..<4]), let month = number(digits[4..<6]),
+            let day = number(digits[6..<8])
+        else { return nil }
+        return LocalDate(year: year, month: month, day: day)
+    }
+
+    /// `20261122T153000Z`, whole seconds.
+    public static func utcText(_ instant: Date) -> String {
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down))
+        let days = Int((Double(seconds) / 86_400).rounded(.down))
+        let rest = seconds - days * 86_400
+        return dateText(LocalDate(daysSince1970: days)) + "T" + two(rest / 3_600) + two(rest / 60 % 60) + two(rest % 60) + "Z"
+    }
+
+    /// `20261122`.
+    public static func dateText(_ date: LocalDate) -> String {
+        date.description.replacingOccurrences(of: "-", with: "")
+    }
+
+    /// The instant `date` begins in `zone`: how a due day becomes a Taskwarrior due time.
+    public static func midnight(of date: LocalDate, in zone: TimeZone = .current) -> Date {
+        let naive = Date(timeIntervalSince1970: TimeInterval(date.daysSince1970 * 86_400))
+        return naive.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: naive)))
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return value
+    }
+}

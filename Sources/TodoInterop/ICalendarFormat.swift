@@ -1,0 +1,244 @@
+import Foundation
+import TodoModel
+
+/// iCalendar (RFC 5545) `VTODO`s: what Thunderbird, Nextcloud Tasks, Apple Reminders and
+/// CalDAV servers hold.
+///
+/// UID is the id (a UID that is not a UUID gets a stable one made from it, and is written
+/// back as it was); SUMMARY, DESCRIPTION, PRIORITY 1–4 / 5 / 6–9 (written 1 / 5 / 9),
+/// DUE (a day: `DUE;VALUE=DATE`), STATUS COMPLETED / CANCELLED (deleted), COMPLETED,
+/// CATEGORIES (tags; spaces become `-`), CREATED, LAST-MODIFIED, SEQUENCE (the revision),
+/// RRULE (the recurrence, when it is `FREQ=DAILY|WEEKLY|MONTHLY|YEARLY` with an `INTERVAL`,
+/// or every weekday). RELATED-TO (a parent) names the parent by its UID.
+/// Every other line of the VTODO (RELATED-TO, VALARM, X- properties) is kept in
+/// `foreign["ical"]` and written back, and so are the originals of PRIORITY, DUE, STATUS,
+/// CATEGORIES and RRULE while the todo still says the same (an RRULE todod cannot hold
+/// is kept as it was).
+public enum ICalendarFormat {
+    /// The key of `Todo.foreign` for a VTODO's other lines.
+    public static let foreignKey = "ical"
+    /// PRODID of what todod writes.
+    public static let productID = "-//todod//todod//EN"
+    /// The properties todod reads and writes; kept as written while their meaning holds.
+    private static let mapped: Set<String> = [
+        "UID", "SUMMARY", "DESCRIPTION", "PRIORITY", "DUE", "STATUS", "COMPLETED", "CATEGORIES",
+        "CREATED", "LAST-MODIFIED", "DTSTAMP", "SEQUENCE", "RRULE",
+    ]
+
+    /// Every VTODO of a calendar file (events and other components are skipped).
+    /// `now` stands in for times the file does not give.
+    public static func decode(_ text: String, now: Date, zone: TimeZone = .current) throws(InteropError) -> [ImportedTodo] {
+        var todos: [ImportedTodo] = []
+        var current: [(line: ContentLine, number: Int)]?
+        var nested: [String] = []
+        for (index, raw) in ContentLine.unfold(text).enumerated() {
+            guard let line = ContentLine(parsing: raw) else {
+                guard current == nil else { throw InteropError("line \(index + 1)", "is not an iCalendar line NAME:VALUE: \(raw.prefix(60))") }
+                continue
+            }
+            if line.name == "BEGIN", line.value.uppercased() == "VTODO", current == nil {
+                current = []
+                continue
+            }
+            guard current != nil else { continue }
+            if line.name == "END", line.value.uppercased() == "VTODO", nested.isEmpty {
+                todos.append(try todo(current ?? [], now: now, zone: zone))
+                current = nil
+                continue
+            }
+            if line.name == "BEGIN" { nested.append(line.value.uppercased()) }
+            if line.name == "END" { nested.removeLast(nested.isEmpty ? 0 : 1) }
+            current?.append((line, index + 1))
+        }
+        if current != nil { throw InteropError("end of file", "a VTODO has no END:VTODO") }
+        return todos
+    }
+
+    /// A VCALENDAR holding one VTODO per todo, CRLF line ends, folded at 75 octets.
+    public static func encode(_ todos: [Todo], zone: TimeZone = .current) -> String {
+        var lines = [ContentLine("BEGIN", value: "VCALENDAR"), ContentLine("VERSION", value: "2.0"),
+                     ContentLine("PRODID", value: productID)]
+        for todo in todos { lines += vtodo(todo, zone: zone) }
+        lines.append(ContentLine("END", value: "VCALENDAR"))
+        return lines.map(\.folded).joined()
+    }
+
+    // MARK: Reading
+
+    private static func todo(_ lines: [(line: ContentLine, number: Int)], now: Date, zone: TimeZone) throws(InteropError) -> ImportedTodo {
+        var position = "VTODO at line \((lines.first?.number ?? 1) - 1)"
+        let all = lines.map(\.line)
+        func first(_ name: String) -> (line: ContentLine, number: Int)? { lines.first { $0.line.name == name && !isNested($0.line, all) } }
+        func time(_ name: String) throws(InteropError) -> Date? {
+            guard let (line, number) = first(name) else { return nil }
+            guard let instant = instant(line, zone: zone) else {
+                throw InteropError("line \(number)", "\(name) is \(line.value), not a time like 20261122T153000Z")
+            }
+            return instant
+        }
+        guard let uid = first("UID")?.line.text, !uid.isEmpty else { throw InteropError(position, "has no UID") }
+        position += " (UID \(uid))"
+        let title = first("SUMMARY")?.line.text ?? ""
+        guard !title.isEmpty else { throw InteropError(position, "has no SUMMARY: a todo needs a title") }
+        var due: LocalDate?
+        if let (line, number) = first("DUE") {
+            guard let day = day(line, zone: zone) else {
+                throw InteropError("line \(number)", "DUE is \(line.value), not a day like 20261122 or a time like 20261122T153000Z")
+            }
+            due = day
+        }
+        let lastModified = try time("LAST-MODIFIED"), stamp = try time("DTSTAMP")
+        let modified = lastModified ?? stamp ?? now
+        let status = first("STATUS")?.line.value.uppercased()
+        let completed = try time("COMPLETED"), created = try time("CREATED")
+        // Originals first, in a fixed order, then the rest as the file had them: the same todo
+        // always keeps the same text, however a writer ordered its lines.
+        var imported = ImportedTodo(
+            id: UUID(uuidString: uid) ?? StableID.uuid(for: "ical\n" + uid), title: title,
+            notes: first("DESCRIPTION")?.line.text ?? "", priority: priority(first("PRIORITY")?.line),
+            due: due, tags: tags(lines.filter { $0.line.name == "CATEGORIES" }.map(\.line)),
+            createdAt: created ?? modified, updatedAt: modified,
+            completedAt: status == "COMPLETED" || (completed != nil && status != "CANCELLED") ? completed ?? modified : nil,
+            deletedAt: status == "CANCELLED" ? modified : nil,
+            recurrence: first("RRULE").flatMap { recurrence($0.line.value) },
+            parentID: parentID(lines.map(\.line).filter { $0.name == "RELATED-TO" && !isNested($0, all) }))
+        let derived = derivedLines(imported.todo(number: 0), zone: zone)
+        let shadowed = shadowOrder.flatMap { name in
+            let originals = all.filter { $0.name == name && !isNested($0, all) }
+            return originals == (derived[name] ?? []) ? [] : originals
+        }
+        let kept = shadowed + all.filter { !mapped.contains($0.name) || isNested($0, all) }
+        if !kept.isEmpty { imported.foreign = [foreignKey: kept.map(\.unfolded).joined(separator: "\n")] }
+        return imported
+    }
+
+    /// Lines inside a VALARM (or another nested component) are the component's, not the VTODO's.
+    private static func isNested(_ line: ContentLine, _ lines: [ContentLine]) -> Bool {
+        var depth = 0
+        for entry in lines {
+            if entry.name == "BEGIN" { depth += 1 }
+            if entry.name == "END" { depth -= 1 }
+            if entry == line { return depth > 0 || line.name == "END" }
+        }
+        return false
+    }
+
+    /// Originals whose meaning todod holds, kept (in this order) to be written back as they
+    /// were, when todod would write them otherwise.
+    private static let shadowOrder = ["UID", "PRIORITY", "DUE", "STATUS", "CATEGORIES", "RRULE"]
+
+    private static let weekdays = "MO,TU,WE,TH,FR"
+
+    /// An RRULE todod can hold: `FREQ=DAILY|WEEKLY|MONTHLY|YEARLY` with an optional
+    /// `INTERVAL` (and `WKST`), or every weekday; nil for any other (`COUNT`, `UNTIL`, `BYDAY`, …).
+    static func recurrence(_ rule: String) -> Recurrence? {
+        var parts: [String: String] = [:]
+        for part in rule.uppercased().split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2, parts[pair[0]] == nil else { return nil }
+            parts[pair[0]] = pair[1]
+        }
+        let interval = parts.removeValue(forKey: "INTERVAL").map { Int($0) ?? 0 } ?? 1
+        parts["WKST"] = nil
+        let units: [String: Recurrence.Unit] = ["DAILY": .day, "WEEKLY": .week, "MONTHLY": .month, "YEARLY": .year]
+        guard let frequency = parts.removeValue(forKey: "FREQ"), let unit = units[frequency],
+            (1...Recurrence.maximumCount).contains(interval) else { return nil }
+        if let days = parts.removeValue(forKey: "BYDAY") {
+            guard days == weekdays, interval == 1, unit == .day || unit == .week, parts.isEmpty else { return nil }
+            return Recurrence(count: 1, unit: .weekday)
+        }
+        return parts.isEmpty ? Recurrence(count: interval, unit: unit) : nil
+    }
+
+    /// todod's rule as an RRULE (counted from the due date: RRULE knows no other way).
+    static func rrule(_ rule: Recurrence) -> String {
+        let frequencies: [Recurrence.Unit: String] = [.day: "DAILY", .week: "WEEKLY", .month: "MONTHLY", .year: "YEARLY"]
+        if rule.unit == .weekday { return "FREQ=DAILY;BYDAY=" + weekdays }
+        return "FREQ=\(frequencies[rule.unit] ?? "DAILY")" + (rule.count == 1 ? "" : ";INTERVAL=\(rule.count)")
+    }
+
+    /// The parent a VTODO names (RELATED-TO without RELTYPE, or RELTYPE=PARENT), as the id
+    /// its UID becomes.
+    static func parentID(_ lines: [ContentLine]) -> UUID? {
+        guard let line = lines.first(where: { ($0.parameter("RELTYPE")?.uppercased() ?? "PARENT") == "PARENT" }) else { return nil }
+        let uid = line.text
+        guard !uid.isEmpty else { return nil }
+        return UUID(uuidString: uid) ?? StableID.uuid(for: "ical\n" + uid)
+    }
+
+    static func priority(_ line: ContentLine?) -> Priority {
+        switch Int(line?.value ?? "") ?? 0 {
+        case 1...4: .high
+        case 6...9: .low
+        default: .normal
+        }
+    }
+
+    static func tags(_ lines: [ContentLine]) -> [String] {
+        var tags: [String] = []
+        for category in lines.flatMap(\.textList) {
+            let tag = category.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "-")
+            if !tag.isEmpty, !tags.contains(tag) { tags.append(tag) }
+        }
+        return tags
+    }
+
+    static func day(_ line: ContentLine, zone: TimeZone) -> LocalDate? {
+        if line.parameter("VALUE")?.uppercased() == "DATE" || line.value.count == 8 { return BasicTime.date(line.value) }
+        return instant(line, zone: zone).map { LocalDate($0, in: line.parameter("TZID").flatMap(TimeZone.init(identifier:)) ?? zone) }
+    }
+
+    static func instant(_ line: ContentLine, zone: TimeZone) -> Date? {
+        let tz = line.parameter("TZID").flatMap(TimeZone.init(identifier:)) ?? zone
+        if line.value.count == 8 { return BasicTime.date(line.value).map { BasicTime.midnight(of: $0, in: tz) } }
+        return BasicTime.instant(line.value, in: tz)
+    }
+
+    // MARK: Writing
+
+    private static func vtodo(_ todo: Todo, zone: TimeZone) -> [ContentLine] {
+        let kept = (todo.foreign[foreignKey] ?? "").split(separator: "\n").compactMap(ContentLine.init(parsing:))
+        func original(_ name: String, meaning same: ([ContentLine]) -> Bool) -> [ContentLine]? {
+            let lines = kept.filter { $0.name == name && !isNested($0, kept) }
+            return !lines.isEmpty && same(lines) ? lines : nil
+        }
+        func utc(_ date: Date) -> String { BasicTime.utcText(date) }
+        let derived = derivedLines(todo, zone: zone)
+        var lines = [ContentLine("BEGIN", value: "VTODO")]
+        lines += original("UID") { _ in true } ?? derived["UID"] ?? []
+        lines.append(ContentLine("DTSTAMP", value: utc(todo.updatedAt)))
+        lines.append(ContentLine("CREATED", value: utc(todo.createdAt)))
+        lines.append(ContentLine("LAST-MODIFIED", value: utc(todo.updatedAt)))
+        lines.append(ContentLine("SEQUENCE", value: String(todo.revision)))
+        lines.append(ContentLine("SUMMARY", text: todo.title))
+        if !todo.notes.isEmpty { lines.append(ContentLine("DESCRIPTION", text: todo.notes)) }
+        lines += original("PRIORITY") { priority($0.first) == todo.priority } ?? derived["PRIORITY"] ?? []
+        if let due = todo.due { lines += original("DUE") { day($0[0], zone: zone) == due } ?? derived["DUE"] ?? [] }
+        let state = derived["STATUS"]?.first?.value ?? ""
+        lines += original("STATUS") { lines in
+            let was = lines[0].value.uppercased()
+            return was == state || (state == "NEEDS-ACTION" && was == "IN-PROCESS")
+        } ?? derived["STATUS"] ?? []
+        if let done = todo.completedAt { lines.append(ContentLine("COMPLETED", value: utc(done))) }
+        if !todo.tags.isEmpty { lines += original("CATEGORIES") { tags($0) == todo.tags } ?? derived["CATEGORIES"] ?? [] }
+        lines += original("RRULE") { recurrence($0[0].value)?.period == todo.recurrence?.period } ?? derived["RRULE"] ?? []
+        lines += kept.filter { !mapped.contains($0.name) || isNested($0, kept) }
+        lines.append(ContentLine("END", value: "VTODO"))
+        return lines
+    }
+
+    /// The lines todod writes for the properties it keeps originals of.
+    private static func derivedLines(_ todo: Todo, zone: TimeZone) -> [String: [ContentLine]] {
+        var lines: [String: [ContentLine]] = [
+            "UID": [ContentLine("UID", value: todo.id.uuidString.lowercased())],
+            "PRIORITY": [ContentLine("PRIORITY", value: todo.priority == .high ? "1" : todo.priority == .low ? "9" : "5")],
+            "STATUS": [ContentLine("STATUS", value: todo.isDeleted ? "CANCELLED" : todo.isCompleted ? "COMPLETED" : "NEEDS-ACTION")],
+        ]
+        if let due = todo.due { lines["DUE"] = [ContentLine("DUE", [("VALUE", "DATE")], value: BasicTime.dateText(due))] }
+        if let rule = todo.recurrence { lines["RRULE"] = [ContentLine("RRULE", value: rrule(rule))] }
+        if !todo.tags.isEmpty {
+            lines["CATEGORIES"] = [ContentLine("CATEGORIES", value: todo.tags.map(ContentLine.escaped).joined(separator: ","))]
+        }
+        return lines
+    }
+}

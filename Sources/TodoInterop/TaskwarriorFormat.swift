@@ -1,0 +1,206 @@
+import Foundation
+import TodoModel
+
+/// Taskwarrior's `task export` (2.6 and 3): a JSON array of tasks, read by `task import`.
+///
+/// `uuid` is the todo's id; `project` becomes the tag `project:NAME`; annotations become
+/// dated lines of the notes; `recur` is also the todo's recurrence when todod can hold it
+/// (Taskwarrior's `parent` names a recurrence's template, not a parent todo: it is not a
+/// subtask link, and stays foreign). Everything else of the task (its status words, `wait`,
+/// `recur`, `depends`, user-defined attributes, and the exact times behind a due
+/// day) is kept in `foreign["taskwarrior"]` and written back as it was while the todo's own
+/// fields still say the same, so a round trip through todod loses nothing.
+public enum TaskwarriorFormat {
+    /// The key of `Todo.foreign` for a task's other fields (a JSON object's text).
+    public static let foreignKey = "taskwarrior"
+    /// The tag a task's project becomes: `project:work.reports`.
+    public static let projectPrefix = "project:"
+
+    /// The tasks of `task export` output: a JSON array, or (Taskwarrior before 2.6) one task per line.
+    public static func decode(_ data: Data, zone: TimeZone = .current) throws(InteropError) -> [ImportedTodo] {
+        let tasks: [InteropJSON]
+        if case .array(let array)? = try? JSONDecoder().decode(InteropJSON.self, from: data) {
+            tasks = array
+        } else {
+            tasks = try lines(data)
+        }
+        var todos: [ImportedTodo] = []
+        for (index, task) in tasks.enumerated() {
+            guard case .object(let fields) = task else { throw InteropError("task \(index + 1)", "is not a JSON object") }
+            todos.append(try todo(fields, position: "task \(index + 1)", zone: zone))
+        }
+        return todos
+    }
+
+    /// `task import` input: one task per line inside a JSON array.
+    public static func encode(_ todos: [Todo], zone: TimeZone = .current) -> Data {
+        let lines = todos.map { InteropJSON.object(task($0, zone: zone)).text }
+        return Data(("[\n" + lines.joined(separator: ",\n") + "\n]\n").utf8)
+    }
+
+    // MARK: Reading
+
+    private static func lines(_ data: Data) throws(InteropError) -> [InteropJSON] {
+        var tasks: [InteropJSON] = []
+        for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { continue }
+            guard let task = InteropJSON(text: text) else {
+                throw InteropError("line \(number + 1)", "is not JSON: expected the output of `task export` (a JSON array of tasks)")
+            }
+            tasks.append(task)
+        }
+        return tasks
+    }
+
+    private static func todo(_ fields: [String: InteropJSON], position: String, zone: TimeZone) throws(InteropError) -> ImportedTodo {
+        guard let uuidText = fields["uuid"]?.string, let id = UUID(uuidString: uuidText) else {
+            throw InteropError(position, "has no valid uuid (got \(fields["uuid"]?.text ?? "none")); every exported task has one")
+        }
+        let position = "\(position) (\(uuidText))"
+        guard let title = fields["description"]?.string else { throw InteropError(position, "has no description") }
+        func time(_ key: String) throws(InteropError) -> Date? {
+            guard let value = fields[key] else { return nil }
+            guard let text = value.string, let instant = BasicTime.instant(text, in: zone) else {
+                throw InteropError(position, "\(key) is \(value.text), not a time like 20261122T153000Z")
+            }
+            return instant
+        }
+        let entry = try time("entry") ?? Date(timeIntervalSince1970: 0)
+        let modified = try time("modified") ?? entry
+        let end = try time("end") ?? modified
+        let status = fields["status"]?.string ?? "pending"
+        var tags = (fields["tags"].flatMap(stringArray) ?? [])
+        if let project = fields["project"]?.string { tags.insert(projectPrefix + project, at: 0) }
+        let annotations = fields["annotations"].flatMap(annotationList) ?? []
+        var foreign = fields
+        // `id` and `urgency` Taskwarrior computes (urgency changes with age): keeping them would
+        // make every re-import look like a change; `task import` computes them again.
+        for key in ["uuid", "description", "entry", "modified", "id", "urgency"] { foreign.removeValue(forKey: key) }
+        return ImportedTodo(
+            id: id, title: title, notes: notes(annotations, zone: zone),
+            priority: priority(fields["priority"]?.string), due: try time("due").map { LocalDate($0, in: zone) },
+            tags: tags, createdAt: entry, updatedAt: modified,
+            completedAt: status == "completed" ? end : nil, deletedAt: status == "deleted" ? end : nil,
+            foreign: foreign.isEmpty ? [:] : [foreignKey: InteropJSON.object(foreign).text],
+            recurrence: fields["recur"]?.string.flatMap(recurrence))
+    }
+
+    /// Taskwarrior's `recur` (`weekly`, `2weeks`, `quarterly`, `weekdays`, …) as todod's
+    /// rule, counted from the due date as Taskwarrior does; nil for what todod cannot hold
+    /// (minutes, hours, ISO periods), which stays in the foreign fields only.
+    static func recurrence(_ text: String) -> Recurrence? {
+        let words: [String: (Int, Recurrence.Unit)] = [
+            "daily": (1, .day), "day": (1, .day), "weekly": (1, .week), "week": (1, .week), "biweekly": (2, .week),
+            "fortnight": (2, .week), "monthly": (1, .month), "month": (1, .month), "bimonthly": (2, .month),
+            "quarterly": (3, .month), "semiannual": (6, .month), "yearly": (1, .year), "annual": (1, .year), "year": (1, .year),
+            "biannual": (2, .year), "weekdays": (1, .weekday),
+        ]
+        let units: [String: Recurrence.Unit] = [
+            "d": .day, "day": .day, "days": .day, "w": .week, "wk": .week, "wks": .week, "week": .week, "weeks": .week,
+            "mo": .month, "mos": .month, "mth": .month, "mths": .month, "month": .month, "months": .month,
+            "y": .year, "yr": .year, "yrs": .year, "year": .year, "years": .year,
+        ]
+        let lower = text.lowercased()
+        if let (count, unit) = words[lower] { return Recurrence(count: count, unit: unit) }
+        let digits = lower.prefix { $0.isASCII && $0.isNumber }
+        guard let unit = units[String(lower.dropFirst(digits.count))] else { return nil }
+        let count = digits.isEmpty ? 1 : Int(digits) ?? 0
+        return (1...Recurrence.maximumCount).contains(count) ? Recurrence(count: count, unit: unit) : nil
+    }
+
+    /// todod's rule as Taskwarrior's `recur` (it counts from the due date only).
+    static func recurText(_ rule: Recurrence) -> String {
+        if rule.unit == .weekday { return "weekdays" }
+        let names: [Recurrence.Unit: (one: String, many: String)] = [
+            .day: ("daily", "days"), .week: ("weekly", "weeks"), .month: ("monthly", "months"), .year: ("yearly", "years"),
+        ]
+        let name = names[rule.unit] ?? ("daily", "days")
+        return rule.count == 1 ? name.one : "\(rule.count)\(name.many)"
+    }
+
+    private static func stringArray(_ value: InteropJSON) -> [String]? {
+        guard case .array(let items) = value else { return nil }
+        return items.compactMap(\.string)
+    }
+
+    private static func annotationList(_ value: InteropJSON) -> [(entry: String, text: String)]? {
+        guard case .array(let items) = value else { return nil }
+        return items.compactMap { item in
+            guard case .object(let fields) = item, let text = fields["description"]?.string else { return nil }
+            return (fields["entry"]?.string ?? "", text)
+        }
+    }
+
+    private static func priority(_ text: String?) -> Priority {
+        switch text {
+        case "H": .high
+        case "L": .low
+        default: .normal
+        }
+    }
+
+    /// One line per annotation: `2026-11-23 first draft sent` (the day it was made).
+    private static func notes(_ annotations: [(entry: String, text: String)], zone: TimeZone) -> String {
+        annotations.map { annotation in
+            let day = BasicTime.instant(annotation.entry, in: zone).map { LocalDate($0, in: zone).description }
+            return day.map { "\($0) \(annotation.text)" } ?? annotation.text
+        }.joined(separator: "\n")
+    }
+
+    // MARK: Writing
+
+    private static func task(_ todo: Todo, zone: TimeZone) -> [String: InteropJSON] {
+        var original: [String: InteropJSON] = [:]
+        if let text = todo.foreign[foreignKey], case .object(let fields)? = InteropJSON(text: text) { original = fields }
+        var task = original
+        task["uuid"] = .string(todo.id.uuidString.lowercased())
+        task["description"] = .string(todo.title)
+        task["entry"] = .string(BasicTime.utcText(todo.createdAt))
+        task["modified"] = .string(BasicTime.utcText(todo.updatedAt))
+        let openStatus = original["status"]?.string.flatMap { ["pending", "waiting", "recurring"].contains($0) ? $0 : nil }
+        task["status"] = .string(todo.isDeleted ? "deleted" : todo.isCompleted ? "completed" : openStatus ?? "pending")
+        task["end"] = (todo.deletedAt ?? todo.completedAt).map { .string(BasicTime.utcText($0)) }
+        if priority(original["priority"]?.string) != todo.priority {
+            task["priority"] = todo.priority == .normal ? nil : .string(todo.priority == .high ? "H" : "L")
+        }
+        let originalDue = original["due"]?.string.flatMap { BasicTime.instant($0, in: zone) }.map { LocalDate($0, in: zone) }
+        if originalDue != todo.due {
+            task["due"] = todo.due.map { .string(BasicTime.utcText(BasicTime.midnight(of: $0, in: zone))) }
+        }
+        // Taskwarrior's recurrence needs a due date; an unmapped original `recur` stays as it was.
+        let originalRule = original["recur"]?.string.flatMap(recurrence)
+        if originalRule?.period != todo.recurrence?.period, todo.due != nil || todo.recurrence == nil {
+            task["recur"] = todo.recurrence.map { .string(recurText($0)) } ?? (originalRule == nil ? original["recur"] : nil)
+        }
+        let project = todo.tags.first { $0.hasPrefix(projectPrefix) }
+        task["project"] = project.map { .string(String($0.dropFirst(projectPrefix.count))) }
+        let tags = todo.tags.filter { !$0.hasPrefix(projectPrefix) }
+        task["tags"] = tags.isEmpty ? nil : .array(tags.map(InteropJSON.string))
+        task["annotations"] = annotations(todo, original: original["annotations"], zone: zone)
+        return task
+    }
+
+    /// The notes as annotations: each line that reads as an original annotation gives that
+    /// one back; a line of its own becomes a new annotation, dated by its leading day if it has one.
+    private static func annotations(_ todo: Todo, original: InteropJSON?, zone: TimeZone) -> InteropJSON? {
+        var originals: [String: InteropJSON] = [:]
+        if case .array(let items)? = original {
+            for item in items {
+                guard case .object(let fields) = item, let text = fields["description"]?.string else { continue }
+                originals[notes([(fields["entry"]?.string ?? "", text)], zone: zone)] = item
+            }
+        }
+        let items = todo.notes.split(separator: "\n").map { line -> InteropJSON in
+            if let kept = originals[String(line)] { return kept }
+            var text = String(line)
+            var entry = todo.updatedAt
+            if line.count > 11, let day = LocalDate(String(line.prefix(10))), line.dropFirst(10).first == " " {
+                entry = BasicTime.midnight(of: day, in: zone)
+                text = String(line.dropFirst(11))
+            }
+            return .object(["entry": .string(BasicTime.utcText(entry)), "description": .string(text)])
+        }
+        return items.isEmpty ? nil : .array(items)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import TodoModel
+
+/// todod's own JSON: an array of todos as the protocol codes them (docs/PROTOCOL.md),
+/// instants in ISO 8601 with milliseconds. Lossless: every field, `foreign` included.
+public enum TodoJSONFormat {
+    /// The todos of `todoctl export --to json`, or the first one that does not fit and why.
+    public static func decode(_ data: Data) throws(InteropError) -> [ImportedTodo] {
+        do {
+            let todos = try decoder.decode([Todo].self, from: data)
+            // A parent is named by its number in the file, by its id in an import (numbers are each database's own).
+            let ids = Dictionary(todos.map { ($0.number, $0.id) }) { first, _ in first }
+            return todos.map { todo in
+                ImportedTodo(
+                    id: todo.id, title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due,
+                    tags: todo.tags, createdAt: todo.createdAt, updatedAt: todo.updatedAt,
+                    completedAt: todo.completedAt, deletedAt: todo.deletedAt, foreign: todo.foreign,
+                    recurrence: todo.recurrence, parentID: todo.parent.flatMap { ids[$0] })
+            }
+        } catch let DecodingError.dataCorrupted(context), let DecodingError.keyNotFound(_, context),
+            let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw InteropError(path(context.codingPath), context.debugDescription)
+        } catch {
+            throw InteropError("input", "is not todod's JSON (an array of todos, as `todoctl export --to json` writes): \(error)")
+        }
+    }
+
+    /// Pretty-printed, keys sorted: stable text for version control.
+    public static func encode(_ todos: [Todo]) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(format(date))
+        }
+        return ((try? encoder.encode(todos)) ?? Data("[]".utf8)) + Data("\n".utf8)
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = parse(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\" is not an instant like 2026-11-22T02:32:02.677Z")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// `todo 3, field due` from a coding path.
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        guard let index = codingPath.first?.intValue else { return "input" }
+        let field = codingPath.dropFirst().map(\.stringValue).joined(separator: ".")
+        return "todo \(index + 1)" + (field.isEmpty ? "" : ", field \(field)")
+    }
+
+    private static func formatter() -> ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+
+    static func format(_ date: Date) -> String { formatter().string(from: date) }
+
+    static func parse(_ text: String) -> Date? {
+        if let date = formatter().date(from: text) { return date }
+        let plain = ISO8601DateFormatter()
+        return plain.date(from: text)
+    }
+}

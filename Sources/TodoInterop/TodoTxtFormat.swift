@@ -1,0 +1,146 @@
+import Foundation
+import TodoModel
+
+/// todo.txt (one todo a line): `x 2026-11-20 2026-11-01 Call mum +family @phone due:2026-11-22`.
+///
+/// Priority (A) / (B) / (C) is high / normal / low (D–Z low; the letter is kept); `+word`
+/// is the tag `word`, `@word` the tag `@word`; `due:` the due day. todod's id travels as
+/// `uid:`; a line without one gets an id made from its text and creation day, so importing
+/// the same file again changes nothing. `rec:1w` / `rec:+1w` is the recurrence (from
+/// completion / from the due date). Other `key:value` pairs (`t:`, `h:`, a `rec:` todod
+/// cannot hold) are kept and written back. Deleted todos are not written: todo.txt has no such state.
+public enum TodoTxtFormat {
+    /// The key of `Todo.foreign` for a line's other `key:value` pairs.
+    public static let foreignKey = "todotxt"
+
+    /// The todos of a todo.txt file; blank lines are skipped. `now` stamps them as changed
+    /// now: todo.txt records no change times.
+    public static func decode(_ text: String, now: Date, zone: TimeZone = .current) throws(InteropError) -> [ImportedTodo] {
+        var todos: [ImportedTodo] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { continue }
+            todos.append(try todo(trimmed, position: "line \(index + 1)", now: now, zone: zone))
+        }
+        return todos
+    }
+
+    /// One line per todo that is not deleted.
+    public static func encode(_ todos: [Todo], zone: TimeZone = .current) -> String {
+        todos.filter { !$0.isDeleted }.map { line($0, zone: zone) + "\n" }.joined()
+    }
+
+    // MARK: Reading
+
+    private static func todo(_ line: String, position: String, now: Date, zone: TimeZone) throws(InteropError) -> ImportedTodo {
+        var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)[...]
+        var isDone = false, doneDay: LocalDate?
+        if words.first == "x" {
+            isDone = true
+            words.removeFirst()
+            doneDay = words.first.flatMap(LocalDate.init)
+            if doneDay != nil { words.removeFirst() }
+        }
+        var letter: Character?
+        if !isDone, let first = words.first, first.count == 3, first.hasPrefix("("), first.hasSuffix(")"),
+            let candidate = first.dropFirst().first, candidate.isUppercase, candidate.isASCII {
+            letter = candidate
+            words.removeFirst()
+        }
+        let created = words.first.flatMap(LocalDate.init)
+        if created != nil { words.removeFirst() }
+        var title: [String] = [], tags: [String] = [], kept: [String] = []
+        var due: LocalDate?, id: UUID?, rule: Recurrence?
+        for word in words {
+            if word.count > 1, word.hasPrefix("+") { tags.append(String(word.dropFirst())); continue }
+            if word.count > 1, word.hasPrefix("@") { tags.append(word); continue }
+            guard let colon = word.firstIndex(of: ":"), colon != word.startIndex, word.index(after: colon) != word.endIndex,
+                !word.contains("//")
+            else { title.append(word); continue }
+            let key = word[..<colon], value = String(word[word.index(after: colon)...])
+            switch key {
+            case "due":
+                guard let day = LocalDate(value) else { throw InteropError(position, "due:\(value) is not a day like due:2026-11-22") }
+                due = day
+            case "uid":
+                guard let uuid = UUID(uuidString: value) else { throw InteropError(position, "uid:\(value) is not a UUID") }
+                id = uuid
+            case "pri" where value.count == 1 && letter == nil:
+                letter = value.first
+            case "rec" where recurrence(value) != nil && rule == nil:
+                rule = recurrence(value)
+            default:
+                kept.append(word)
+            }
+        }
+        guard !title.isEmpty else { throw InteropError(position, "has no text besides its tags and fields") }
+        let text = title.joined(separator: " ")
+        if let letter, !"AC".contains(letter) { kept.insert("pri:\(letter)", at: 0) }
+        let createdAt = created.map { BasicTime.midnight(of: $0, in: zone) } ?? now
+        let completedAt: Date? = isDone ? doneDay.map { BasicTime.midnight(of: $0, in: zone) } ?? now : nil
+        return ImportedTodo(
+            id: id ?? StableID.uuid(for: "todo.txt\n\(created?.description ?? "")\n\(text)"), title: text,
+            priority: priority(letter), due: due, tags: tags, createdAt: createdAt, updatedAt: now,
+            completedAt: completedAt, foreign: kept.isEmpty ? [:] : [foreignKey: kept.joined(separator: " ")], recurrence: rule)
+    }
+
+    /// The `rec:` extension (Simpletask, topydo): `rec:1w` counts from completion, `rec:+1w`
+    /// from the due date; units d, w, m, y, and b (business days, one at a time). nil for
+    /// anything else, which is kept as it was written.
+    static func recurrence(_ value: String) -> Recurrence? {
+        let fromDue = value.hasPrefix("+")
+        let body = fromDue ? value.dropFirst() : Substring(value)
+        guard let last = body.last else { return nil }
+        let digits = body.dropLast()
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let count = digits.isEmpty ? 1 : Int(digits) else { return nil }
+        let basis: Recurrence.Basis = fromDue ? .due : .completion
+        if last == "b" { return count == 1 ? Recurrence(count: 1, unit: .weekday, basis: basis) : nil }
+        guard let unit = Recurrence.Unit(rawValue: String(last)), (1...Recurrence.maximumCount).contains(count) else { return nil }
+        return Recurrence(count: count, unit: unit, basis: basis)
+    }
+
+    /// todod's rule as `rec:`.
+    static func recText(_ rule: Recurrence) -> String {
+        (rule.basis == .due ? "+" : "") + (rule.unit == .weekday ? "1b" : "\(rule.count)\(rule.unit.rawValue)")
+    }
+
+    private static func priority(_ letter: Character?) -> Priority {
+        switch letter {
+        case "A": .high
+        case "B", nil: .normal
+        default: .low
+        }
+    }
+
+    // MARK: Writing
+
+    private static func line(_ todo: Todo, zone: TimeZone) -> String {
+        var kept = todo.foreign[foreignKey].map { $0.split(separator: " ").map(String.init) } ?? []
+        // todod's rule is written as `rec:`; a kept one it replaced would contradict it.
+        if todo.recurrence != nil { kept.removeAll { $0.hasPrefix("rec:") } }
+        var letter: Character? = switch todo.priority {
+        case .high: "A"
+        case .normal: nil
+        case .low: "C"
+        }
+        if let index = kept.firstIndex(where: { $0.hasPrefix("pri:") }) {
+            let original = kept.remove(at: index).dropFirst(4).first
+            if priority(original) == todo.priority { letter = original }
+        }
+        var words: [String] = []
+        let created = LocalDate(todo.createdAt, in: zone).description
+        if let done = todo.completedAt {
+            words += ["x", LocalDate(done, in: zone).description, created, todo.title]
+            if let letter { kept.insert("pri:\(letter)", at: 0) }
+        } else {
+            if let letter { words.append("(\(letter))") }
+            words += [created, todo.title]
+        }
+        words += todo.tags.map { $0.hasPrefix("@") ? $0 : "+" + $0 }
+        if let due = todo.due { words.append("due:\(due)") }
+        if let rule = todo.recurrence { words.append("rec:" + recText(rule)) }
+        words += kept
+        words.append("uid:\(todo.id.uuidString.lowercased())")
+        return words.joined(separator: " ")
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// A todo as another program (Taskwarrior, an iCalendar file, todo.txt) holds it: with its
+/// own id and times, so that importing it again finds it rather than making a twin.
+public struct ImportedTodo: Sendable, Codable, Equatable {
+    public var id: UUID
+    public var title: String
+    public var notes: String
+    public var priority: Priority
+    public var due: LocalDate?
+    public var tags: [String]
+    public var createdAt: Date
+    /// When the source last changed it: an import replaces todod's todo only when this is
+    /// not older than todod's own `updatedAt`.
+    public var updatedAt: Date
+    public var completedAt: Date?
+    public var deletedAt: Date?
+    /// The source's fields todod does not know, by format (see `Todo.foreign`).
+    public var foreign: [String: String]
+    /// How it repeats, when the source says so in a way todod can hold; nil leaves todod's.
+    public var recurrence: Recurrence?
+    /// The source's id of the todo this one is a subtask of: the store gives it that todo's
+    /// number when todod has it (imported earlier, or earlier in the same batch); nil leaves todod's.
+    public var parentID: UUID?
+
+    public init(
+        id: UUID, title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil,
+        tags: [String] = [], createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
+        deletedAt: Date? = nil, foreign: [String: String] = [:], recurrence: Recurrence? = nil, parentID: UUID? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.notes = notes
+        self.priority = priority
+        self.due = due
+        self.tags = tags
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt ?? createdAt
+        self.completedAt = completedAt
+        self.deletedAt = deletedAt
+        self.foreign = foreign
+        self.recurrence = recurrence
+        self.parentID = parentID
+    }
+
+    /// The todo as `Todo` holds it, numbered `number` (a new todo at revision 1), a subtask
+    /// of `parent` when given.
+    public func todo(number: Int, revision: Int = 1, parent: Int? = nil) -> Todo {
+        Todo(
+            id: id, number: number, title: title, notes: notes, priority: priority, due: due, tags: tags,
+            createdAt: createdAt, updatedAt: updatedAt, completedAt: completedAt, deletedAt: deletedAt,
+            revision: revision, recurrence: recurrence?.anchored(to: due), parent: parent, foreign: foreign)
+    }
+
+    /// `current` replaced by this import, or nil when it changes nothing: the fields are
+    /// already these, or todod's todo changed in a later second than the source's (todod's edit wins).
+    /// Times are compared at todod's millisecond precision; the creation time stays todod's.
+    /// `parent` is the number `parentID` names in todod, when the store found it.
+    public func replacing(_ current: Todo, parent: Int? = nil) -> Todo? {
+        let stamp = updatedAt.roundedToMilliseconds
+        // To the second: other programs record no finer, so a change in todod's same second is not newer.
+        guard stamp.timeIntervalSince1970.rounded(.down) >= current.updatedAt.timeIntervalSince1970.rounded(.down) else { return nil }
+        var next = todo(number: current.number, revision: current.revision)
+        next.updatedAt = current.updatedAt
+        // Fields the source does not carry stay todod's.
+        if recurrence == nil { next.recurrence = current.recurrence }
+        next.parent = parent ?? current.parent
+        next.wait = current.wait
+        next.previous = current.previous
+        // A todo was made once; and a completion the source dates by its day alone (todo.txt)
+        // is the same completion as todod's on that day.
+        next.createdAt = current.createdAt
+        next.completedAt = next.completedAt?.roundedToMilliseconds
+        if let done = next.completedAt, let was = current.completedAt, LocalDate(done) == LocalDate(was) { next.completedAt = was }
+        next.deletedAt = next.deletedAt?.roundedToMilliseconds
+        guard next != current else { return nil }
+        next.revision = current.revision + 1
+        next.updatedAt = stamp
+        return next
+    }
+}
+
+extension ImportedTodo {
+    // Required: id, title, createdAt; the rest have a new todo's defaults.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(UUID.self, forKey: .id), title: try c.decode(String.self, forKey: .title),
+            notes: try c.decodeIfPresent(String.self, forKey: .notes) ?? "",
+            priority: try c.decodeIfPresent(Priority.self, forKey: .priority) ?? .normal,
+            due: try c.decodeIfPresent(LocalDate.self, forKey: .due),
+            tags: try c.decodeIfPresent([String].self, forKey: .tags) ?? [],
+            createdAt: try c.decode(Date.self, forKey: .createdAt),
+            updatedAt: try c.decodeIfPresent(Date.self, forKey: .updatedAt),
+            completedAt: try c.decodeIfPresent(Date.self, forKey: .completedAt),
+            deletedAt: try c.decodeIfPresent(Date.self, forKey: .deletedAt),
+            foreign: try c.decodeIfPresent([String: String].self, forKey: .foreign) ?? [:],
+            recurrence: try c.decodeIfPresent(Recurrence.self, forKey: .recurrence),
+            parentID: try c.decodeIfPresent(UUID.self, forKey: .parentID))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Undo, worked out from the journal alone: pure, so the store only reads and writes.
+///
+/// It goes field by field: a change is undone by putting back, in the todo as it is now,
+/// the fields that change set. A field changed again by a later change (one not undone
+/// with it) is a conflict naming that change, unless forced. Undoing a creation deletes
+/// (softly).
+public enum JournalUndo {
+    /// One todo's new state, and the oldest change of it that the undo takes back.
+    public struct Write: Sendable, Equatable {
+        public var before: Todo
+        public var after: Todo
+        public var undoes: UInt64
+    }
+
+    /// - Parameters:
+    ///   - undone: the changes to take back.
+    ///   - history: every change, after the oldest of `undone`, of the todos they changed
+    ///     (the undone ones among them).
+    ///   - current: those todos as they are now, by id.
+    /// - Returns: one write per todo that changes, in the order their newest undone change
+    ///   was made, newest first; empty when nothing needs changing.
+    public static func writes(undoing undone: [JournalEntry], history: [JournalEntry], current: [UUID: Todo], at now: Date,
+                              force: Bool) throws(TodoModelError) -> [Write] {
+        let undoneSeqs = Set(undone.map(\.seq))
+        var states = current
+        var order: [UUID] = []
+        var oldest: [UUID: UInt64] = [:]
+        for entry in undone.sorted(by: { $0.seq > $1.seq }) {
+            let id = entry.after.id
+            guard var todo = states[id] else { throw .notFound(.id(id)) }
+            let later = history.filter { $0.after.id == id && $0.seq > entry.seq && !undoneSeqs.contains($0.seq) }
+            if let before = entry.before {
+                for field in entry.changedFields {
+                    if !force, let clash = later.first(where: { $0.changedFields.contains(field) }) {
+                        throw .undoConflict(field: field.rawValue, undoing: entry.seq, later: clash.seq, current: todo)
+                    }
+                    todo = field.copied(from: before, to: todo)
+                }
+            } else if todo.deletedAt == nil {
+                todo.deletedAt = now
+            }
+            if !order.contains(id) { order.append(id) }
+            oldest[id] = entry.seq
+            states[id] = todo
+        }
+        return order.compactMap { id in
+            guard let before = current[id], var after = states[id], after != before else { return nil }
+            after.revision = before.revision + 1
+            after.updatedAt = now
+            return Write(before: before, after: after, undoes: oldest[id] ?? 0)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+extension Todo {
+    /// A new todo's row: numbered, created at `createdAt`, revision 1; a monthly rule
+    /// remembers the due date's day. `previous`: the occurrence it repeats.
+    public init(_ new: NewTodo, number: Int, createdAt: Date, previous: Int? = nil) {
+        self.init(
+            number: number, title: new.title, notes: new.notes, priority: new.priority, due: new.due, tags: new.tags,
+            createdAt: createdAt, recurrence: new.recurrence.map { $0.dayOfMonth == nil ? $0.anchored(to: new.due) : $0 },
+            parent: new.parent, wait: new.wait, previous: previous)
+    }
+
+    /// The next occurrence of a recurring todo completed on `completedOn`: the same todo
+    /// (title, notes, priority, tags, parent, rule) due one period on, its wait moved by the
+    /// same span as its due date. Nil when the todo does not repeat.
+    public func nextOccurrence(completedOn: LocalDate) -> NewTodo? {
+        guard let recurrence else { return nil }
+        let nextDue = recurrence.nextDue(after: due, completedOn: completedOn)
+        let nextWait = wait.map { wait in nextDue.adding(days: -wait.days(until: due ?? completedOn)) }
+        return NewTodo(
+            title: title, notes: notes, priority: priority, due: nextDue, tags: tags,
+            recurrence: recurrence.dayOfMonth == nil ? recurrence.anchored(to: nextDue) : recurrence,
+            parent: parent, wait: nextWait)
+    }
+}

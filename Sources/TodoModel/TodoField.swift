@@ -1,0 +1,46 @@
+import Foundation
+
+/// A field of a todo that changes can set and undo can put back, one at a time: undo
+/// works field by field, so that undoing an edit of the title leaves a later edit of the
+/// notes alone.
+public enum TodoField: String, Sendable, Codable, CaseIterable {
+    case title, notes, priority, due, tags, completedAt, deletedAt
+    case recurrence, parent, wait
+    /// Other programs' fields (`Todo.foreign`), put back with the import that set them.
+    case foreign
+
+    public func isEqual(in a: Todo, and b: Todo) -> Bool {
+        switch self {
+        case .title: a.title == b.title
+        case .notes: a.notes == b.notes
+        case .priority: a.priority == b.priority
+        case .due: a.due == b.due
+        case .tags: a.tags == b.tags
+        case .completedAt: a.completedAt == b.completedAt
+        case .deletedAt: a.deletedAt == b.deletedAt
+        case .recurrence: a.recurrence == b.recurrence
+        case .parent: a.parent == b.parent
+        case .wait: a.wait == b.wait
+        case .foreign: a.foreign == b.foreign
+        }
+    }
+
+    /// `todo` with this field as it is in `source`.
+    public func copied(from source: Todo, to todo: Todo) -> Todo {
+        var result = todo
+        switch self {
+        case .title: result.title = source.title
+        case .notes: result.notes = source.notes
+        case .priority: result.priority = source.priority
+        case .due: result.due = source.due
+        case .tags: result.tags = source.tags
+        case .completedAt: result.completedAt = source.completedAt
+        case .deletedAt: result.deletedAt = source.deletedAt
+        case .recurrence: result.recurrence = source.recurrence
+        case .parent: result.parent = source.parent
+        case .wait: result.wait = source.wait
+        case .foreign: result.foreign = source.foreign
+        }
+        return result
+    }
+}

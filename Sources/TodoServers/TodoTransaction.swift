@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import TodoModel
+
+/// The writes of one commit. Every row write goes through `write(_:before:undoes:)`: it
+/// gives the change the next sequence number and appends its journal entry in the same
+/// transaction, so that there is no change without its entry and no entry without its
+/// change, whatever kills the process.
+///
+/// A mutation that changes several todos calls `write` once for each; `TodoStore` hands
+/// them all, in order, to the ModelServer, which broadcasts every one. A mutation decides
+/// whether it fails before its first write: its writes are kept once made.
+struct TodoTransaction {
+    let db: Database
+    let now: Date
+    /// Who the mutation being applied came from.
+    var author = ChangeAuthor()
+    private(set) var counters: Counters
+    /// The changes of the mutation being applied, in order.
+    private(set) var changes: [JournalEntry] = []
+    private let journal = JournalRecord.Writer()
+
+    init(db: Database, now: Date) throws {
+        self.db = db
+        self.now = now
+        counters = try Counters.load(db)
+    }
+
+    /// A new todo's number: never used before, never reused.
+    mutating func nextNumber() -> Int {
+        counters.number += 1
+        return counters.number
+    }
+
+    /// Marks `number` used (a replayed todo brings its own), so that no new todo gets it.
+    mutating func useNumber(_ number: Int) {
+        counters.number = max(counters.number, number)
+    }
+
+    /// Writes `after` over `before` (inserts it when `before` is nil), numbers the change
+    /// and journals it. `before` must be the row as this transaction read it.
+    @discardableResult
+    mutating func write(_ after: Todo, before: Todo?, undoes: UInt64? = nil) throws -> JournalEntry {
+        if before == nil {
+            try TodoRecord(after).insert(db)
+        } else {
+            try TodoRecord.update(after, in: db)
+        }
+        counters.change += 1
+        let seq = UInt64(counters.change)
+        let entry = JournalEntry(
+            seq: seq, step: changes.first?.seq ?? seq, at: now, author: author, kind: TodoChangeKind(before: before, after: after),
+            before: before, after: after, undoes: undoes)
+        try journal.append(entry, in: db)
+        changes.append(entry)
+        return entry
+    }
+
+    /// Removes deleted todos and their journal entries for good; takes one change number,
+    /// journaled nowhere, so that Views see a gap and read their lists again.
+    mutating func purge(deletedBefore: Date?, as mutation: TodoMutation) throws -> TodoWriteResult {
+        let todos = try TodoRecord.fetchAll(
+            db, sql: "SELECT * FROM todo WHERE deletedAt IS NOT NULL AND deletedAt <= ?",
+            arguments: [deletedBefore?.millisecondsSince1970 ?? Int64.max]).map(\.todo)
+        guard !todos.isEmpty else { return .purged(mutation, [], change: UInt64(counters.change)) }
+        for todo in todos {
+            let id = todo.id.uuidString.lowercased()
+            try db.execute(sql: "DELETE FROM journal WHERE number = ?", arguments: [todo.number])
+            try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [id])
+        }
+        counters.change += 1
+        return .purged(mutation, todos, change: UInt64(counters.change))
+    }
+
+    /// The todos `ref` names as this transaction sees them: at most two.
+    func todos(_ ref: TodoRef) throws -> [Todo] {
+        try TodoRecord.fetch(ref, in: db)
+    }
+
+    /// The changes of the mutation just applied; the next mutation starts a new step.
+    mutating func takeChanges() -> [JournalEntry] {
+        defer { changes = [] }
+        return changes
+    }
+
+    func save() throws {
+        try counters.save(db)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import TodoModel
+import TodoViewModel
+
+/// One todo in full for the watch's detail pane: every field, then the notes, wrapped
+/// to the pane's width. Its lines follow the todo, so the pane is as live as the list.
+public struct TodoDetailPane: Sendable {
+    public let todo: Todo
+    public let today: LocalDate
+
+    public init(_ todo: Todo, today: LocalDate) {
+        self.todo = todo
+        self.today = today
+    }
+
+    /// The pane's lines, at most `columns` wide; the notes keep their line breaks.
+    public func lines(columns: Int) -> [String] {
+        let row = TodoViewModel(todo, today: today)
+        let state = todo.isDeleted ? "deleted" : (todo.isCompleted ? "done" : "open")
+        let due = todo.due.map { "\($0) (\(TodoViewModel.describe(due: $0, today: today)))" } ?? "none"
+        let fields = [
+            "\(row.numberText) \(TerminalText.escaped(todo.title))",
+            "state: \(state)  priority: \(todo.priority.rawValue)  due: \(due)",
+            "tags: " + (todo.tags.isEmpty ? "none" : TerminalText.escaped(row.tagsLine)),
+            "repeats: \(todo.recurrence?.description ?? "no")  parent: \(todo.parent.map { "#\($0)" } ?? "none")  waits until: \(todo.wait?.description ?? "no day")",
+            "created \(Self.stamp(todo.createdAt))  updated \(Self.stamp(todo.updatedAt))  revision \(todo.revision)",
+            todo.notes.isEmpty ? "notes: none (E to write some)" : "notes:",
+        ]
+        var lines = fields.flatMap { TerminalText.wrapped($0, toWidth: columns) }
+        let notes = TerminalText.escaped(todo.notes.replacingOccurrences(of: "\t", with: "    "), keeping: ["\n"])
+        for paragraph in notes.split(separator: "\n", omittingEmptySubsequences: false) where !todo.notes.isEmpty {
+            lines += TerminalText.wrapped(String(paragraph), toWidth: columns)
+        }
+        return lines
+    }
+
+    /// Local day and time to the minute, as people read it.
+    private static func stamp(_ date: Date) -> String {
+        let time = Calendar.current.dateComponents([.hour, .minute], from: date)
+        let clock = [time.hour ?? 0, time.minute ?? 0].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+        return "\(LocalDate(date)) \(clock)"
+    }
+}

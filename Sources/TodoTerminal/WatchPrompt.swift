@@ -1,0 +1,45 @@
+import Foundation
+import TodoModel
+
+/// What the bottom line's prompt is typing for: a new todo, one field of a todo (at the
+/// revision it was read at), the search, or the tag to filter by.
+public enum WatchPrompt: Sendable, Equatable {
+    case add
+    case title(UUID, revision: Int)
+    case due(UUID, revision: Int)
+    case tags(UUID, revision: Int)
+    /// Planning's fields: the repeat (`1w`, `after 3d`), the parent's number, the day to wait for.
+    case every(UUID, revision: Int)
+    case parent(UUID, revision: Int)
+    case wait(UUID, revision: Int)
+    /// The filter as it was when `/` was pressed: its status and priority stay; Escape clears the search and tag.
+    case search(before: TodoFilter)
+    case tag
+
+    /// The words before the typed text.
+    public var label: String {
+        switch self {
+        case .add: "add"
+        case .title: "title"
+        case .due: "due"
+        case .tags: "tags"
+        case .every: "every"
+        case .parent: "parent"
+        case .wait: "wait"
+        case .search: "/"
+        case .tag: "tag"
+        }
+    }
+}
+
+/// What was typed into a prompt and sent: given back to the prompt when the request is
+/// refused, so that nothing typed is lost.
+public struct TypedText: Sendable, Equatable {
+    public let prompt: WatchPrompt
+    public let text: String
+
+    public init(_ prompt: WatchPrompt, _ text: String) {
+        self.prompt = prompt
+        self.text = text
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import TodoModel
+import TodoViewModel
+
+extension WatchScreen {
+    /// Applies a key; returns the request it asks for, if any.
+    public mutating func handle(_ key: Key) -> Command? {
+        if key == .controlC { return .quit }
+        defer { scrollToSelection() }
+        switch mode {
+        case .browsing:
+            let command = browse(key)
+            // The history pane follows the selection: a newly selected todo's is asked for.
+            if command == nil, pane == .history, let selected, history?.id != selected.id { return .history(selected.id) }
+            return command
+        case .help:
+            mode = .browsing
+            return nil
+        case .prompting(let prompt, let text): return type(key, into: prompt, text: text)
+        }
+    }
+
+    private mutating func browse(_ key: Key) -> Command? {
+        message = nil
+        notice = nil
+        switch key {
+        case .up, .character("k"): select(selectedIndex - 1)
+        case .down, .character("j"): select(selectedIndex + 1)
+        case .pageUp: select(selectedIndex - visibleRows)
+        case .pageDown: select(selectedIndex + visibleRows)
+        case .home, .character("g"): select(0)
+        case .end, .character("G"): select(entries.count - 1)
+        case .character("z"): foldSelected()
+        case .character("Z"): foldAll()
+        case .character("q"), .controlD: return .quit
+        case .character("?"): mode = .help
+        case .enter: pane = pane == .detail ? .none : .detail
+        case .character("h"):
+            pane = pane == .history ? .none : .history
+            if pane == .history, let selected { return .history(selected.id) }
+        case .character("U"): return .undo
+        case .character(" "), .character("x"):
+            guard let selected else { return nil }
+            // A deleted todo is neither open nor done until it is restored.
+            if selected.isDeleted { return say("\(selected.numberText) is deleted: press u to restore it") }
+            return .toggle(selected.id)
+        case .character("d"):
+            guard let selected else { return nil }
+            if selected.isDeleted { return say("\(selected.numberText) is deleted already: press u to restore it") }
+            return .delete(selected.id)
+        case .character("u"):
+            guard list.filter.status == .deleted else {
+                return say("u restores a deleted todo: press f until the deleted list shows")
+            }
+            return selected.map { .restore($0.id) }
+        case .character("a"): mode = .prompting(.add, text: "")
+        case .character("e"): open { .title($0.id, revision: $0.todo.revision) } text: { $0.title }
+        case .character("D"): open { .due($0.id, revision: $0.todo.revision) } text: { $0.todo.due?.description ?? "" }
+        case .character("T"): open { .tags($0.id, revision: $0.todo.revision) } text: { $0.todo.tags.joined(separator: " ") }
+        case .character("r"): open { .every($0.id, revision: $0.todo.revision) } text: { [today] in Self.planningText("every", of: $0, today: today) }
+        case .character("P"): open { .parent($0.id, revision: $0.todo.revision) } text: { [today] in Self.planningText("parent", of: $0, today: today) }
+        case .character("w"): open { .wait($0.id, revision: $0.todo.revision) } text: { [today] in Self.planningText("wait", of: $0, today: today) }
+        case .character("E"): return selected.map { .editNotes($0.id) }
+        case .character("p"):
+            return selected.map { .edit($0.id, revision: nil, TodoEdit(priority: $0.todo.priority.next), typed: nil) }
+        case .character("/"):
+            // The search as typed: the tag as `#tag`, so that it can be edited away too.
+            let typed = [list.filter.tag.map { "#" + $0 }, list.filter.search].compactMap { $0 }.joined(separator: " ")
+            mode = .prompting(.search(before: list.filter), text: typed)
+        case .character("t"): mode = .prompting(.tag, text: list.filter.tag ?? "")
+        case .character("f"):
+            var filter = list.filter
+            filter.status = filter.status.next
+            return show(filter)
+        case .escape:
+            guard list.filter.search != nil || list.filter.tag != nil else { return nil }
+            return show(TodoFilter(status: list.filter.status, priority: list.filter.priority))
+        default: break
+        }
+        return nil
+    }
+
+    /// Folds or unfolds the selected parent's subtasks; on a subtask, folds its parent and
+    /// selects it.
+    private mutating func foldSelected() {
+        guard let entry = entries.indices.contains(selectedIndex) ? entries[selectedIndex] : nil else { return }
+        guard let parent = entry.depth > 0 ? entry.row.todo.parent : entry.progress.map({ _ in entry.row.number }) else {
+            _ = say("\(entry.row.numberText) has no subtasks to fold")
+            return
+        }
+        if folded.remove(parent) == nil { folded.insert(parent) }
+        if entry.depth > 0, let index = entries.firstIndex(where: { $0.row.number == parent && $0.depth == 0 }) { select(index) }
+        reselect()
+    }
+
+    /// Folds every parent, or unfolds them all when some are folded.
+    private mutating func foldAll() {
+        folded = folded.isEmpty ? Set(entries.compactMap { $0.progress == nil ? nil : $0.row.number }) : []
+        if let selected, selected.todo.parent.map(folded.contains) == true,
+            let index = entries.firstIndex(where: { $0.row.number == selected.todo.parent && $0.depth == 0 }) {
+            select(index)
+        }
+        reselect()
+    }
+
+    /// Opens a prompt for a field of the selected todo, starting from its value now.
+    private mutating func open(_ prompt: (TodoViewModel) -> WatchPrompt, text: (TodoViewModel) -> String) {
+        guard let selected else { return }
+        mode = .prompting(prompt(selected), text: text(selected))
+    }
+
+    private mutating func say(_ words: String) -> Command? {
+        message = words
+        return nil
+    }
+
+    /// Shows the rows already here that match `filter` at once, and asks for the rest.
+    private mutating func show(_ filter: TodoFilter) -> Command? {
+        let filter = TodoValidation.normalised(filter)
+        list.show(filter)
+        reselect()
+        return .reload(filter)
+    }
+
+    private mutating func type(_ key: Key, into prompt: WatchPrompt, text: String) -> Command? {
+        var text = text
+        switch key {
+        case .escape:
+            mode = .browsing
+            message = nil
+            if case .search(let before) = prompt { return show(TodoFilter(status: before.status, priority: before.priority)) }
+            return nil
+        case .enter:
+            message = nil
+            return submit(prompt, text: text)
+        case .tab:
+            guard case .tag = prompt, let first = tagCompletions(of: text).first else { return nil }
+            text = first
+        case .backspace: text = String(text.dropLast())
+        case .character(let character): text.append(character)
+        default: return nil
+        }
+        mode = .prompting(prompt, text: text)
+        if case .search(let before) = prompt { return show(Self.searchFilter(text, before: before)) }
+        return nil
+    }
+
+    /// What Enter in a prompt asks for; a due date or tags that do not read stay in the
+    /// prompt with what is wrong on the line below.
+    private mutating func submit(_ prompt: WatchPrompt, text: String) -> Command? {
+        let typed = TypedText(prompt, text)
+        mode = .browsing
+        switch prompt {
+        case .add:
+            // Under a tag filter the new todo has the tag, or it would vanish at once.
+            return .add(NewTodo(title: text, tags: list.filter.tag.map { [$0] } ?? []), typed: typed)
+        case .title(let id, let revision):
+            return .edit(id, revision: revision, TodoEdit(title: text), typed: typed)
+        case .due(let id, let revision):
+            let words = text.trimmingCharacters(in: .whitespaces)
+            if words.isEmpty { return .edit(id, revision: revision, TodoEdit(clearDue: true), typed: typed) }
+            guard let due = DueDateParser.parse(words, today: today) else {
+                mode = .prompting(prompt, text: text)
+                return say("\"\(words)\" is not a date; write \(DueDateParser.accepted), or nothing for no due date")
+            }
+            return .edit(id, revision: revision, TodoEdit(due: due), typed: typed)
+        case .tags(let id, let revision):
+            let words = text.split(whereSeparator: \.isWhitespace).map { $0.hasPrefix("#") ? String($0.dropFirst()) : String($0) }
+            do throws(TodoError) {
+                return .edit(id, revision: revision, TodoEdit(tags: try TodoValidation.tags(words)), typed: typed)
+            } catch {
+                mode = .prompting(prompt, text: text)
+                return say(error.message)
+            }
+        case .every(let id, let revision), .parent(let id, let revision), .wait(let id, let revision):
+            return planningEdit(prompt, text: text, id: id, revision: revision, typed: typed)
+        case .search:
+            return nil
+        case .tag:
+            var filter = list.filter
+            let tag = text.trimmingCharacters(in: .whitespaces)
+            filter.tag = tag.isEmpty ? nil : tag
+            return show(filter)
+        }
+    }
+
+    private static func planningText(_ field: String, of row: TodoViewModel, today: LocalDate) -> String {
+        TodoDetailViewModel(row.todo, today: today).planningFields[field] ?? ""
+    }
+
+    /// The edit one planning prompt asks for, read as the edit form reads its line; what
+    /// does not read stays in the prompt with what to write below it.
+    private mutating func planningEdit(_ prompt: WatchPrompt, text: String, id: UUID, revision: Int, typed: TypedText) -> Command? {
+        guard let row = entries.first(where: { $0.row.id == id })?.row else {
+            return say("that todo left the list before Enter; nothing was changed")
+        }
+        let detail = TodoDetailViewModel(row.todo, today: today)
+        var fields = detail.planningFields
+        fields[prompt.label] = text.trimmingCharacters(in: .whitespaces)
+        var edit = TodoEdit()
+        do throws(TodoError) {
+            try detail.planningDifference(fields: fields, today: today, into: &edit)
+        } catch {
+            mode = .prompting(prompt, text: text)
+            return say(error.message)
+        }
+        // Nothing changed: nothing to send.
+        return edit == TodoEdit() ? nil : .edit(id, revision: revision, edit, typed: typed)
+    }
+
+    /// The filter a search text asks for: `#word` picks the tag, the other words are
+    /// searched for in titles and notes.
+    static func searchFilter(_ text: String, before: TodoFilter) -> TodoFilter {
+        var filter = TodoFilter(status: before.status, priority: before.priority)
+        var words: [Substring] = []
+        for word in text.split(separator: " ") {
+            if word.hasPrefix("#"), word.count > 1 { filter.tag = String(word.dropFirst()) } else { words.append(word) }
+        }
+        filter.search = words.isEmpty ? nil : words.joined(separator: " ")
+        return filter
+    }
+}

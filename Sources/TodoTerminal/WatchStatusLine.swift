@@ -1,0 +1,6 @@
+/// One of the bottom lines, as text, with what it is (the renderer styles it).
+public struct WatchStatusLine: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable { case prompt, message, notice, help }
+    public let kind: Kind
+    public let text: String
+}

@@ -1,0 +1,19 @@
+/// Journaled changes, oldest first, as of the change `seq` (`responseChanges`,
+/// `responseHistory`, `responseLog`, `responseUndo`).
+public struct ChangeList: Sendable, Equatable, Codable {
+    public var changes: [JournaledChange]
+    /// The last change the answer is current as of: broadcasts after it are newer.
+    public var seq: UInt64
+    /// For `requestChanges`: more changes than the limit were missed, none are sent; ask
+    /// for the whole list (`requestTodoViewModels`) instead.
+    public var tooFarBehind: Bool
+
+    public init(changes: [JournaledChange], seq: UInt64, tooFarBehind: Bool = false) {
+        self.changes = changes
+        self.seq = seq
+        self.tooFarBehind = tooFarBehind
+    }
+
+    /// The most changes one answer carries; also the default limit.
+    public static let maximumChanges = 1000
+}

@@ -1,0 +1,73 @@
+import Foundation
+import TodoModel
+
+/// One journaled change as clients read it (`responseChanges`, `responseHistory`,
+/// `responseLog`, `responseUndo`, and `todoctl log --json`): a broadcast's fields
+/// (`change`, `seq`, `todo`) plus who made it and when, and the todo before it where the
+/// answer says (history, log, undo).
+public struct JournaledChange: Sendable, Equatable, Codable {
+    public var kind: TodoChange.Kind
+    public var todo: TodoViewModel
+    public var sequence: UInt64
+    public var at: Date
+    public var client: UInt64
+    public var program: String
+    /// The seq of the first change of the same mutation: an undo takes back a whole step.
+    public var step: UInt64
+    public var before: TodoViewModel?
+    /// Made by the migration that started the journal: the todo existed before it.
+    public var imported: Bool?
+    /// The change this one undid.
+    public var undoes: UInt64?
+
+    public init(_ entry: JournalEntry, withBefore: Bool) {
+        kind = TodoChange.Kind(entry.kind)
+        todo = TodoViewModel(entry.after)
+        sequence = entry.seq
+        at = entry.at
+        client = entry.author.client
+        program = entry.author.program
+        step = entry.step
+        before = withBefore ? entry.before.map { TodoViewModel($0) } : nil
+        imported = entry.imported ? true : nil
+        undoes = entry.undoes
+    }
+
+    /// The broadcast this change was.
+    public var change: TodoChange { TodoChange(kind: kind, todo: todo, sequence: sequence) }
+
+    /// Who, as people read it: `todoctl (client 3)`.
+    public var author: String { ChangeAuthor(client: client, program: program).description }
+
+    /// The fields this change set, with their old and new values in words, `title "a" → "b"`.
+    public var fieldChanges: [String] {
+        guard let before = before?.todo else { return [] }
+        return TodoField.allCases.filter { !$0.isEqual(in: before, and: todo.todo) }.map { field in
+            "\(field.rawValue) \(Self.words(field, before)) → \(Self.words(field, todo.todo))"
+        }
+    }
+
+    static func words(_ field: TodoField, _ todo: Todo) -> String {
+        switch field {
+        case .title: quoted(todo.title)
+        case .notes: quoted(todo.notes)
+        case .priority: todo.priority.rawValue
+        case .due: todo.due?.description ?? "none"
+        case .tags: todo.tags.isEmpty ? "none" : todo.tags.map { "#\($0)" }.joined(separator: " ")
+        case .completedAt: todo.completedAt == nil ? "open" : "done"
+        case .deletedAt: todo.deletedAt == nil ? "live" : "deleted"
+        case .recurrence: todo.recurrence?.description ?? "none"
+        case .parent: todo.parent.map { "#\($0)" } ?? "none"
+        case .wait: todo.wait?.description ?? "none"
+        case .foreign: todo.foreign.isEmpty ? "none" : todo.foreign.keys.sorted().joined(separator: ", ")
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"" + (text.count > 60 ? String(text.prefix(57)) + "…" : text) + "\""
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind = "change", todo, sequence = "seq", at, client, program, step, before, imported, undoes
+    }
+}

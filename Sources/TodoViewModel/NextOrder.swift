@@ -1,0 +1,52 @@
+import TodoModel
+
+/// What to do now, most pressing first: the open todos that are overdue, due within a
+/// week, or of high priority, ordered by points that weigh the due date against the
+/// priority, so that a todo two days overdue comes before a high-priority one with no date.
+///
+/// Points for the due date: 10 for today, plus 1 for each day overdue (at most 7 more);
+/// 9 less the days until it for the week ahead (tomorrow 8 … in 7 days 2); none without
+/// a date or later. Points for priority: high 6, normal 2, low 0. More points first; on
+/// a tie, the earlier due date, then the lower number.
+public enum NextOrder {
+    /// How far ahead "soon" reaches, in days.
+    public static let soonDays = 7
+
+    /// The todo's points, or nil when it is not for now (done, deleted, or neither dated
+    /// within a week nor of high priority).
+    public static func points(_ todo: Todo, today: LocalDate) -> Int? {
+        guard !todo.isCompleted, !todo.isDeleted else { return nil }
+        let days = todo.due.map { today.days(until: $0) }
+        let duePoints: Int? = switch days {
+        case let days? where days <= 0: 10 + min(-days, 7)
+        case let days? where days <= soonDays: 9 - days
+        default: nil
+        }
+        guard duePoints != nil || todo.priority == .high else { return nil }
+        return (duePoints ?? 0) + priorityPoints(todo.priority)
+    }
+
+    static func priorityPoints(_ priority: Priority) -> Int {
+        switch priority {
+        case .high: 6
+        case .normal: 2
+        case .low: 0
+        }
+    }
+
+    /// The rows for now, most pressing first.
+    public static func ordered(_ rows: [TodoViewModel], today: LocalDate) -> [TodoViewModel] {
+        rows.compactMap { row in points(row.todo, today: today).map { (row, $0) } }
+            .sorted { a, b in
+                if a.1 != b.1 { return a.1 > b.1 }
+                switch (a.0.todo.due, b.0.todo.due) {
+                case let (x?, y?) where x != y: return x < y
+                case (_?, nil): return true
+                case (nil, _?): return false
+                default: break
+                }
+                return a.0.number < b.0.number
+            }
+            .map(\.0)
+    }
+}

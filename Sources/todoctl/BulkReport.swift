@@ -1,0 +1,50 @@
+import ArgumentParser
+import TodoClient
+import TodoTerminal
+import TodoViewModel
+
+/// What a command that changes several todos says about each: changed, unchanged, or
+/// refused with the daemon's reason; after a filter's run, the counts.
+struct BulkReport {
+    let json: Bool
+    /// Whether to end with the counts (a filter chose the todos, so the person has not seen them).
+    let summarised: Bool
+    private(set) var changed: [TodoViewModel] = []
+    private(set) var counts = (changed: 0, unchanged: 0, failed: 0)
+
+    init(json: Bool, summarised: Bool) {
+        self.json = json
+        self.summarised = summarised
+    }
+
+    /// Reports one todo's result; a failure of the connection itself is thrown, since
+    /// the rest cannot be sent either.
+    mutating func record(_ result: Result<TodoChange, TodoClientError>) throws(TodoClientError) {
+        switch result {
+        case .success(let change) where change.kind == .unchanged:
+            counts.unchanged += 1
+            changed.append(change.todo)
+            if !json { Terminal.print("\(change.todo.numberText) \(TerminalText.escaped(change.todo.title)): nothing to change") }
+        case .success(let change):
+            counts.changed += 1
+            changed.append(change.todo)
+            if !json { Terminal.print(change.line) }
+        case .failure(.refused(let error)):
+            counts.failed += 1
+            Terminal.error(error.message)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// The JSON array or the counts; exit 1 when any todo was refused.
+    func finish() throws {
+        if json { try Terminal.printJSON(changed) }
+        if summarised && !json && changed.isEmpty && counts.failed == 0 {
+            Terminal.print("no todos match: nothing changed")
+        } else if summarised && !json {
+            Terminal.print("\(counts.changed) changed, \(counts.unchanged) unchanged, \(counts.failed) failed")
+        }
+        if counts.failed > 0 { throw ExitStatus.refused }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import TodoClock
+import TodoModel
+import TodoViewModel
+
+/// The one filter language of `list`, `events`, `next` and the bulk commands: every
+/// condition given must hold. Dates take the words `--due` takes, and the past.
+struct FilterOptions: ParsableArguments {
+    @Option(name: [.customShort("t"), .customLong("tag")], help: ArgumentHelp("Only todos with this tag; repeat: all must be there.", valueName: "tag"))
+    var tags: [String] = []
+    @Option(name: .customLong("not-tag"), help: ArgumentHelp("Leave out todos with this tag; repeat for more.", valueName: "tag"))
+    var notTags: [String] = []
+    @Option(name: .shortAndLong, help: "Only todos of this priority: low, normal or high.")
+    var priority: Priority?
+    @Option(help: ArgumentHelp("Only todos whose title or notes contain this text (any case).", valueName: "text"))
+    var search: String?
+    // Unconditional: `--due-before -1d` is a date, not an option.
+    @Option(name: [.customShort("d"), .customLong("due")], parsing: .unconditional, help: ArgumentHelp("Only todos due on this day: \(FilterDateParser.accepted).", valueName: "date"))
+    var dueOn: FilterDateArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only todos due before this day (not on it): \(FilterDateParser.accepted).", valueName: "date"))
+    var dueBefore: FilterDateArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only todos due after this day (not on it): \(FilterDateParser.accepted).", valueName: "date"))
+    var dueAfter: FilterDateArgument?
+    @Flag(help: "Only todos due before today and not done.")
+    var overdue = false
+    @Flag(help: "Only todos without a due date.")
+    var noDue = false
+
+    func validate() throws {
+        if noDue && (dueOn != nil || dueBefore != nil || dueAfter != nil || overdue) {
+            throw ValidationError("--no-due leaves out every dated todo: it cannot go with --due, --due-before, --due-after or --overdue")
+        }
+    }
+
+    /// Whether any condition was given.
+    var isEmpty: Bool { filter(status: .open) == TodoFilter() }
+
+    /// The filter these options give, over todos in `status`.
+    func filter(status: TodoFilter.Status) -> TodoFilter {
+        // --overdue is "due before today": with --due-before as well, the earlier day holds.
+        let today = WallClock.today()
+        let before = [dueBefore?.date, overdue ? today : nil].compactMap(\.self).min()
+        // Done todos are not overdue: --overdue narrows "open and done" to open.
+        return TodoValidation.normalised(TodoFilter(
+            status: overdue && status == .all ? .open : status, tags: tags, notTags: notTags, priority: priority, search: search,
+            dueBefore: before, dueAfter: dueAfter?.date, dueOn: dueOn?.date, noDue: noDue))
+    }
+}

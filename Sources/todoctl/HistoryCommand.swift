@@ -1,0 +1,22 @@
+import ArgumentParser
+import TodoEvents
+import TodoModel
+import TodoViewModel
+import TodoWire
+
+struct HistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "Show one todo's life, oldest change first: what changed, when, and by whom.")
+
+    @Argument(help: "The todo: its number, id, or id prefix (deleted todos too).") var ref: TodoRef
+    @OptionGroup var connection: ConnectionOptions
+    @Flag(help: "Print one change per line as JSON (the broadcast's fields, plus at, client, program and before).")
+    var json = false
+
+    func run() async throws {
+        let list = try await Session.run(connection) { client in
+            try client.ask(.requestHistory(HistoryRequest(ref: ref))) { if case .responseHistory(let list) = $0 { list } else { nil } }
+        }
+        for change in list.changes { Terminal.print(json ? try WireCodec.json(change) : change.historyLine) }
+    }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import TodoClient
+import TodoEvents
+import TodoInterop
+import TodoModel
+import TodoTerminal
+import TodoViewModel
+import TodoWire
+
+extension InteropFormat: ExpressibleByArgument {}
+
+/// `todoctl import --from FORMAT [FILE|-] [--dry-run]`: todos from another program,
+/// created or updated by their own ids, so that importing the same file again changes nothing.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Bring in todos from Taskwarrior, iCalendar, todo.txt or todod's JSON.",
+        discussion: """
+            Each todo keeps the id it had (Taskwarrior's uuid, iCalendar's UID, todo.txt's
+            uid:), so a second import of the same file changes nothing, and a todo changed
+            there since is updated unless it was changed in todod later. Fields todod does
+            not know are kept with the todo and written back by `todoctl export`.
+            Every todo is checked before any is sent: a bad one is reported with its line or
+            position and nothing is imported. Todos are sent in batches of \(ImportCommand.batchSize),
+            each one transaction. Examples:
+              task export | todoctl import --from taskwarrior
+              todoctl import --from todotxt ~/todo.txt --dry-run
+            """)
+
+    @Option(help: "The format of the input: \(InteropFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var from: InteropFormat
+
+    @Argument(help: ArgumentHelp("The file to read; - or none for standard input.", valueName: "file"))
+    var file: String?
+
+    @Flag(help: "Show what would be created and updated; change nothing.")
+    var dryRun = false
+
+    @OptionGroup var connection: ConnectionOptions
+
+    /// Todos per request: the protocol's longest array.
+    static let batchSize = WireProtocol.maximumArrayLength
+
+    func run() async throws {
+        let name = file == nil || file == "-" ? "standard input" : file!
+        let todos = try Self.checked(try read(), format: from, name: name)
+        if dryRun {
+            let current = try await Session.run(connection) { client in try ExportCommand.todos(client, includingDeleted: true) }
+            return Terminal.print(Self.plan(todos, current: current))
+        }
+        let result = try await Session.run(connection) { client in
+            var changes: [TodoChange] = []
+            for batch in Self.batches(todos) {
+                let answer = try client.ask(.requestImportTodos(batch)) {
+                    if case .responseImportTodos(let result) = $0 { result } else { nil }
+                }
+                changes += answer.changes
+            }
+            return TodoImportResult(changes: changes)
+        }
+        // Completed, deleted, … by the source count as updates: the summary's words are the dry run's.
+        let created = result.count(of: .created), unchanged = result.count(of: .unchanged)
+        Terminal.print("imported \(todos.count) todos from \(name): \(created) created, "
+            + "\(result.changes.count - created - unchanged) updated, \(unchanged) unchanged")
+    }
+
+    private func read() throws -> Data {
+        guard let file, file != "-" else { return FileHandle.standardInput.readDataToEndOfFile() }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            Terminal.error("cannot read \(file): \(error.localizedDescription)")
+            throw ExitStatus.dataError
+        }
+    }
+
+    /// The input's todos, each validated as the daemon will; every bad one is reported
+    /// (by its line or position) and then nothing is imported.
+    static func checked(_ data: Data, format: InteropFormat, name: String) throws -> [ImportedTodo] {
+        let todos: [ImportedTodo]
+        do throws(InteropError) {
+            todos = try format.decode(data, now: Date())
+        } catch {
+            Terminal.error("\(name): \(error): nothing was imported; fix it and run the import again")
+            throw ExitStatus.dataError
+        }
+        var problems: [String] = []
+        for (index, todo) in todos.enumerated() {
+            do throws(TodoError) {
+                _ = try TodoValidation.validated(todo)
+            } catch {
+                problems.append("\(name): todo \(index + 1) (\(TerminalText.escaped(String(todo.title.prefix(40))))): \(error.message)")
+            }
+        }
+        guard problems.isEmpty else {
+            problems.forEach(Terminal.error)
+            Terminal.error("\(problems.count) of \(todos.count) todos are not valid: nothing was imported; fix them and run the import again")
+            throw ExitStatus.dataError
+        }
+        return todos
+    }
+
+    /// Batches of at most `batchSize` todos and about 512 KiB, so that a request stays
+    /// well under the protocol's 1 MiB frame.
+    static func batches(_ todos: [ImportedTodo]) -> [[ImportedTodo]] {
+        var batches: [[ImportedTodo]] = [], current: [ImportedTodo] = [], bytes = 0
+        for todo in todos {
+            let size = todo.title.utf8.count + todo.notes.utf8.count + todo.foreign.values.reduce(0) { $0 + $1.utf8.count } + 512
+            if !current.isEmpty, current.count == batchSize || bytes + size > 512 * 1024 {
+                batches.append(current)
+                (current, bytes) = ([], 0)
+            }
+            current.append(todo)
+            bytes += size
+        }
+        if !current.isEmpty { batches.append(current) }
+        return batches
+    }
+
+    /// What an import would do, by the Model's own rule (`ImportedTodo.replacing`).
+    static func plan(_ todos: [ImportedTodo], current: [Todo]) -> String {
+        let byID = Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var lines: [String] = [], created = 0, updated = 0
+        for todo in todos {
+            if let existing = byID[todo.id] {
+                guard todo.replacing(existing) != nil else { continue }
+                updated += 1
+                lines.append("would update #\(existing.number) \(todo.title)")
+            } else {
+                created += 1
+                lines.append("would create \(todo.title)")
+            }
+        }
+        lines.append("dry run: \(created) to create, \(updated) to update, \(todos.count - created - updated) unchanged; nothing was changed")
+        return lines.joined(separator: "\n")
+    }
+}

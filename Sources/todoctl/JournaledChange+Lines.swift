@@ -1,0 +1,28 @@
+import Foundation
+import TodoTerminal
+import TodoViewModel
+
+extension JournaledChange {
+    /// `edited   title "Call plumber" → "Call the plumber"`: what the change did, escaped.
+    var what: String {
+        let verb = kind.verb.padding(toLength: 9, withPad: " ", startingAt: 0)
+        let details: String
+        switch kind {
+        case .created: details = "\"\(todo.title)\"" + (imported == true ? " (imported)" : "")
+        case .updated: details = fieldChanges.joined(separator: ", ")
+        default: details = fieldChanges.filter { !$0.hasPrefix("completedAt") && !$0.hasPrefix("deletedAt") }.joined(separator: ", ")
+        }
+        let undo = undoes.map { " (undo of \($0))" } ?? ""
+        return TerminalText.escaped(verb + details + undo)
+    }
+
+    /// `2026-11-21 14:02  edited   title …   todoctl (client 3)`, for history.
+    var historyLine: String {
+        "\(ShowCommand.format(at))  \(what)   \(Terminal.styled(TerminalText.escaped(author), .dim))"
+    }
+
+    /// `12  2026-11-21 14:02  #3  edited   title …   todoctl (client 3)`, for the log.
+    var logLine: String {
+        "\(sequence)  \(ShowCommand.format(at))  \(todo.numberText)  \(what)   \(Terminal.styled(TerminalText.escaped(author), .dim))"
+    }
+}

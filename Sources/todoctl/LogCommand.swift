@@ -1,0 +1,49 @@
+import ArgumentParser
+import TodoClient
+import TodoEvents
+import TodoViewModel
+import TodoWire
+
+struct LogCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log", abstract: "Show every change (or the last --limit), newest last.",
+        discussion: """
+            With --json each line is one change in the shape of the daemon's broadcasts \
+            (change, seq, todo) plus at, client, program and before: a stream that \
+            `todoctl replay` turns back into the same todos in an empty database.
+            """)
+
+    @Option(help: ArgumentHelp("Only changes made since then.", valueName: "when")) var since: WhenArgument?
+    @Option(help: ArgumentHelp("At most this many changes, the last ones (1–\(ChangeList.maximumChanges)).", valueName: "n"))
+    var limit: Int?
+    @OptionGroup var connection: ConnectionOptions
+    @Flag(help: "Print one change per line as JSON.") var json = false
+
+    func validate() throws {
+        if let limit, !(1...ChangeList.maximumChanges).contains(limit) {
+            throw ValidationError("--limit takes 1 to \(ChangeList.maximumChanges), not \(limit)")
+        }
+    }
+
+    func run() async throws {
+        try await Session.run(connection) { client in
+            if let limit { return try show(page(client, LogRequest(since: since?.date, limit: limit))) }
+            // Every change: page forward through the journal, one answer's worth at a time.
+            var after: UInt64 = 0
+            while true {
+                let changes = try page(client, LogRequest(since: since?.date, after: after, limit: ChangeList.maximumChanges))
+                try show(changes)
+                guard changes.count == ChangeList.maximumChanges, let last = changes.last else { return }
+                after = last.sequence
+            }
+        }
+    }
+
+    private func page(_ client: TodoConnection, _ request: LogRequest) throws(TodoClientError) -> [JournaledChange] {
+        try client.ask(.requestLog(request)) { if case .responseLog(let list) = $0 { list.changes } else { nil } }
+    }
+
+    private func show(_ changes: [JournaledChange]) throws {
+        for change in changes { Terminal.print(json ? try WireCodec.json(change) : change.logLine) }
+    }
+}

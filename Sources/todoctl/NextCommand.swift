@@ -1,0 +1,32 @@
+import ArgumentParser
+import TodoClock
+import TodoModel
+import TodoTerminal
+import TodoViewModel
+
+struct NextCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "next", abstract: "What to do now: overdue, due soon and high-priority todos, most pressing first.",
+        discussion: """
+            Shows the open todos that are overdue, due within \(NextOrder.soonDays) days, or of high \
+            priority. Each gets points: for its due date 10 for today plus 1 for each day \
+            overdue (at most 7 more), and 9 less the days until it in the week ahead (tomorrow 8, \
+            in 7 days 2); for its priority high 6, normal 2, low 0. Most points first; on a tie, \
+            the earlier due date, then the lower number. So a todo two days overdue (14) comes \
+            before a high-priority one with no date (6), and a high one due tomorrow (14) before \
+            a normal one due today (12). The filter options of `list` narrow it further.
+            """,
+        aliases: ["today"])
+
+    @OptionGroup(title: "Filter") var filter: FilterOptions
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let list = try await Session.run(connection) { try $0.list(filter.filter(status: .open)) }
+        let rows = NextOrder.ordered(list.todos, today: WallClock.today())
+        if output.json { return try Terminal.printJSON(rows) }
+        if rows.isEmpty { return Terminal.print("nothing due within \(NextOrder.soonDays) days, overdue or of high priority") }
+        Terminal.print(TodoTable(rows: rows, styler: Terminal.styler).render().joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import TodoModel
+import TodoTerminal
+import TodoViewModel
+
+/// `show`'s lines for the planning fields: how it repeats and when the next one would be
+/// due, what it is a subtask of, and until when it waits.
+struct PlanningLines {
+    let fields: [(String, String)]
+
+    init(_ detail: TodoDetailViewModel) {
+        var fields: [(String, String)] = []
+        if let rule = detail.todo.recurrence, let next = detail.nextDue() {
+            let when = rule.basis == .due && detail.due != nil ? "the next is due \(next)" : "done today, the next would be due \(next)"
+            fields.append(("repeats", "\(rule); \(when)"))
+        }
+        if let parent = detail.todo.parent {
+            let title = detail.parentTodo.map { " " + TerminalText.escaped($0.title) } ?? ""
+            fields.append(("parent", "#\(parent)\(title)"))
+        }
+        if let wait = detail.todo.wait {
+            let today = LocalDate(Date())
+            fields.append(("waits", wait > today ? "until \(wait) (hidden from the list till then)" : "until \(wait) (over)"))
+        }
+        self.fields = fields
+    }
+}

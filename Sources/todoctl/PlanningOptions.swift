@@ -1,0 +1,72 @@
+import ArgumentParser
+import TodoModel
+import TodoViewModel
+
+/// The planning options `add` and `edit` share: recurrence, parent, wait.
+struct PlanningOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Repeat from the due date: \(Recurrence.accepted).", valueName: "period"))
+    var every: Recurrence?
+    @Option(help: ArgumentHelp("Repeat from completion: due this long after it is done.", valueName: "period"))
+    var everyAfter: Recurrence?
+    @Option(help: ArgumentHelp("Make it a subtask of this todo (its number; one level deep).", valueName: "number"))
+    var parent: ParentNumber?
+    @Option(help: ArgumentHelp("Hide it from the default list until this day: \(DueDateParser.accepted).", valueName: "date"))
+    var wait: DueDateArgument?
+
+    func validate() throws {
+        if every != nil && everyAfter != nil { throw ValidationError("--every and --every-after contradict each other: give one") }
+    }
+
+    /// The rule given, counted from the due date or from completion.
+    var recurrence: Recurrence? {
+        if let everyAfter { return Recurrence(count: everyAfter.count, unit: everyAfter.unit, basis: .completion) }
+        return every
+    }
+}
+
+/// `edit`'s planning options: those of `add`, and the flags that remove each.
+struct PlanningEditOptions: ParsableArguments {
+    @OptionGroup var set: PlanningOptions
+    @Flag(help: "Stop repeating.") var noEvery = false
+    @Flag(help: "Make it a todo of its own again.") var noParent = false
+    @Flag(help: "Stop waiting: show it in the default list now.") var noWait = false
+
+    func validate() throws {
+        for (given, flag, option) in [
+            (set.recurrence != nil && noEvery, "--no-every", "--every"), (set.parent != nil && noParent, "--no-parent", "--parent"),
+            (set.wait != nil && noWait, "--no-wait", "--wait"),
+        ] where given {
+            throw ValidationError("\(option) and \(flag) contradict each other: give one")
+        }
+    }
+
+    /// `edit` with these options' fields set.
+    func applied(to edit: TodoEdit) -> TodoEdit {
+        var edit = edit
+        edit.recurrence = set.recurrence
+        edit.clearRecurrence = noEvery
+        edit.parent = set.parent?.number
+        edit.clearParent = noParent
+        edit.wait = set.wait?.date
+        edit.clearWait = noWait
+        return edit
+    }
+}
+
+extension Recurrence: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(argument)
+    }
+}
+
+/// A todo number as typed for a parent: `12` or `#12`.
+struct ParentNumber: ExpressibleByArgument {
+    let number: Int
+
+    init?(argument: String) {
+        let digits = argument.hasPrefix("#") ? argument.dropFirst() : Substring(argument)
+        guard (1...9).contains(digits.utf8.count), digits.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(digits), number > 0
+        else { return nil }
+        self.number = number
+    }
+}

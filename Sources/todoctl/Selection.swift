@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import TodoClient
+import TodoModel
+import TodoTerminal
+import TodoViewModel
+
+/// Which todos a bulk command acts on: the ones named, or the ones a filter finds now.
+/// Above `askAbove` todos found by a filter, todoctl asks first (as Taskwarrior does),
+/// unless `--yes`; it never asks when standard input is not a terminal, and refuses.
+struct Selection: ParsableArguments {
+    /// More todos than this, found by a filter, need a yes.
+    static let askAbove = 3
+
+    @Argument(help: "The todos: numbers, ids, or id prefixes (or none, and a filter).") var refs: [TodoRef] = []
+    @Option(
+        name: .customLong("filter"), parsing: .unconditional,
+        help: ArgumentHelp("The filter options of `list` as one argument, e.g. --filter '-t home --overdue'.", valueName: "options"))
+    var expression: String?
+    @Flag(name: .shortAndLong, help: "Change more than \(askAbove) todos found by a filter without asking.") var yes = false
+
+    /// The filter given as `--filter '…'`, read with `list`'s options.
+    func parsedExpression() throws -> FilterOptions? {
+        guard let expression else { return nil }
+        do {
+            let options = try FilterOptions.parse(ShellWords.split(expression))
+            guard !options.isEmpty else { throw ValidationError("--filter '\(expression)' gives no condition: use list's filter options, e.g. --filter '-t home --overdue'") }
+            return options
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("--filter '\(expression)': \(FilterOptions.message(for: error))")
+        }
+    }
+
+    /// Checks, before anything is sent, that todos are named or a filter is given, not
+    /// both; `direct` are filter options given on the command line itself.
+    func validate(direct: FilterOptions?) throws {
+        let filters = try [parsedExpression(), direct?.isEmpty == false ? direct : nil].compactMap(\.self)
+        if filters.count > 1 { throw ValidationError("give the filter either as options or as --filter '…', not both") }
+        if !refs.isEmpty && !filters.isEmpty { throw ValidationError("name todos or give a filter, not both") }
+        if refs.isEmpty && filters.isEmpty {
+            throw ValidationError("name the todos (numbers or ids), or give a filter (such as -t home or --overdue) to act on every todo it finds")
+        }
+    }
+
+    /// The todos to act on (checked by `validate(direct:)`), and whether a filter found
+    /// them: then over the todos in `status`, confirmed when there are many.
+    func resolve(_ client: TodoConnection, direct: FilterOptions?, status: TodoFilter.Status, action: String) throws -> (refs: [TodoRef], found: Bool) {
+        guard let options = try parsedExpression() ?? (direct?.isEmpty == false ? direct : nil) else { return (refs, false) }
+        let list = try client.list(options.filter(status: status))
+        try confirm(list.todos, action: action)
+        return (list.todos.map { .id($0.todo.id) }, true)
+    }
+
+    /// Asks before acting on more than a handful; refuses where it cannot ask.
+    private func confirm(_ todos: [TodoViewModel], action: String) throws {
+        guard todos.count > Self.askAbove, !yes else { return }
+        guard isatty(STDIN_FILENO) == 1 else {
+            Terminal.error("\(todos.count) todos match; todoctl asks before it will \(action) more than \(Self.askAbove), and cannot ask without a terminal: nothing changed. Pass --yes to \(action) all \(todos.count)")
+            throw ExitStatus.refused
+        }
+        for todo in todos { Terminal.print("  \(todo.numberText) \(TerminalText.escaped(todo.title))") }
+        Swift.print("\(action.prefix(1).uppercased() + action.dropFirst()) these \(todos.count) todos? [y/N] ", terminator: "")
+        fflush(nil)
+        guard let answer = readLine()?.lowercased(), ["y", "yes"].contains(answer) else {
+            Terminal.print("nothing changed")
+            throw ExitStatus.refused
+        }
+    }
+}

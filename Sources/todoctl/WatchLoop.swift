@@ -1,0 +1,177 @@
+import Foundation
+import TodoClient
+import TodoEvents
+import TodoModel
+import TodoTerminal
+import TodoViewModel
+
+/// The watch's state machine around the screen: the client of the moment, the list
+/// request in flight, the changes that arrive meanwhile, and the requests keys ask for.
+struct WatchLoop {
+    /// What the owner of the terminal does after an input.
+    enum Outcome: Equatable {
+        case draw
+        case quit
+        /// Leave the screen, open this todo's notes in the editor, come back.
+        case editNotes(Todo)
+    }
+
+    var screen: WatchScreen
+    let sink: AsyncStream<WatchInput>.Continuation
+    private var client: TodoClient?
+    private var awaitingList = false
+    private var heldChanges: [TodoChange] = []
+
+    init(screen: WatchScreen, sink: AsyncStream<WatchInput>.Continuation) {
+        self.screen = screen
+        self.sink = sink
+    }
+
+    /// Applies one input.
+    mutating func handle(_ input: WatchInput) -> Outcome {
+        switch input {
+        case .terminate: return .quit
+        case .resized: break
+        case .dayChanged(let day): screen.today = day
+        case .key(let key):
+            guard let command = screen.handle(key) else { break }
+            if command == .quit { return .quit }
+            if case .editNotes(let id) = command, let row = screen.entries.map(\.row).first(where: { $0.id == id }) { return .editNotes(row.todo) }
+            send(command)
+        case .link(.connected(let client)):
+            self.client = client
+            screen.connection = .connected
+            screen.show(message: nil)
+            reload(screen.list.filter)
+        case .link(.change(let change, _)):
+            // The totals count every change, also one the list holds back.
+            screen.totals.count(change)
+            if awaitingList { heldChanges.append(change); break }
+            // A gap in the sequence means a change was missed: ask for the whole list again.
+            if change.sequence > screen.list.asOf + 1 { reload(screen.list.filter) }
+            screen.incorporate(change)
+            if screen.needsContext { reload(screen.list.filter) }
+            // The history pane is as live as the list: its todo changed, so it has a new line.
+            if screen.pane == .history, screen.history?.id == change.todo.id { send(.history(change.todo.id)) }
+        case .link(.missed):
+            // Changes were dropped while this loop was busy: the list may be stale.
+            reload(screen.list.filter)
+        case .link(.disconnected(let reason, let retry)):
+            client = nil
+            screen.connection = .disconnected(retryInSeconds: max(1, Int(retry.components.seconds)))
+            screen.show(message: reason)
+        case .list(let list):
+            guard list.filter == screen.list.filter else { break }
+            awaitingList = false
+            screen.incorporate(list)
+            heldChanges.filter { $0.sequence > list.asOf }.forEach { screen.incorporate($0) }
+            heldChanges = []
+        case .totals(let totals, let question):
+            screen.totals.answer(totals, to: question)
+        case .totalsFailed(let question):
+            screen.totals.failed(question)
+        case .failed(let command, let message):
+            if case .reload = command { awaitingList = false }
+            screen.failed(command, message: message)
+        case .said(let words):
+            screen.show(notice: words)
+        case .history(let id, let lines):
+            screen.showHistory(of: id, lines: lines)
+        }
+        return .draw
+    }
+
+    /// Sends notes written in the editor, with the revision they were based on. The file
+    /// goes once they are saved; when they are refused (another client changed the todo
+    /// meanwhile) it stays, and the status line says where.
+    func sendNotes(_ notes: String, of todo: Todo, keptIn file: FormFile) {
+        let command = WatchScreen.Command.edit(todo.id, revision: todo.revision, TodoEdit(notes: notes), typed: nil)
+        guard let client, let event = Self.event(for: command) else {
+            sink.yield(.failed(command, "not connected to todod, so the notes of #\(todo.number) were not saved; they are kept in \(file.path)"))
+            return
+        }
+        let sink = sink
+        Task {
+            do {
+                _ = try await client.request(event)
+                file.remove()
+                sink.yield(.said("notes of #\(todo.number) saved"))
+            } catch {
+                sink.yield(.failed(command, "\(error); your notes are kept in \(file.path)"))
+            }
+        }
+    }
+
+    /// Asks for the whole list, and the totals with it (after connecting or a gap).
+    private mutating func reload(_ filter: TodoFilter) {
+        awaitingList = true
+        send(.reload(filter))
+        askTotals()
+    }
+
+    /// Asks the daemon for its counts; the tracker ignores the answer if a newer question came.
+    private mutating func askTotals() {
+        let question = screen.totals.ask()
+        guard let client else { return screen.totals.failed(question) }
+        let sink = sink
+        Task {
+            if case .responseStatus(let status)? = try? await client.request(.requestStatus) {
+                sink.yield(.totals(TodoTotals(open: status.openTodos, done: status.completedTodos, asOf: status.sequence), question: question))
+            } else {
+                sink.yield(.totalsFailed(question: question))
+            }
+        }
+    }
+
+    private mutating func send(_ command: WatchScreen.Command) {
+        if case .reload = command { awaitingList = true }
+        guard let event = Self.event(for: command) else { return }
+        guard let client else {
+            sink.yield(.failed(command, "not connected to todod; waiting for it to come back"))
+            return
+        }
+        let sink = sink
+        Task {
+            do {
+                switch try await client.request(event) {
+                case .responseTodoViewModels(let list): sink.yield(.list(list))
+                case .responseUndo(let list): sink.yield(.said(Self.undone(list.changes)))
+                // An undo that changes nothing is answered like any write that changes nothing.
+                case .responseTodoViewModel where command == .undo:
+                    sink.yield(.said("nothing to undo: the todos are already as the undo would leave them"))
+                case .responseHistory(let list):
+                    if case .history(let id) = command { sink.yield(.history(id, list.changes.map(Self.historyLine))) }
+                default: break
+                }
+            } catch {
+                sink.yield(.failed(command, String(describing: error)))
+            }
+        }
+    }
+
+    /// The request a command sends; none for quit and the notes editor, which the owner runs.
+    static func event(for command: WatchScreen.Command) -> Event? {
+        switch command {
+        case .add(let new, _): .requestNewTodo(new)
+        case .toggle(let id): .requestToggleComplete(.id(id))
+        case .delete(let id): .requestDeleteTodo(.id(id))
+        case .restore(let id): .requestRestoreTodo(.id(id))
+        case .edit(let id, let revision, let edit, _):
+            .requestUpdateTodoDetail(TodoDetailUpdate(ref: .id(id), revision: revision, edit: edit))
+        case .reload(let filter): .requestTodoViewModels(filter)
+        case .undo: .requestUndo(TodoUndo())
+        case .history(let id): .requestHistory(HistoryRequest(ref: .id(id)))
+        case .editNotes, .quit: nil
+        }
+    }
+
+    /// `undone: #3 edited title "a" → "b"`, for the status line.
+    static func undone(_ changes: [JournaledChange]) -> String {
+        "undone (U again redoes): " + changes.map { "\($0.todo.numberText) \($0.what)" }.joined(separator: "; ")
+    }
+
+    /// `2026-11-21 14:02  edited   title "a" → "b"   todoctl (client 3)`, plain, for the pane.
+    static func historyLine(_ change: JournaledChange) -> String {
+        "\(ShowCommand.format(change.at))  \(change.what)   \(change.author)"
+    }
+}

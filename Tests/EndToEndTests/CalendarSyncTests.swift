@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// `todod --ical-dir` synced with a real CalDAV server (Radicale on 127.0.0.1, started
+/// here) by the real vdirsyncer, as README's "to your phone" set-up does.
+@Suite("todod's iCalendar directory with vdirsyncer and Radicale")
+struct CalendarSyncTests {
+    /// Radicale on a port the system chose, without authentication, its data in `directory`;
+    /// returns it and the collection's URL, made with MKCALENDAR.
+    private func startRadicale(in directory: String) async throws -> (BackgroundProcess, String) {
+        let config = directory + "/radicale.conf"
+        try """
+            [server]
+            hosts = 127.0.0.1:0
+            [auth]
+            type = none
+            [rights]
+            type = owner_only
+            [storage]
+            filesystem_folder = \(directory)/collections
+            [logging]
+            level = info
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let radicale = try BackgroundProcess("/usr/bin/radicale", ["--config", config], readingErrors: true)
+        var port = ""
+        while port.isEmpty {
+            let line = try await radicale.readLine()
+            if line.contains("Listening on"), let colon = line.lastIndex(of: ":") {
+                port = String(line[line.index(after: colon)...].prefix { $0.isNumber })
+            }
+        }
+        // Its log goes on (a line per request): read to the end, so that it never blocks on a full pipe.
+        Task.detached { while (try? await radicale.readLine(timeout: 3_600)) != nil {} }
+        let url = "http://127.0.0.1:\(port)/user/tasks/"
+        let made = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", "-X", "MKCALENDAR", url])
+        #expect(made.status == 0, "MKCALENDAR: \(made.stderr)")
+        return (radicale, url)
+    }
+
+    private func vdirsyncer(_ config: String, _ arguments: String...) async throws {
+        let result = try await run("/usr/bin/vdirsyncer", ["-c", config] + arguments, input: "")
+        #expect(result.status == 0, "vdirsyncer \(arguments): \(result.stdout) \(result.stderr)")
+    }
+
+    @Test("A todo added with todoctl reaches Radicale after a sync; completed there by a PUT, it is completed in todod after the next")
+    func radicaleRoundTrip() async throws {
+        let directory = try makeTemporaryDirectory()
+        let (radicale, url) = try await startRadicale(in: directory)
+        // Radicale waits on its clients' keep-alive connections after SIGTERM.
+        defer { radicale.stop(signal: SIGKILL) }
+        let vdir = directory + "/vdir"
+        let config = directory + "/vdirsyncer.conf"
+        try """
+            [general]
+            status_path = "\(directory)/status/"
+
+            [pair todod]
+            a = "todod_local"
+            b = "todod_caldav"
+            collections = null
+
+            [storage todod_local]
+            type = "filesystem"
+            path = "\(vdir)/"
+            fileext = ".ics"
+
+            [storage todod_caldav]
+            type = "caldav"
+            url = "\(url)"
+            username = "user"
+            password = "x"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+
+        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
+        let added = try await daemon.todoctl("add", "Buy milk", "--json")
+        let id = try #require(try jsonObject(added.stdout)["id"] as? String)
+        try await vdirsyncer(config, "discover")
+        try await vdirsyncer(config, "sync")
+        let item = url + id + ".ics"
+        let remote = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", item])
+        #expect(remote.status == 0)
+        #expect(remote.stdout.contains("SUMMARY:Buy milk"))
+        #expect(remote.stdout.contains("STATUS:NEEDS-ACTION"))
+
+        // The phone: the same VTODO, completed now.
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: daemon)
+        let now = Self.stamp(Date())
+        let completed = remote.stdout
+            .replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:\(now)")
+            .replacingOccurrences(of: #"LAST-MODIFIED:\d{8}T\d{6}Z"#, with: "LAST-MODIFIED:\(now)", options: .regularExpression)
+        let put = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", "-X", "PUT", "-H", "Content-Type: text/calendar",
+                                                 "--data-binary", "@-", item], input: completed)
+        #expect(put.status == 0, "PUT: \(put.stderr)")
+        try await vdirsyncer(config, "sync")
+        // An import's change is told by what it did, as any change is.
+        _ = try await events.awaitLine(containing: "done #1 Buy milk")
+        let list = try await daemon.todoctl("list", "--completed")
+        #expect(list.stdout.contains("Buy milk"))
+        try await daemon.stop()
+    }
+
+    @Test("A file that does not parse is logged with its name and left alone")
+    func unparsable() async throws {
+        let directory = try makeTemporaryDirectory()
+        let vdir = directory + "/vdir"
+        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: daemon)
+        let broken = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:no end\r\n"
+        try broken.write(toFile: vdir + "/broken.ics", atomically: false, encoding: .utf8)
+        // The watcher takes files in the order they changed: once the good one is imported,
+        // the broken one was read before it.
+        let good = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:good-1\r\nSUMMARY:Fine one\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        try good.write(toFile: vdir + "/good-1.ics", atomically: false, encoding: .utf8)
+        _ = try await events.awaitLine(containing: "added #1 Fine one")
+        #expect(try await daemon.stop() == 0)
+        #expect(daemon.log.contains("broken.ics"), "\(daemon.log)")
+        #expect(daemon.log.contains("does not parse"))
+        #expect(daemon.log.contains("a VTODO has no END:VTODO"))
+        #expect(try String(contentsOfFile: vdir + "/broken.ics", encoding: .utf8) == broken)
+    }
+
+    static func stamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import InteropTestSupport
+import Testing
+
+@Suite("todoctl import and export against a real daemon and the real Taskwarrior")
+struct ImportExportTests {
+    private static let settings = ["uda.estimate.type=numeric", "uda.estimate.label=Est"]
+
+    /// A Taskwarrior with a task of each kind: a project, a UDA, an annotation, a timed due,
+    /// a wait, a recurrence, a completed and a deleted one.
+    private func sample() throws -> TaskwarriorHome {
+        let task = try TaskwarriorHome(settings: Self.settings)
+        try task.run(["add", "Write report", "project:work.reports", "priority:H", "due:2026-11-30", "+office", "estimate:3"])
+        try task.run(["1", "annotate", "first draft sent"])
+        try task.run(["add", "Call mum", "+family", "due:2026-11-22T15:30"])
+        try task.run(["add", "Buy milk", "wait:2026-12-01"])
+        try task.run(["add", "Daily standup", "due:2026-11-24", "recur:daily"])
+        try task.run(["add", "Old thing"])
+        try task.run(["add", "Gone"])
+        try task.run(["list"])
+        try task.run(["description:Old thing", "done"])
+        try task.run(["description:Gone", "delete"])
+        return task
+    }
+
+    @Test("task export | todoctl import, then todoctl export --to taskwarrior --all | task import loses nothing")
+    func taskwarriorRoundTrip() async throws {
+        let source = try sample()
+        defer { source.remove() }
+        let daemon = try await DaemonProcess.start()
+        let exported = String(decoding: try source.run(["export"]), as: UTF8.self)
+        let imported = try await daemon.todoctl("import", "--from", "taskwarrior", input: exported)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout == "imported 7 todos from standard input: 7 created, 0 updated, 0 unchanged\n")
+        let list = try await daemon.todoctl("list")
+        #expect(list.stdout.contains("#project:work.reports #office"))
+
+        let back = try await daemon.todoctl("export", "--to", "taskwarrior", "--all")
+        let target = try TaskwarriorHome(settings: Self.settings)
+        defer { target.remove() }
+        try target.run(["import", "-"], input: Data(back.stdout.utf8))
+        let before = try source.exportedTasks(), after = try target.exportedTasks()
+        #expect(before.count == 7)
+        #expect(Set(after.keys) == Set(before.keys))
+        for (uuid, task) in before {
+            #expect(NSDictionary(dictionary: task) == NSDictionary(dictionary: after[uuid] ?? [:]), "task \(uuid)")
+        }
+        try await daemon.stop()
+    }
+
+    @Test("Importing the same export twice changes nothing; a task modified since is updated")
+    func reimport() async throws {
+        let source = try sample()
+        defer { source.remove() }
+        let daemon = try await DaemonProcess.start()
+        let first = String(decoding: try source.run(["export"]), as: UTF8.self)
+        _ = try await daemon.todoctl("import", "--from", "taskwarrior", input: first)
+        let again = try await daemon.todoctl("import", "--from", "taskwarrior", input: first)
+        #expect(again.stdout == "imported 7 todos from standard input: 0 created, 0 updated, 7 unchanged\n")
+
+        let before = try source.exportedTasks()
+        try source.run(["description:Call mum", "modify", "priority:L", "Call mum and dad"])
+        let changed = String(decoding: try source.run(["export"]), as: UTF8.self)
+        // Taskwarrior may touch more than the modified task (a recurring task's instances): those too.
+        let touched = try source.exportedTasks().filter { NSDictionary(dictionary: $0.value) != NSDictionary(dictionary: before[$0.key] ?? [:]) }
+        #expect(touched.count >= 1)
+        let dry = try await daemon.todoctl("import", "--from", "taskwarrior", "--dry-run", input: changed)
+        #expect(dry.lines.contains("would update #2 Call mum and dad"))
+        #expect(dry.lines.last == "dry run: 0 to create, \(touched.count) to update, \(7 - touched.count) unchanged; nothing was changed")
+        let update = try await daemon.todoctl("import", "--from", "taskwarrior", input: changed)
+        #expect(update.stdout == "imported 7 todos from standard input: 0 created, \(touched.count) updated, \(7 - touched.count) unchanged\n")
+        let shown = try await daemon.todoctl("show", "2")
+        #expect(shown.stdout.contains("Call mum and dad"))
+        #expect(shown.stdout.contains("low"))
+        // The import is in the journal like any edit (and the stop's todod --check agrees).
+        let history = try await daemon.todoctl("history", "2")
+        #expect(history.stdout.contains(#"title "Call mum" → "Call mum and dad""#), "\(history.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("A bad record is reported with its place and reason, and nothing is imported")
+    func badRecord() async throws {
+        let daemon = try await DaemonProcess.start()
+        let input = """
+            [{"uuid":"504a33a9-5410-4636-928d-5ed88ba3419d","description":"fine","entry":"20261123T113416Z"},
+             {"uuid":"1a687bbc-4770-4b11-b3d8-5e5b65b47886","description":"ring the bell\\u0007","entry":"20261123T113416Z"}]
+            """
+        let result = try await daemon.todoctl("import", "--from", "taskwarrior", input: input)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("todo 2 (ring the bell\\u{7}): title: contains the control character U+0007"))
+        #expect(result.stderr.contains("nothing was imported"))
+        #expect(try await daemon.todoctl("list").stdout == "no open todos\n")
+        try await daemon.stop()
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import TodoClient
+import TodoEvents
+import TodoModel
+
+/// History and undo through the real todoctl and todod, each scenario ending with
+/// `todod --check` agreeing that the journal rebuilds the table.
+@Suite("The journal: history and undo")
+struct JournalTests {
+    /// The todo `ref` as `show --json` prints it.
+    private func show(_ daemon: DaemonProcess, _ ref: String) async throws -> [String: Any] {
+        try jsonObject(try await daemon.todoctl("show", ref, "--json").stdout)
+    }
+
+    /// Each line of a `--json` listing of changes.
+    private func changes(_ result: CommandResult) throws -> [[String: Any]] {
+        try result.lines.map(jsonObject)
+    }
+
+    private func expectCheckPasses(_ daemon: DaemonProcess, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let check = try await daemon.check()
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)", sourceLocation: sourceLocation)
+        #expect(check.stdout.contains("the journal rebuilds the table exactly"), sourceLocation: sourceLocation)
+    }
+
+    @Test("history shows every kind of change to a todo, oldest first, with who made it")
+    func historyOfEveryKind() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Call plumber")
+        _ = try await daemon.todoctl("edit", "1", "--title", "Call the plumber about the boiler")
+        for command in ["done", "reopen", "rm", "restore"] { _ = try await daemon.todoctl(command, "1") }
+        let json = try changes(try await daemon.todoctl("history", "1", "--json"))
+        #expect(json.map { $0["change"] as? String } == ["created", "updated", "completed", "reopened", "deleted", "restored"])
+        #expect(json.map { $0["seq"] as? Int } == [1, 2, 3, 4, 5, 6])
+        #expect(json.allSatisfy { $0["program"] as? String == "todoctl" })
+        #expect(json[1].path("before", "title") as? String == "Call plumber")
+        #expect(json[1].path("todo", "title") as? String == "Call the plumber about the boiler")
+        let readable = try await daemon.todoctl("history", "1")
+        #expect(readable.lines.count == 6)
+        #expect(readable.lines[1].contains(#"edited   title "Call plumber" → "Call the plumber about the boiler""#))
+        #expect(readable.lines[1].contains("todoctl (client 2)"))
+        let missing = try await daemon.todoctl("history", "9")
+        #expect(missing.status == 1 && missing.stderr.contains("no todo #9"))
+        try await expectCheckPasses(daemon)
+        try await daemon.stop()
+    }
+
+    /// A field of `show --json` in words: a time as "set", null as "none".
+    private func field(_ name: String, of daemon: DaemonProcess) async throws -> String {
+        let value = try await show(daemon, "1")[name]
+        if value is NSNull { return "none" }
+        return name.hasSuffix("At") ? "set" : "\(value ?? "?")"
+    }
+
+    @Test("each kind of change is undone, and undoing the undo redoes it", arguments: [
+        (["edit", "1", "--priority", "high"], "priority", "normal", "high"),
+        (["done", "1"], "completedAt", "none", "set"),
+        (["rm", "1"], "deletedAt", "none", "set"),
+    ])
+    func undoAndRedo(command: [String], name: String, original: String, changed: String) async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Water the plants")
+        #expect(try await run("todoctl", command, environment: daemon.environment).status == 0)
+        #expect(try await field(name, of: daemon) == changed)
+        let undo = try await daemon.todoctl("undo")
+        #expect(undo.status == 0 && undo.stdout.contains("(undo of 2)"), "\(undo.stdout)\(undo.stderr)")
+        #expect(try await field(name, of: daemon) == original)
+        let redo = try await daemon.todoctl("undo")
+        #expect(redo.status == 0 && redo.stdout.contains("(undo of 3)"))
+        #expect(try await field(name, of: daemon) == changed)
+        #expect(try await show(daemon, "1")["revision"] as? Int == 4)
+        try await expectCheckPasses(daemon)
+        try await daemon.stop()
+    }
+
+    @Test("undoing an add deletes the todo softly, and redoing restores it")
+    func undoCreate() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Oops")
+        #expect(try await daemon.todoctl("undo").stdout.contains("deleted"))
+        #expect(try await show(daemon, "1")["deletedAt"] is String)
+        #expect(try await daemon.todoctl("undo").stdout.contains("restored"))
+        #expect(try await show(daemon, "1")["deletedAt"] is NSNull)
+        try await expectCheckPasses(daemon)
+        try await daemon.stop()
+    }
+
+    @Test("an undo of a field changed again since is a conflict naming the later change; --force applies it")
+    func conflictingUndo() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "first")
+        _ = try await daemon.todoctl("edit", "1", "--title", "second")
+        _ = try await daemon.todoctl("edit", "1", "--title", "third")
+        let refused = try await daemon.todoctl("undo", "2")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("title was changed again by change 3"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--force"))
+        #expect(try await show(daemon, "1")["title"] as? String == "third")
+        #expect(try await daemon.todoctl("undo", "2", "--force").status == 0)
+        #expect(try await show(daemon, "1")["title"] as? String == "first")
+        try await expectCheckPasses(daemon)
+        try await daemon.stop()
+    }
+
+    @Test("undo --since takes back every change since then as one step, which one undo redoes")
+    func undoSince() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "kept")
+        _ = try await daemon.todoctl("add", "new")
+        _ = try await daemon.todoctl("edit", "1", "--title", "renamed", "--notes", "more")
+        _ = try await daemon.todoctl("done", "1")
+        let log = try changes(try await daemon.todoctl("log", "--json"))
+        #expect(log.map { $0["seq"] as? Int } == [1, 2, 3, 4])
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let stamp = try #require(log[1]["at"] as? String)
+        let since = try #require(formatter.date(from: stamp))
+        let path = daemon.socketPath
+        let answer = try await blocking { try TodoConnection(path: path).request(.requestUndo(TodoUndo(since: since))) }
+        guard case .responseUndo(let list) = answer else { throw TestFailure("expected responseUndo, got \(answer)") }
+        #expect(Set(list.changes.map(\.todo.number)) == [1, 2])
+        #expect(Set(list.changes.map(\.step)).count == 1)
+        #expect(try await show(daemon, "1")["title"] as? String == "kept")
+        #expect(try await show(daemon, "1")["notes"] as? String == "")
+        #expect(try await show(daemon, "1")["completedAt"] is NSNull)
+        #expect(try await show(daemon, "2")["deletedAt"] is String)
+        // One undo of that step redoes all of it.
+        #expect(try await daemon.todoctl("undo").status == 0)
+        #expect(try await show(daemon, "1")["title"] as? String == "renamed")
+        #expect(try await show(daemon, "1")["completedAt"] is String)
+        #expect(try await show(daemon, "2")["deletedAt"] is NSNull)
+        // The command line's --since: durations and dates.
+        #expect(try await daemon.todoctl("log", "--since", "1h").lines.count == 8)
+        #expect(try await daemon.todoctl("log", "--since", "2099-01-01").lines.isEmpty)
+        #expect(try await daemon.todoctl("log", "--limit", "2").lines.count == 2)
+        try await expectCheckPasses(daemon)
+        try await daemon.stop()
+    }
+
+    @Test("two clients: one undoes its title edit while the other has edited the notes; both hear the undo")
+    func twoClients() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Call plumber")
+        let other = try await TodoClient.connect(to: daemon.socketPath, program: "watch")
+        _ = try await daemon.todoctl("edit", "1", "--title", "Call Bob")
+        _ = try await other.request(.requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(1), edit: TodoEdit(notes: "about the boiler"))))
+        #expect(try await daemon.todoctl("undo", "2").status == 0)
+        let todo = try await show(daemon, "1")
+        #expect(todo["title"] as? String == "Call plumber" && todo["notes"] as? String == "about the boiler")
+        var broadcasts = other.broadcasts.makeAsyncIterator()
+        var kinds: [UInt64] = []
+        while kinds.last != 4, let next = await broadcasts.next() {
+            if case .frame(let frame) = next, case .responseTodoViewModel(let change) = frame.event { kinds.append(change.sequence) }
+        }
+        #expect(kinds == [2, 3, 4])
+        let history = try changes(try await daemon.todoctl("history", "1", "--json"))
+        #expect(history.map { $0["program"] as? String } == ["todoctl", "todoctl", "watch", "todoctl"])
+        #expect(history.last?["undoes"] as? Int == 2)
+        await other.close()
+        try await expectCheckPasses(daemon)
+        try await daemon.stop()
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// Recurrence, subtasks and waiting, through the real `todod` and `todoctl`.
+@Suite("Planning end to end")
+struct PlanningEndToEndTests {
+    /// The todos `list --all --json` prints.
+    private func all(_ daemon: DaemonProcess, _ status: String = "--all") async throws -> [[String: Any]] {
+        try jsonArray(try await run("todoctl", ["list", status, "--json"], environment: daemon.environment).stdout)
+    }
+
+    @Test("a recurring todo completed by two clients at once gets one next occurrence, which reopening removes")
+    func recurringFromTwoClients() async throws {
+        let daemon = try await DaemonProcess.start()
+        #expect(try await daemon.todoctl("add", "Water", "the", "plants", "--due", "2031-01-03", "--every", "1w").status == 0)
+        let (first, second) = (try daemon.connect(), try daemon.connect())
+        for peer in [first, second] { _ = try await peer.awaitLine(containing: "responseHello") }
+        // Both requests are on the wire before either answer is read.
+        try first.send(#"{"event":"requestCompleteTodo","id":"a","data":1}"# + "\n")
+        try second.send(#"{"event":"requestCompleteTodo","id":"b","data":1}"# + "\n")
+        // Each peer hears its answer and the next occurrence's creation, in either order.
+        var answers: [String] = []
+        for (peer, id) in [(first, "a"), (second, "b")] {
+            var answer: String?
+            var created: String?
+            while answer == nil || created == nil, let line = try await peer.readLine() {
+                if line.contains(#""id":"\#(id)""#) { answer = line }
+                if line.contains(#""change":"created""#) { created = line }
+            }
+            answers.append(answer ?? "")
+            // Broadcast to both with no request id: nobody asked for it.
+            #expect(created?.contains(#""due":"2031-01-10""#) == true && created?.contains(#""previous":1"#) == true)
+            #expect(created?.contains(#""event":"responseTodoViewModel"}"#) == true)
+        }
+        #expect(answers.filter { $0.contains(#""change":"completed""#) }.count == 1)
+        #expect(answers.filter { $0.contains(#""change":"unchanged""#) }.count == 1)
+        let todos = try await all(daemon)
+        #expect(todos.count == 2)
+        #expect(todos.compactMap { $0["due"] as? String }.sorted() == ["2031-01-03", "2031-01-10"])
+        let shown = try await daemon.todoctl("show", "2")
+        #expect(shown.stdout.contains("repeats   every week; the next is due 2031-01-17"))
+
+        #expect(try await daemon.todoctl("reopen", "1").status == 0)
+        #expect(try await all(daemon).compactMap { $0["number"] as? Int } == [1])
+        #expect(try await daemon.todoctl("list", "--deleted").stdout.contains("#2"))
+        try await daemon.stop()
+    }
+
+    @Test("undoing the completion of a recurring todo reopens it and deletes the occurrence it made")
+    func undoRecurring() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Water", "--due", "2031-01-03", "--every", "weekly")
+        _ = try await daemon.todoctl("done", "1")
+        #expect(try await all(daemon).count == 2)
+        #expect(try await daemon.todoctl("undo").status == 0)
+        let left = try await all(daemon)
+        #expect(left.compactMap { $0["number"] as? Int } == [1])
+        #expect(left.first?["completedAt"] is NSNull)
+        try await daemon.stop()
+    }
+
+    @Test("a parent with open subtasks is completed only --with-children, which completes them in one step")
+    func parentWithChildren() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Paint", "the", "house")
+        _ = try await daemon.todoctl("add", "Buy", "paint", "--parent", "1")
+        _ = try await daemon.todoctl("add", "Sand", "the", "walls", "--parent", "#1")
+        let list = try await daemon.todoctl("list")
+        #expect(list.lines == ["#1 [ ]   Paint the house [0/2]", "#3 [ ]     Sand the walls", "#2 [ ]     Buy paint"])
+
+        let refused = try await daemon.todoctl("done", "1")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("#1 has 2 open subtasks (#2, #3)"))
+        #expect(refused.stderr.contains("--with-children"))
+        #expect(try await daemon.todoctl("list", "--completed").stdout == "no completed todos\n")
+
+        let watcher = try daemon.connect()
+        _ = try await watcher.awaitLine(containing: "responseHello")
+        let done = try await daemon.todoctl("done", "1", "--with-children")
+        #expect(done.status == 0)
+        for number in [1, 2, 3] {
+            _ = try await watcher.awaitLine(containing: #""change":"completed""#, #""number":\#(number),"#)
+        }
+        #expect(try await all(daemon, "--completed").compactMap { $0["number"] as? Int }.sorted() == [1, 2, 3])
+        try await daemon.stop()
+    }
+
+    @Test("deleting a parent deletes its subtasks; restoring it brings them back")
+    func deleteParent() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Trip")
+        _ = try await daemon.todoctl("add", "Tickets", "--parent", "1")
+        #expect(try await daemon.todoctl("rm", "1").status == 0)
+        #expect(try await daemon.todoctl("list").stdout == "no open todos\n")
+        let orphan = try await daemon.todoctl("restore", "2")
+        #expect(orphan.status != 0 && orphan.stderr.contains("restore #1"))
+        #expect(try await daemon.todoctl("restore", "1").status == 0)
+        #expect(try await all(daemon).compactMap { $0["number"] as? Int }.sorted() == [1, 2])
+        try await daemon.stop()
+    }
+
+    @Test("a waiting todo appears at midnight in a watching client, without anyone asking")
+    func waitingAtMidnight() async throws {
+        let directory = try makeTemporaryDirectory()
+        let nowFile = directory + "/now"
+        /// Moves the daemon's clock: a new file renamed over the old, as clock.md asks.
+        func setNow(_ instant: String) throws {
+            try Data(instant.utf8).write(to: URL(fileURLWithPath: nowFile + ".new"))
+            guard rename(nowFile + ".new", nowFile) == 0 else { throw TestFailure("cannot move the clock: errno \(errno)") }
+        }
+        try setNow("2031-01-02T23:59:58Z")
+        let clock = ["TODOD_TEST_NOW": "@" + nowFile, "TZ": "UTC"]
+        let daemon = try await DaemonProcess.start(in: directory, environment: clock)
+        #expect(try await daemon.todoctl("add", "Call", "the", "bank", "--wait", "2031-01-03", environment: clock).status == 0)
+        #expect(try await daemon.todoctl("list", environment: clock).stdout == "no open todos\n")
+        #expect(try await daemon.todoctl("list", "--waiting", environment: clock).lines.first?.contains("Call the bank") == true)
+
+        let watcher = try daemon.connect()
+        _ = try await watcher.awaitLine(containing: "responseHello")
+        try setNow("2031-01-03T00:00:01Z")
+        // The daemon's own midnight timer, not a request, makes the change.
+        let woken = try await watcher.awaitLine(containing: #""change":"updated""#, #""title":"Call the bank""#)
+        #expect(woken.contains(#""wait":null"#))
+        #expect(try await daemon.todoctl("list", environment: clock).lines.first?.contains("Call the bank") == true)
+        try await daemon.stop()
+    }
+}

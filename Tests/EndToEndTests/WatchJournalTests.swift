@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// `todoctl watch` with the journal: U undoes the last change, any client's, and says what
+/// it undid; h shows the selected todo's history, kept live.
+@Suite("todoctl watch: undo and history")
+struct WatchJournalTests {
+    @Test("U undoes another client's last change and says what it undid; U again redoes")
+    func undoKey() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "draft")
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        try await tmux.waitFor("#1 [ ]   draft")
+        _ = try await daemon.todoctl("edit", "1", "--title", "final")
+        try await tmux.waitFor("#1 [ ]   final")
+        try await tmux.keys("U")
+        try await tmux.waitUntil("the undo on the row and the status line") {
+            $0.contains("#1 [ ]   draft") && $0.contains("undone (U again redoes): #1 edited") && $0.contains("title \"final\" → \"draft\"")
+        }
+        let shown = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
+        #expect(shown["title"] as? String == "draft")
+        try await tmux.keys("U")
+        try await tmux.waitFor("#1 [ ]   final")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("h shows the selected todo's history, and a change from another client adds its line")
+    func historyPane() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "plan")
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        try await tmux.waitFor("#1 [ ]   plan")
+        try await tmux.keys("h")
+        try await tmux.waitUntil("the history pane") { $0.contains("history of #1, oldest first:") && $0.contains("added    \"plan\"   todoctl (client 1)") }
+        _ = try await daemon.todoctl("edit", "1", "--priority", "high")
+        try await tmux.waitFor("priority normal → high")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// `todoctl watch` as a place to work in: adding under a filter, the detail pane, search,
+/// tag picking and in-place edits, the notes in a real vi, in a real terminal (tmux).
+@Suite("todoctl watch: working in it")
+struct WatchWorkTests {
+    /// watch in tmux, with vi (no vimrc) as the editor; `arguments` after `watch`.
+    private func watch(_ daemon: DaemonProcess, _ arguments: String = "") async throws -> Tmux {
+        let environment = daemon.environment.merging(["NO_COLOR": "1", "EDITOR": "vi -u NONE", "VISUAL": "", "HOME": daemon.directory]) { $1 }
+        let tmux = try await Tmux(environment: environment)
+        try await tmux.type("\(binaryDirectory)/todoctl watch \(arguments)")
+        try await tmux.waitFor("connected")
+        return tmux
+    }
+
+    private func shown(_ daemon: DaemonProcess, _ number: Int) async throws -> [String: Any] {
+        try jsonObject(try await daemon.todoctl("show", "\(number)", "--json").stdout)
+    }
+
+    @Test("a under a tag filter adds a todo with that tag, and it stays in view")
+    func addUnderTagFilter() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watch(daemon, "--tag work")
+        try await tmux.keys("a")
+        try await tmux.keys("Call Bob", "Enter")
+        try await tmux.waitUntil("the new todo in the #work list") { $0.contains("#1 [ ]   Call Bob  #work") && $0.contains("open #work · 1 shown") }
+        #expect(try await shown(daemon, 1)["tags"] as? [String] == ["work"])
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("x in the deleted list says to press u to restore")
+    func toggleDeleted() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "gone")
+        _ = try await daemon.todoctl("rm", "1")
+        let tmux = try await watch(daemon, "--deleted")
+        try await tmux.waitFor("#1 [ ]   gone")
+        try await tmux.keys("x")
+        try await tmux.waitFor("#1 is deleted: press u to restore it")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("Enter shows the todo in full, kept live; due, tags, title, repeat, parent and wait are edited in place")
+    func detailAndEdits() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "plan trip", "--notes", "book train")
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("#1 [ ]   plan trip")
+        try await tmux.keys("Enter")
+        try await tmux.waitUntil("the detail pane") { $0.contains("state: open  priority: normal  due: none") && $0.contains("book train") }
+        _ = try await daemon.todoctl("edit", "1", "--notes", "train booked")
+        try await tmux.waitUntil("the pane to follow the edit") { $0.contains("train booked") && $0.contains("revision 2") }
+        try await tmux.keys("D")
+        try await tmux.keys("tomorrow", "Enter")
+        try await tmux.waitFor("#1 [ ]   plan trip tomorrow")
+        try await tmux.keys("T")
+        try await tmux.keys("#home trip", "Enter")
+        try await tmux.waitFor("tags: #home #trip")
+        try await tmux.keys("e")
+        try await tmux.keys("!", "Enter")
+        try await tmux.waitFor("#1 plan trip!")
+        let todo = try await shown(daemon, 1)
+        #expect(todo["title"] as? String == "plan trip!")
+        #expect(todo["tags"] as? [String] == ["home", "trip"])
+        #expect(todo["due"] as? String != nil)
+        // A word that is not a date stays in the prompt, with the forms that are.
+        try await tmux.keys("D")
+        try await tmux.keys("C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "someday", "Enter")
+        try await tmux.waitUntil("the refusal under the kept text") { $0.contains("due: someday") && $0.contains("is not a date; write") }
+        // Planning's fields: the repeat and the wait in words; a parent that is not a number stays typed.
+        try await tmux.keys("Escape")
+        try await tmux.keys("r")
+        try await tmux.keys("weekly", "Enter")
+        try await tmux.waitFor("repeats: every week")
+        try await tmux.keys("P")
+        try await tmux.keys("nine", "Enter")
+        try await tmux.waitUntil("the parent refused, kept") { $0.contains("parent: nine") && $0.contains("is not a todo number") }
+        try await tmux.keys("Escape")
+        try await tmux.keys("w")
+        try await tmux.keys("today", "Enter")
+        try await tmux.waitUntil("the wait in the pane") { $0.contains("waits until: 2") }
+        let planned = try await shown(daemon, 1)
+        #expect((planned["recurrence"] as? [String: Any])?["every"] as? String == "1w")
+        #expect(planned["wait"] as? String != nil)
+        #expect(!(planned["parent"] is Int))
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("/ filters as you type, #tag too, Escape clears it; t picks a tag with Tab")
+    func searchAndTag() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "buy milk")
+        _ = try await daemon.todoctl("add", "buy paint")
+        _ = try await daemon.todoctl("add", "call mum", "--tag", "family")
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("3 shown")
+        try await tmux.keys("/")
+        try await tmux.keys("mil")
+        try await tmux.waitUntil("only the milk") { $0.contains("buy milk") && !$0.contains("buy paint") && !$0.contains("call mum") }
+        try await tmux.keys("Escape")
+        try await tmux.waitUntil("all three again") { $0.contains("buy milk") && $0.contains("buy paint") && $0.contains("call mum") }
+        try await tmux.keys("/")
+        try await tmux.keys("#family", "Enter")
+        try await tmux.waitUntil("the #family list") { $0.contains("open #family · 1 shown") && !$0.contains("buy milk") }
+        try await tmux.keys("Escape")
+        try await tmux.waitFor("3 shown")
+        try await tmux.keys("t")
+        try await tmux.keys("fa", "Tab", "Enter")
+        try await tmux.waitUntil("the tag picked") { $0.contains("open #family · 1 shown") && $0.contains("call mum") }
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("E opens the notes in vi (Ctrl-C there is vi's) and saves them; changed meanwhile, the conflict is shown and the notes kept")
+    func notesInEditor() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "bank")
+        let tmux = try await watch(daemon)
+        // Connected comes before the list: E needs a selected todo.
+        try await tmux.waitFor("#1 [ ]   bank")
+        try await tmux.keys("E")
+        try await tmux.waitFor("todoctl-edit-1-")
+        // Ctrl-C in the editor is the editor's: watch is still there after it.
+        try await tmux.keys("C-c")
+        // vim drops what was typed ahead of a Ctrl-C: type once it has answered.
+        try await tmux.waitFor(":qa")
+        try await tmux.keys("i", "call the bank", "Escape", ":wq", "Enter")
+        try await tmux.waitFor("notes of #1 saved")
+        #expect(try await shown(daemon, 1)["notes"] as? String == "call the bank")
+        // The watch's keys work again once vi is gone.
+        try await tmux.keys("Enter")
+        try await tmux.waitFor("call the bank")
+
+        try await tmux.keys("E")
+        try await tmux.waitFor("todoctl-edit-1-")
+        _ = try await daemon.todoctl("edit", "1", "--title", "bank (renamed)")
+        try await tmux.keys("o", "ask about fees", "Escape", ":wq", "Enter")
+        let screen = try await tmux.waitFor("your notes are kept in")
+        let words = screen.split(whereSeparator: \.isWhitespace)
+        let path = try #require(words.first { $0.hasPrefix("/") && $0.contains("todoctl-edit-1-") })
+        let kept = try String(contentsOfFile: String(path), encoding: .utf8)
+        #expect(kept.contains("call the bank\nask about fees"))
+        #expect(try await shown(daemon, 1)["notes"] as? String == "call the bank")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+}

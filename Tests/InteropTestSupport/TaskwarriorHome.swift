@@ -1,0 +1,58 @@
+import Foundation
+
+/// The real Taskwarrior (Debian's `task`) with its rc file and data in a fresh temporary
+/// directory: fixtures are what `task export` writes, not hand-made JSON.
+public struct TaskwarriorHome: Sendable {
+    public let directory: URL
+
+    /// A new, empty Taskwarrior; `settings` are extra rc lines (user-defined attributes).
+    public init(settings: [String] = []) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("interop-task-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
+        let rc = ["data.location=\(directory.path)/data", "confirmation=off", "verbose=nothing", "hooks=off",
+                  "news.version=99.0.0", "recurrence.confirmation=no"] + settings
+        try (rc.joined(separator: "\n") + "\n").write(to: directory.appendingPathComponent("taskrc"), atomically: true, encoding: .utf8)
+    }
+
+    /// Runs `task ARGUMENTS` (with `input` on its standard input) and returns its output;
+    /// throws with its error output when it fails.
+    @discardableResult
+    public func run(_ arguments: [String], input: Data? = nil) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/task")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TASKRC"] = directory.appendingPathComponent("taskrc").path
+        environment.removeValue(forKey: "TASKDATA")
+        process.environment = environment
+        let output = Pipe(), errors = Pipe(), stdin = Pipe()
+        (process.standardOutput, process.standardError, process.standardInput) = (output, errors, stdin)
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try stdin.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TaskFailure(description: "task \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(errorText)")
+        }
+        return data
+    }
+
+    /// `task export`, every task by uuid, without the fields Taskwarrior computes per
+    /// working set (`id`, `urgency`).
+    public func exportedTasks() throws -> [String: [String: Any]] {
+        let array = try JSONSerialization.jsonObject(with: try run(["export"])) as? [[String: Any]] ?? []
+        var tasks: [String: [String: Any]] = [:]
+        for var task in array {
+            task.removeValue(forKey: "id")
+            task.removeValue(forKey: "urgency")
+            tasks[task["uuid"] as? String ?? ""] = task
+        }
+        return tasks
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

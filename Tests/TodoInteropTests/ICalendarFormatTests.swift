@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+import TodoInterop
+import TodoModel
+
+@Suite("iCalendar VTODOs")
+struct ICalendarFormatTests {
+    let utc = TimeZone(identifier: "UTC")!
+    let now = Date(timeIntervalSince1970: 1_795_000_000)
+
+    private func todos(_ imported: [ImportedTodo]) -> [Todo] {
+        imported.enumerated().map { $1.todo(number: $0 + 1, revision: 3) }
+    }
+
+    @Test("Lines are folded at 75 octets, never inside a character, and unfold to what was written")
+    func folding() {
+        let title = String(repeating: "Grüße, 東京; ", count: 20)
+        let line = ContentLine("SUMMARY", text: title)
+        let physical = line.folded.components(separatedBy: "\r\n").dropLast()
+        #expect(physical.count > 3)
+        #expect(physical.allSatisfy { $0.utf8.count <= 75 })
+        #expect(physical.dropFirst().allSatisfy { $0.hasPrefix(" ") })
+        let unfolded = ContentLine.unfold(line.folded)
+        #expect(unfolded.count == 1)
+        #expect(ContentLine(parsing: unfolded[0])?.text == title)
+    }
+
+    @Test("Text is escaped as RFC 5545 says: backslash, semicolon, comma, line break")
+    func escaping() {
+        #expect(ContentLine.escaped("a\\b; c, d\ne") == "a\\\\b\\; c\\, d\\ne")
+        #expect(ContentLine(parsing: "DESCRIPTION:a\\\\b\\; c\\, d\\ne\\Nf")?.text == "a\\b; c, d\ne\nf")
+        #expect(ContentLine(parsing: "CATEGORIES:one\\,two,three")?.textList == ["one,two", "three"])
+        #expect(ContentLine(parsing: "DTSTART;TZID=\"America/New_York\":20261121T090000")?.parameter("TZID") == "America/New_York")
+    }
+
+    @Test("Thunderbird's VTODO imports: escaped text, priority 3, a zoned due day, categories with spaces")
+    func thunderbird() throws {
+        let todo = try #require(try ICalendarFormat.decode(ICalendarFixtures.thunderbird, now: now, zone: utc).first)
+        #expect(todo.id == UUID(uuidString: "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f"))
+        #expect(todo.title == "Renew passport, before the trip")
+        #expect(todo.notes == "Photos first.\nThen the form; sign it.")
+        #expect(todo.priority == .high)
+        #expect(todo.due == LocalDate("2026-11-28"))
+        #expect(todo.tags == ["Travel", "Important-Things"])
+        #expect(todo.completedAt == nil)
+        #expect(todo.updatedAt == BasicTime.instant("20261120T101500Z"))
+        #expect(todo.createdAt == BasicTime.instant("20261101T090000Z"))
+        let kept = try #require(todo.foreign["ical"])
+        #expect(kept.contains("X-MOZ-GENERATION:4"))
+        #expect(kept.contains("BEGIN:VALARM\nACTION:DISPLAY\nTRIGGER;VALUE=DURATION:-PT15M\nDESCRIPTION:Default Mozilla Description\nEND:VALARM"))
+    }
+
+    @Test("Nextcloud's VTODO imports: a UID that is no UUID keeps one id, repeated CATEGORIES, low priority")
+    func nextcloud() throws {
+        let first = try #require(try ICalendarFormat.decode(ICalendarFixtures.nextcloud, now: now, zone: utc).first)
+        let again = try #require(try ICalendarFormat.decode(ICalendarFixtures.nextcloud, now: now, zone: utc).first)
+        #expect(first.id == again.id)
+        #expect(first.title == "Buy milk")
+        #expect(first.priority == .low)
+        #expect(first.due == LocalDate("2026-11-25"))
+        #expect(first.tags == ["home", "errands"])
+        #expect(first.foreign["ical"]?.contains("RELATED-TO;RELTYPE=PARENT:7a8b9c0d1e") == true)
+        #expect(first.foreign["ical"]?.contains("RRULE:FREQ=WEEKLY;BYDAY=SA") == true)
+    }
+
+    @Test("Apple Reminders' completed VTODO imports, its folded summary joined")
+    func appleReminders() throws {
+        let todo = try #require(try ICalendarFormat.decode(ICalendarFixtures.appleReminders, now: now, zone: utc).first)
+        #expect(todo.title == "Call the plumber about the leaking tap in the upstairs bathroom before the weekend")
+        #expect(todo.completedAt == BasicTime.instant("20261121T073000Z"))
+        #expect(todo.id == UUID(uuidString: "A1B2C3D4-E5F6-4789-ABCD-0123456789AB"))
+    }
+
+    @Test("Written back unchanged, every property reads as it came: originals kept while their meaning holds")
+    func roundTrip() throws {
+        for fixture in [ICalendarFixtures.thunderbird, ICalendarFixtures.nextcloud, ICalendarFixtures.appleReminders] {
+            let imported = try ICalendarFormat.decode(fixture, now: now, zone: utc)
+            let written = ICalendarFormat.encode(todos(imported), zone: utc)
+            let reread = try ICalendarFormat.decode(written, now: now, zone: utc)
+            #expect(reread == imported, "\(reread) != \(imported)")
+            // The VTODO's own lines, less those todod writes anew from the todo (times, revision).
+            func vtodoLines(_ text: String) -> Set<String> {
+                let lines = ContentLine.unfold(text).map(String.init)
+                guard let begin = lines.firstIndex(of: "BEGIN:VTODO"), let end = lines.lastIndex(of: "END:VTODO") else { return [] }
+                let rewritten = ["DTSTAMP:", "SEQUENCE:", "LAST-MODIFIED:", "CREATED:", "COMPLETED:"]
+                return Set(lines[begin...end].filter { line in !rewritten.contains { line.hasPrefix($0) } })
+            }
+            let lost = vtodoLines(fixture).subtracting(vtodoLines(written))
+            #expect(lost.isEmpty, "lost: \(lost)")
+        }
+    }
+
+    @Test("A todo changed in todod writes its new priority, due day, state and categories")
+    func changed() throws {
+        var todo = try #require(todos(try ICalendarFormat.decode(ICalendarFixtures.thunderbird, now: now, zone: utc)).first)
+        todo.priority = .low
+        todo.due = LocalDate("2026-12-24")
+        todo.completedAt = BasicTime.instant("20261122T100000Z")
+        todo.tags = ["travel"]
+        let lines = Set(ContentLine.unfold(ICalendarFormat.encode([todo], zone: utc)).map(String.init))
+        #expect(lines.isSuperset(of: ["PRIORITY:9", "DUE;VALUE=DATE:20261224", "STATUS:COMPLETED", "COMPLETED:20261122T100000Z",
+                                      "CATEGORIES:travel", "SEQUENCE:3", "X-MOZ-GENERATION:4"]))
+        #expect(!lines.contains("PRIORITY:3"))
+        #expect(!lines.contains("STATUS:IN-PROCESS"))
+    }
+
+    @Test("What todod writes parses with Python's icalendar library, field for field")
+    func pythonICalendar() throws {
+        let todo = Todo(
+            number: 1, title: "Grüße; über, alles \\ " + String(repeating: "lang ", count: 20), notes: "one\ntwo",
+            priority: .high, due: LocalDate("2026-11-22"), tags: ["home", "@phone"],
+            createdAt: BasicTime.instant("20261101T090000Z")!, updatedAt: BasicTime.instant("20261102T090000Z")!,
+            completedAt: BasicTime.instant("20261103T090000Z")!, revision: 4)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("interop-\(UUID().uuidString).ics")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(ICalendarFormat.encode([todo], zone: utc).utf8).write(to: file)
+        let script = """
+            import icalendar, json, sys
+            cal = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
+            t = [c for c in cal.walk('VTODO')][0]
+            cats = t.get('CATEGORIES')
+            print(json.dumps({'uid': str(t['UID']), 'summary': str(t['SUMMARY']), 'description': str(t['DESCRIPTION']),
+                'priority': int(t['PRIORITY']), 'due': t.decoded('DUE').isoformat(), 'status': str(t['STATUS']),
+                'completed': t.decoded('COMPLETED').isoformat(), 'sequence': int(t['SEQUENCE']),
+                'categories': [str(c) for c in cats.cats] if hasattr(cats, 'cats') else [str(c) for c in cats]}))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(parsed["uid"] as? String == todo.id.uuidString.lowercased())
+        #expect(parsed["summary"] as? String == todo.title)
+        #expect(parsed["description"] as? String == "one\ntwo")
+        #expect(parsed["priority"] as? Int == 1)
+        #expect(parsed["due"] as? String == "2026-11-22")
+        #expect(parsed["status"] as? String == "COMPLETED")
+        #expect(parsed["completed"] as? String == "2026-11-03T09:00:00+00:00")
+        #expect(parsed["sequence"] as? Int == 4)
+        #expect(parsed["categories"] as? [String] == ["home", "@phone"])
+    }
+
+    private func vtodo(_ lines: String...) -> String {
+        (["BEGIN:VCALENDAR", "BEGIN:VTODO", "DTSTAMP:20261120T100000Z"] + lines + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+    }
+
+    @Test("RRULE with FREQ and INTERVAL is the recurrence, written back; one todod cannot hold is kept as it came")
+    func recurrence() throws {
+        let file = vtodo("UID:a", "SUMMARY:Pay rent", "DUE;VALUE=DATE:20261201", "RRULE:FREQ=MONTHLY;INTERVAL=2")
+            + vtodo("UID:b", "SUMMARY:Standup", "RRULE:FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR")
+            + vtodo("UID:c", "SUMMARY:Ten times", "RRULE:FREQ=WEEKLY;COUNT=10")
+        let imported = try ICalendarFormat.decode(file, now: now, zone: utc)
+        #expect(imported.map(\.recurrence) == [Recurrence(count: 2, unit: .month), Recurrence(count: 1, unit: .weekday), nil])
+        #expect(imported[2].foreign["ical"]?.split(separator: "\n").contains("RRULE:FREQ=WEEKLY;COUNT=10") == true)
+        func lines(_ todo: Todo) -> [String] { ContentLine.unfold(ICalendarFormat.encode([todo], zone: utc)).map(String.init) }
+        var rent = todos(imported)[0]
+        #expect(lines(rent).contains("RRULE:FREQ=MONTHLY;INTERVAL=2"))
+        rent.recurrence = Recurrence(count: 1, unit: .week)
+        #expect(lines(rent).filter { $0.hasPrefix("RRULE") } == ["RRULE:FREQ=WEEKLY"])
+        rent.recurrence = nil
+        #expect(lines(rent).filter { $0.hasPrefix("RRULE") }.isEmpty)
+        #expect(lines(todos(imported)[2]).filter { $0.hasPrefix("RRULE") } == ["RRULE:FREQ=WEEKLY;COUNT=10"])
+        #expect(try ICalendarFormat.decode(ICalendarFormat.encode(todos(imported), zone: utc), now: now, zone: utc).map(\.recurrence)
+            == imported.map(\.recurrence))
+    }
+
+    @Test("RELATED-TO names the parent by the id its UID becomes, and stays in the file as written")
+    func parent() throws {
+        let child = try #require(try ICalendarFormat.decode(ICalendarFixtures.nextcloud, now: now, zone: utc).first)
+        let parent = try #require(try ICalendarFormat.decode(vtodo("UID:7a8b9c0d1e", "SUMMARY:Garden"), now: now, zone: utc).first)
+        #expect(child.parentID == parent.id)
+        #expect(child.foreign["ical"]?.contains("RELATED-TO;RELTYPE=PARENT:7a8b9c0d1e") == true)
+        let sibling = try ICalendarFormat.decode(vtodo("UID:d", "SUMMARY:x", "RELATED-TO;RELTYPE=SIBLING:7a8b9c0d1e"), now: now, zone: utc)
+        #expect(sibling.first?.parentID == nil)
+    }
+}

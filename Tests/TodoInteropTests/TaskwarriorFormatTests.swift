@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import TodoInterop
+import TodoModel
+import InteropTestSupport
+
+@Suite("Taskwarrior's export format")
+struct TaskwarriorFormatTests {
+    let utc = TimeZone(identifier: "UTC")!
+
+    /// A Taskwarrior holding one of each kind of task todod has to carry.
+    private func sample() throws -> TaskwarriorHome {
+        let task = try TaskwarriorHome(settings: ["uda.estimate.type=numeric", "uda.estimate.label=Est"])
+        try task.run(["add", "Write report", "project:work.reports", "priority:H", "due:2026-11-30", "+office", "estimate:3"])
+        try task.run(["1", "annotate", "first draft sent"])
+        try task.run(["add", "Call mum", "+family", "due:2026-11-22T15:30"])
+        try task.run(["add", "Buy milk", "wait:2026-12-01", "priority:M"])
+        try task.run(["add", "Daily standup", "due:2026-11-24", "recur:daily"])
+        try task.run(["add", "Old thing", "priority:L"])
+        try task.run(["add", "Gone"])
+        try task.run(["list"])
+        try task.run(["description:Old thing", "done"])
+        try task.run(["description:Gone", "delete"])
+        return task
+    }
+
+    private func todos(_ imported: [ImportedTodo]) -> [Todo] {
+        imported.enumerated().map { $1.todo(number: $0 + 1) }
+    }
+
+    @Test("What task export writes, read and written back, task import takes with every field as it was")
+    func roundTrip() throws {
+        let source = try sample()
+        defer { source.remove() }
+        let exported = try source.run(["export"])
+        let imported = try TaskwarriorFormat.decode(exported, zone: utc)
+        let written = TaskwarriorFormat.encode(todos(imported), zone: utc)
+
+        let target = try TaskwarriorHome(settings: ["uda.estimate.type=numeric", "uda.estimate.label=Est"])
+        defer { target.remove() }
+        try target.run(["import", "-"], input: written)
+        let before = try source.exportedTasks(), after = try target.exportedTasks()
+        #expect(before.count == 7)
+        #expect(Set(after.keys) == Set(before.keys))
+        for (uuid, task) in before {
+            #expect(NSDictionary(dictionary: task) == NSDictionary(dictionary: after[uuid] ?? [:]), "task \(uuid)")
+        }
+    }
+
+    @Test("Each task's fields become the todo's: uuid, title, priority, due day, project tag, dated notes, states")
+    func fields() throws {
+        let source = try sample()
+        defer { source.remove() }
+        let imported = try TaskwarriorFormat.decode(try source.run(["export"]), zone: utc)
+        let byTitle = Dictionary(imported.map { ($0.title, $0) }, uniquingKeysWith: { first, _ in first })
+        let report = try #require(byTitle["Write report"])
+        let exported = try source.exportedTasks()
+        #expect(exported[report.id.uuidString.lowercased()] != nil)
+        #expect(report.priority == .high)
+        #expect(report.due == LocalDate("2026-11-30"))
+        #expect(report.tags == ["project:work.reports", "office"])
+        #expect(report.notes.hasSuffix(" first draft sent"))
+        #expect(LocalDate(String(report.notes.prefix(10))) != nil)
+        #expect(report.foreign["taskwarrior"]?.contains("\"estimate\":3") == true)
+        #expect(byTitle["Call mum"]?.due == LocalDate("2026-11-22"))
+        #expect(byTitle["Old thing"]?.priority == .low)
+        #expect(byTitle["Old thing"]?.completedAt != nil)
+        #expect(byTitle["Gone"]?.deletedAt != nil)
+        #expect(byTitle["Buy milk"]?.completedAt == nil)
+    }
+
+    @Test("A todo changed in todod is written with its new fields and keeps the ones todod does not know")
+    func changedTodo() throws {
+        let source = try sample()
+        defer { source.remove() }
+        let imported = try TaskwarriorFormat.decode(try source.run(["export"]), zone: utc)
+        var todo = try #require(todos(imported).first { $0.title == "Write report" })
+        todo.title = "Write the report"
+        todo.priority = .low
+        todo.due = LocalDate("2026-12-24")
+        todo.tags = ["project:home", "paper"]
+        todo.notes += "\n2026-11-25 second draft"
+        todo.completedAt = Date(timeIntervalSince1970: 1_795_000_000)
+        let task = try #require(try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode([todo], zone: utc)) as? [[String: Any]]).first
+        #expect(task?["description"] as? String == "Write the report")
+        #expect(task?["priority"] as? String == "L")
+        #expect(task?["due"] as? String == "20261224T000000Z")
+        #expect(task?["project"] as? String == "home")
+        #expect(task?["tags"] as? [String] == ["paper"])
+        #expect(task?["status"] as? String == "completed")
+        #expect(task?["estimate"] as? Int == 3)
+        let annotations = task?["annotations"] as? [[String: String]]
+        #expect(annotations?.count == 2)
+        #expect(annotations?.last == ["entry": "20261125T000000Z", "description": "second draft"])
+    }
+
+    @Test("A task without a uuid is refused, naming its place in the file")
+    func missingUUID() throws {
+        let data = Data(#"[{"uuid":"504a33a9-5410-4636-928d-5ed88ba3419d","description":"fine"},{"description":"no id"}]"#.utf8)
+        #expect(throws: InteropError("task 2", "has no valid uuid (got none); every exported task has one")) {
+            try TaskwarriorFormat.decode(data)
+        }
+    }
+
+    @Test("A time that is not Taskwarrior's is refused with the field and what was expected")
+    func badTime() throws {
+        let data = Data(#"[{"uuid":"504a33a9-5410-4636-928d-5ed88ba3419d","description":"x","due":"tomorrow"}]"#.utf8)
+        #expect(throws: InteropError("task 1 (504a33a9-5410-4636-928d-5ed88ba3419d)", #"due is "tomorrow", not a time like 20261122T153000Z"#)) {
+            try TaskwarriorFormat.decode(data)
+        }
+    }
+
+    @Test("recur is the recurrence; a rule changed in todod is one the real task import takes, and reads back the same")
+    func recurrence() throws {
+        let source = try sample()
+        defer { source.remove() }
+        let imported = try TaskwarriorFormat.decode(try source.run(["export"]), zone: utc)
+        let standups = imported.filter { $0.title == "Daily standup" }
+        #expect(!standups.isEmpty)
+        #expect(standups.allSatisfy { $0.recurrence == Recurrence(count: 1, unit: .day) })
+        #expect(imported.filter { $0.title != "Daily standup" }.allSatisfy { $0.recurrence == nil })
+
+        let odd = Data(#"[{"uuid":"504a33a9-5410-4636-928d-5ed88ba3419d","description":"x","recur":"quarterly"},{"uuid":"1a687bbc-4770-4b11-b3d8-5e5b65b47886","description":"y","recur":"3h"}]"#.utf8)
+        let rules = try TaskwarriorFormat.decode(odd).map(\.recurrence)
+        #expect(rules == [Recurrence(count: 3, unit: .month), nil])
+        #expect(try TaskwarriorFormat.decode(odd)[1].foreign["taskwarrior"]?.contains(#""recur":"3h""#) == true)
+
+        var changed = todos(imported)
+        for index in changed.indices where changed[index].title == "Daily standup" {
+            changed[index].recurrence = Recurrence(count: 2, unit: .week)
+        }
+        let target = try TaskwarriorHome(settings: ["uda.estimate.type=numeric", "uda.estimate.label=Est"])
+        defer { target.remove() }
+        try target.run(["import", "-"], input: TaskwarriorFormat.encode(changed, zone: utc))
+        let back = try TaskwarriorFormat.decode(try target.run(["export"]), zone: utc).filter { $0.title == "Daily standup" }
+        #expect(back.count == standups.count)
+        #expect(back.allSatisfy { $0.recurrence == Recurrence(count: 2, unit: .week) })
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import TodoInterop
+import TodoModel
+
+@Suite("todod's own JSON")
+struct TodoJSONFormatTests {
+    @Test("Every field comes back as written, foreign fields and milliseconds included")
+    func roundTrip() throws {
+        let created = Date(millisecondsSince1970: 1_795_000_000_123)
+        let todo = Todo(
+            number: 7, title: "Write report", notes: "2026-11-23 first draft", priority: .high, due: LocalDate("2026-11-30"),
+            tags: ["project:work"], createdAt: created, updatedAt: created.addingTimeInterval(60.5),
+            completedAt: created.addingTimeInterval(120), revision: 3, foreign: ["taskwarrior": #"{"estimate":3}"#])
+        let imported = try #require(try TodoJSONFormat.decode(TodoJSONFormat.encode([todo])).first)
+        #expect(imported.todo(number: 7, revision: 3) == todo)
+    }
+
+    @Test("A recurrence comes back, and a parent's number becomes its id in the file")
+    func planning() throws {
+        let created = Date(millisecondsSince1970: 1_795_000_000_000)
+        let parent = Todo(number: 3, title: "Garden", createdAt: created)
+        let weekly = Recurrence(count: 1, unit: .week)
+        let child = Todo(number: 4, title: "Mow", createdAt: created, recurrence: weekly, parent: 3)
+        let orphan = Todo(number: 5, title: "Elsewhere", createdAt: created, parent: 9)
+        let imported = try TodoJSONFormat.decode(TodoJSONFormat.encode([parent, child, orphan]))
+        #expect(imported.map(\.recurrence) == [nil, weekly, nil])
+        #expect(imported.map(\.parentID) == [nil, parent.id, nil])
+    }
+
+    @Test("A todo that does not fit is refused, naming it by position and field")
+    func badField() {
+        let text = #"[{"id":"504a33a9-5410-4636-928d-5ed88ba3419d","title":"x","createdAt":"yesterday","updatedAt":"2026-11-23T11:34:16.000Z","number":1,"revision":1}]"#
+        #expect(throws: InteropError("todo 1, field createdAt", "\"yesterday\" is not an instant like 2026-11-22T02:32:02.677Z")) {
+            try TodoJSONFormat.decode(Data(text.utf8))
+        }
+    }
+}

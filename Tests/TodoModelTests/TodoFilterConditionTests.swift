@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TodoModel
+
+@Suite("TodoFilter's conditions: tags, dates, and the wire form")
+struct TodoFilterConditionTests {
+    private static let todos = [
+        Todo(number: 1, title: "Tax return", due: day("2026-11-21"), tags: ["home", "admin"], createdAt: at(0)),
+        Todo(number: 2, title: "Buy milk", notes: "semi-skimmed", due: day("2026-11-24"), tags: ["home", "errands"], createdAt: at(0)),
+        Todo(number: 3, title: "Call mum", priority: .high, createdAt: at(0)),
+        Todo(number: 4, title: "Pay rent", due: day("2026-11-23"), tags: ["admin"], createdAt: at(0)),
+    ]
+
+    private func numbers(_ filter: TodoFilter) -> [Int] {
+        Self.todos.filter(filter.matches).map(\.number)
+    }
+
+    @Test("several tags must all be on the todo")
+    func allTags() {
+        #expect(numbers(TodoFilter(tags: ["home", "admin"])) == [1])
+        #expect(numbers(TodoFilter(tags: ["home"])) == [1, 2])
+        #expect(numbers(TodoFilter(tag: "admin", tags: ["home"])) == [1])
+    }
+
+    @Test("not-tags leave out a todo with any of them")
+    func notTags() {
+        #expect(numbers(TodoFilter(notTags: ["admin"])) == [2, 3])
+        #expect(numbers(TodoFilter(tags: ["home"], notTags: ["errands"])) == [1])
+    }
+
+    @Test("due before and after are strict, leave out undated todos, and combine")
+    func dueRange() {
+        #expect(numbers(TodoFilter(dueBefore: day("2026-11-23"))) == [1])
+        #expect(numbers(TodoFilter(dueAfter: day("2026-11-23"))) == [2])
+        #expect(numbers(TodoFilter(dueBefore: day("2026-11-25"), dueAfter: day("2026-11-21"))) == [2, 4])
+        #expect(numbers(TodoFilter(dueOn: day("2026-11-23"))) == [4])
+        #expect(numbers(TodoFilter(noDue: true)) == [3])
+    }
+
+    @Test("search finds text in the title or notes in any case; priority is exact")
+    func searchAndPriority() {
+        #expect(numbers(TodoFilter(search: "SKIMMED")) == [2])
+        #expect(numbers(TodoFilter(search: "pay")) == [4])
+        #expect(numbers(TodoFilter(priority: .high)) == [3])
+    }
+
+    @Test("matching without the status keeps completed and deleted todos that meet the rest")
+    func ignoringStatus() {
+        let done = Todo(number: 5, title: "x", tags: ["home"], createdAt: at(0), completedAt: at(1))
+        #expect(!TodoFilter(tags: ["home"]).matches(done))
+        #expect(TodoFilter(tags: ["home"]).matchesIgnoringStatus(done))
+        #expect(!TodoFilter(tags: ["work"]).matchesIgnoringStatus(done))
+    }
+
+    @Test("the wire form: an old single tag is still read, one tag is written as tag, more as tags")
+    func wireForm() throws {
+        let decoder = JSONDecoder()
+        let old = try decoder.decode(TodoFilter.self, from: Data(#"{"tag":"home"}"#.utf8))
+        #expect(old == TodoFilter(tags: ["home"]))
+        let both = try decoder.decode(TodoFilter.self, from: Data(#"{"tag":"home","tags":["admin","home"]}"#.utf8))
+        #expect(both.tags == ["home", "admin"])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let one = String(decoding: try encoder.encode(TodoFilter(tags: ["home"])), as: UTF8.self)
+        #expect(one == #"{"status":"open","tag":"home"}"#)
+        let full = TodoFilter(
+            status: .all, tags: ["a", "b"], notTags: ["c"], priority: .low, search: "s",
+            dueBefore: day("2026-12-01"), dueAfter: day("2026-11-01"), dueOn: day("2026-11-15"), noDue: false)
+        let text = String(decoding: try encoder.encode(full), as: UTF8.self)
+        #expect(text == #"{"dueAfter":"2026-11-01","dueBefore":"2026-12-01","dueOn":"2026-11-15","notTags":["c"],"priority":"low","search":"s","status":"all","tags":["a","b"]}"#)
+        #expect(try decoder.decode(TodoFilter.self, from: Data(text.utf8)) == full)
+        #expect(try decoder.decode(TodoFilter.self, from: Data(#"{"noDue":true}"#.utf8)).noDue)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TodoModel
+import TodoServers
+
+/// The journal on real SQLite files: every row write leaves its entry, in the same
+/// transaction, and older databases get one for every todo they hold.
+@Suite("Journal")
+struct JournalTests {
+    static let now = Date(millisecondsSince1970: 1_780_000_000_000)
+    static let later = Date(millisecondsSince1970: 1_780_000_060_000)
+
+    @Test("every write is journaled with its own seq, who made it, when, and the todo before and after")
+    func everyWriteIsJournaled() throws {
+        let directory = try TemporaryDirectory()
+        let store = try TodoStore(path: directory.databasePath)
+        let me = ChangeAuthor(client: 3, program: "todoctl")
+        let other = ChangeAuthor(client: 4, program: "watch")
+        _ = try store.commit([.create(NewTodo(title: "Call plumber")), .create(NewTodo(title: "Milk"))], at: Self.now, by: [me, other])
+        let edit = TodoEdit(title: "Call the plumber about the boiler")
+        let results = try store.commit(
+            [.edit(.number(1), edit, expectedRevision: 1), .complete(.number(1)), .complete(.number(1)), .delete(.number(9))],
+            at: Self.later, by: [me, other, me, me])
+        #expect(results.compactMap(\.ownChange?.seq) == [3, 4])
+        let history = try store.history(of: try #require(results[0].ownChange).after.id)
+        #expect(history.map(\.seq) == [1, 3, 4])
+        #expect(history.map(\.kind) == [.created, .updated, .completed])
+        #expect(history.map(\.author) == [me, me, other])
+        #expect(history.map(\.at) == [Self.now, Self.later, Self.later])
+        #expect(history[1].before?.title == "Call plumber" && history[1].after.title == edit.title)
+        #expect(history[1].changedFields == [.title])
+        #expect(history[2].before == history[1].after)
+        #expect(history[2].after.revision == 3)
+        // The unchanged completion and the failed delete wrote nothing.
+        #expect(try store.journalCount() == 4)
+        #expect(try store.loadAll().lastChange == 4)
+    }
+
+    @Test("a commit that fails leaves neither its changes nor their entries")
+    func failedCommitLeavesNoEntry() throws {
+        let directory = try TemporaryDirectory()
+        let store = try TodoStore(path: directory.databasePath)
+        _ = try store.commit([.create(NewTodo(title: "one"))], at: Self.now)
+        try sqlite3(directory.databasePath, "CREATE TRIGGER skip BEFORE UPDATE ON todo BEGIN SELECT RAISE(IGNORE); END;")
+        #expect(throws: TodoStoreError.self) {
+            try store.commit([.create(NewTodo(title: "two")), .complete(.number(1))], at: Self.later)
+        }
+        #expect(try sqlite3(directory.databasePath, "SELECT seq || ' ' || kind FROM journal") == "1 created")
+    }
+
+    @Test("a database from before the journal gets an imported created entry for every todo, after its last change")
+    func existingTodosAreImported() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath
+        let store = try TodoStore(path: path)
+        _ = try store.commit([.create(NewTodo(title: "one")), .create(NewTodo(title: "two"))], at: Self.now)
+        _ = try store.commit([.complete(.number(2))], at: Self.later)
+        try store.close()
+        // As todod 0.2 left it: no journal, and GRDB's record of the first two migrations.
+        try sqlite3(path, "DROP TABLE journal; DELETE FROM grdb_migrations WHERE identifier LIKE 'v3%';")
+        let migrated = try TodoStore(path: path)
+        let todos = try migrated.loadAll()
+        #expect(todos.lastChange == 5)
+        let entries = try migrated.changes(after: 0, limit: 10)
+        #expect(entries.map(\.seq) == [4, 5])
+        #expect(entries.allSatisfy { $0.imported && $0.kind == .created && $0.before == nil })
+        #expect(entries.map(\.after) == todos.todos)
+        let next = try migrated.commit([.reopen(.number(2))], at: Self.later)
+        #expect(next.first?.ownChange?.seq == 6)
+        #expect(try migrated.history(of: todos.todos[1].id).map(\.kind) == [.created, .reopened])
+    }
+}

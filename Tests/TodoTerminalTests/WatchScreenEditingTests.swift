@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TodoModel
+import TodoTerminal
+import TodoViewModel
+
+@Suite("WatchScreen: editing, searching and filtering in place")
+struct WatchScreenEditingTests {
+    let today = LocalDate(year: 2026, month: 11, day: 23)!  // a Monday
+
+    private func screen(_ todos: [Todo], filter: TodoFilter = TodoFilter()) -> WatchScreen {
+        var screen = WatchScreen(filter: filter, rows: 20, columns: 80, today: today)
+        screen.incorporate(list(todos, filter: filter))
+        return screen
+    }
+
+    private func type(_ text: String, into screen: inout WatchScreen) -> [WatchScreen.Command] {
+        text.compactMap { screen.handle(.character($0)) }
+    }
+
+    @Test("a under a tag filter makes a todo with that tag, so it stays in view")
+    func addUnderTagFilter() {
+        var screen = screen([], filter: TodoFilter(tag: "work"))
+        _ = screen.handle(.character("a"))
+        _ = type("Call Bob", into: &screen)
+        #expect(screen.handle(.enter) == .add(NewTodo(title: "Call Bob", tags: ["work"]), typed: TypedText(.add, "Call Bob")))
+    }
+
+    @Test("x and d in the deleted view say to press u to restore, and send nothing")
+    func toggleInDeletedView() {
+        var deleted = todo(1, "gone")
+        deleted.deletedAt = base
+        var screen = screen([deleted], filter: TodoFilter(status: .deleted))
+        #expect(screen.handle(.character("x")) == nil)
+        #expect(screen.message == "#1 is deleted: press u to restore it")
+        #expect(screen.handle(.character("d")) == nil)
+        #expect(screen.message?.contains("press u to restore") == true)
+        #expect(screen.handle(.character("u")) == .restore(deleted.id))
+    }
+
+    @Test("D takes a due date in words, read against the screen's day, at the todo's revision")
+    func dueInWords() throws {
+        var screen = screen([todo(1, "pay rent", revision: 4)])
+        let id = try #require(screen.selected?.id)
+        _ = screen.handle(.character("D"))
+        _ = type("fri", into: &screen)
+        let friday = LocalDate(year: 2026, month: 11, day: 27)!
+        #expect(screen.handle(.enter) == .edit(id, revision: 4, TodoEdit(due: friday), typed: TypedText(.due(id, revision: 4), "fri")))
+        // Emptied: no due date.
+        _ = screen.handle(.character("D"))
+        #expect(screen.handle(.enter) == .edit(id, revision: 4, TodoEdit(clearDue: true), typed: TypedText(.due(id, revision: 4), "")))
+    }
+
+    @Test("a due date that does not read stays in the prompt, with the forms that do")
+    func badDueKept() throws {
+        var screen = screen([todo(1, "pay rent")])
+        let id = try #require(screen.selected?.id)
+        _ = screen.handle(.character("D"))
+        _ = type("someday", into: &screen)
+        #expect(screen.handle(.enter) == nil)
+        #expect(screen.mode == .prompting(.due(id, revision: 1), text: "someday"))
+        #expect(screen.message?.contains("\"someday\" is not a date; write YYYY-MM-DD") == true)
+    }
+
+    @Test("T edits the tags as words, # or not; a bad tag stays in the prompt")
+    func tagsInPlace() throws {
+        var screen = screen([todo(1, "paint")])
+        let id = try #require(screen.selected?.id)
+        _ = screen.handle(.character("T"))
+        _ = type("#home diy", into: &screen)
+        #expect(screen.handle(.enter) == .edit(id, revision: 1, TodoEdit(tags: ["home", "diy"]), typed: TypedText(.tags(id, revision: 1), "#home diy")))
+        _ = screen.handle(.character("T"))
+        _ = screen.handle(.character("\u{7}"))
+        #expect(screen.handle(.enter) == nil)
+        #expect(screen.message != nil)
+        #expect(screen.mode == .prompting(.tags(id, revision: 1), text: "\u{7}"))
+    }
+
+    @Test("/ filters as you type, #word picks the tag, Escape goes back to the filter before")
+    func searchAsYouType() {
+        var screen = screen([todo(1, "buy milk"), todo(2, "buy paint"), todo(3, "call mum")])
+        _ = screen.handle(.character("/"))
+        let reloads = type("milk", into: &screen)
+        #expect(reloads.last == .reload(TodoFilter(search: "milk")))
+        // The rows already here narrow at once, before the daemon answers.
+        #expect(screen.list.rows.map(\.title) == ["buy milk"])
+        _ = type(" #home", into: &screen)
+        #expect(screen.list.filter == TodoFilter(tag: "home", search: "milk"))
+        _ = screen.handle(.enter)
+        #expect(screen.mode == .browsing)
+        #expect(screen.list.filter.search == "milk")
+        _ = screen.handle(.character("/"))
+        #expect(screen.handle(.escape) == .reload(TodoFilter()))
+    }
+
+    @Test("Escape while browsing clears the search and the tag")
+    func escapeClears() {
+        var screen = screen([], filter: TodoFilter(tag: "work", search: "x"))
+        #expect(screen.handle(.escape) == .reload(TodoFilter()))
+        #expect(screen.handle(.escape) == nil)
+    }
+
+    @Test("t picks a tag among those seen: Tab completes, Enter filters, empty shows all")
+    func pickTag() {
+        var screen = screen([todo(1, "a", tags: ["work", "home"]), todo(2, "b", tags: ["errands"])])
+        _ = screen.handle(.character("t"))
+        _ = screen.handle(.character("w"))
+        #expect(screen.statusLines.first?.text.contains("#work") == true)
+        #expect(screen.statusLines.first?.text.contains("#home") == false)
+        _ = screen.handle(.tab)
+        #expect(screen.handle(.enter) == .reload(TodoFilter(tag: "work")))
+        _ = screen.handle(.character("t"))
+        for _ in "work" { _ = screen.handle(.backspace) }
+        #expect(screen.handle(.enter) == .reload(TodoFilter()))
+    }
+
+    @Test("Enter opens the detail pane below the list and closes it; the list gives it room")
+    func detailToggles() {
+        var screen = screen([todo(1, "one")])
+        let rowsBefore = screen.visibleRows
+        _ = screen.handle(.enter)
+        #expect(screen.showsDetail)
+        #expect(screen.visibleRows == rowsBefore - screen.detailHeight)
+        _ = screen.handle(.enter)
+        #expect(!screen.showsDetail)
+    }
+
+    @Test("E asks for the selected todo's notes in the editor; ? opens the keys and any key closes them")
+    func notesAndHelp() throws {
+        var screen = screen([todo(1, "one")])
+        #expect(screen.handle(.character("E")) == .editNotes(try #require(screen.selected?.id)))
+        _ = screen.handle(.character("?"))
+        #expect(screen.mode == .help)
+        #expect(screen.handle(.character("q")) == nil)
+        #expect(screen.mode == .browsing)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TodoModel
+import TodoViewModel
+
+@Suite("The order of `todoctl next`")
+struct NextOrderTests {
+    private let today = LocalDate("2026-11-23")!
+
+    private func todo(_ number: Int, _ priority: Priority = .normal, due days: Int? = nil, done: Bool = false) -> TodoViewModel {
+        let origin = Date(timeIntervalSince1970: 1_780_000_000)
+        return TodoViewModel(Todo(
+            number: number, title: "t\(number)", priority: priority, due: days.map { today.adding(days: $0) },
+            createdAt: origin, completedAt: done ? origin : nil))
+    }
+
+    private func order(_ rows: [TodoViewModel]) -> [Int] {
+        NextOrder.ordered(rows, today: today).map(\.number)
+    }
+
+    @Test("a todo two days overdue comes before a high-priority one with no date")
+    func overdueBeforeUndatedHigh() {
+        #expect(order([todo(1, .high), todo(2, due: -2)]) == [2, 1])
+    }
+
+    @Test("more days overdue first; today before tomorrow before next week")
+    func byDueDate() {
+        #expect(order([todo(1, due: 5), todo(2, due: 0), todo(3, due: 1), todo(4, due: -1), todo(5, due: -3)]) == [5, 4, 2, 3, 1])
+    }
+
+    @Test("priority weighs against the date: high tomorrow before normal today, normal today before high in 3 days")
+    func priorityAgainstDate() {
+        #expect(order([todo(1, due: 0), todo(2, .high, due: 1)]) == [2, 1])
+        #expect(order([todo(1, .high, due: 3), todo(2, due: 0)]) == [2, 1])
+        #expect(order([todo(1, .low, due: 0), todo(2, .high)]) == [1, 2], "low today (10) before high undated (6)")
+    }
+
+    @Test("left out: done todos, and those neither dated within a week nor of high priority")
+    func leftOut() {
+        #expect(order([todo(1), todo(2, due: 8), todo(3, .high, due: -1, done: true), todo(4, .low, due: 7)]) == [4])
+    }
+
+    @Test("ties go to the earlier date, then the lower number")
+    func ties() {
+        // high undated (6) ties normal in 5 days (4 + 2): the dated one first.
+        #expect(order([todo(1, .high), todo(2, due: 5)]) == [2, 1])
+        #expect(order([todo(3, due: 0), todo(2, due: 0)]) == [2, 3])
+    }
+}
