@@ -8,14 +8,7 @@ struct EventsFilterTests {
         let daemon = try await FilterTests.week()
         let environment = ProcessInfo.processInfo.environment.merging(daemon.environment.merging(fixedClock) { $1 }) { $1 }
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events", "-t", "home", "--not-tag", "admin"], environment: environment)
-        // No event says a client is subscribed: the daemon's count of clients is read until it holds events too.
-        var connected = false
-        for _ in 0..<500 where !connected {
-            let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
-            connected = (status["connectedClients"] as? Int ?? 0) >= 2
-            if !connected { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        #expect(connected)
+        try await awaitClients(2, on: daemon)
         _ = try await daemon.todoctl("done", "1")  // home and admin: left out
         _ = try await daemon.todoctl("done", "2")
         _ = try await daemon.todoctl("rm", "3")  // no tag: left out
