@@ -25,6 +25,8 @@ final class CalendarDirectory: Sendable {
         /// File names by todo id, for files not named `ID.ics` (a UID that is not a UUID).
         var names: [UUID: String] = [:]
         var ids: [String: UUID] = [:]
+        /// Every todo's UID by number: a subtask's file names its parent's (RELATED-TO).
+        var uids: [Int: String] = [:]
         var requests = 0
     }
 
@@ -125,6 +127,10 @@ final class CalendarDirectory: Sendable {
                 bus.publish(.requestReadTodos(.list(TodoFilter(status: .all))), correlation: Self.correlation("list"))
             }
         case .responseTodos(let result) where envelope.correlation == Self.correlation("list"):
+            // Every UID first, so that a subtask listed before its parent names it.
+            state.withLock { state in
+                for todo in result.todos { state.uids[todo.number] = ICalendarFormat.uid(of: todo) }
+            }
             result.todos.forEach(write)
         case .responseError(let error) where envelope.correlation?.request.hasPrefix("ical-dir:") == true:
             logger.warning("an iCalendar file could not be imported; left alone",
@@ -144,7 +150,11 @@ final class CalendarDirectory: Sendable {
             try? FileManager.default.removeItem(atPath: file)
             return
         }
-        let data = Data(ICalendarFormat.encode([todo]).utf8)
+        let parents = state.withLock { state in
+            state.uids[todo.number] = ICalendarFormat.uid(of: todo)
+            return state.uids
+        }
+        let data = Data(ICalendarFormat.encode([todo], parents: parents).utf8)
         guard FileManager.default.contents(atPath: file) != data else { return }
         state.withLock { $0.written[name] = data }
         let temporary = (path as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")

@@ -9,8 +9,8 @@ import TodoModel
 /// DUE (a day: `DUE;VALUE=DATE`), STATUS COMPLETED / CANCELLED (deleted), COMPLETED,
 /// CATEGORIES (tags; spaces become `-`), CREATED, LAST-MODIFIED, SEQUENCE (the revision),
 /// RRULE (the recurrence, when it is `FREQ=DAILY|WEEKLY|MONTHLY|YEARLY` with an `INTERVAL`,
-/// or every weekday). RELATED-TO (a parent) names the parent by its UID.
-/// Every other line of the VTODO (RELATED-TO, VALARM, X- properties) is kept in
+/// or every weekday). RELATED-TO (a parent) names the parent by its UID, both ways.
+/// Every other line of the VTODO (other RELATED-TOs, VALARM, X- properties) is kept in
 /// `foreign["ical"]` and written back, and so are the originals of PRIORITY, DUE, STATUS,
 /// CATEGORIES and RRULE while the todo still says the same (an RRULE todod cannot hold
 /// is kept as it was).
@@ -55,10 +55,13 @@ public enum ICalendarFormat {
     }
 
     /// A VCALENDAR holding one VTODO per todo, CRLF line ends, folded at 75 octets.
-    public static func encode(_ todos: [Todo], zone: TimeZone = .current) -> String {
+    /// - Parameter parents: the UIDs (`uid(of:)`) of parents by number, beyond those among
+    ///   `todos`: a subtask's RELATED-TO names its parent's.
+    public static func encode(_ todos: [Todo], parents: [Int: String] = [:], zone: TimeZone = .current) -> String {
         var lines = [ContentLine("BEGIN", value: "VCALENDAR"), ContentLine("VERSION", value: "2.0"),
                      ContentLine("PRODID", value: productID)]
-        for todo in todos { lines += vtodo(todo, zone: zone) }
+        let uids = parents.merging(todos.map { ($0.number, uid(of: $0)) }) { $1 }
+        for todo in todos { lines += vtodo(todo, parents: uids, zone: zone) }
         lines.append(ContentLine("END", value: "VCALENDAR"))
         return lines.map(\.folded).joined()
     }
@@ -196,7 +199,13 @@ public enum ICalendarFormat {
 
     // MARK: Writing
 
-    private static func vtodo(_ todo: Todo, zone: TimeZone) -> [ContentLine] {
+    /// The UID a todo is written with: the one it came with, or its id.
+    public static func uid(of todo: Todo) -> String {
+        let kept = (todo.foreign[foreignKey] ?? "").split(separator: "\n").compactMap(ContentLine.init(parsing:))
+        return kept.first { $0.name == "UID" }?.text ?? todo.id.uuidString.lowercased()
+    }
+
+    private static func vtodo(_ todo: Todo, parents: [Int: String], zone: TimeZone) -> [ContentLine] {
         let kept = (todo.foreign[foreignKey] ?? "").split(separator: "\n").compactMap(ContentLine.init(parsing:))
         func original(_ name: String, meaning same: ([ContentLine]) -> Bool) -> [ContentLine]? {
             let lines = kept.filter { $0.name == name && !isNested($0, kept) }
@@ -222,9 +231,28 @@ public enum ICalendarFormat {
         if let done = todo.completedAt { lines.append(ContentLine("COMPLETED", value: utc(done))) }
         if !todo.tags.isEmpty { lines += original("CATEGORIES") { tags($0) == todo.tags } ?? derived["CATEGORIES"] ?? [] }
         lines += original("RRULE") { recurrence($0[0].value)?.period == todo.recurrence?.period } ?? derived["RRULE"] ?? []
-        lines += kept.filter { !mapped.contains($0.name) || isNested($0, kept) }
+        lines += relatedTo(todo, kept: kept, parents: parents)
+        lines += kept.filter { (!mapped.contains($0.name) && !isParentLink($0)) || isNested($0, kept) }
         lines.append(ContentLine("END", value: "VTODO"))
         return lines
+    }
+
+    /// A RELATED-TO naming a parent (no RELTYPE, or RELTYPE=PARENT); siblings and children stay foreign.
+    private static func isParentLink(_ line: ContentLine) -> Bool {
+        line.name == "RELATED-TO" && (line.parameter("RELTYPE")?.uppercased() ?? "PARENT") == "PARENT"
+    }
+
+    /// The parent link: the one the file had while it names the same parent, todod's parent
+    /// otherwise. Without a parent in todod, a kept link is dropped only when it names a todo
+    /// todod knows (the parent was taken away); one naming a todo todod never had is kept.
+    private static func relatedTo(_ todo: Todo, kept: [ContentLine], parents: [Int: String]) -> [ContentLine] {
+        let links = kept.filter { isParentLink($0) && !isNested($0, kept) }
+        guard let parent = todo.parent else {
+            let known = Set(parents.values)
+            return links.filter { !known.contains($0.text) }
+        }
+        guard let uid = parents[parent] else { return links }
+        return links.first?.text == uid ? links : [ContentLine("RELATED-TO", text: uid)]
     }
 
     /// The lines todod writes for the properties it keeps originals of.

@@ -37,6 +37,15 @@ struct BulkReport {
         }
     }
 
+    /// Changes a todo's change made to others (its subtasks, its next occurrence): shown and
+    /// listed, not counted, since no one asked for them by name.
+    mutating func recordFurther(_ changes: [TodoChange]) {
+        for change in changes {
+            changed.append(change.todo)
+            if !json { Terminal.print(change.line) }
+        }
+    }
+
     /// The JSON array or the counts; exit 1 when any todo was refused.
     func finish() throws {
         if json { try Terminal.printJSON(changed) }

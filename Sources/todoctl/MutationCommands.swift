@@ -14,12 +14,16 @@ struct MutationArguments: ParsableArguments {
     func validate() throws { try selection.validate(direct: filter) }
 
     /// Sends one request per todo, over the todos in `status` when a filter chooses them;
-    /// reports each, and exits 1 if any was refused.
+    /// reports each with the further changes it made, and exits 1 if any was refused.
     func apply(status: TodoFilter.Status, action: String, _ request: (TodoRef) -> Event) async throws {
         let report = try await Session.run(connection) { client in
             let (refs, found) = try selection.resolve(client, direct: filter, status: status, action: action)
             var report = BulkReport(json: output.json, summarised: found)
-            for ref in refs { try report.record(Result { () throws(TodoClientError) in try client.change(request(ref)) }) }
+            for ref in refs {
+                let result = Result { () throws(TodoClientError) in try client.change(request(ref)) }
+                try report.record(result)
+                if case .success(let change) = result { try report.recordFurther(client.consequences(of: change)) }
+            }
             return report
         }
         try report.finish()

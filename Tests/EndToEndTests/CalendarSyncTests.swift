@@ -123,6 +123,33 @@ struct CalendarSyncTests {
         #expect(try String(contentsOfFile: vdir + "/broken.ics", encoding: .utf8) == broken)
     }
 
+    @Test("A subtask's file names its parent with RELATED-TO: the UID an imported parent came with, a todod parent's id")
+    func subtaskFiles() async throws {
+        let directory = try makeTemporaryDirectory()
+        let vdir = directory + "/vdir"
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        let garden = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:garden-1\r\nSUMMARY:Garden\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        try garden.write(toFile: vdir + "/garden-1.ics", atomically: false, encoding: .utf8)
+        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
+        #expect(try await daemon.todoctl("add", "Mow", "--parent", "1").status == 0)
+        #expect(try await daemon.todoctl("add", "Paint").status == 0)
+        #expect(try await daemon.todoctl("add", "Buy brush", "--parent", "3").status == 0)
+        let paint = try jsonObject(try await daemon.todoctl("show", "3", "--json").stdout)["id"] as? String ?? ""
+        // Files are written as changes commit, before the asker hears its answer.
+        func file(titled title: String) throws -> String {
+            for name in try FileManager.default.contentsOfDirectory(atPath: vdir) {
+                let text = try String(contentsOfFile: vdir + "/" + name, encoding: .utf8)
+                if text.contains("SUMMARY:\(title)\r\n") { return text }
+            }
+            throw TestFailure("no file holds \(title)")
+        }
+        #expect(try file(titled: "Mow").contains("RELATED-TO:garden-1\r\n"))
+        #expect(try file(titled: "Buy brush").contains("RELATED-TO:\(paint.lowercased())\r\n"))
+        #expect(try await daemon.todoctl("edit", "4", "--no-parent").status == 0)
+        #expect(try !file(titled: "Buy brush").contains("RELATED-TO"))
+        try await daemon.stop()
+    }
+
     static func stamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -40,7 +40,10 @@ struct PlanningEndToEndTests {
         let shown = try await daemon.todoctl("show", "2")
         #expect(shown.stdout.contains("repeats   every week; the next is due 2031-01-17"))
 
-        #expect(try await daemon.todoctl("reopen", "1").status == 0)
+        let reopened = try await daemon.todoctl("reopen", "1")
+        #expect(reopened.status == 0)
+        // The occurrence it takes away is said too.
+        #expect(reopened.lines == ["reopened #1 Water the plants", "deleted #2 Water the plants"])
         #expect(try await all(daemon).compactMap { $0["number"] as? Int } == [1])
         #expect(try await daemon.todoctl("list", "--deleted").stdout.contains("#2"))
         try await daemon.stop()
@@ -50,7 +53,7 @@ struct PlanningEndToEndTests {
     func undoRecurring() async throws {
         let daemon = try await DaemonProcess.start()
         _ = try await daemon.todoctl("add", "Water", "--due", "2031-01-03", "--every", "weekly")
-        _ = try await daemon.todoctl("done", "1")
+        #expect(try await daemon.todoctl("done", "1").lines == ["done #1 Water", "added #2 Water"])
         #expect(try await all(daemon).count == 2)
         #expect(try await daemon.todoctl("undo").status == 0)
         let left = try await all(daemon)
@@ -78,6 +81,8 @@ struct PlanningEndToEndTests {
         _ = try await watcher.awaitLine(containing: "responseHello")
         let done = try await daemon.todoctl("done", "1", "--with-children")
         #expect(done.status == 0)
+        // Every todo it completed is reported, not only the one named.
+        #expect(done.lines.sorted() == ["done #1 Paint the house", "done #2 Buy paint", "done #3 Sand the walls"])
         for number in [1, 2, 3] {
             _ = try await watcher.awaitLine(containing: #""change":"completed""#, #""number":\#(number),"#)
         }

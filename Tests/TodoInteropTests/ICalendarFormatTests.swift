@@ -178,4 +178,28 @@ struct ICalendarFormatTests {
         let sibling = try ICalendarFormat.decode(vtodo("UID:d", "SUMMARY:x", "RELATED-TO;RELTYPE=SIBLING:7a8b9c0d1e"), now: now, zone: utc)
         #expect(sibling.first?.parentID == nil)
     }
+
+    @Test("A todod subtask is written with RELATED-TO its parent's UID, which imports back as the parent; a parent taken away drops it")
+    func subtaskWritten() throws {
+        let parent = Todo(number: 3, title: "Garden", createdAt: now)
+        var child = Todo(number: 4, title: "Mow", createdAt: now, parent: 3)
+        let text = ICalendarFormat.encode([parent, child], zone: utc)
+        #expect(text.contains("RELATED-TO:\(parent.id.uuidString.lowercased())\r\n"))
+        let imported = try ICalendarFormat.decode(text, now: now, zone: utc)
+        #expect(imported.map(\.parentID) == [nil, parent.id])
+
+        // Alone in its file (the iCalendar directory), the parent's UID comes from `parents`.
+        let nextcloud = try #require(try ICalendarFormat.decode(ICalendarFixtures.nextcloud, now: now, zone: utc).first)
+        let garden = Todo(number: 7, title: "Garden", createdAt: now, foreign: ["ical": "UID:7a8b9c0d1e"])
+        #expect(ICalendarFormat.uid(of: garden) == "7a8b9c0d1e")
+        var mow = nextcloud.todo(number: 8)
+        mow.parent = 7
+        #expect(ICalendarFormat.encode([mow], parents: [7: "7a8b9c0d1e"], zone: utc).contains("RELATED-TO;RELTYPE=PARENT:7a8b9c0d1e"))
+        mow.parent = nil
+        #expect(!ICalendarFormat.encode([mow], parents: [7: "7a8b9c0d1e"], zone: utc).contains("RELATED-TO"))
+        // A parent todod never had stays as the file named it.
+        #expect(ICalendarFormat.encode([mow], zone: utc).contains("RELATED-TO;RELTYPE=PARENT:7a8b9c0d1e"))
+        child.parent = nil
+        #expect(!ICalendarFormat.encode([parent, child], zone: utc).contains("RELATED-TO"))
+    }
 }
