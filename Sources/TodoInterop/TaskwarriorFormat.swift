@@ -6,8 +6,8 @@ import TodoModel
 /// `uuid` is the todo's id; `project` becomes the tag `project:NAME`; annotations become
 /// dated lines of the notes; `recur` is also the todo's recurrence when todod can hold it
 /// (Taskwarrior's `parent` names a recurrence's template, not a parent todo: it is not a
-/// subtask link, and stays foreign). Everything else of the task (its status words, `wait`,
-/// `recur`, `depends`, user-defined attributes, and the exact times behind a due
+/// subtask link, and stays foreign); `wait` is the day the todo waits for. Everything else
+/// of the task (its status words, the exact time of `wait`, `recur`, `depends`, user-defined attributes, and the exact times behind a due
 /// day) is kept in `foreign["taskwarrior"]` and written back as it was while the todo's own
 /// fields still say the same, so a round trip through todod loses nothing.
 public enum TaskwarriorFormat {
@@ -83,7 +83,7 @@ public enum TaskwarriorFormat {
             tags: tags, createdAt: entry, updatedAt: modified,
             completedAt: status == "completed" ? end : nil, deletedAt: status == "deleted" ? end : nil,
             foreign: foreign.isEmpty ? [:] : [foreignKey: InteropJSON.object(foreign).text],
-            recurrence: fields["recur"]?.string.flatMap(recurrence))
+            recurrence: fields["recur"]?.string.flatMap(recurrence), wait: try time("wait").map { LocalDate($0, in: zone) })
     }
 
     /// Taskwarrior's `recur` (`weekly`, `2weeks`, `quarterly`, `weekdays`, …) as todod's
@@ -167,6 +167,10 @@ public enum TaskwarriorFormat {
         let originalDue = original["due"]?.string.flatMap { BasicTime.instant($0, in: zone) }.map { LocalDate($0, in: zone) }
         if originalDue != todo.due {
             task["due"] = todo.due.map { .string(BasicTime.utcText(BasicTime.midnight(of: $0, in: zone))) }
+        }
+        let originalWait = original["wait"]?.string.flatMap { BasicTime.instant($0, in: zone) }.map { LocalDate($0, in: zone) }
+        if originalWait != todo.wait {
+            task["wait"] = todo.wait.map { .string(BasicTime.utcText(BasicTime.midnight(of: $0, in: zone))) }
         }
         // Taskwarrior's recurrence needs a due date; an unmapped original `recur` stays as it was.
         let originalRule = original["recur"]?.string.flatMap(recurrence)

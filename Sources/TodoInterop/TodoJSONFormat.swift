@@ -15,7 +15,7 @@ public enum TodoJSONFormat {
                     id: todo.id, title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due,
                     tags: todo.tags, createdAt: todo.createdAt, updatedAt: todo.updatedAt,
                     completedAt: todo.completedAt, deletedAt: todo.deletedAt, foreign: todo.foreign,
-                    recurrence: todo.recurrence, parentID: todo.parent.flatMap { ids[$0] })
+                    recurrence: todo.recurrence, parentID: todo.parent.flatMap { ids[$0] }, wait: todo.wait)
             }
         } catch let DecodingError.dataCorrupted(context), let DecodingError.keyNotFound(_, context),
             let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {

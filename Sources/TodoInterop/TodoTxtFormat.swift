@@ -7,8 +7,8 @@ import TodoModel
 /// is the tag `word`, `@word` the tag `@word`; `due:` the due day. todod's id travels as
 /// `uid:`; a line without one gets an id made from its text and creation day, so importing
 /// the same file again changes nothing. `rec:1w` / `rec:+1w` is the recurrence (from
-/// completion / from the due date). Other `key:value` pairs (`t:`, `h:`, a `rec:` todod
-/// cannot hold) are kept and written back. Deleted todos are not written: todo.txt has no such state.
+/// completion / from the due date); `t:` (the threshold day, Simpletask's) is the day the todo
+/// waits for. Other `key:value` pairs (`h:`, a `rec:` todod cannot hold) are kept and written back. Deleted todos are not written: todo.txt has no such state.
 public enum TodoTxtFormat {
     /// The key of `Todo.foreign` for a line's other `key:value` pairs.
     public static let foreignKey = "todotxt"
@@ -50,7 +50,7 @@ public enum TodoTxtFormat {
         let created = words.first.flatMap(LocalDate.init)
         if created != nil { words.removeFirst() }
         var title: [String] = [], tags: [String] = [], kept: [String] = []
-        var due: LocalDate?, id: UUID?, rule: Recurrence?
+        var due: LocalDate?, wait: LocalDate?, id: UUID?, rule: Recurrence?
         for word in words {
             if word.count > 1, word.hasPrefix("+") { tags.append(String(word.dropFirst())); continue }
             if word.count > 1, word.hasPrefix("@") { tags.append(word); continue }
@@ -67,6 +67,8 @@ public enum TodoTxtFormat {
                 id = uuid
             case "pri" where value.count == 1 && letter == nil:
                 letter = value.first
+            case "t" where LocalDate(value) != nil && wait == nil:
+                wait = LocalDate(value)
             case "rec" where recurrence(value) != nil && rule == nil:
                 rule = recurrence(value)
             default:
@@ -81,7 +83,8 @@ public enum TodoTxtFormat {
         return ImportedTodo(
             id: id ?? StableID.uuid(for: "todo.txt\n\(created?.description ?? "")\n\(text)"), title: text,
             priority: priority(letter), due: due, tags: tags, createdAt: createdAt, updatedAt: now,
-            completedAt: completedAt, foreign: kept.isEmpty ? [:] : [foreignKey: kept.joined(separator: " ")], recurrence: rule)
+            completedAt: completedAt, foreign: kept.isEmpty ? [:] : [foreignKey: kept.joined(separator: " ")], recurrence: rule,
+            wait: wait)
     }
 
     /// The `rec:` extension (Simpletask, topydo): `rec:1w` counts from completion, `rec:+1w`
@@ -139,6 +142,7 @@ public enum TodoTxtFormat {
         words += todo.tags.map { $0.hasPrefix("@") ? $0 : "+" + $0 }
         if let due = todo.due { words.append("due:\(due)") }
         if let rule = todo.recurrence { words.append("rec:" + recText(rule)) }
+        if let wait = todo.wait { words.append("t:\(wait)") }
         words += kept
         words.append("uid:\(todo.id.uuidString.lowercased())")
         return words.joined(separator: " ")

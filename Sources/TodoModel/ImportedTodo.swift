@@ -22,11 +22,14 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
     /// The source's id of the todo this one is a subtask of: the store gives it that todo's
     /// number when todod has it (imported earlier, or earlier in the same batch); nil leaves todod's.
     public var parentID: UUID?
+    /// The day it shows again (Taskwarrior's `wait`, todo.txt's `t:`); nil leaves todod's.
+    public var wait: LocalDate?
 
     public init(
         id: UUID, title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil,
         tags: [String] = [], createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
-        deletedAt: Date? = nil, foreign: [String: String] = [:], recurrence: Recurrence? = nil, parentID: UUID? = nil
+        deletedAt: Date? = nil, foreign: [String: String] = [:], recurrence: Recurrence? = nil, parentID: UUID? = nil,
+        wait: LocalDate? = nil
     ) {
         self.id = id
         self.title = title
@@ -41,6 +44,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         self.foreign = foreign
         self.recurrence = recurrence
         self.parentID = parentID
+        self.wait = wait
     }
 
     /// The todo as `Todo` holds it, numbered `number` (a new todo at revision 1), a subtask
@@ -49,7 +53,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         Todo(
             id: id, number: number, title: title, notes: notes, priority: priority, due: due, tags: tags,
             createdAt: createdAt, updatedAt: updatedAt, completedAt: completedAt, deletedAt: deletedAt,
-            revision: revision, recurrence: recurrence?.anchored(to: due), parent: parent, foreign: foreign)
+            revision: revision, recurrence: recurrence?.anchored(to: due), parent: parent, wait: wait, foreign: foreign)
     }
 
     /// `current` replaced by this import, or nil when it changes nothing: the fields are
@@ -65,7 +69,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         // Fields the source does not carry stay todod's.
         if recurrence == nil { next.recurrence = current.recurrence }
         next.parent = parent ?? current.parent
-        next.wait = current.wait
+        next.wait = wait ?? current.wait
         next.previous = current.previous
         // A todo was made once; and a completion the source dates by its day alone (todo.txt)
         // is the same completion as todod's on that day.
@@ -96,6 +100,7 @@ extension ImportedTodo {
             deletedAt: try c.decodeIfPresent(Date.self, forKey: .deletedAt),
             foreign: try c.decodeIfPresent([String: String].self, forKey: .foreign) ?? [:],
             recurrence: try c.decodeIfPresent(Recurrence.self, forKey: .recurrence),
-            parentID: try c.decodeIfPresent(UUID.self, forKey: .parentID))
+            parentID: try c.decodeIfPresent(UUID.self, forKey: .parentID),
+            wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait))
     }
 }

@@ -41,12 +41,15 @@ struct ExportCommand: AsyncParsableCommand {
         Terminal.error("exported \(todos.count) todos to \(output)")
     }
 
-    /// Every todo, by number: open and completed, and deleted ones when asked.
+    /// Every todo, by number: open and completed, those waiting for a later day too, and
+    /// deleted ones when asked.
     static func todos(_ client: TodoConnection, includingDeleted: Bool) throws(TodoClientError) -> [Todo] {
         var todos: [Todo] = []
         for status in includingDeleted ? [TodoFilter.Status.all, .deleted] : [.all] {
-            todos += try client.ask(.requestTodoViewModels(TodoFilter(status: status))) {
-                if case .responseTodoViewModels(let list) = $0 { list.todos.map(\.todo) } else { nil }
+            for waiting in [false, true] {
+                todos += try client.ask(.requestTodoViewModels(TodoFilter(status: status, waiting: waiting))) {
+                    if case .responseTodoViewModels(let list) = $0 { list.todos.map(\.todo) } else { nil }
+                }
             }
         }
         return todos.sorted { $0.number < $1.number }

@@ -34,6 +34,9 @@ struct ImportExportTests {
         #expect(imported.stdout == "imported 7 todos from standard input: 7 created, 0 updated, 0 unchanged\n")
         let list = try await daemon.todoctl("list")
         #expect(list.stdout.contains("#project:work.reports #office"))
+        // Taskwarrior's wait is todod's: the task waits, out of the list, and is exported all the same.
+        #expect(!list.stdout.contains("Buy milk"))
+        #expect(try await daemon.todoctl("list", "--waiting").stdout.contains("Buy milk"))
 
         let back = try await daemon.todoctl("export", "--to", "taskwarrior", "--all")
         let target = try TaskwarriorHome(settings: Self.settings)

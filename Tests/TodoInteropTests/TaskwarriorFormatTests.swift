@@ -67,6 +67,26 @@ struct TaskwarriorFormatTests {
         #expect(byTitle["Old thing"]?.completedAt != nil)
         #expect(byTitle["Gone"]?.deletedAt != nil)
         #expect(byTitle["Buy milk"]?.completedAt == nil)
+        #expect(byTitle["Buy milk"]?.wait == LocalDate("2026-12-01"))
+        #expect(byTitle["Call mum"]?.wait == nil)
+    }
+
+    @Test("A wait set or taken away in todod is one the real task import takes, and reads back the same")
+    func waitChanged() throws {
+        let source = try sample()
+        defer { source.remove() }
+        var todos = todos(try TaskwarriorFormat.decode(try source.run(["export"]), zone: utc))
+        let milk = try #require(todos.firstIndex { $0.title == "Buy milk" })
+        let mum = try #require(todos.firstIndex { $0.title == "Call mum" })
+        todos[milk].wait = nil
+        todos[mum].wait = LocalDate("2031-01-06")
+        let target = try TaskwarriorHome()
+        defer { target.remove() }
+        try target.run(["import", "-"], input: TaskwarriorFormat.encode(todos, zone: utc))
+        let back = try TaskwarriorFormat.decode(try target.run(["export"]), zone: utc)
+        let byTitle = Dictionary(back.map { ($0.title, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(byTitle["Buy milk"]?.wait == nil)
+        #expect(byTitle["Call mum"]?.wait == LocalDate("2031-01-06"))
     }
 
     @Test("A todo changed in todod is written with its new fields and keeps the ones todod does not know")
@@ -81,6 +101,7 @@ struct TaskwarriorFormatTests {
         todo.tags = ["project:home", "paper"]
         todo.notes += "\n2026-11-25 second draft"
         todo.completedAt = Date(timeIntervalSince1970: 1_795_000_000)
+        todo.wait = LocalDate("2026-12-20")
         let task = try #require(try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode([todo], zone: utc)) as? [[String: Any]]).first
         #expect(task?["description"] as? String == "Write the report")
         #expect(task?["priority"] as? String == "L")
@@ -89,6 +110,7 @@ struct TaskwarriorFormatTests {
         #expect(task?["tags"] as? [String] == ["paper"])
         #expect(task?["status"] as? String == "completed")
         #expect(task?["estimate"] as? Int == 3)
+        #expect(task?["wait"] as? String == "20261220T000000Z")
         let annotations = task?["annotations"] as? [[String: String]]
         #expect(annotations?.count == 2)
         #expect(annotations?.last == ["entry": "20261125T000000Z", "description": "second draft"])

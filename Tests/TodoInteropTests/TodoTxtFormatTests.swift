@@ -16,7 +16,7 @@ struct TodoTxtFormatTests {
         Read https://example.org/a:b slowly
         """
 
-    @Test("Each part of a line becomes the todo's: done and its day, priority, tags, due, kept fields")
+    @Test("Each part of a line becomes the todo's: done and its day, priority, tags, due, t: the wait, kept fields")
     func fields() throws {
         let todos = try TodoTxtFormat.decode(file, now: now, zone: utc)
         #expect(todos.map(\.title) == ["Call mum", "Pay rent", "Water the plants", "Sort the shed", "Read https://example.org/a:b slowly"])
@@ -24,7 +24,8 @@ struct TodoTxtFormatTests {
         #expect(todos[0].createdAt == BasicTime.midnight(of: LocalDate("2026-11-01")!, in: utc))
         #expect(todos[0].tags == ["family", "@phone"])
         #expect(todos[0].due == LocalDate("2026-11-22"))
-        #expect(todos[0].foreign == ["todotxt": "t:2026-11-19"])
+        #expect(todos[0].foreign == [:])
+        #expect(todos[0].wait == LocalDate("2026-11-19"))
         #expect(todos.map(\.priority) == [.normal, .high, .normal, .low, .normal])
         #expect(todos[3].foreign == ["todotxt": "pri:D h:1"])
         #expect(todos[3].recurrence == Recurrence(count: 1, unit: .month, basis: .completion))
