@@ -81,6 +81,9 @@ public final class TodoConnection {
                 continue
             }
             if case .responseGoodbye(let reason) = answer.event { goodbye = reason; continue }
+            // A request the daemon could not read (over a limit) is answered without its id;
+            // with one request in flight, an error to this client without an id is its answer.
+            if answer.id == nil, answer.client == hello.client, case .responseError(let error) = answer.event { throw .refused(error) }
             guard answer.id == id, answer.client == hello.client else { continue }
             if case .responseError(let error) = answer.event { throw .refused(error) }
             return answer.event

@@ -80,7 +80,7 @@ public enum Daemon {
         groupConfiguration.maximumGracefulShutdownDuration = maximumShutdownDuration
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: groupConfiguration).run()
-        do { try store.close() } catch { logger.error("cannot checkpoint the database at exit", metadata: ["error": "\(error)"]) }
+        do { try model.closeStore() } catch { logger.error("cannot checkpoint the database at exit", metadata: ["error": "\(error)"]) }
         withExtendedLifetime((viewModel, stallHook, calendar)) {}
         logger.info("todod stopped")
     }

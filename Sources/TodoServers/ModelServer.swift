@@ -45,6 +45,8 @@ public final class ModelServer: Sendable {
         var waiting: [Envelope] = []
         var committing = false
         var shuttingDown = false
+        /// The store is closed: nothing may touch it any more (an idle checkpoint due).
+        var closed = false
         var stopped: [CheckedContinuation<Void, Never>] = []
         var batchSizes: [Int] = []
         /// Counts commits, so that an idle checkpoint knows none came since it was planned.
@@ -123,6 +125,15 @@ public final class ModelServer: Sendable {
             return state.stopped
         }
         stopped.forEach { $0.resume() }
+    }
+
+    /// Checkpoints and closes the store, after whatever the storage and journal threads are
+    /// still doing there, and keeps them off it afterwards: an idle checkpoint that fired
+    /// while the daemon closed the store at exit crashed inside SQLite. Call it once, after `run()`.
+    public func closeStore() throws {
+        state.withLock { $0.closed = true }
+        journalReader.sync {}
+        try storage.sync { try store.close() }
     }
 
     /// The sequence number of the last committed change.
@@ -375,7 +386,7 @@ public final class ModelServer: Sendable {
     private func checkpointWhenIdle() {
         let planned = state.withLock { $0.commits }
         storage.asyncAfter(deadline: .now() + ModelServer.idleCheckpointDelay) { [self] in
-            guard state.withLock({ $0.commits == planned && !$0.committing }) else { return }
+            guard state.withLock({ $0.commits == planned && !$0.committing && !$0.closed }) else { return }
             do {
                 try store.checkpoint()
             } catch {

@@ -24,6 +24,9 @@ extension TodoStore {
             }
             numbers[todo.number] = todo.id
             latest[todo.id] = todo
+            if let refusal = try replayedParentRefusal(todo, latest: latest, numbers: numbers, in: transaction) {
+                return .failed(mutation, .invalid(field: "parent", reason: refusal))
+            }
             plan.append((current, todo))
         }
         for step in plan {
@@ -31,5 +34,19 @@ extension TodoStore {
             try transaction.write(step.after, before: step.before)
         }
         return plan.isEmpty ? .failed(mutation, .invalid(field: "changes", reason: "nothing to replay")) : .written(mutation, [])
+    }
+
+    /// Why `todo`'s parent cannot be, or nil: it must be a todo here (replayed before it, or
+    /// stored) that is not a subtask itself, as `SubtaskRule` keeps every database.
+    private static func replayedParentRefusal(
+        _ todo: Todo, latest: [UUID: Todo], numbers: [Int: UUID], in transaction: TodoTransaction
+    ) throws -> String? {
+        guard let number = todo.parent else { return nil }
+        let parent = try numbers[number].flatMap { latest[$0] } ?? transaction.todos(.number(number)).first
+        guard let parent else { return "#\(todo.number) names #\(number) as its parent, which is not a todo here: replay a whole log, in order" }
+        if let grandparent = parent.parent {
+            return "#\(todo.number) names #\(number) as its parent, itself a subtask of #\(grandparent); subtasks are one level deep"
+        }
+        return nil
     }
 }

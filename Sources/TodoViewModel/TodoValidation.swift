@@ -182,12 +182,23 @@ public enum TodoValidation {
 }
 
 extension TodoValidation {
+    /// The largest number and revision a replayed todo may carry: far beyond any real list,
+    /// and far enough below `Int.max` that counting on from them cannot overflow.
+    public static let maximumReplayedCount = Int(Int32.max)
+
     /// Todos to replay, refused unless each is as todod would have stored it.
     public static func replayed(_ todos: [Todo]) throws(TodoError) -> [Todo] {
+        let counts = 1...maximumReplayedCount
         for todo in todos {
             let stored = try validated(NewTodo(title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due, tags: todo.tags))
-            guard stored.title == todo.title, stored.notes == todo.notes, stored.tags == todo.tags, todo.revision >= 1, todo.number >= 1 else {
-                throw .validation("todo", "#\(todo.number) revision \(todo.revision) is not as todod stores a todo (title, notes and tags trimmed, revision and number from 1)")
+            guard stored.title == todo.title, stored.notes == todo.notes, stored.tags == todo.tags,
+                counts.contains(todo.revision), counts.contains(todo.number),
+                todo.parent.map(counts.contains) ?? true, todo.previous.map(counts.contains) ?? true
+            else {
+                throw .validation("todo", "#\(todo.number) revision \(todo.revision) is not as todod stores a todo (title, notes and tags trimmed; revision, number, parent and previous from 1 to \(maximumReplayedCount))")
+            }
+            guard todo.parent != todo.number else {
+                throw .validation("parent", "#\(todo.number) names itself as its parent; a todo cannot be its own parent")
             }
         }
         return todos
