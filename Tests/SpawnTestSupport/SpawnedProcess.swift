@@ -116,7 +116,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Its exit status, however long it takes, blocking this thread.
-    public func waitUntilExit() -> Int32 { exit.wait(until: .distantFuture)! }
+    public func waitUntilExit() -> Int32 { exit.wait(until: nil)! }
 
     /// SIGTERM, then waits for the end (SIGKILL to its group after `timeout` seconds); for
     /// synchronous cleanup.
@@ -167,11 +167,16 @@ private final class ExitStatus: @unchecked Sendable {
 
     var status: Int32? { condition.withLock { code } }
 
-    /// The status, or nil if it is still running at `deadline`.
-    func wait(until deadline: Date) -> Int32? {
+    /// The status, or nil if it is still running at `deadline` (nil: no deadline; NSCondition
+    /// traps on `.distantFuture`).
+    func wait(until deadline: Date?) -> Int32? {
         condition.withLock {
             while code == nil {
-                guard condition.wait(until: deadline) else { return nil }
+                if let deadline {
+                    guard condition.wait(until: deadline) else { return nil }
+                } else {
+                    condition.wait()
+                }
             }
             return code
         }
