@@ -67,9 +67,14 @@ final class DaemonProcess: @unchecked Sendable {
         return status
     }
 
-    /// Its exit status (128 + the signal that ended it); killed and a failure after `timeout` seconds.
+    /// Its exit status (128 + the signal that ended it); killed and a failure after `timeout`
+    /// seconds, which shows the end of its log (a crash's backtrace, a shutdown stuck somewhere).
     func waitForExit(timeout: TimeInterval = 30) async throws -> Int32 {
-        try await process.waitForExit(timeout: timeout)
+        do {
+            return try await process.waitForExit(timeout: timeout)
+        } catch {
+            throw TestFailure("todod did not exit within \(Int(timeout)) s and was killed; its log ends:\n\(log.split(separator: "\n").suffix(30).joined(separator: "\n"))")
+        }
     }
 
     /// Runs todoctl against this daemon.
