@@ -117,8 +117,8 @@ let package = Package(
         .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
         .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),
-        // Real programs started with posix_spawn and reaped by pid, instead of Foundation's
-        // Process, whose run() crashes at random on Linux (swift-corelibs-foundation PR #5472).
+        // Real programs started with posix_spawn and reaped by pid, for every test that runs one
+        // (Tests/SpawnTestSupport/Spawn.swift says why not with Foundation's Process).
         .target(name: "SpawnTestSupport", path: "Tests/SpawnTestSupport"),
         // The real Taskwarrior in a temporary directory, for the interop and end-to-end tests.
         .target(name: "InteropTestSupport", dependencies: ["SpawnTestSupport"], path: "Tests/InteropTestSupport"),

@@ -23,6 +23,7 @@ func spawn(
         case .null: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
         case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, target)
         case .file(let path): posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        case .standardOutput: posix_spawn_file_actions_adddup2(&actions, 1, target)
         }
     }
     try GlibcExtensions.closeFrom3(&actions)
@@ -58,6 +59,8 @@ enum ChildDescriptor {
     case descriptor(Int32)
     /// A file, created or truncated.
     case file(String)
+    /// Whatever its descriptor 1 already is (stderr with stdout, as `2>&1`).
+    case standardOutput
 }
 
 /// glibc's posix_spawn file actions that Swift's Glibc module does not show (they are GNU

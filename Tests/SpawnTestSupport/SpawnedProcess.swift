@@ -13,7 +13,7 @@ public final class SpawnedProcess: @unchecked Sendable {
         case pipe
         /// A file, created or truncated (a daemon's log).
         case file(String)
-        /// Its errors into its output's pipe, as they interleave (`errors` only).
+        /// Its errors where its output goes, as they interleave (`errors` only: `2>&1`).
         case intoOutput
     }
 
@@ -37,19 +37,20 @@ public final class SpawnedProcess: @unchecked Sendable {
         let ours = [outputPipe?.readEnd, errorPipe?.readEnd, inputPipe?.writeEnd].compactMap { $0 }
         let theirs = [outputPipe?.writeEnd, errorPipe?.writeEnd, inputPipe?.readEnd].compactMap { $0 }
         defer { theirs.forEach { close($0) } }
-        func descriptor(_ destination: Destination, _ pipe: ChildPipe?) -> ChildDescriptor {
+        func descriptor(_ destination: Destination, _ pipe: ChildPipe?, isErrors: Bool) -> ChildDescriptor {
             switch destination {
             case .null: .null
             case .pipe: .descriptor(pipe!.writeEnd)
             case .file(let path): .file(path)
-            case .intoOutput: outputPipe.map { .descriptor($0.writeEnd) } ?? .null
+            // Output "into the output" would be nowhere.
+            case .intoOutput: isErrors ? .standardOutput : .null
             }
         }
         do {
             pid = try spawn(
                 program, arguments, environment: environment, directory: directory,
                 stdin: inputPipe.map { .descriptor($0.readEnd) } ?? .null,
-                stdout: descriptor(output, outputPipe), stderr: descriptor(errors, errorPipe))
+                stdout: descriptor(output, outputPipe, isErrors: false), stderr: descriptor(errors, errorPipe, isErrors: true))
         } catch {
             ours.forEach { close($0) }
             throw error
