@@ -113,14 +113,19 @@ let package = Package(
         .testTarget(name: "TodoClockTests", dependencies: ["TodoClock"]),
         .target(name: "EventTestSupport", dependencies: ["TodoEvents"], path: "Tests/EventTestSupport"),
         .testTarget(name: "TodoEventsTests", dependencies: ["TodoEvents", "EventTestSupport"]),
-        .testTarget(name: "TodoServersTests", dependencies: ["TodoServers", "TodoEvents", "EventTestSupport"]),
+        .testTarget(name: "TodoServersTests", dependencies: ["TodoServers", "TodoEvents", "EventTestSupport", "SpawnTestSupport"]),
         .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
         .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),
+        // Real programs started with posix_spawn and reaped by pid, for every test that runs one
+        // (Tests/SpawnTestSupport/Spawn.swift says why not with Foundation's Process).
+        .target(name: "SpawnTestSupport", path: "Tests/SpawnTestSupport"),
         // The real Taskwarrior in a temporary directory, for the interop and end-to-end tests.
-        .target(name: "InteropTestSupport", path: "Tests/InteropTestSupport"),
-        .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TodoModel", "InteropTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TodoClient", "TodoEvents", "TodoModel", "InteropTestSupport"]),
+        .target(name: "InteropTestSupport", dependencies: ["SpawnTestSupport"], path: "Tests/InteropTestSupport"),
+        .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TodoModel", "InteropTestSupport", "SpawnTestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["TodoClient", "TodoEvents", "TodoModel", "InteropTestSupport", "SpawnTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

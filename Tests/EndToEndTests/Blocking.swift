@@ -1,11 +1,10 @@
 import Foundation
+import SpawnTestSupport
 
 /// Runs blocking work (waiting for a process, reading a socket) on a thread of its own,
 /// so that it never holds one of the few threads Swift concurrency has on 2 cores.
 func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
+    try await SpawnTestSupport.blocking(work)
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import SpawnTestSupport
 import Testing
 
 /// A real todod process on a private socket and database, started and awaited by its
@@ -8,11 +9,11 @@ final class DaemonProcess: @unchecked Sendable {
     let socketPath: String
     let databasePath: String
     let logPath: String
-    private let process = Process()
+    private let process: SpawnedProcess
     private let notify: NotifyListener
 
     var environment: [String: String] { ["TODOD_SOCKET": socketPath] }
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
     /// Starts todod; `directory` is reused to restart on the same data. With `user` (a uid,
     /// needs root), it runs as that user (and group), in a directory given to that user.
@@ -29,25 +30,16 @@ final class DaemonProcess: @unchecked Sendable {
         logPath = directory + "/todod.log"
         let notifyPath = directory + "/notify-\(UUID().uuidString.prefix(8)).sock"
         notify = try NotifyListener(path: notifyPath)
-        let todod = [binaryDirectory + "/todod", "--socket", socketPath, "--database", databasePath, "--log-level", "debug"] + arguments
+        var todod = [binaryDirectory + "/todod", "--socket", socketPath, "--database", databasePath, "--log-level", "debug"] + arguments
         if let user {
             // The daemon must reach its notify socket and own its directory, as a user's would be.
             chown(directory, user, user)
             chmod(notifyPath, 0o666)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + todod
-        } else {
-            process.executableURL = URL(fileURLWithPath: todod[0])
-            process.arguments = Array(todod.dropFirst())
+            todod = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + todod
         }
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = notifyPath
-        environment.merge(extra) { $1 }
-        process.environment = environment
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: logPath)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(
+            todod[0], Array(todod.dropFirst()), environment: inheritedEnvironment(["NOTIFY_SOCKET": notifyPath].merging(extra) { $1 }),
+            output: .null, errors: .file(logPath))
     }
 
     /// What the daemon logged so far.
@@ -65,7 +57,7 @@ final class DaemonProcess: @unchecked Sendable {
     /// that the journal rebuilds the table (`todod --check`).
     @discardableResult
     func stop(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.signal(SIGTERM)
         let status = try await waitForExit()
         if FileManager.default.fileExists(atPath: databasePath) {
             let check = try await check()
@@ -75,16 +67,13 @@ final class DaemonProcess: @unchecked Sendable {
         return status
     }
 
+    /// Its exit status (128 + the signal that ended it); killed and a failure after `timeout`
+    /// seconds, which shows the end of its log (a crash's backtrace, a shutdown stuck somewhere).
     func waitForExit(timeout: TimeInterval = 30) async throws -> Int32 {
-        try await blocking { [process] in
-            let deadline = Date().addingTimeInterval(timeout)
-            let exited = DispatchSemaphore(value: 0)
-            Thread { process.waitUntilExit(); exited.signal() }.start()
-            guard exited.wait(timeout: .now() + deadline.timeIntervalSinceNow) == .success else {
-                process.terminate()
-                throw TestFailure("todod did not exit within \(Int(timeout)) s")
-            }
-            return process.terminationStatus
+        do {
+            return try await process.waitForExit(timeout: timeout)
+        } catch {
+            throw TestFailure("todod did not exit within \(Int(timeout)) s and was killed; its log ends:\n\(log.split(separator: "\n").suffix(30).joined(separator: "\n"))")
         }
     }
 
@@ -102,8 +91,8 @@ final class DaemonProcess: @unchecked Sendable {
         try RawConnection(path: socketPath)
     }
 
+    // The SpawnedProcess kills a daemon still running as it goes.
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         notify.close()
     }
 }

@@ -45,6 +45,7 @@ struct JournalRecoveryTests {
         let daemon = try await DaemonProcess.start()
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: environment(daemon.environment))
         defer { events.stopNow() }
+        // Connected first: a change made before it subscribes is not one it prints.
         try await awaitClients(2, on: daemon)
         _ = try await daemon.todoctl("add", "before")
         _ = try await events.awaitLine(containing: "1 added #1 before")

@@ -1,4 +1,5 @@
 import Foundation
+import SpawnTestSupport
 import Testing
 
 /// One daemon per database and per socket, whatever the timing: the lock files beside
@@ -38,38 +39,50 @@ struct LockTests {
             let pair = try (0..<2).map { index in
                 try RacingDaemon(socket: socket, database: directory + "/db\(index).sqlite", directory: directory)
             }
-            for daemon in pair { try daemon.process.run() }
+            for daemon in pair { try daemon.start() }
             let loser = try await RacingDaemon.firstToExit(pair)
             let winner = pair[1 - loser]
-            #expect(pair[loser].process.terminationStatus != 0, "round \(round)")
+            #expect(pair[loser].status != 0, "round \(round)")
             #expect(pair[loser].stderr.contains("already listening on \(socket)"), "round \(round): \(pair[loser].stderr)")
             _ = try await winner.notify.awaitMessage(containing: "READY=1")
             let status = try await run("todoctl", ["status"], environment: ["TODOD_SOCKET": socket])
             #expect(status.status == 0, "round \(round): the socket of the daemon that runs was taken away: \(status.stderr)")
-            kill(winner.process.processIdentifier, SIGTERM)
-            try await blocking { winner.process.waitUntilExit() }
-            #expect(winner.process.terminationStatus == 0)
+            kill(winner.pid, SIGTERM)
+            #expect(try await winner.waitForExit() == 0)
         }
     }
 }
 
-/// A todod started bare (no waiting for it), to race another.
+/// A todod started bare (no waiting for it), to race another: made first, started with `start()`
+/// right after its rival.
 final class RacingDaemon: @unchecked Sendable {
-    let process = Process()
     let notify: NotifyListener
+    private let arguments: [String]
     private let errorPath: String
+    private var process: SpawnedProcess?
 
     init(socket: String, database: String, directory: String) throws {
+        arguments = ["--socket", socket, "--database", database]
         errorPath = database + ".stderr"
         notify = try NotifyListener(path: database + ".notify")
-        process.executableURL = URL(fileURLWithPath: binaryDirectory + "/todod")
-        process.arguments = ["--socket", socket, "--database", database]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = notify.path
-        process.environment = environment
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: errorPath)
-        process.standardOutput = FileHandle.nullDevice
+    }
+
+    func start() throws {
+        process = try SpawnedProcess(
+            binaryDirectory + "/todod", arguments, environment: inheritedEnvironment(["NOTIFY_SOCKET": notify.path]),
+            output: .null, errors: .file(errorPath))
+    }
+
+    var pid: pid_t { process?.pid ?? 0 }
+    /// Its exit status once it ended (nil while it runs).
+    var status: Int32? { process?.status }
+
+    /// Its exit status, however long it takes, blocking this thread.
+    func waitUntilExit() -> Int32 { process?.waitUntilExit() ?? -1 }
+
+    func waitForExit() async throws -> Int32 {
+        guard let process else { throw TestFailure("this todod was never started") }
+        return try await process.waitForExit()
     }
 
     var stderr: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
@@ -81,7 +94,7 @@ final class RacingDaemon: @unchecked Sendable {
             nonisolated(unsafe) var first: Int?
             for (index, daemon) in daemons.enumerated() {
                 Thread {
-                    daemon.process.waitUntilExit()
+                    _ = daemon.waitUntilExit()
                     exited.withLock {
                         if first == nil { first = index }
                         exited.broadcast()
@@ -98,8 +111,8 @@ final class RacingDaemon: @unchecked Sendable {
         }
     }
 
+    // The SpawnedProcess kills a daemon still running as it goes.
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         notify.close()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SpawnTestSupport
 
 /// The package's root directory (where the Makefile is): this file is Tests/EndToEndTests/ in it.
 let packageRoot: String = URL(fileURLWithPath: #filePath)
@@ -27,18 +28,9 @@ func runClean(_ program: String, _ arguments: [String], environment: [String: St
 }
 
 /// Runs a program to its end right here (for setup and cleanup, inside `blocking`): its status and
-/// its output and errors together.
+/// its output, then its errors. Killed (and a failure) after 5 minutes.
 @discardableResult
 func runNow(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    let result = try runToEndNow(program, arguments, environment: inheritedEnvironment(), timeout: 300)
+    return (result.status, result.stdout + result.stderr)
 }

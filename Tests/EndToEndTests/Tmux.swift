@@ -75,8 +75,8 @@ final class Tmux: @unchecked Sendable {
         _ = try? await tmux("kill-server")
     }
 
-    /// tmux through `ChildProcess`, not Foundation's `Process`: the first call forks the tmux
-    /// server, which would keep `Process`'s exit-detection socket and hang `waitUntilExit`.
+    /// tmux through `ChildProcess`, which waits for the client's own pid: the first call forks
+    /// the tmux server, which outlives the client.
     private func tmux(_ arguments: String...) async throws -> (status: Int32, output: String) {
         try await tmux(arguments)
     }

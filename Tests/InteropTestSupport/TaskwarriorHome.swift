@@ -1,4 +1,5 @@
 import Foundation
+import SpawnTestSupport
 
 /// The real Taskwarrior (Debian's `task`) with its rc file and data in a fresh temporary
 /// directory: fixtures are what `task export` writes, not hand-made JSON.
@@ -18,25 +19,13 @@ public struct TaskwarriorHome: Sendable {
     /// throws with its error output when it fails.
     @discardableResult
     public func run(_ arguments: [String], input: Data? = nil) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/task")
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["TASKRC"] = directory.appendingPathComponent("taskrc").path
+        var environment = inheritedEnvironment(["TASKRC": directory.appendingPathComponent("taskrc").path])
         environment.removeValue(forKey: "TASKDATA")
-        process.environment = environment
-        let output = Pipe(), errors = Pipe(), stdin = Pipe()
-        (process.standardOutput, process.standardError, process.standardInput) = (output, errors, stdin)
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TaskFailure(description: "task \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(errorText)")
+        let result = try runToEndNow("/usr/bin/task", arguments, environment: environment, input: Array(input ?? Data()))
+        guard result.status == 0 else {
+            throw TaskFailure(description: "task \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
         }
-        return data
+        return Data(result.stdout.utf8)
     }
 
     /// `task export`, every task by uuid, without the fields Taskwarrior computes per

@@ -1,4 +1,5 @@
 import Foundation
+import SpawnTestSupport
 import Testing
 import TodoInterop
 import TodoModel
@@ -124,16 +125,9 @@ struct ICalendarFormatTests {
                 'completed': t.decoded('COMPLETED').isoformat(), 'sequence': int(t['SEQUENCE']),
                 'categories': [str(c) for c in cats.cats] if hasattr(cats, 'cats') else [str(c) for c in cats]}))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let parsed = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let python = try runToEndNow("/usr/bin/python3", ["-c", script, file.path], environment: inheritedEnvironment())
+        #expect(python.status == 0, "\(python.stderr)")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: Any])
         #expect(parsed["uid"] as? String == todo.id.uuidString.lowercased())
         #expect(parsed["summary"] as? String == todo.title)
         #expect(parsed["description"] as? String == "one\ntwo")
