@@ -27,6 +27,11 @@ final class CalendarDirectory: Sendable {
         var ids: [String: UUID] = [:]
         /// Every todo's UID by number: a subtask's file names its parent's (RELATED-TO).
         var uids: [Int: String] = [:]
+        /// Files removed by another program, deleted once removals have been quiet a moment.
+        var removals: [String] = []
+        var removalGeneration = 0
+        /// The directory itself went: nothing is written or deleted any more.
+        var gone = false
         var requests = 0
     }
 
@@ -66,13 +71,31 @@ final class CalendarDirectory: Sendable {
 
     // MARK: From the directory
 
+    /// The largest file read: a VTODO is a few hundred bytes, and a huge file (a sync gone
+    /// wrong, a hostile peer) must not take the daemon's memory.
+    static let maximumFileBytes = 1 << 20
+
+    /// How long removals must be quiet before they delete todos: `rm -rf DIR` removes every
+    /// file before the directory, and a directory that goes away must delete no todo.
+    static let removalQuiet = DispatchTimeInterval.milliseconds(500)
+
     /// The todos of one file, or none (logged) when it does not parse.
     private func readFile(_ name: String) -> [ImportedTodo] {
         let file = (path as NSString).appendingPathComponent(name)
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: file)) ?? [:]
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            logger.warning("an iCalendar directory entry is not a regular file (a link, a pipe, a directory); left alone", metadata: ["file": "\(file)"])
+            return []
+        }
+        if let size = attributes[.size] as? Int, size > Self.maximumFileBytes {
+            logger.warning("an iCalendar file is larger than 1 MiB, the most todod reads from one file; left alone",
+                           metadata: ["file": "\(file)", "bytes": "\(size)"])
+            return []
+        }
         guard let data = FileManager.default.contents(atPath: file) else { return [] }
         if state.withLock({ $0.written[name] == data }) { return [] }
         do throws(InteropError) {
-            let todos = try ICalendarFormat.decode(String(decoding: data, as: UTF8.self), now: Date())
+            let todos = try ICalendarFormat.decode(InteropText.unfoldedUTF8(data), now: Date())
             guard !todos.isEmpty else { throw InteropError(name, "holds no VTODO (BEGIN:VTODO … END:VTODO)") }
             state.withLock { state in
                 for todo in todos where name != todo.id.uuidString.lowercased() + ".ics" {
@@ -96,16 +119,45 @@ final class CalendarDirectory: Sendable {
             logger.info("imported an iCalendar file changed by another program", metadata: ["file": "\(name)"])
             onCore { [self] in bus.publish(.requestImportTodos(todos), correlation: Self.correlation(name)) }
         case .removed(let name) where Self.isCalendarFile(name):
-            let id = state.withLock { state -> UUID? in
+            let generation = state.withLock { state -> Int? in
                 state.written[name] = nil
                 guard state.removing.remove(name) == nil else { return nil }
-                return state.ids[name] ?? UUID(uuidString: String(name.dropLast(4)))
+                state.removals.append(name)
+                state.removalGeneration += 1
+                return state.removalGeneration
             }
-            guard let id else { return }
-            logger.info("deleting a todo whose iCalendar file another program removed", metadata: ["file": "\(name)"])
-            onCore { [self] in bus.publish(.requestDeleteTodo(.id(id)), correlation: Self.correlation(name)) }
+            guard let generation else { return }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.removalQuiet) { [weak self] in
+                self?.deleteRemoved(ifStill: generation)
+            }
+        case .gone:
+            state.withLock { $0.gone = true }
+            logger.error(
+                "the iCalendar directory was removed, moved away or unmounted: todod stops keeping it, and deletes no todo for the files that went with it; create the directory again and restart todod to write every todo into it",
+                metadata: ["directory": "\(path)"])
         default:
             return
+        }
+    }
+
+    /// Deletes the todos of the files removed, once removals have been quiet since `generation`,
+    /// unless the directory itself went with them.
+    private func deleteRemoved(ifStill generation: Int) {
+        let taken = state.withLock { state -> (names: [String], gone: Bool)? in
+            guard state.removalGeneration == generation else { return nil }
+            defer { state.removals = [] }
+            return (state.removals, state.gone)
+        }
+        guard let (names, gone) = taken, !names.isEmpty else { return }
+        var isDirectory: ObjCBool = false
+        guard !gone, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            logger.notice("iCalendar files went away with their directory; no todo was deleted", metadata: ["files": "\(names.count)"])
+            return
+        }
+        for name in names {
+            guard let id = state.withLock({ $0.ids[name] }) ?? UUID(uuidString: String(name.dropLast(4))) else { continue }
+            logger.info("deleting a todo whose iCalendar file another program removed", metadata: ["file": "\(name)"])
+            onCore { [self] in bus.publish(.requestDeleteTodo(.id(id)), correlation: Self.correlation(name)) }
         }
     }
 
@@ -142,6 +194,7 @@ final class CalendarDirectory: Sendable {
 
     /// Writes `todo`'s file (temporary file, then rename), or removes it when the todo is deleted.
     private func write(_ todo: Todo) {
+        guard !state.withLock({ $0.gone }) else { return }
         let name = state.withLock { $0.names[todo.id] } ?? todo.id.uuidString.lowercased() + ".ics"
         let file = (path as NSString).appendingPathComponent(name)
         if todo.isDeleted {
@@ -163,7 +216,8 @@ final class CalendarDirectory: Sendable {
             guard rename(temporary, file) == 0 else { throw DaemonError(String(cString: strerror(errno))) }
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
-            logger.error("cannot write an iCalendar file", metadata: ["file": "\(file)", "error": "\(error)"])
+            logger.error("cannot write an iCalendar file; check the directory given to --ical-dir (it must exist and be writable)",
+                         metadata: ["file": "\(file)", "error": "\(error.localizedDescription)"])
         }
     }
 }

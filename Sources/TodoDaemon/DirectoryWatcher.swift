@@ -9,6 +9,8 @@ final class DirectoryWatcher: Sendable {
         case written(String)
         /// Removed, or renamed out of the directory.
         case removed(String)
+        /// The directory itself was removed, moved away or unmounted: nothing more will come.
+        case gone
     }
 
     private let descriptor: Int32
@@ -18,6 +20,7 @@ final class DirectoryWatcher: Sendable {
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else { throw DaemonError("cannot watch \(path): inotify_init1 failed (\(String(cString: strerror(errno))))") }
         let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)
+            | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
         guard inotify_add_watch(descriptor, path, mask) >= 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
@@ -51,6 +54,9 @@ final class DirectoryWatcher: Sendable {
             let nameBytes = bytes[(offset + header)..<min(bytes.endIndex, offset + header + length)].prefix { $0 != 0 }
             let name = String(decoding: nameBytes, as: UTF8.self)
             offset += header + length
+            // IN_IGNORED and IN_UNMOUNT come unasked: the watch is over.
+            let directoryGone = UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_IGNORED) | UInt32(IN_UNMOUNT)
+            if name.isEmpty, mask & directoryGone != 0, changes.last != .gone { changes.append(.gone) }
             guard !name.isEmpty else { continue }
             if mask & (UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO)) != 0 { changes.append(.written(name)) }
             if mask & (UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)) != 0 { changes.append(.removed(name)) }

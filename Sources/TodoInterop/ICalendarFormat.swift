@@ -31,11 +31,13 @@ public enum ICalendarFormat {
         var todos: [ImportedTodo] = []
         var current: [(line: ContentLine, number: Int)]?
         var nested: [String] = []
+        var sawCalendar = false
         for (index, raw) in ContentLine.unfold(text).enumerated() {
             guard let line = ContentLine(parsing: raw) else {
                 guard current == nil else { throw InteropError("line \(index + 1)", "is not an iCalendar line NAME:VALUE: \(raw.prefix(60))") }
                 continue
             }
+            if line.name == "BEGIN", line.value.uppercased() == "VCALENDAR" { sawCalendar = true }
             if line.name == "BEGIN", line.value.uppercased() == "VTODO", current == nil {
                 current = []
                 continue
@@ -51,6 +53,9 @@ public enum ICalendarFormat {
             current?.append((line, index + 1))
         }
         if current != nil { throw InteropError("end of file", "a VTODO has no END:VTODO") }
+        if todos.isEmpty, !sawCalendar {
+            throw InteropError("input", "is not iCalendar: it has no BEGIN:VCALENDAR line (expected a .ics file of VTODOs)")
+        }
         return todos
     }
 

@@ -10,8 +10,8 @@ public enum InteropFormat: String, Sendable, CaseIterable {
     public func decode(_ data: Data, now: Date, zone: TimeZone = .current) throws(InteropError) -> [ImportedTodo] {
         switch self {
         case .taskwarrior: try TaskwarriorFormat.decode(data, zone: zone)
-        case .ical: try ICalendarFormat.decode(String(decoding: data, as: UTF8.self), now: now, zone: zone)
-        case .todotxt: try TodoTxtFormat.decode(String(decoding: data, as: UTF8.self), now: now, zone: zone)
+        case .ical: try ICalendarFormat.decode(InteropText.unfoldedUTF8(data), now: now, zone: zone)
+        case .todotxt: try TodoTxtFormat.decode(InteropText.utf8(data), now: now, zone: zone)
         case .json: try TodoJSONFormat.decode(data)
         }
     }

@@ -11,6 +11,7 @@ extension ModelServer {
         storage.async { [self] in
             let result: DatabaseBackupResult
             do {
+                try refuseWhenClosed()
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 let path = (directory as NSString).appendingPathComponent(name)
                 try store.backup(to: path)

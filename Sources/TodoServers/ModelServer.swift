@@ -136,6 +136,11 @@ public final class ModelServer: Sendable {
         try storage.sync { try store.close() }
     }
 
+    /// Throws once the store is closed (the daemon is stopping): SQLite must not be touched then.
+    func refuseWhenClosed() throws {
+        if state.withLock({ $0.closed }) { throw TodoStoreError("the daemon is shutting down; ask again once it is back") }
+    }
+
     /// The sequence number of the last committed change.
     public var lastChange: UInt64 { state.withLock { $0.counts.asOf } }
 
@@ -365,6 +370,7 @@ public final class ModelServer: Sendable {
         journalReader.async { [self, id] in
             let result: JournalReadResult
             do {
+                try refuseWhenClosed()
                 switch query {
                 case .after(let seq, let limit): result = .entries(query, try store.changes(after: seq, limit: limit, upTo: asOf), asOf: asOf)
                 case .history: result = .entries(query, try store.history(of: id ?? UUID(), upTo: asOf), asOf: asOf)

@@ -150,6 +150,50 @@ struct CalendarSyncTests {
         try await daemon.stop()
     }
 
+    @Test("The whole directory removed (rm -rf) deletes no todo: todod says so and stops keeping it")
+    func directoryRemoved() async throws {
+        let directory = try makeTemporaryDirectory()
+        let vdir = directory + "/vdir"
+        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
+        for title in ["one", "two", "three"] { #expect(try await daemon.todoctl("add", title).status == 0) }
+        // One file removed by another program (vdirsyncer after a delete on the phone) deletes its todo.
+        let one = try FileManager.default.contentsOfDirectory(atPath: vdir).first { name in
+            (try? String(contentsOfFile: vdir + "/" + name, encoding: .utf8))?.contains("SUMMARY:one\r\n") == true
+        }
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: daemon)
+        try FileManager.default.removeItem(atPath: vdir + "/" + (one ?? "missing"))
+        _ = try await events.awaitLine(containing: "deleted #1 one")
+        _ = try await daemon.todoctl("restore", "1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: vdir).count == 3)
+        #expect(try await run("/bin/rm", ["-rf", vdir]).status == 0)
+        try await daemon.awaitLog(containing: "iCalendar files went away with their directory; no todo was deleted")
+        #expect(try await daemon.todoctl("list").lines.count == 3)
+        #expect(try await daemon.todoctl("add", "four").status == 0)
+        try await daemon.stop()
+        #expect(daemon.log.contains("the iCalendar directory was removed, moved away or unmounted"))
+        #expect(!daemon.log.contains("cannot write an iCalendar file"))
+    }
+
+    @Test("A file over 1 MiB, or a pipe, is left alone with a line in the log; the others are imported")
+    func oversizedAndPipes() async throws {
+        let directory = try makeTemporaryDirectory()
+        let vdir = directory + "/vdir"
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        let big = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:big\r\nSUMMARY:Big\r\nDESCRIPTION:" + String(repeating: "x", count: 2 << 20) + "\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        try big.write(toFile: vdir + "/big.ics", atomically: false, encoding: .utf8)
+        #expect(mkfifo(vdir + "/pipe.ics", 0o600) == 0)
+        let good = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:good-1\r\nSUMMARY:Fine one\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        try good.write(toFile: vdir + "/good-1.ics", atomically: false, encoding: .utf8)
+        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
+        #expect(try await daemon.todoctl("list").stdout == "#1 [ ]   Fine one\n")
+        try await daemon.stop()
+        #expect(daemon.log.contains("an iCalendar file is larger than 1 MiB"))
+        #expect(daemon.log.contains("big.ics"))
+        #expect(daemon.log.contains("is not a regular file"))
+    }
+
     static func stamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

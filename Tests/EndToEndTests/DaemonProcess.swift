@@ -45,6 +45,16 @@ final class DaemonProcess: @unchecked Sendable {
     /// What the daemon logged so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+    /// Waits until the daemon's log holds `needle` (it goes to a file, read again every
+    /// 50 ms); fails after `timeout` seconds with the log's end.
+    func awaitLog(containing needle: String, timeout: TimeInterval = 30) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !log.contains(needle) {
+            guard Date() < deadline else { throw TestFailure("no \"\(needle)\" in todod's log within \(Int(timeout)) s:\n\(log.suffix(2000))") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// Every notification the daemon sent to its (test) systemd so far.
     var notifications: [String] { notify.received }
 
