@@ -46,7 +46,11 @@ public enum JournalUndo {
             states[id] = todo
         }
         return order.compactMap { id in
-            guard let before = current[id], var after = states[id], after != before else { return nil }
+            guard let before = current[id], var after = states[id] else { return nil }
+            // Deleted (or done) before and after: the same state, whatever time the steps give it.
+            if before.deletedAt != nil, after.deletedAt != nil { after.deletedAt = before.deletedAt }
+            if before.completedAt != nil, after.completedAt != nil { after.completedAt = before.completedAt }
+            guard after != before else { return nil }
             after.revision = before.revision + 1
             after.updatedAt = now
             return Write(before: before, after: after, undoes: oldest[id] ?? 0)

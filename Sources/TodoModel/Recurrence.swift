@@ -75,8 +75,15 @@ public struct Recurrence: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// When the next occurrence is due, for a todo due on `due` (if it has a date) and
     /// completed on `completedOn`. Without a due date, it counts from the completion.
-    public func nextDue(after due: LocalDate?, completedOn: LocalDate) -> LocalDate {
+    /// Nil when that day would be past the calendar's end (9999-12-31): no next occurrence.
+    public func nextDue(after due: LocalDate?, completedOn: LocalDate) -> LocalDate? {
         let base = basis == .due ? (due ?? completedOn) : completedOn
+        let next = movedOn(from: base)
+        return next > base && next.year <= 9999 ? next : nil
+    }
+
+    /// `base` moved on by one period (years and months stop at 9999).
+    private func movedOn(from base: LocalDate) -> LocalDate {
         switch unit {
         case .day: return base.adding(days: count)
         case .week: return base.adding(days: 7 * count)

@@ -12,10 +12,10 @@ extension Todo {
 
     /// The next occurrence of a recurring todo completed on `completedOn`: the same todo
     /// (title, notes, priority, tags, parent, rule) due one period on, its wait moved by the
-    /// same span as its due date. Nil when the todo does not repeat.
+    /// same span as its due date. Nil when the todo does not repeat, or its next day would
+    /// be past the calendar's end.
     public func nextOccurrence(completedOn: LocalDate) -> NewTodo? {
-        guard let recurrence else { return nil }
-        let nextDue = recurrence.nextDue(after: due, completedOn: completedOn)
+        guard let recurrence, let nextDue = recurrence.nextDue(after: due, completedOn: completedOn) else { return nil }
         let nextWait = wait.map { wait in nextDue.adding(days: -wait.days(until: due ?? completedOn)) }
         return NewTodo(
             title: title, notes: notes, priority: priority, due: nextDue, tags: tags,

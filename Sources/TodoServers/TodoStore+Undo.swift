@@ -9,13 +9,23 @@ extension TodoStore {
         let db = transaction.db
         let rows: [Row]
         let what: String
+        let last = UInt64(transaction.counters.change)
         if let seq = undo.seq {
             rows = try stepRows(of: Int64.fetchOne(db, sql: "SELECT step FROM journal WHERE seq = ?", arguments: [Int64(seq)]), in: db)
-            what = "the journal holds no change \(seq)"
+            what = (1...max(last, 1)).contains(seq) && last > 0
+                ? "change \(seq) is not in the journal: it was a purge, or a change to todos purged since, and neither can be undone"
+                : "the journal holds no change \(seq); the last is \(last)"
         } else if let since = undo.since {
             rows = try Row.fetchAll(db, sql: "SELECT * FROM journal WHERE at >= ? ORDER BY seq", arguments: [since.millisecondsSince1970])
             what = "no change was made since then"
         } else {
+            // A purge takes a change number and leaves no entry: the last change is then no
+            // journaled step, and undoing an older one instead would surprise.
+            let newest = try Int64.fetchOne(db, sql: "SELECT seq FROM journal ORDER BY seq DESC LIMIT 1")
+            if let newest, UInt64(newest) < last {
+                return .failed(mutation, .nothingToUndo(
+                    "the last change, \(last), was a purge, which cannot be undone; to undo an earlier change, name it: todoctl undo SEQ"))
+            }
             rows = try stepRows(of: Int64.fetchOne(db, sql: "SELECT step FROM journal ORDER BY seq DESC LIMIT 1"), in: db)
             what = "the journal is empty"
         }

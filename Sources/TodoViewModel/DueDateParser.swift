@@ -97,8 +97,9 @@ public enum DueDateParser {
         switch unit {
         case "d": date.adding(days: count)
         case "w": date.adding(days: count * 7)
-        case "m": date.adding(months: count)
-        case "y": date.adding(years: count)
+        // Months and years stop at the calendar's ends; a shift past them names no date.
+        case "m": (1...9999).contains((date.year * 12 + date.month - 1 + count) / 12) ? date.adding(months: count) : nil
+        case "y": (1...9999).contains(date.year + count) ? date.adding(years: count) : nil
         default: nil
         }
     }

@@ -40,7 +40,7 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
 
     /// When the next occurrence would be due if it were completed on `today` (nil: today).
     public func nextDue(completingOn today: LocalDate? = nil) -> LocalDate? {
-        todo.recurrence?.nextDue(after: todo.due, completedOn: today ?? LocalDate(Date()))
+        todo.recurrence.flatMap { $0.nextDue(after: todo.due, completedOn: today ?? LocalDate(Date())) }
     }
 
     private enum PlanningKeys: String, CodingKey {

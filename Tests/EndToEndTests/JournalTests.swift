@@ -86,6 +86,36 @@ struct JournalTests {
         try await daemon.stop()
     }
 
+    @Test("after a purge, undo says the purge cannot be undone instead of taking back an older change")
+    func undoAfterPurge() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "A")
+        _ = try await daemon.todoctl("add", "B")
+        _ = try await daemon.todoctl("rm", "1")
+        #expect(try await daemon.todoctl("purge", "--yes").status == 0)
+        let undo = try await daemon.todoctl("undo")
+        #expect(undo.status == 1)
+        #expect(undo.stderr.contains("the last change, 4, was a purge, which cannot be undone"), "\(undo.stderr)")
+        let named = try await daemon.todoctl("undo", "3")
+        #expect(named.stderr.contains("change 3 is not in the journal: it was a purge, or a change to todos purged since"), "\(named.stderr)")
+        #expect(try await daemon.todoctl("list").stdout == "#2 [ ]   B\n")
+        try await daemon.stop()
+    }
+
+    @Test("an undo that would change nothing is answered unchanged and journals nothing")
+    func noOpUndo() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "A")
+        _ = try await daemon.todoctl("undo")
+        let before = try await show(daemon, "1")
+        for _ in 0..<2 { #expect(try await daemon.todoctl("undo", "--since", "2000-01-01").status == 0) }
+        let after = try await show(daemon, "1")
+        #expect(after["revision"] as? Int == before["revision"] as? Int)
+        #expect(after["deletedAt"] as? String == before["deletedAt"] as? String)
+        #expect(try await daemon.todoctl("log").lines.count == 2)
+        try await daemon.stop()
+    }
+
     @Test("an undo of a field changed again since is a conflict naming the later change; --force applies it")
     func conflictingUndo() async throws {
         let daemon = try await DaemonProcess.start()

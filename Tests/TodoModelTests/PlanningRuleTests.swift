@@ -45,13 +45,25 @@ struct PlanningRuleTests {
     @Test("months clamp to the month's end and come back to the day after")
     func monthsClamp() throws {
         let monthly = try #require(Recurrence("monthly")).anchored(to: day("2026-01-31"))
-        let february = monthly.nextDue(after: day("2026-01-31"), completedOn: day("2026-01-31"))
+        let february = try #require(monthly.nextDue(after: day("2026-01-31"), completedOn: day("2026-01-31")))
         #expect(february == day("2026-02-28"))
         #expect(monthly.nextDue(after: february, completedOn: february) == day("2026-03-31"))
         #expect(monthly.nextDue(after: day("2024-01-31"), completedOn: day("2024-01-31")) == day("2024-02-29"))
         let yearly = try #require(Recurrence("yearly")).anchored(to: day("2024-02-29"))
         #expect(yearly.nextDue(after: day("2024-02-29"), completedOn: day("2024-02-29")) == day("2025-02-28"))
         #expect(yearly.nextDue(after: day("2027-02-28"), completedOn: day("2027-02-28")) == day("2028-02-29"))
+    }
+
+    @Test("past the calendar's end (9999-12-31) there is no next occurrence, rather than one due the same day")
+    func calendarEnd() throws {
+        let end = day("9999-12-31")
+        for text in ["999y", "1m", "daily", "weekly", "weekdays"] {
+            let rule = try #require(Recurrence(text)).anchored(to: end)
+            #expect(rule.nextDue(after: end, completedOn: end) == nil, "\(text)")
+        }
+        #expect(try #require(Recurrence("1y")).nextDue(after: day("9998-06-01"), completedOn: day("9998-06-01")) == day("9999-06-01"))
+        let last = Todo(number: 1, title: "e", due: end, createdAt: Date(timeIntervalSince1970: 0), recurrence: Recurrence("999y"))
+        #expect(last.nextOccurrence(completedOn: end) == nil)
     }
 
     @Test("weekdays skip Saturday and Sunday")

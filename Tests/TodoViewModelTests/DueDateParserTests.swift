@@ -57,6 +57,8 @@ struct DueDateParserTests {
     @Test("refuses what is not a date", arguments: [
         "", "soon", "fr", "next", "next fortnight", "+3x", "+d", "++3d", "+-3d", "in 3", "in three days",
         "dec 32", "32 dec", "feb 30", "2026-02-30", "+999999d", "in 3 days please", "last week", "mon dec",
+        // Past the calendar's ends: refused, not clamped to 9999 or year 1.
+        "+8000y", "+99999y", "-3000y", "+99999m", "in 8000 years",
     ])
     func refuses(text: String) {
         #expect(DueDateParser.parse(text, today: today) == nil)
