@@ -17,11 +17,25 @@ public enum TodoJSONFormat {
                     completedAt: todo.completedAt, deletedAt: todo.deletedAt, foreign: todo.foreign,
                     recurrence: todo.recurrence, parentID: todo.parent.flatMap { ids[$0] }, wait: todo.wait)
             }
-        } catch let DecodingError.dataCorrupted(context), let DecodingError.keyNotFound(_, context),
-            let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw InteropError(path(context.codingPath), "has no \"\(key.stringValue)\"; --from json reads what `todoctl export --to json` writes")
+        } catch let DecodingError.typeMismatch(type, context), let DecodingError.valueNotFound(type, context) {
+            throw InteropError(path(context.codingPath), "is not \(words(for: type)); --from json reads what `todoctl export --to json` writes")
+        } catch let DecodingError.dataCorrupted(context) {
             throw InteropError(path(context.codingPath), context.debugDescription)
         } catch {
             throw InteropError("input", "is not todod's JSON (an array of todos, as `todoctl export --to json` writes): \(error)")
+        }
+    }
+
+    /// A Swift type as the JSON it stands for.
+    private static func words(for type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "an array"
+        default: "what a todo holds there (\(type))"
         }
     }
 

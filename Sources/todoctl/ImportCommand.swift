@@ -86,11 +86,19 @@ struct ImportCommand: AsyncParsableCommand {
             throw ExitStatus.dataError
         }
         var problems: [String] = []
+        var firstWithID: [UUID: Int] = [:]
         for (index, todo) in todos.enumerated() {
+            let label = "\(name): todo \(index + 1) (\(TerminalText.escaped(String(todo.title.prefix(40)))))"
             do throws(TodoError) {
                 _ = try TodoValidation.validated(todo)
             } catch {
-                problems.append("\(name): todo \(index + 1) (\(TerminalText.escaped(String(todo.title.prefix(40))))): \(error.message)")
+                problems.append("\(label): \(error.message)")
+            }
+            // A second record with one id would silently replace the first.
+            if let first = firstWithID[todo.id] {
+                problems.append("\(label): has the same id as todo \(first + 1) (\(todo.id.uuidString.lowercased())); each todo may appear once: remove one of them")
+            } else {
+                firstWithID[todo.id] = index
             }
         }
         guard problems.isEmpty else {

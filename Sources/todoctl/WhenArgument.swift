@@ -14,7 +14,15 @@ struct WhenArgument: ExpressibleByArgument {
 
     static var defaultValueDescription: String { "2h, 30m, 3d, today, yesterday, 2026-11-21, 2026-11-21 14:02 or 14:02" }
 
+    /// The earliest time taken (year 1): the wire codes times as ISO 8601 years 1 to 9999.
+    static let earliest = Date(timeIntervalSince1970: -62_135_596_800)
+
     static func parse(_ text: String, now: Date, calendar: Calendar = .current) -> Date? {
+        guard let date = parseAnyTime(text, now: now, calendar: calendar), date >= earliest else { return nil }
+        return date
+    }
+
+    private static func parseAnyTime(_ text: String, now: Date, calendar: Calendar) -> Date? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
         if let unit = text.last, let seconds = units[unit], let amount = Int(text.dropLast()), amount >= 0 {
             return now.addingTimeInterval(-Double(amount) * seconds)

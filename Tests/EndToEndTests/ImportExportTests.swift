@@ -95,4 +95,18 @@ struct ImportExportTests {
         #expect(try await daemon.todoctl("list").stdout == "no open todos\n")
         try await daemon.stop()
     }
+
+    @Test("Two records with one id in a file are refused, naming both, instead of the second replacing the first")
+    func duplicateIDs() async throws {
+        let daemon = try await DaemonProcess.start()
+        let input = """
+            [{"uuid":"504a33a9-5410-4636-928d-5ed88ba3419d","description":"first","entry":"20261123T113416Z"},
+             {"uuid":"504a33a9-5410-4636-928d-5ed88ba3419d","description":"second","entry":"20261123T113416Z"}]
+            """
+        let result = try await daemon.todoctl("import", "--from", "taskwarrior", input: input)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("todo 2 (second): has the same id as todo 1 (504a33a9-5410-4636-928d-5ed88ba3419d)"), "\(result.stderr)")
+        #expect(try await daemon.todoctl("list").stdout == "no open todos\n")
+        try await daemon.stop()
+    }
 }

@@ -86,6 +86,16 @@ struct JournalTests {
         try await daemon.stop()
     }
 
+    @Test("a --since before year 1 is a usage error, not a protocol error with an internal date")
+    func sinceBeforeYearOne() async throws {
+        let daemon = try await DaemonProcess.start()
+        let log = try await daemon.todoctl("log", "--since", "99999999d")
+        #expect(log.status == 64)
+        #expect(log.stderr.contains("99999999d"), "\(log.stderr)")
+        #expect(!log.stderr.contains("ISO 8601"))
+        try await daemon.stop()
+    }
+
     @Test("after a purge, undo says the purge cannot be undone instead of taking back an older change")
     func undoAfterPurge() async throws {
         let daemon = try await DaemonProcess.start()

@@ -35,4 +35,16 @@ struct TodoJSONFormatTests {
             try TodoJSONFormat.decode(Data(text.utf8))
         }
     }
+
+    @Test("A missing field or one of the wrong kind is said in words, not as Swift's decoding error")
+    func missingAndMistyped() {
+        let missing = #"[{"id":"aaaaaaaa-0000-4000-8000-000000000001","title":"x","createdAt":"2026-11-23T10:00:00.000Z"}]"#
+        #expect(throws: InteropError("todo 1", "has no \"number\"; --from json reads what `todoctl export --to json` writes")) {
+            try TodoJSONFormat.decode(Data(missing.utf8))
+        }
+        let mistyped = #"[{"id":"aaaaaaaa-0000-4000-8000-000000000001","title":7,"number":1,"createdAt":"2026-11-23T10:00:00.000Z"}]"#
+        #expect(throws: InteropError("todo 1, field title", "is not a string; --from json reads what `todoctl export --to json` writes")) {
+            try TodoJSONFormat.decode(Data(mistyped.utf8))
+        }
+    }
 }
