@@ -58,7 +58,9 @@ public enum TaskwarriorFormat {
             throw InteropError(position, "has no valid uuid (got \(fields["uuid"]?.text ?? "none")); every exported task has one")
         }
         let position = "\(position) (\(uuidText))"
-        guard let title = fields["description"]?.string else { throw InteropError(position, "has no description") }
+        guard let title = fields["description"]?.string else {
+            throw InteropError(position, fields["description"].map { "description is \($0.text), not a string" } ?? "has no description")
+        }
         func time(_ key: String) throws(InteropError) -> Date? {
             guard let value = fields[key] else { return nil }
             guard let text = value.string, let instant = BasicTime.instant(text, in: zone) else {
