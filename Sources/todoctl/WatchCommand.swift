@@ -20,13 +20,13 @@ struct WatchCommand: AsyncParsableCommand {
             """)
 
     @Flag var status: ListCommand.Status = .open
-    @Option(help: "Only todos with this tag.") var tag: String?
+    @OptionGroup(title: "Filter (as for list)") var filter: FilterOptions
     @Flag(help: "Print one line per change instead of drawing the list.") var plain = false
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
         // As the daemon reads it (`#work` is `work`): its answers carry the filter they answer.
-        let filter = TodoValidation.normalised(TodoFilter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open, tag: tag))
+        let filter = TodoValidation.normalised(filter.filter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open))
         let link = DaemonLink(socketPath: connection.socketPath, program: "watch")
         if plain || isatty(STDOUT_FILENO) == 0 || isatty(STDIN_FILENO) == 0 {
             await PlainWatch(link: link, filter: filter).run()
@@ -147,7 +147,10 @@ struct PlainWatch {
                         Terminal.print("connected: \(list.todos.count) \(filter.status.rawValue) todos, at change \(list.asOf)")
                     }
                 }
-            case .change(let change, _): Terminal.print("\(change.sequence) \(change.line)")
+            // As `events` does: the changes whose todo meets the filter, whatever its state now.
+            case .change(let change, _) where filter.matchesIgnoringStatus(change.todo.todo):
+                Terminal.print("\(change.sequence) \(change.line)")
+            case .change: break
             case .missed: Terminal.print("missed changes (output not read in time); the next line's number shows how many")
             case .disconnected(let reason, let retry): Terminal.print("disconnected (\(reason)); retrying in \(retry)")
             }

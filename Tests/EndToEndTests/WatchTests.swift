@@ -165,4 +165,21 @@ struct WatchTests {
         watcher.stop()
         try await restarted.stop()
     }
+
+    @Test("watch takes list's filter options: -t home --not-tag admin -p high keeps the list and the changes to those")
+    func filterOptions() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Fix the boiler", "-t", "home", "-p", "high")
+        _ = try await daemon.todoctl("add", "Pay the gas bill", "-t", "home", "-t", "admin", "-p", "high")
+        _ = try await daemon.todoctl("add", "Water plants", "-t", "home")
+        let watcher = try BackgroundProcess(
+            binaryDirectory + "/todoctl", ["watch", "--plain", "-t", "home", "--not-tag", "admin", "-p", "high"], environment: daemon.environment)
+        #expect(try await watcher.readLine() == "connected: 1 open todos, at change 3")
+        _ = try await daemon.todoctl("done", "2")  // admin: left out
+        _ = try await daemon.todoctl("done", "3")  // normal priority: left out
+        _ = try await daemon.todoctl("done", "1")
+        #expect(try await watcher.readLine() == "6 done #1 Fix the boiler")
+        watcher.stop()
+        try await daemon.stop()
+    }
 }
