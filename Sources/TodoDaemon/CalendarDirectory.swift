@@ -25,6 +25,9 @@ final class CalendarDirectory: Sendable {
         /// File names by todo id, for files not named `ID.ics` (a UID that is not a UUID).
         var names: [UUID: String] = [:]
         var ids: [String: UUID] = [:]
+        /// The SEQUENCE of files read and sent to be imported, by todo: a file written from an
+        /// older revision than todod's todo had means both sides changed it.
+        var sequences: [UUID: Int] = [:]
         /// Every todo's UID by number: a subtask's file names its parent's (RELATED-TO).
         var uids: [Int: String] = [:]
         /// Files removed by another program, deleted once removals have been quiet a moment.
@@ -95,9 +98,19 @@ final class CalendarDirectory: Sendable {
         guard let data = FileManager.default.contents(atPath: file) else { return [] }
         if state.withLock({ $0.written[name] == data }) { return [] }
         do throws(InteropError) {
-            let todos = try ICalendarFormat.decode(InteropText.unfoldedUTF8(data), now: Date())
+            let text = try InteropText.unfoldedUTF8(data)
+            let todos = try ICalendarFormat.decode(text, now: Date())
             guard !todos.isEmpty else { throw InteropError(name, "holds no VTODO (BEGIN:VTODO … END:VTODO)") }
+            // One UID, one file: a second file with a todo's UID would take the todo from its own.
+            for todo in todos {
+                let own = state.withLock { $0.names[todo.id] } ?? todo.id.uuidString.lowercased() + ".ics"
+                if own != name, FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(own)) {
+                    throw InteropError(name, "holds the UID of the todo in \(own); a UID may be in one file only: remove one of them")
+                }
+            }
+            let sequences = ICalendarFormat.sequences(in: text)
             state.withLock { state in
+                state.sequences.merge(sequences) { $1 }
                 for todo in todos where name != todo.id.uuidString.lowercased() + ".ics" {
                     state.names[todo.id] = name
                     state.ids[name] = todo.id
@@ -174,6 +187,15 @@ final class CalendarDirectory: Sendable {
                 logger.notice("an iCalendar file is not newer than todod's todo; todod's is kept and written over it",
                               metadata: ["todo": "#\(change.todo.number)"])
                 write(change.todo.todo)
+            }
+            // A newer file wins; when it was written from an older revision, todod's changes since are
+            // replaced, and that is said, with where they are kept.
+            for change in result.changes where change.kind != .unchanged && change.kind != .created {
+                let sequence = state.withLock { $0.sequences.removeValue(forKey: change.todo.id) }
+                guard let sequence, sequence < change.todo.todo.revision - 1 else { continue }
+                logger.notice(
+                    "an iCalendar file changed by another program was written from an older revision than todod's todo, and both changed it: the file is newer and wins; todod's changes are in the journal (todoctl history, todoctl undo)",
+                    metadata: ["todo": "#\(change.todo.number)", "fileSequence": "\(sequence)", "revision": "\(change.todo.todo.revision - 1)"])
             }
             if envelope.correlation?.request == "ical-dir:start" {
                 bus.publish(.requestReadTodos(.list(TodoFilter(status: .all))), correlation: Self.correlation("list"))

@@ -59,6 +59,25 @@ public enum ICalendarFormat {
         return todos
     }
 
+    /// The SEQUENCE of each VTODO in `text`, by the id its UID becomes: the revision of
+    /// todod's todo the file was written from, when todod wrote it.
+    public static func sequences(in text: String) -> [UUID: Int] {
+        var sequences: [UUID: Int] = [:]
+        var uid: String?, sequence: Int?
+        for raw in ContentLine.unfold(text) {
+            guard let line = ContentLine(parsing: raw) else { continue }
+            switch (line.name, line.value.uppercased()) {
+            case ("BEGIN", "VTODO"): (uid, sequence) = (nil, nil)
+            case ("UID", _) where uid == nil: uid = line.text
+            case ("SEQUENCE", _) where sequence == nil: sequence = Int(line.value)
+            case ("END", "VTODO"):
+                if let uid, let sequence { sequences[UUID(uuidString: uid) ?? StableID.uuid(for: "ical\n" + uid)] = sequence }
+            default: break
+            }
+        }
+        return sequences
+    }
+
     /// A VCALENDAR holding one VTODO per todo, CRLF line ends, folded at 75 octets.
     /// - Parameter parents: the UIDs (`uid(of:)`) of parents by number, beyond those among
     ///   `todos`: a subtask's RELATED-TO names its parent's.

@@ -194,6 +194,39 @@ struct CalendarSyncTests {
         #expect(daemon.log.contains("is not a regular file"))
     }
 
+    @Test("A second file with a todo's UID is left alone, logged; a newer file written from an older revision wins, logged as both changed")
+    func uidTakeoverAndBothChanged() async throws {
+        let directory = try makeTemporaryDirectory()
+        let vdir = directory + "/vdir"
+        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
+        #expect(try await daemon.todoctl("add", "one").status == 0)
+        let id = (try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)["id"] as? String ?? "").lowercased()
+        let own = vdir + "/\(id).ics"
+        #expect(FileManager.default.fileExists(atPath: own))
+
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: daemon)
+        func vtodo(_ summary: String, sequence: Int) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\nBEGIN:VTODO\r\nUID:\(id)\r\nSEQUENCE:\(sequence)\r\n"
+                + "LAST-MODIFIED:20300101T000000Z\r\nSUMMARY:\(summary)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        }
+        try vtodo("taken over", sequence: 9).write(toFile: vdir + "/dup.ics", atomically: false, encoding: .utf8)
+        try await daemon.awaitLog(containing: "holds the UID of the todo in \(id).ics")
+        try FileManager.default.removeItem(atPath: vdir + "/dup.ics")
+
+        #expect(try await daemon.todoctl("edit", "1", "--title", "one, edited in todod").status == 0)
+        _ = try await events.awaitLine(containing: "edited #1 one, edited in todod")
+        // A phone's edit of revision 1, made after todod's: newer, so it wins, and that is said.
+        try vtodo("one, edited on the phone", sequence: 1).write(toFile: own + ".tmp", atomically: false, encoding: .utf8)
+        #expect(rename(own + ".tmp", own) == 0)
+        _ = try await events.awaitLine(containing: "edited #1 one, edited on the phone")
+        try await daemon.awaitLog(containing: "written from an older revision than todod's todo, and both changed it")
+        #expect(try await daemon.todoctl("list", "-a").lines == ["#1 [ ]   one, edited on the phone"])
+        try await daemon.stop()
+        #expect(!daemon.log.contains("taken over"))
+    }
+
     static func stamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
