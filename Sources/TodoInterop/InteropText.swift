@@ -18,22 +18,21 @@ public enum InteropText {
     /// joins the lines), then read as UTF-8: RFC 5545 folds at 75 octets, which may split a
     /// character, so unfolding the decoded text would leave two U+FFFD where it was.
     public static func unfoldedUTF8(_ data: Data) throws(InteropError) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(data.count)
-        var index = data.startIndex
-        while index < data.endIndex {
-            let byte = data[index]
-            let breakLength = byte == UInt8(ascii: "\r") && data.index(after: index) < data.endIndex && data[data.index(after: index)] == UInt8(ascii: "\n") ? 2 : byte == UInt8(ascii: "\n") ? 1 : 0
-            if breakLength > 0 {
-                let next = data.index(index, offsetBy: breakLength)
-                if next < data.endIndex, data[next] == UInt8(ascii: " ") || data[next] == UInt8(ascii: "\t") {
-                    index = data.index(after: next)
-                    continue
-                }
+        let (cr, lf, space, tab) = (UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: " "), UInt8(ascii: "\t"))
+        let bytes = [UInt8](data)
+        var unfolded: [UInt8] = []
+        unfolded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            // A CRLF (or a bare LF) followed by a space or a tab is a fold: all three go.
+            let lineBreak = bytes[index] == lf ? 1 : bytes[index] == cr && index + 1 < bytes.count && bytes[index + 1] == lf ? 2 : 0
+            if lineBreak > 0, index + lineBreak < bytes.count, bytes[index + lineBreak] == space || bytes[index + lineBreak] == tab {
+                index += lineBreak + 1
+                continue
             }
-            bytes.append(byte)
-            index = data.index(after: index)
+            unfolded.append(bytes[index])
+            index += 1
         }
-        return try utf8(Data(bytes))
+        return try utf8(Data(unfolded))
     }
 }
