@@ -29,6 +29,11 @@ extension TodoStore {
             rows = try stepRows(of: Int64.fetchOne(db, sql: "SELECT step FROM journal ORDER BY seq DESC LIMIT 1"), in: db)
             what = "the journal is empty"
         }
+        guard rows.count <= maximumUndoneChanges else {
+            return .failed(mutation, .invalid(
+                field: "since",
+                reason: "that undo would take back \(rows.count) changes at once; the most is \(maximumUndoneChanges): undo a later time, or one change at a time (todoctl undo SEQ)"))
+        }
         let undone = try JournalRecord.entries(rows, in: db)
         guard let oldest = undone.map(\.seq).min() else { return .failed(mutation, .nothingToUndo(what)) }
         let ids = Set(undone.map(\.after.id)).map { $0.uuidString.lowercased() }
@@ -47,12 +52,40 @@ extension TodoStore {
         } catch {
             return .failed(mutation, error)
         }
+        if let refusal = try parentRefusal(of: writes, in: transaction) { return .failed(mutation, refusal) }
         guard !writes.isEmpty else {
             guard let todo = current.values.first else { return .failed(mutation, .nothingToUndo(what)) }
             return .unchanged(mutation, todo)
         }
         for write in writes { try transaction.write(write.after, before: write.before, undoes: write.undoes) }
         return .written(mutation, [])
+    }
+
+    /// The most changes one undo takes back: an undo step is one transaction, and a step over a
+    /// whole import (100,000 changes) held every writer for minutes.
+    static let maximumUndoneChanges = 1000
+
+    /// Undo puts fields back one by one; a parent put back must still make the one-level tree
+    /// an edit would (the parent there, not a subtask itself, the todo without subtasks of its
+    /// own), or a cycle or a purged parent would come back. `--force` does not lift this.
+    private static func parentRefusal(of writes: [JournalUndo.Write], in transaction: TodoTransaction) throws -> TodoModelError? {
+        let undone = Dictionary(writes.map { ($0.after.number, $0.after) }) { $1 }
+        for write in writes where write.after.parent != write.before.parent {
+            guard let number = write.after.parent else { continue }
+            let parent = try undone[number] ?? transaction.todos(.number(number)).first
+            let children = try subtasks(of: write.after, in: transaction.db).map { undone[$0.number] ?? $0 }
+                + writes.map(\.after).filter { $0.parent == write.after.number }
+            let hasSubtasks = children.contains { $0.parent == write.after.number && !$0.isDeleted }
+            do throws(TodoModelError) {
+                try SubtaskRule.check(child: write.after, parentNumber: number, parent: parent, childHasSubtasks: hasSubtasks)
+            } catch {
+                if case .invalid(let field, let reason) = error {
+                    return .invalid(field: field, reason: "cannot undo: it would make #\(write.after.number) a subtask of #\(number), but \(reason)")
+                }
+                return error
+            }
+        }
+        return nil
     }
 
     /// The rows of one step: they come at or after its first seq, so SQLite reads a range, not the table.

@@ -112,6 +112,42 @@ struct JournalTests {
         try await daemon.stop()
     }
 
+    @Test("an undo that would put back a parent the subtask rules refuse (a cycle, a purged parent) is refused, even --force")
+    func undoKeepsSubtaskRules() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "P")
+        _ = try await daemon.todoctl("add", "K", "--parent", "1")
+        _ = try await daemon.todoctl("edit", "2", "--no-parent")
+        _ = try await daemon.todoctl("edit", "1", "--parent", "2")
+        for force in [false, true] {
+            let cycle = try await run("todoctl", ["undo", "3"] + (force ? ["--force"] : []), environment: daemon.environment)
+            #expect(cycle.status == 1)
+            #expect(cycle.stderr.contains("cannot undo: it would make #2 a subtask of #1, but #1 is itself a subtask of #2"), "\(cycle.stderr)")
+        }
+        #expect(try await daemon.todoctl("list", "-a").lines == ["#2 [ ]   K [0/1]", "#1 [ ]     P"])
+
+        _ = try await daemon.todoctl("edit", "1", "--no-parent")
+        _ = try await daemon.todoctl("rm", "1")
+        _ = try await daemon.todoctl("purge", "--yes")
+        let purged = try await daemon.todoctl("undo", "3")
+        #expect(purged.status == 1)
+        #expect(purged.stderr.contains("there is no todo #1"), "\(purged.stderr)")
+        #expect(try await show(daemon, "2")["parent"] is NSNull)
+        try await daemon.stop()
+    }
+
+    @Test("an undo over more than 1000 changes is refused at once, and writes go on")
+    func undoTooLarge() async throws {
+        let daemon = try await DaemonProcess.start()
+        let lines = (1...1001).map { "Task \($0)" }.joined(separator: "\n") + "\n"
+        #expect(try await daemon.todoctl("import", "--from", "todotxt", input: lines).status == 0)
+        let undo = try await daemon.todoctl("undo", "--since", "1h")
+        #expect(undo.status == 1)
+        #expect(undo.stderr.contains("that undo would take back 1001 changes at once; the most is 1000"), "\(undo.stderr)")
+        #expect(try await daemon.todoctl("add", "after").stdout == "added #1002 after\n")
+        try await daemon.stop()
+    }
+
     @Test("an undo that would change nothing is answered unchanged and journals nothing")
     func noOpUndo() async throws {
         let daemon = try await DaemonProcess.start()
