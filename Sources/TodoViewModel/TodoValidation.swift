@@ -114,6 +114,12 @@ public enum TodoValidation {
         valid.title = try title(imported.title)
         valid.notes = try notes(imported.notes)
         valid.tags = try tags(imported.tags)
+        // Kept lines are written back by export, often to a terminal: line breaks and tabs only.
+        for (format, kept) in imported.foreign.sorted(by: { $0.key < $1.key }) {
+            if let control = firstControl(in: format + kept, allowing: ["\n", "\t"]) {
+                throw .validation("foreign", "the \(visible(format)) fields kept with it contain the control character \(control) (terminals obey these); remove it")
+            }
+        }
         let foreignBytes = imported.foreign.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
         guard foreignBytes <= maximumForeignBytes else {
             throw .validation("foreign", "\(foreignBytes) bytes of other programs' fields; the most is \(maximumForeignBytes) (64 KiB)")

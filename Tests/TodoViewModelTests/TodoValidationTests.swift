@@ -146,4 +146,18 @@ struct TodoValidationTests {
         #expect(TodoError(TodoModelError.storage("disk full")).code == .storage)
         #expect(TodoError(TodoModelError.storage("disk full")).message.contains("disk full"))
     }
+
+    @Test("fields kept from another program may hold line breaks and tabs, never a control character a terminal obeys")
+    func foreignControls() throws {
+        let clean = ImportedTodo(id: UUID(), title: "x", createdAt: at(0), foreign: ["ical": "X-A:1\nX-B:2", "todotxt": "h:1 zz:3"])
+        #expect(try TodoValidation.validated(clean) == clean)
+        for kept in ["X-EVIL:\u{1B}]0;pwned\u{07}", "zz:\u{1B}[31mred", "X-C1:\u{9B}2J"] {
+            let hostile = ImportedTodo(id: UUID(), title: "x", createdAt: at(0), foreign: ["ical": kept])
+            #expect(throws: TodoError.self) { try TodoValidation.validated(hostile) }
+        }
+        let error = try #require(throws: TodoError.self) {
+            try TodoValidation.validated(ImportedTodo(id: UUID(), title: "x", createdAt: at(0), foreign: ["ical": "X-EVIL:\u{1B}"]))
+        }
+        #expect(error.message == "foreign: the ical fields kept with it contain the control character U+001B (terminals obey these); remove it")
+    }
 }
