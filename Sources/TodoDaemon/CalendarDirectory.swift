@@ -36,6 +36,8 @@ final class CalendarDirectory: Sendable {
         /// The directory itself went: nothing is written or deleted any more.
         var gone = false
         var requests = 0
+        /// Imports of the files found at start not answered yet.
+        var startImports = 0
     }
 
     private let path: String
@@ -59,10 +61,17 @@ final class CalendarDirectory: Sendable {
         bus.subscribe(to: [.responseTodoViewModel, .responseImportTodos, .responseTodos, .responseError]) { [weak self] envelope in
             self?.handle(envelope)
         }
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        let todos = files.filter(Self.isCalendarFile).sorted().flatMap { readFile($0) }
-        onCore {
-            bus.publish(.requestImportTodos(todos), correlation: Self.correlation("start"))
+        // One import per file, as later: a file that does not import keeps no other out.
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(Self.isCalendarFile).sorted()
+        let read = files.map { ($0, readFile($0)) }.filter { !$0.1.isEmpty }
+        let names = Dictionary(read.flatMap { name, todos in todos.map { ($0.id, name) } }) { first, _ in first }
+        let imports = ImportOrder.parentsFirst(read.map(\.1))
+        state.withLock { $0.startImports = imports.count }
+        onCore { [self] in
+            if imports.isEmpty { listEveryTodo() }
+            for todos in imports {
+                bus.publish(.requestImportTodos(todos), correlation: Self.correlation(Self.startPrefix + (names[todos[0].id] ?? "")))
+            }
         }
         watcher.withLock { $0 = try? DirectoryWatcher(path: path) { [weak self] change in self?.changed(change) } }
     }
@@ -71,6 +80,27 @@ final class CalendarDirectory: Sendable {
     private static func isCalendarFile(_ name: String) -> Bool { name.hasSuffix(".ics") && !name.hasPrefix(".") }
 
     private static func correlation(_ request: String) -> Correlation { Correlation(client: 0, request: "ical-dir:" + request) }
+
+    /// Before a file's name, the import of a file found at start ("/" is in no file name).
+    private static let startPrefix = "/start/"
+
+    private static func isStartImport(_ envelope: Envelope) -> Bool {
+        envelope.correlation?.request.hasPrefix("ical-dir:" + startPrefix) == true
+    }
+
+    /// On the core: once every file found at start has been imported (or refused), every todo
+    /// is written, so that the directory holds them all.
+    private func startImportAnswered() {
+        let last = state.withLock { state -> Bool in
+            state.startImports -= 1
+            return state.startImports == 0
+        }
+        if last { listEveryTodo() }
+    }
+
+    private func listEveryTodo() {
+        bus.publish(.requestReadTodos(.list(TodoFilter(status: .all))), correlation: Self.correlation("list"))
+    }
 
     // MARK: From the directory
 
@@ -99,7 +129,8 @@ final class CalendarDirectory: Sendable {
         if state.withLock({ $0.written[name] == data }) { return [] }
         do throws(InteropError) {
             let text = try InteropText.unfoldedUTF8(data)
-            let todos = try ICalendarFormat.decode(text, now: Date())
+            // What the file does not date was changed when the file was.
+            let todos = try ICalendarFormat.decode(text, now: attributes[.modificationDate] as? Date ?? Date())
             guard !todos.isEmpty else { throw InteropError(name, "holds no VTODO (BEGIN:VTODO … END:VTODO)") }
             // One UID, one file: a second file with a todo's UID would take the todo from its own.
             for todo in todos {
@@ -197,9 +228,7 @@ final class CalendarDirectory: Sendable {
                     "an iCalendar file changed by another program was written from an older revision than todod's todo, and both changed it: the file is newer and wins; todod's changes are in the journal (todoctl history, todoctl undo)",
                     metadata: ["todo": "#\(change.todo.number)", "fileSequence": "\(sequence)", "revision": "\(change.todo.todo.revision - 1)"])
             }
-            if envelope.correlation?.request == "ical-dir:start" {
-                bus.publish(.requestReadTodos(.list(TodoFilter(status: .all))), correlation: Self.correlation("list"))
-            }
+            if Self.isStartImport(envelope) { startImportAnswered() }
         case .responseTodos(let result) where envelope.correlation == Self.correlation("list"):
             // Every UID first, so that a subtask listed before its parent names it.
             state.withLock { state in
@@ -207,8 +236,10 @@ final class CalendarDirectory: Sendable {
             }
             result.todos.forEach(write)
         case .responseError(let error) where envelope.correlation?.request.hasPrefix("ical-dir:") == true:
-            logger.warning("an iCalendar file could not be imported; left alone",
-                           metadata: ["request": "\(envelope.correlation?.request ?? "")", "reason": "\(error.message)"])
+            let request = envelope.correlation?.request ?? ""
+            let file = request.dropFirst("ical-dir:".count + (Self.isStartImport(envelope) ? Self.startPrefix.count : 0))
+            logger.warning("an iCalendar file could not be imported; left alone", metadata: ["file": "\(file)", "reason": "\(error.message)"])
+            if Self.isStartImport(envelope) { startImportAnswered() }
         default:
             return
         }

@@ -44,7 +44,10 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let name = file == nil || file == "-" ? "standard input" : file!
-        let todos = try Self.checked(try read(), format: from, name: name)
+        // What a format does not date (a todo.txt line, a VTODO without LAST-MODIFIED) was last
+        // changed when the file was: an old file does not undo later edits made in todod.
+        let modified = file.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date } ?? Date()
+        let todos = ImportOrder.parentsFirst(try Self.checked(try read(), format: from, name: name, modified: modified))
         if dryRun {
             let current = try await Session.run(connection) { client in try ExportCommand.todos(client, includingDeleted: true) }
             return Terminal.print(Self.plan(todos, current: current))
@@ -77,10 +80,10 @@ struct ImportCommand: AsyncParsableCommand {
 
     /// The input's todos, each validated as the daemon will; every bad one is reported
     /// (by its line or position) and then nothing is imported.
-    static func checked(_ data: Data, format: InteropFormat, name: String) throws -> [ImportedTodo] {
+    static func checked(_ data: Data, format: InteropFormat, name: String, modified: Date) throws -> [ImportedTodo] {
         let todos: [ImportedTodo]
         do throws(InteropError) {
-            todos = try format.decode(data, now: Date())
+            todos = try format.decode(data, now: modified)
         } catch {
             Terminal.error("\(name): \(error): nothing was imported; fix it and run the import again")
             throw ExitStatus.dataError

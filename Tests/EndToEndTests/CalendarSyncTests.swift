@@ -227,6 +227,25 @@ struct CalendarSyncTests {
         #expect(!daemon.log.contains("taken over"))
     }
 
+    @Test("At start each file is imported on its own: one that is refused is logged by name and keeps no other out")
+    func startPerFile() async throws {
+        let directory = try makeTemporaryDirectory()
+        let vdir = directory + "/vdir"
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        func vtodo(_ uid: String, _ summary: String, _ extra: String = "") -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:\(summary)\r\n\(extra)END:VTODO\r\nEND:VCALENDAR\r\n"
+        }
+        try vtodo("bad-1", "evil\u{1B}]0;pwned\u{07}").write(toFile: vdir + "/a-bad.ics", atomically: false, encoding: .utf8)
+        try vtodo("kid-1", "Kid", "RELATED-TO;RELTYPE=PARENT:mom-1\r\n").write(toFile: vdir + "/b-kid.ics", atomically: false, encoding: .utf8)
+        try vtodo("mom-1", "Mom").write(toFile: vdir + "/c-mom.ics", atomically: false, encoding: .utf8)
+        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
+        // The kid's file sorts before its parent's: the parent is imported first all the same.
+        #expect(try await daemon.todoctl("list").lines == ["#1 [ ]   Mom [0/1]", "#2 [ ]     Kid"])
+        try await daemon.stop()
+        #expect(daemon.log.contains("an iCalendar file could not be imported; left alone"))
+        #expect(daemon.log.contains("file=a-bad.ics"), "\(daemon.log)")
+    }
+
     static func stamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
