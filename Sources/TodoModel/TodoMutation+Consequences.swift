@@ -25,11 +25,14 @@ public struct RelatedTodos: Sendable {
     public var parent: Todo?
     /// The live todos that repeat it (made when it was completed).
     public var followers: [Todo]
+    /// The numbers of those followers that have subtasks: work was added to them.
+    public var followersWithSubtasks: Set<Int>
 
-    public init(subtasks: [Todo] = [], parent: Todo? = nil, followers: [Todo] = []) {
+    public init(subtasks: [Todo] = [], parent: Todo? = nil, followers: [Todo] = [], followersWithSubtasks: Set<Int> = []) {
         self.subtasks = subtasks
         self.parent = parent
         self.followers = followers
+        self.followersWithSubtasks = followersWithSubtasks
     }
 }
 
@@ -71,7 +74,9 @@ extension TodoMutation {
             }
         }
         if before.isCompleted, !after.isCompleted {
-            for follower in related.followers where follower.revision == 1 && !follower.isCompleted && !follower.isDeleted {
+            // Only an untouched occurrence goes: not edited, done, deleted, nor given subtasks.
+            for follower in related.followers where follower.revision == 1 && !follower.isCompleted && !follower.isDeleted
+                && !related.followersWithSubtasks.contains(follower.number) {
                 changed(follower) { $0.deletedAt = now }
             }
         }

@@ -83,7 +83,10 @@ extension TodoStore {
         let followers = todo.recurrence == nil ? [] : try TodoRecord.fetchAll(
             db.cachedStatement(sql: "SELECT * FROM todo WHERE previous = ? AND deletedAt IS NULL ORDER BY number"), arguments: [todo.number]
         ).map(\.todo)
-        return RelatedTodos(subtasks: subtasks, parent: parent, followers: followers)
+        let withSubtasks = try followers.filter { follower in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM todo WHERE parent = ?)"), arguments: [follower.number]) ?? false
+        }
+        return RelatedTodos(subtasks: subtasks, parent: parent, followers: followers, followersWithSubtasks: Set(withSubtasks.map(\.number)))
     }
 
     /// The live subtasks of `todo`, in number order.

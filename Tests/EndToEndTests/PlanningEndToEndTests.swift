@@ -49,6 +49,18 @@ struct PlanningEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("reopening keeps a next occurrence that was given a subtask, and so no subtask is left under a deleted parent")
+    func reopenKeepsOccurrenceWithSubtasks() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "R", "--due", "2031-01-03", "--every", "1d")
+        _ = try await daemon.todoctl("done", "1")
+        _ = try await daemon.todoctl("add", "Important sub", "--parent", "2")
+        #expect(try await daemon.todoctl("reopen", "1").lines == ["reopened #1 R"])
+        #expect(try await daemon.todoctl("list", "--deleted").stdout == "no deleted todos\n")
+        #expect(try await all(daemon).compactMap { $0["number"] as? Int }.sorted() == [1, 2, 3])
+        try await daemon.stop()
+    }
+
     @Test("undoing the completion of a recurring todo reopens it and deletes the occurrence it made")
     func undoRecurring() async throws {
         let daemon = try await DaemonProcess.start()
