@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import TodoClient
 import TodoTerminal
@@ -48,7 +49,14 @@ struct BulkReport {
 
     /// The JSON array or the counts; exit 1 when any todo was refused.
     func finish() throws {
-        if json { try Terminal.printJSON(changed) }
+        if json {
+            // Each todo once, as it ends up: a restored parent brings its subtasks along, named after it or not.
+            var latest: [UUID: TodoViewModel] = [:], order: [UUID] = []
+            for todo in changed {
+                if latest.updateValue(todo, forKey: todo.todo.id) == nil { order.append(todo.todo.id) }
+            }
+            try Terminal.printJSON(order.compactMap { latest[$0] })
+        }
         if summarised && !json && changed.isEmpty && counts.failed == 0 {
             Terminal.print("no todos match: nothing changed")
         } else if summarised && !json {

@@ -50,7 +50,9 @@ struct Selection: ParsableArguments {
         guard let options = try parsedExpression() ?? (direct?.isEmpty == false ? direct : nil) else { return (refs, false) }
         let list = try client.list(options.filter(status: status))
         try confirm(list.todos, action: action)
-        return (list.todos.map { .id($0.todo.id) }, true)
+        // Subtasks are completed before their parents, which are refused while any is open.
+        let todos = action == "complete" ? list.todos.filter { $0.todo.parent != nil } + list.todos.filter { $0.todo.parent == nil } : list.todos
+        return (todos.map { .id($0.todo.id) }, true)
     }
 
     /// Asks before acting on more than a handful; refuses where it cannot ask.

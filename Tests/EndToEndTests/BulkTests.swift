@@ -24,6 +24,31 @@ struct BulkTests {
         try await daemon.stop()
     }
 
+    @Test("done over a filter finding a parent and its subtasks completes them all, whatever the list's order")
+    func parentAndSubtasks() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await todoctl(daemon, "add", "Q", "-t", "r", "--due", "today")
+        _ = try await todoctl(daemon, "add", "Q2", "-t", "r", "--parent", "1")
+        let done = try await todoctl(daemon, "done", "-t", "r", "--yes")
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.lines == ["done #2 Q2", "done #1 Q", "2 changed, 0 unchanged, 0 failed"])
+        try await daemon.stop()
+    }
+
+    @Test("--json lists each todo once, as it ends up, the further changes included")
+    func jsonOnce() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await todoctl(daemon, "add", "Q")
+        _ = try await todoctl(daemon, "add", "Q2", "--parent", "1")
+        _ = try await todoctl(daemon, "add", "Q3", "--parent", "1")
+        _ = try await todoctl(daemon, "rm", "1")
+        let restored = try await todoctl(daemon, "restore", "1", "2", "3", "--json")
+        let todos = try JSONSerialization.jsonObject(with: Data(restored.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(todos.compactMap { $0["number"] as? Int } == [1, 2, 3])
+        #expect(todos.allSatisfy { $0["deletedAt"] is NSNull })
+        try await daemon.stop()
+    }
+
     @Test("named todos are each reported, a refused one with its reason, and the exit is 1")
     func namedWithFailure() async throws {
         let daemon = try await FilterTests.week()
