@@ -64,7 +64,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         // Completed, deleted, … by the source count as updates: the summary's words are the dry run's.
         let created = result.count(of: .created), unchanged = result.count(of: .unchanged)
-        Terminal.print("imported \(todos.count) todos from \(name): \(created) created, "
+        Terminal.print("imported \(todos.count) todo\(todos.count == 1 ? "" : "s") from \(name): \(created) created, "
             + "\(result.changes.count - created - unchanged) updated, \(unchanged) unchanged")
     }
 

@@ -50,7 +50,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 start += batch.count
             }
         }
-        Terminal.print("replayed \(replayed) changes")
+        Terminal.print("replayed \(replayed) change\(replayed == 1 ? "" : "s")")
     }
 
     /// The changes at the start of `changes` that fit one request: at most
