@@ -47,8 +47,12 @@ public struct WatchRenderer: Sendable {
             lines.append(selected ? styler.apply(.bold, to: line) : line)
         }
         if rows.isEmpty {
-            let status = screen.list.filter.status == .all ? "" : screen.list.filter.status.rawValue + " "
-            lines.append(styler.apply(.dim, to: "  no \(status)todos: press a to add one"))
+            let filter = screen.list.filter
+            let status = filter.status == .all ? "" : filter.status.rawValue + " "
+            let conditions = Self.conditions(of: filter)
+            lines.append(styler.apply(.dim, to: conditions.isEmpty
+                ? "  no \(status)todos: press a to add one"
+                : "  no \(status)todos match \(conditions): press a to add one, f for another list"))
         }
         while lines.count < screen.visibleRows { lines.append("") }
         lines.append(styler.apply(.dim, to: marker(screen, shown: visible.count)))
@@ -98,9 +102,8 @@ public struct WatchRenderer: Sendable {
     /// `todoctl watch · open #work · 2 shown · all: 14 open, 3 done · connected`, cut to the width.
     private func header(_ screen: WatchScreen) -> String {
         let list = screen.list
-        var filter = list.filter.status.rawValue
-        if let tag = list.filter.tag { filter += " #" + TerminalText.escaped(tag) }
-        if let search = list.filter.search { filter += " /" + TerminalText.escaped(search) }
+        let conditions = Self.conditions(of: list.filter)
+        let filter = list.filter.status.rawValue + (conditions.isEmpty ? "" : " " + conditions)
         // What the view shows, then the whole database's counts once known.
         var counts = "\(list.rows.count) shown"
         if list.filter.status == .all { counts += " (\(list.openCount) open, \(list.completedCount) done)" }
@@ -114,6 +117,19 @@ public struct WatchRenderer: Sendable {
         let plain = "todoctl watch · \(filter) · \(counts) · \(connection)"
         guard TerminalText.width(plain) <= screen.columns else { return TerminalText.truncated(plain, toWidth: screen.columns) }
         return styler.apply(.bold, to: "todoctl watch") + " · \(filter) · \(counts) · " + styler.apply(colour, to: connection)
+    }
+
+    /// A filter's conditions as the header shows them: `#home -#admin !high /milk due<2026-12-01`.
+    static func conditions(of filter: TodoFilter) -> String {
+        var parts = filter.tags.map { "#" + TerminalText.escaped($0) } + filter.notTags.map { "-#" + TerminalText.escaped($0) }
+        if let priority = filter.priority { parts.append("!" + priority.rawValue) }
+        if let search = filter.search { parts.append("/" + TerminalText.escaped(search)) }
+        if let day = filter.dueOn { parts.append("due=\(day)") }
+        if let day = filter.dueBefore { parts.append("due<\(day)") }
+        if let day = filter.dueAfter { parts.append("due>\(day)") }
+        if filter.noDue { parts.append("no due") }
+        if filter.waiting { parts.append("waiting") }
+        return parts.joined(separator: " ")
     }
 
     private func style(_ line: WatchStatusLine) -> String {

@@ -152,8 +152,9 @@ extension WatchScreen {
         mode = .browsing
         switch prompt {
         case .add:
-            // Under a tag filter the new todo has the tag, or it would vanish at once.
-            return .add(NewTodo(title: text, tags: list.filter.tag.map { [$0] } ?? []), typed: typed)
+            // Under a filter the new todo has its tags, priority and day, or it would vanish at once.
+            let filter = list.filter
+            return .add(NewTodo(title: text, priority: filter.priority ?? .normal, due: filter.dueOn, tags: filter.tags), typed: typed)
         case .title(let id, let revision):
             return .edit(id, revision: revision, TodoEdit(title: text), typed: typed)
         case .due(let id, let revision):

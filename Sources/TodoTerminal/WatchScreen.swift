@@ -38,6 +38,11 @@ public struct WatchScreen: Sendable {
         /// Ask for the whole list under this filter.
         case reload(TodoFilter)
         case quit
+
+        /// Whether it adds a todo.
+        public var isAdd: Bool {
+            if case .add = self { true } else { false }
+        }
     }
 
     public internal(set) var list: TodoListViewModel

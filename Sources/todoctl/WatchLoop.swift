@@ -131,10 +131,14 @@ struct WatchLoop {
             return
         }
         let sink = sink
+        let filter = screen.list.filter
         Task {
             do {
                 switch try await client.request(event) {
                 case .responseTodoViewModels(let list): sink.yield(.list(list))
+                // A todo added here that the filter leaves out would vanish without a word.
+                case .responseTodoViewModel(let change) where command.isAdd && !filter.matches(change.todo.todo):
+                    sink.yield(.said("added \(change.todo.numberText), which this view's filter leaves out"))
                 case .responseUndo(let list): sink.yield(.said(Self.undone(list.changes)))
                 // An undo that changes nothing is answered like any write that changes nothing.
                 case .responseTodoViewModel where command == .undo:

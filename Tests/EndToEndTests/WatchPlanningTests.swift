@@ -12,6 +12,23 @@ struct WatchPlanningTests {
         return tmux
     }
 
+    @Test("under --overdue, a todo added with a is said to be left out by the filter instead of vanishing without a word")
+    func addHiddenByFilter() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Tax", "-p", "high", "--due", "2026-11-01")
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch -p high --overdue")
+        // The header names the filter (and is cut before "connected" at 80 columns).
+        _ = try await tmux.waitFor("open !high due<")
+        _ = try await tmux.waitFor("Tax")
+        try await tmux.keys("a")
+        try await tmux.type("Added here")
+        _ = try await tmux.waitFor("added #2, which this view's filter leaves out")
+        #expect(try await daemon.todoctl("show", "2").stdout.contains("high"))
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("subtasks show under their parent with its progress, follow another client's completion, and fold with z")
     func subtasks() async throws {
         let daemon = try await DaemonProcess.start()

@@ -25,6 +25,15 @@ struct WatchLayoutTests {
         #expect(renderer.render(screen)[0] == "todoctl watch · open #work · 2 shown · all: 14 open, 3 done · connected")
     }
 
+    @Test("the header names every condition of the filter, and an empty view says the filter hides the todos")
+    func headerNamesFilter() {
+        let filter = TodoFilter(tags: ["home"], notTags: ["admin"], priority: .high, search: "boiler", dueBefore: today)
+        let frame = renderer.render(screen([], filter: filter, columns: 100))
+        #expect(frame[0] == "todoctl watch · open #home -#admin !high /boiler due<2026-11-23 · 0 shown · connected")
+        #expect(frame[1] == "  no open todos match #home -#admin !high /boiler due<2026-11-23: press a to add one, f for another list")
+        #expect(renderer.render(screen([]))[1] == "  no open todos: press a to add one")
+    }
+
     @Test("a row too wide is cut in its title, not in a tag; tags that cannot fit show as +N")
     func rowCutInTitle() {
         let tags = ["home", "errands", "weekend"]

@@ -26,6 +26,17 @@ struct WatchScreenEditingTests {
         #expect(screen.handle(.enter) == .add(NewTodo(title: "Call Bob", tags: ["work"]), typed: TypedText(.add, "Call Bob")))
     }
 
+    @Test("a under a filter of tags, a priority and a day makes a todo with them all")
+    func addUnderFullFilter() {
+        let filter = TodoFilter(tags: ["home", "urgent"], priority: .high, dueOn: today)
+        var screen = screen([], filter: filter)
+        _ = screen.handle(.character("a"))
+        _ = type("Fix the boiler", into: &screen)
+        let new = NewTodo(title: "Fix the boiler", priority: .high, due: today, tags: ["home", "urgent"])
+        #expect(screen.handle(.enter) == .add(new, typed: TypedText(.add, "Fix the boiler")))
+        #expect(filter.matches(Todo(new, number: 1, createdAt: base), today: today))
+    }
+
     @Test("x and d in the deleted view say to press u to restore, and send nothing")
     func toggleInDeletedView() {
         var deleted = todo(1, "gone")
