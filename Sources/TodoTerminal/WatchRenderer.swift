@@ -114,9 +114,13 @@ public struct WatchRenderer: Sendable {
             case .connected: ("connected", .green)
             case .disconnected(let seconds): ("daemon unreachable, retrying in \(seconds)s", .red)
             }
-        let plain = "todoctl watch · \(filter) · \(counts) · \(connection)"
+        // A long filter is cut before the connection's state is.
+        let rest = " · \(counts) · \(connection)"
+        let room = screen.columns - TerminalText.width("todoctl watch · " + rest)
+        let shownFilter = TerminalText.width(filter) <= room || room < 8 ? filter : TerminalText.truncated(filter, toWidth: room)
+        let plain = "todoctl watch · \(shownFilter)\(rest)"
         guard TerminalText.width(plain) <= screen.columns else { return TerminalText.truncated(plain, toWidth: screen.columns) }
-        return styler.apply(.bold, to: "todoctl watch") + " · \(filter) · \(counts) · " + styler.apply(colour, to: connection)
+        return styler.apply(.bold, to: "todoctl watch") + " · \(shownFilter) · \(counts) · " + styler.apply(colour, to: connection)
     }
 
     /// A filter's conditions as the header shows them: `#home -#admin !high /milk due<2026-12-01`.

@@ -18,7 +18,7 @@ struct WatchPlanningTests {
         _ = try await daemon.todoctl("add", "Tax", "-p", "high", "--due", "2026-11-01")
         let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
         try await tmux.type("\(binaryDirectory)/todoctl watch -p high --overdue")
-        // The header names the filter (and is cut before "connected" at 80 columns).
+        // The header names the filter (cut, at 80 columns, so that the connection state fits).
         _ = try await tmux.waitFor("open !high due<")
         _ = try await tmux.waitFor("Tax")
         try await tmux.keys("a")

@@ -32,6 +32,9 @@ struct WatchLayoutTests {
         #expect(frame[0] == "todoctl watch · open #home -#admin !high /boiler due<2026-11-23 · 0 shown · connected")
         #expect(frame[1] == "  no open todos match #home -#admin !high /boiler due<2026-11-23: press a to add one, f for another list")
         #expect(renderer.render(screen([]))[1] == "  no open todos: press a to add one")
+        // Narrow: the filter is cut, the connection's state stays.
+        let narrow = renderer.render(screen([], filter: filter, columns: 60))[0]
+        #expect(narrow.hasSuffix(" · 0 shown · connected") && narrow.contains("…") && TerminalText.width(narrow) <= 60, "\(narrow)")
     }
 
     @Test("a row too wide is cut in its title, not in a tag; tags that cannot fit show as +N")
