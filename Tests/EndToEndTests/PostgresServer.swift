@@ -43,6 +43,7 @@ final class PostgresServer: @unchecked Sendable {
     /// One SQL statement's rows through psql, unaligned, as the `postgres` user.
     func psql(_ sql: String) async throws -> String {
         try await asPostgres(Self.binaries + "/psql", "-h", directory, "-d", database, "-XAtc", sql)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Stops the server and removes its directory.
@@ -51,23 +52,25 @@ final class PostgresServer: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// A `ChildProcess`, not a Foundation `Process`: the server pg_ctl leaves running would
+    /// keep the socket by which `Process` learns that its child ended (see ChildProcess).
     @discardableResult
     private func asPostgres(_ arguments: String...) async throws -> String {
-        let result = try await run("/usr/sbin/runuser", ["-u", "postgres", "--"] + arguments, environment: ["PGHOST": directory])
+        let result = try await ChildProcess.run(
+            "/usr/sbin/runuser", ["-u", "postgres", "--"] + arguments, environment: ["PGHOST": directory, "PATH": "/usr/bin:/bin"])
         guard result.status == 0 else {
-            throw TestFailure("\(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr) \(result.stdout)")
+            throw TestFailure("\(arguments.joined(separator: " ")) failed (\(result.status)): \(result.output)")
         }
-        return result.stdout
+        return result.output
     }
 
     deinit {
-        // A test that failed before stop(): the server must not outlive it.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-        process.arguments = ["-u", "postgres", "--", Self.binaries + "/pg_ctl", "stop", "-m", "immediate", "-D", dataDirectory]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        if (try? process.run()) != nil { process.waitUntilExit() }
+        // A test that failed before stop(): the server must not outlive it (pg_ctl exits at once with -m immediate).
+        if let child = try? ChildProcess(
+            "/usr/sbin/runuser", ["-u", "postgres", "--", Self.binaries + "/pg_ctl", "stop", "-m", "immediate", "-D", dataDirectory],
+            environment: ["PATH": "/usr/bin:/bin"]) {
+            for _ in 0..<1000 where child.isRunning { usleep(10_000) }
+        }
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -31,7 +31,7 @@ struct PostgresTests {
         #expect(try await second.todoctl("add", "Bake bread").status == 0)
         let listed = try jsonArray(try await first.todoctl("list", "--json").stdout)
         #expect(Set(listed.compactMap { $0["number"] as? Int }) == [1, 2])
-        #expect(try await server.psql("SELECT value FROM counter WHERE name = 'change'") == "2\n")
+        #expect(try await server.psql("SELECT value FROM counter WHERE name = 'change'") == "2")
         try await first.stop()
         try await second.stop()
         try await server.stop()
@@ -106,7 +106,7 @@ struct PostgresTests {
             let log = try await daemon.todoctl("log", "--json", "--limit", "1000").lines.map(jsonObject)
             #expect(log.compactMap { $0["seq"] as? Int } == Array(1...total))
         }
-        #expect(try await server.psql("SELECT count(*), min(seq), max(seq) FROM journal") == "\(total)|1|\(total)\n")
+        #expect(try await server.psql("SELECT count(*), min(seq), max(seq) FROM journal") == "\(total)|1|\(total)")
         try await first.stop()
         try await second.stop()
         try await server.stop()
