@@ -23,7 +23,7 @@ extension PostgresStore {
                 let rows = try connection.query("SELECT count(*) FROM todo", logger: logger).wait()
                 let count = try rows.first?.decode(Int64.self) ?? 0
                 guard held.change == 0, held.number == 0, count == 0 else {
-                    throw PostgresStoreError("""
+                    throw SharedStoreError("""
                         \(uri) is not empty (\(count) todos, \(held.change) changes), so nothing was copied: todod copies only \
                         into an empty database; create one (createdb NAME) and give its URI, or start todod on this one with --store
                         """)

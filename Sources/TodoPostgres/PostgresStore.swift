@@ -28,7 +28,7 @@ public final class PostgresStore: SharedStore, Sendable {
     }
 
     /// Connects and creates the tables on first use. Blocks: call it off any event loop.
-    /// - Throws: `PostgresStoreError` saying what happened and what to do.
+    /// - Throws: `SharedStoreError` saying what happened and what to do.
     public init(uri: StoreURI, password: String? = nil, logger: Logger) throws {
         self.uri = uri
         self.logger = logger
@@ -126,7 +126,7 @@ public final class PostgresStore: SharedStore, Sendable {
     private func listen() {
         guard let changed = watching.withLock({ $0.closed ? nil : $0.changed }) else { return }
         do {
-            let connection = try connect()
+            let connection = try connect(advice: "todod keeps trying")
             connection.addListener(channel: PostgresSchema.channel) { _, _ in changed() }
             try PostgresStore.attempt("listen in \(uri)") {
                 try PostgresStore.run("LISTEN \(unescaped: PostgresSchema.channel)", on: connection, logger: logger)
@@ -166,14 +166,14 @@ public final class PostgresStore: SharedStore, Sendable {
     }
 
     /// Runs `body`, turning postgres-nio's errors (whose descriptions hide everything) into
-    /// a `PostgresStoreError` saying what failed, why, and that nothing was written.
+    /// a `SharedStoreError` saying what failed, why, and that nothing was written.
     static func attempt<T>(_ what: String, advice: String = PostgresStore.nothingWritten, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as PostgresStoreError {
+        } catch let error as SharedStoreError {
             throw error
         } catch {
-            throw PostgresStoreError("could not \(what): \(reason(error)); \(advice)")
+            throw SharedStoreError("could not \(what): \(reason(error)); \(advice)")
         }
     }
 
@@ -186,6 +186,7 @@ public final class PostgresStore: SharedStore, Sendable {
             let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
             return message + code
         }
+        if error.code == .connectionError, let underlying = error.underlying { return "PostgreSQL cannot be reached (\(underlying))" }
         if let underlying = error.underlying { return "\(error.code): \(underlying)" }
         return "\(error.code)"
     }
@@ -215,7 +216,7 @@ final class PostgresWrite: SharedWrite {
 
     func commit(_ entries: [JournalEntry], number: Int, change: UInt64) throws {
         if let first = entries.first, first.seq != locked.change + 1 {
-            throw PostgresStoreError("the local database was not caught up (its next change is \(first.seq), the store's \(locked.change + 1)): nothing was written; try again")
+            throw SharedStoreError("the local database was not caught up (its next change is \(first.seq), the store's \(locked.change + 1)): nothing was written; try again")
         }
         try PostgresStore.attempt("commit to \(uri)") {
             if !entries.isEmpty {
@@ -228,15 +229,4 @@ final class PostgresWrite: SharedWrite {
             committed = true
         }
     }
-}
-
-/// The shared store cannot be used; the message says what happened and what to do.
-public struct PostgresStoreError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
 }

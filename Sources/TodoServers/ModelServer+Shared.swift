@@ -39,7 +39,7 @@ extension ModelServer {
         }
         var results = committed[...]
         return mutations.map { mutation in
-            if case .purge = mutation { return .failed(mutation, .storage(ModelServer.purgeRefusal)) }
+            if case .purge = mutation { return .failed(mutation, .sharedStore(ModelServer.purgeRefusal)) }
             return results.popFirst() ?? .failed(mutation, .storage("no result"))
         }
     }

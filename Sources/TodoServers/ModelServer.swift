@@ -277,7 +277,8 @@ public final class ModelServer: Sendable {
                     ?? store.commit(mutations, at: now, by: authors)
             } catch {
                 logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
-                results = mutations.map { .failed($0, .storage(ModelServer.describe(error))) }
+                let reason = ModelServer.describe(error)
+                results = mutations.map { .failed($0, error is SharedStoreError ? .sharedStore(reason) : .storage(reason)) }
             }
             returnToCore { self.finish(batch, results) }
         }

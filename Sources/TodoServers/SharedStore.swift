@@ -32,6 +32,18 @@ public protocol SharedWrite {
     func commit(_ entries: [JournalEntry], number: Int, change: UInt64) throws
 }
 
+/// What a shared store throws: the message says what happened, that nothing was written,
+/// and what to do. A write failing so is answered with it as it is.
+public struct SharedStoreError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
 /// Changes read from the shared store, and its counters as of the last of them.
 public struct SharedChanges: Sendable, Equatable {
     public var entries: [JournalEntry]

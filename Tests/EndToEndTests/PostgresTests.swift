@@ -140,4 +140,52 @@ struct PostgresTests {
         #expect(check.stdout.contains("4 todos, 6 changes: the journal rebuilds the table exactly"), "\(check.stdout)")
         try await server.stop()
     }
+
+    @Test("PostgreSQL stopped: writes refused saying nothing was written, reads answered; started again: writes go on, the other daemon catches up")
+    func postgresAway() async throws {
+        let server = try await PostgresServer.start()
+        let (first, second) = try await pair(on: server)
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: second.environment)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: second)
+        #expect(try await first.todoctl("add", "before").status == 0)
+        _ = try await events.awaitLine(containing: "before")
+
+        try await server.stopServer()
+        let refused = try await first.todoctl("add", "while away")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("nothing was written"), "\(refused.stderr)")
+        let listed = try await first.todoctl("list")
+        #expect(listed.status == 0)
+        #expect(listed.stdout.contains("before") && !listed.stdout.contains("while away"))
+
+        try await server.startServer()
+        let added = try await first.todoctl("add", "after")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("#2"))
+        // The second daemon's listener reconnects by itself and catches up.
+        let line = try await events.awaitLine(containing: "after")
+        #expect(line.hasPrefix("2 "))
+        #expect(try await server.psql("SELECT count(*) FROM journal") == "2")
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
+    @Test("kill -9 of one daemon while the other goes on: started again, its replica catches up from PostgreSQL")
+    func killedDaemonCatchesUp() async throws {
+        let server = try await PostgresServer.start()
+        let (first, second) = try await pair(on: server)
+        #expect(try await first.todoctl("add", "one").status == 0)
+        kill(first.pid, SIGKILL)
+        _ = try await first.waitForExit()
+        for title in ["two", "three"] { #expect(try await second.todoctl("add", title).status == 0) }
+        let again = try await DaemonProcess.start(in: first.directory, arguments: ["--store", server.uri])
+        let numbers = try jsonArray(try await again.todoctl("list", "--json").stdout).compactMap { $0["number"] as? Int }
+        #expect(numbers.sorted() == [1, 2, 3])
+        #expect(try await again.todoctl("add", "four").stdout.contains("#4"))
+        try await again.stop()
+        try await second.stop()
+        try await server.stop()
+    }
 }
