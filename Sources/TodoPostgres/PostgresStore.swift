@@ -13,6 +13,7 @@ import TodoServers
 /// on postgres-nio's futures there, never on an event loop), and the listener, which
 /// `LISTEN`s for the writers' `NOTIFY` and reconnects with backoff when it is dropped.
 public final class PostgresStore: SharedStore, Sendable {
+    /// Where the store is (no password in it).
     public let uri: StoreURI
     let logger: Logger
     private let password: String?
@@ -21,7 +22,7 @@ public final class PostgresStore: SharedStore, Sendable {
     private let listenerQueue = DispatchQueue(label: "todod.postgres.listener")
 
     private struct Watch {
-        var changed: (@Sendable () -> Void)?
+        var changed: (@Sendable (UInt64?) -> Void)?
         var connection: PostgresConnection?
         var closed = false
         var failures = 0
@@ -68,7 +69,7 @@ public final class PostgresStore: SharedStore, Sendable {
         }
     }
 
-    public func watch(_ changed: @escaping @Sendable () -> Void) {
+    public func watch(_ changed: @escaping @Sendable (UInt64?) -> Void) {
         watching.withLock { $0.changed = changed }
         listenerQueue.async { self.listen() }
     }
@@ -127,7 +128,7 @@ public final class PostgresStore: SharedStore, Sendable {
         guard let changed = watching.withLock({ $0.closed ? nil : $0.changed }) else { return }
         do {
             let connection = try connect(advice: "todod keeps trying")
-            connection.addListener(channel: PostgresSchema.channel) { _, _ in changed() }
+            connection.addListener(channel: PostgresSchema.channel) { _, notification in changed(UInt64(notification.payload)) }
             try PostgresStore.attempt("listen in \(uri)") {
                 try PostgresStore.run("LISTEN \(unescaped: PostgresSchema.channel)", on: connection, logger: logger)
             }
@@ -137,7 +138,7 @@ public final class PostgresStore: SharedStore, Sendable {
                 return watch.failures
             }
             if failures > 0 { logger.notice("listening to the shared store again", metadata: ["store": "\(uri)"]) }
-            changed()
+            changed(nil)
             connection.closeFuture.whenComplete { _ in
                 let closed = self.watching.withLock { $0.closed }
                 guard !closed else { return }

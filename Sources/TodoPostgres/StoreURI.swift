@@ -7,12 +7,15 @@ import Foundation
 /// A password is never taken from the URI (it would show in `ps` and in logs): it comes
 /// from `PGPASSWORD` or `~/.pgpass`, as libpq's.
 public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
+    /// The PostgreSQL role; the login name when the URI names none.
     public var user: String
     /// A host name or address; nil with a socket directory.
     public var host: String?
     /// The directory of the server's Unix socket; nil over TCP.
     public var socketDirectory: String?
+    /// The TCP port, or the number in the socket file's name (5432 unless given).
     public var port: Int
+    /// The database; the user's name when the URI names none.
     public var database: String
 
     /// The socket file in `socketDirectory`, as libpq names it.

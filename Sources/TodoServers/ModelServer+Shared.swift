@@ -52,12 +52,15 @@ extension ModelServer {
         returnToCore { self.receive(applied) }
     }
 
-    /// Another daemon committed: catch up on the storage queue, after the writes before it.
-    func catchUpLater() {
+    /// Another daemon committed (changes up to `upTo`, when known): catch up on the storage
+    /// queue, after the writes before it. This daemon's own announcements cost a local read.
+    func catchUpLater(upTo: UInt64?) {
         storage.async { [self] in
             guard let shared else { return }
             do {
-                try catchUp(shared.changes(after: store.counters().change))
+                let replica = try store.counters().change
+                if let upTo, upTo <= replica { return }
+                try catchUp(shared.changes(after: replica))
             } catch {
                 logger.warning("could not read the changes of the shared store; will catch up at its next announcement or write",
                                metadata: ["error": "\(ModelServer.describe(error))"])

@@ -115,7 +115,7 @@ public final class ModelServer: Sendable {
         bus.subscribe(to: [.requestWriteTodo, .requestWriteTodos]) { [weak self] envelope in self?.take(envelope) }
         bus.subscribe(to: [.requestBackupDatabase]) { [weak self] envelope in self?.backUp(envelope) }
         bus.subscribe(to: [.requestReadJournal]) { [weak self] envelope in self?.readJournal(envelope) }
-        shared?.watch { [weak self] in self?.catchUpLater() }
+        shared?.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
     }
 
     /// Returns once `shutdown()` was called (or the task cancelled) and every write

@@ -15,8 +15,8 @@ public protocol SharedStore: Sendable {
     func write<T>(_ body: (any SharedWrite) throws -> T) throws -> T
 
     /// Calls `changed` (on any thread) whenever another daemon may have committed: after
-    /// each announcement, and after each reconnect.
-    func watch(_ changed: @escaping @Sendable () -> Void)
+    /// each announcement, with the last change it announces, and after each reconnect, with nil.
+    func watch(_ changed: @escaping @Sendable (_ upTo: UInt64?) -> Void)
 
     /// Stops watching and closes the connections.
     func close()
