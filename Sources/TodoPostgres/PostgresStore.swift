@@ -52,6 +52,13 @@ public final class PostgresStore: SharedStore, Sendable {
         }
     }
 
+    public func change(_ seq: UInt64) throws -> JournalEntry? {
+        guard seq > 0 else { return nil }
+        return try withWriter("read change \(seq) of \(uri)") { connection in
+            try PostgresSchema.entries(after: seq - 1, upTo: seq, on: connection, logger: logger).first
+        }
+    }
+
     public func write<T>(_ body: (any SharedWrite) throws -> T) throws -> T {
         let (connection, locked) = try withWriter("start a transaction in \(uri)") { connection in
             try PostgresStore.run("BEGIN", on: connection, logger: logger)

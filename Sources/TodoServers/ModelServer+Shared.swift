@@ -18,6 +18,16 @@ extension ModelServer {
                 (it is filled from it), or copy this database into an empty store with --migrate-to
                 """)
         }
+        // Same numbers, another history (a replica of another store, a database used alone): refused, not mixed.
+        if replica.change > 0, let ours = try store.changes(after: replica.change - 1, limit: 1).first,
+           let theirs = try shared.change(replica.change),
+           ours.after.id != theirs.after.id || ours.after.revision != theirs.after.revision {
+            throw TodoStoreError("""
+                the database \(store.path) is no replica of the shared store (their change \(replica.change) differs: \
+                #\(ours.after.number) here, #\(theirs.after.number) there), so nothing was changed: give todod a new --database \
+                file for the shared store (it is filled from it)
+                """)
+        }
         try store.apply(changes)
     }
 

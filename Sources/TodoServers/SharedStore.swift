@@ -10,6 +10,9 @@ public protocol SharedStore: Sendable {
     /// Blocks: call it from the storage queue.
     func changes(after seq: UInt64) throws -> SharedChanges
 
+    /// The change numbered `seq`, or nil when the store holds none.
+    func change(_ seq: UInt64) throws -> JournalEntry?
+
     /// Runs `body` in one shared transaction holding the write lock of every daemon.
     /// `body` commits it through `SharedWrite.commit`; otherwise it is rolled back.
     func write<T>(_ body: (any SharedWrite) throws -> T) throws -> T

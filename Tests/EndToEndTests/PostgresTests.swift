@@ -188,4 +188,26 @@ struct PostgresTests {
         try await second.stop()
         try await server.stop()
     }
+
+    @Test("a database with a history of its own is refused as a replica, ahead of the store or beside it, and left unchanged")
+    func foreignReplicaRefused() async throws {
+        let server = try await PostgresServer.start()
+        let shared = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for title in ["a", "b", "c"] { _ = try await shared.todoctl("add", title) }
+        try await shared.stop()
+        let alone = try await DaemonProcess.start()
+        for title in ["x", "y"] { _ = try await alone.todoctl("add", title) }
+        try await alone.stop()
+        let socket = alone.directory + "/other.sock"
+        let beside = try await run("todod", ["--socket", socket, "--database", alone.databasePath, "--store", server.uri])
+        #expect(beside.status == 1)
+        #expect(beside.stderr.contains("is no replica of the shared store"), "\(beside.stderr)")
+        let empty = try await PostgresServer.start()
+        let ahead = try await run("todod", ["--socket", socket, "--database", alone.databasePath, "--store", empty.uri])
+        #expect(ahead.status == 1)
+        #expect(ahead.stderr.contains("--migrate-to"), "\(ahead.stderr)")
+        #expect(try await alone.check().stdout.contains("2 todos, 2 changes"))
+        try await empty.stop()
+        try await server.stop()
+    }
 }
