@@ -37,7 +37,8 @@ enum PostgresSchema {
         }
     }
 
-    /// Appends `entry` and stores its todo, inside the caller's transaction.
+    /// Appends `entry` and stores its todo, inside the caller's transaction: one statement
+    /// (the journal's INSERT in a WITH), so one round trip.
     static func append(_ entry: JournalEntry, on connection: PostgresConnection, logger: Logger) throws {
         var bare = entry
         bare.before = nil
@@ -46,10 +47,12 @@ enum PostgresSchema {
         let seq = Int64(entry.seq)
         let id = entry.after.id
         let number = entry.after.number
-        try PostgresStore.run(
-            "INSERT INTO journal (seq, id, number, at, entry) VALUES (\(seq), \(id), \(number), \(entry.at), \(json)::jsonb)",
-            on: connection, logger: logger)
-        try store(entry.after, json: todo, on: connection, logger: logger)
+        let revision = entry.after.revision
+        try PostgresStore.run("""
+            WITH appended AS (INSERT INTO journal (seq, id, number, at, entry) VALUES (\(seq), \(id), \(number), \(entry.at), \(json)::jsonb))
+            INSERT INTO todo (id, number, revision, todo) VALUES (\(id), \(number), \(revision), \(todo)::jsonb)
+            ON CONFLICT (id) DO UPDATE SET number = excluded.number, revision = excluded.revision, todo = excluded.todo
+            """, on: connection, logger: logger)
     }
 
     /// Inserts or replaces one todo's row, inside the caller's transaction.
@@ -64,12 +67,23 @@ enum PostgresSchema {
             """, on: connection, logger: logger)
     }
 
-    /// Sets both counters, inside the caller's transaction.
-    static func setCounters(number: Int, change: UInt64, on connection: PostgresConnection, logger: Logger) throws {
+    /// Sets both counters, inside the caller's transaction; with `announce`, in the same
+    /// statement, `NOTIFY`s the other daemons of the last change (sent when it commits).
+    static func setCounters(number: Int, change: UInt64, announce: Bool = false, on connection: PostgresConnection, logger: Logger) throws {
         let number = Int64(number)
-        let change = Int64(change)
-        try PostgresStore.run("UPDATE counter SET value = \(number) WHERE name = 'number'", on: connection, logger: logger)
-        try PostgresStore.run("UPDATE counter SET value = \(change) WHERE name = 'change'", on: connection, logger: logger)
+        let last = Int64(change)
+        let update: PostgresQuery = """
+            UPDATE counter SET value = CASE name WHEN 'number' THEN \(number)::bigint ELSE \(last)::bigint END
+            WHERE name IN ('number', 'change')
+            """
+        guard announce else { return try PostgresStore.run(update, on: connection, logger: logger) }
+        let payload = "\(change)"
+        try PostgresStore.run("""
+            WITH counted AS (
+                UPDATE counter SET value = CASE name WHEN 'number' THEN \(number)::bigint ELSE \(last)::bigint END
+                WHERE name IN ('number', 'change'))
+            SELECT pg_notify(\(channel), \(payload))
+            """, on: connection, logger: logger)
     }
 
     /// The counters; with `lock`, held until the transaction ends (the writers' lock).

@@ -229,9 +229,7 @@ final class PostgresWrite: SharedWrite {
         try PostgresStore.attempt("commit to \(uri)") {
             if !entries.isEmpty {
                 for entry in entries { try PostgresSchema.append(entry, on: connection, logger: logger) }
-                try PostgresSchema.setCounters(number: number, change: change, on: connection, logger: logger)
-                let last = "\(change)"
-                try PostgresStore.run("SELECT pg_notify(\(PostgresSchema.channel), \(last))", on: connection, logger: logger)
+                try PostgresSchema.setCounters(number: number, change: change, announce: true, on: connection, logger: logger)
             }
             try PostgresStore.run("COMMIT", on: connection, logger: logger)
             committed = true
