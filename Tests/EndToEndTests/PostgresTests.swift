@@ -48,7 +48,7 @@ struct PostgresTests {
         for client in [a, b] {
             var revision: Int?
             for _ in 0..<200 where revision == nil {
-                if case .responseTodoDetail(let detail) = try? await client.request(.requestTodoDetail(.number(1))) { revision = detail.revision }
+                if case .success(.responseTodoDetail(let detail)) = await answer(client, .requestTodoDetail(.number(1))) { revision = detail.revision }
             }
             #expect(revision == 1)
         }
@@ -68,13 +68,19 @@ struct PostgresTests {
 
     /// "written", "conflict", or what else the edit at revision 1 was answered.
     private func outcome(_ client: TodoClient, title: String) async -> String {
+        switch await answer(client, .requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(1), revision: 1, edit: TodoEdit(title: title)))) {
+        case .success: return "written"
+        case .failure(.refused(let error)) where error.code == .conflict: return "conflict"
+        case .failure(let error): return "\(error)"
+        }
+    }
+
+    /// The daemon's answer to `request`, or why there is none, as a value.
+    private func answer(_ client: TodoClient, _ request: Event) async -> Result<Event, TodoClientError> {
         do {
-            _ = try await client.request(.requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(1), revision: 1, edit: TodoEdit(title: title))))
-            return "written"
-        } catch .refused(let error) where error.code == .conflict {
-            return "conflict"
+            return .success(try await client.request(request))
         } catch {
-            return "\(error)"
+            return .failure(error)
         }
     }
 
