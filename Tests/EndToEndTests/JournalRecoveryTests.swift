@@ -45,6 +45,8 @@ struct JournalRecoveryTests {
         let daemon = try await DaemonProcess.start()
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: environment(daemon.environment))
         defer { events.stopNow() }
+        // Connected before the add: an events client that connects after it starts from its seq and never prints it.
+        try await awaitClients(2, on: daemon)
         _ = try await daemon.todoctl("add", "before")
         _ = try await events.awaitLine(containing: "1 added #1 before")
         try await daemon.stop()
