@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Layers
@@ -34,6 +35,16 @@ let package = Package(
             dependencies: [
                 "TodoModel", "TodoViewModel", "TodoEvents",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // PostgreSQL as the shared truth behind each daemon's SQLite replica (`todod --store`).
+        .target(
+            name: "TodoPostgres",
+            dependencies: [
+                "TodoServers", "TodoModel",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
@@ -82,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "todod",
             dependencies: [
-                "TodoDaemon", "TodoServers", "TodoSystemd", "TodoWire", "TodoPaths",
+                "TodoDaemon", "TodoServers", "TodoSystemd", "TodoWire", "TodoPaths", "TodoPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -115,6 +126,7 @@ let package = Package(
         .testTarget(name: "TodoEventsTests", dependencies: ["TodoEvents", "EventTestSupport"]),
         .testTarget(name: "TodoServersTests", dependencies: ["TodoServers", "TodoEvents", "EventTestSupport", "SpawnTestSupport"]),
         .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
+        .testTarget(name: "TodoPostgresTests", dependencies: ["TodoPostgres"]),
         .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),
         // Real programs started with posix_spawn and reaped by pid, for every test that runs one

@@ -42,7 +42,15 @@ public enum Daemon {
         let coreLoop = core.next()
         let stallHook = CoreStallHook.install(core: coreLoop)
         let bus = EventBus()
-        let model = try ModelServer(bus: bus, store: store, logger: logger, clock: WallClock.now, returnToCore: { work in coreLoop.execute(work) })
+        let shared = try openShared(configuration)
+        defer { shared?.close() }
+        let model: ModelServer
+        do {
+            model = try ModelServer(
+                bus: bus, store: store, logger: logger, clock: WallClock.now, returnToCore: { work in coreLoop.execute(work) }, shared: shared)
+        } catch let error as TodoStoreError {
+            throw DaemonError("cannot start: \(error.message)")
+        }
         MemoryTuning.trim()
         let viewModel = ViewModelServer(bus: bus)
         let calendar = try configuration.icalDirectory.map { directory in
@@ -83,6 +91,16 @@ public enum Daemon {
         do { try model.closeStore() } catch { logger.error("cannot checkpoint the database at exit", metadata: ["error": "\(error)"]) }
         withExtendedLifetime((viewModel, stallHook, calendar)) {}
         logger.info("todod stopped")
+    }
+
+    /// Connects to the shared store, if any.
+    private static func openShared(_ configuration: DaemonConfiguration) throws -> (any SharedStore)? {
+        guard let open = configuration.sharedStore else { return nil }
+        do {
+            return try open(configuration.logger)
+        } catch {
+            throw DaemonError("cannot use the shared store: \(error)")
+        }
     }
 
     /// Checks the database file (reading only), takes `DATABASE.lock` beside it for the

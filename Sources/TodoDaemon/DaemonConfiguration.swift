@@ -1,4 +1,5 @@
 import Logging
+import TodoServers
 
 /// What `todod` was asked to do.
 public struct DaemonConfiguration: Sendable {
@@ -9,13 +10,18 @@ public struct DaemonConfiguration: Sendable {
     /// A directory kept as a vdir of iCalendar files, one per todo (`--ical-dir`); nil: none.
     public var icalDirectory: String?
     public var logger: Logger
+    /// Opens the store shared with other daemons (`--store`), whose replica the database
+    /// then is; nil: the database alone.
+    public var sharedStore: (@Sendable (Logger) throws -> any SharedStore)?
 
-    public init(socketPath: String, databasePath: String, exitIdleAfter: Duration? = nil, icalDirectory: String? = nil, logger: Logger) {
+    public init(socketPath: String, databasePath: String, exitIdleAfter: Duration? = nil, icalDirectory: String? = nil, logger: Logger,
+                sharedStore: (@Sendable (Logger) throws -> any SharedStore)? = nil) {
         self.socketPath = socketPath
         self.databasePath = databasePath
         self.exitIdleAfter = exitIdleAfter
         self.icalDirectory = icalDirectory
         self.logger = logger
+        self.sharedStore = sharedStore
     }
 }
 

@@ -17,4 +17,7 @@ public enum TodoModelError: Error, Sendable, Codable, Equatable {
     case nothingToUndo(String)
     /// The database refused the write (disk full, read-only, corrupt); nothing was written.
     case storage(String)
+    /// The store shared with other daemons (`--store`) could not commit it or refused it;
+    /// nothing was written. The reason says what happened and what to do.
+    case sharedStore(String)
 }

@@ -33,7 +33,7 @@ public final class ModelServer: Sendable {
     /// Runs work back on the bus's executor (the daemon's core event loop).
     public typealias Executor = @Sendable (@escaping @Sendable () -> Void) -> Void
 
-    private struct State {
+    struct State {
         var todos: [UUID: Todo] = [:]
         var idsByNumber: [Int: UUID] = [:]
         var subtasks = SubtaskIndex()
@@ -51,6 +51,22 @@ public final class ModelServer: Sendable {
         var batchSizes: [Int] = []
         /// Counts commits, so that an idle checkpoint knows none came since it was planned.
         var commits: UInt64 = 0
+
+        /// Takes committed changes into the table; true when any changed it.
+        mutating func incorporate(_ changes: [JournalEntry]) -> Bool {
+            for change in changes {
+                let todo = change.after
+                let before = todos[todo.id]
+                if let before { counts.add(before, -1) }
+                subtasks.update(before: before, after: todo)
+                counts.add(todo, 1)
+                todos[todo.id] = todo
+                idsByNumber[todo.number] = todo.id
+                counts.asOf = max(counts.asOf, change.seq)
+            }
+            if !changes.isEmpty { ordered = nil }
+            return !changes.isEmpty
+        }
     }
 
     /// How long after the last commit the write-ahead log is folded into the database file.
@@ -61,23 +77,28 @@ public final class ModelServer: Sendable {
     let logger: Logger
     let clock: @Sendable () -> Date
     let returnToCore: Executor
+    /// The store shared with other daemons (`--store`), whose replica `store` is; nil alone.
+    let shared: (any SharedStore)?
     let storage = DispatchQueue(label: "todod.storage")
     /// Journal reads: off the core, beside the writer (WAL readers do not wait for it).
     private let journalReader = DispatchQueue(label: "todod.journal")
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
     /// Loads the store and subscribes to the bus at once, so no request published after
-    /// this returns is missed.
+    /// this returns is missed. With `shared`, the store is first caught up from it, and
+    /// every write commits through it.
     /// - Parameter returnToCore: where commit results are published; by default on the
     ///   storage thread itself (the bus keeps the order either way).
     public init(bus: EventBus, store: TodoStore, logger: Logger = Logger(label: "todod.model"),
                 clock: @escaping @Sendable () -> Date = Date.init,
-                returnToCore: @escaping Executor = { $0() }) throws {
+                returnToCore: @escaping Executor = { $0() }, shared: (any SharedStore)? = nil) throws {
         self.bus = bus
         self.store = store
         self.logger = logger
         self.clock = clock
         self.returnToCore = returnToCore
+        self.shared = shared
+        if let shared { try ModelServer.catchUpAtStart(store, from: shared) }
         let (todos, lastChange) = try store.loadAll()
         var initial = State()
         initial.todos.reserveCapacity(todos.count)
@@ -96,6 +117,7 @@ public final class ModelServer: Sendable {
         bus.subscribe(to: [.requestWriteTodo, .requestWriteTodos]) { [weak self] envelope in self?.take(envelope) }
         bus.subscribe(to: [.requestBackupDatabase]) { [weak self] envelope in self?.backUp(envelope) }
         bus.subscribe(to: [.requestReadJournal]) { [weak self] envelope in self?.readJournal(envelope) }
+        shared?.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
     }
 
     /// Returns once `shutdown()` was called (or the task cancelled) and every write
@@ -267,10 +289,12 @@ public final class ModelServer: Sendable {
             let started = ContinuousClock.now
             defer { logger.trace("committed", metadata: ["writes": "\(mutations.count)", "took": "\(ContinuousClock.now - started)"]) }
             do {
-                results = try store.commit(mutations, at: now, by: authors)
+                results = try shared.map { try commit(mutations, at: now, by: authors, through: $0) }
+                    ?? store.commit(mutations, at: now, by: authors)
             } catch {
                 logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
-                results = mutations.map { .failed($0, .storage(ModelServer.describe(error))) }
+                let reason = ModelServer.describe(error)
+                results = mutations.map { .failed($0, error is SharedStoreError ? .sharedStore(reason) : .storage(reason)) }
             }
             returnToCore { self.finish(batch, results) }
         }
@@ -290,19 +314,7 @@ public final class ModelServer: Sendable {
                 state.counts.asOf = max(state.counts.asOf, change)
                 changed = true
             }
-            for case .written(_, let changes) in results {
-                for change in changes {
-                    let todo = change.after
-                    let before = state.todos[todo.id]
-                    if let before { state.counts.add(before, -1) }
-                    state.subtasks.update(before: before, after: todo)
-                    state.counts.add(todo, 1)
-                    state.todos[todo.id] = todo
-                    state.idsByNumber[todo.number] = todo.id
-                    state.counts.asOf = max(state.counts.asOf, change.seq)
-                    changed = true
-                }
-            }
+            for case .written(_, let changes) in results where state.incorporate(changes) { changed = true }
             if changed { state.ordered = nil }
             state.commits += 1
             if state.batchSizes.count >= ModelServer.recordedBatches { state.batchSizes.removeFirst() }

@@ -112,7 +112,13 @@ public final class TodoStore: Sendable {
     /// A mutation that cannot apply (unknown todo, stale revision) is answered as failed
     /// and the others still commit; an error from SQLite, or an update that changed no
     /// row, fails them all and writes nothing.
-    public func commit(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor] = []) throws -> [TodoWriteResult] {
+    ///
+    /// `beforeCommit`, when given, receives every change written and the counters after
+    /// them, inside the transaction: when it throws, nothing is written.
+    public func commit(
+        _ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor] = [],
+        beforeCommit: ((_ entries: [JournalEntry], _ number: Int, _ change: UInt64) throws -> Void)? = nil
+    ) throws -> [TodoWriteResult] {
         try pool.write { db in
             var transaction = try TodoTransaction(db: db, now: now)
             var results: [TodoWriteResult] = []
@@ -124,6 +130,13 @@ public final class TodoStore: Sendable {
                 results.append(changes.isEmpty ? result : .written(mutation, changes))
             }
             try transaction.save()
+            if let beforeCommit {
+                let entries = results.flatMap { result -> [JournalEntry] in
+                    if case .written(_, let changes) = result { return changes }
+                    return []
+                }
+                try beforeCommit(entries, transaction.counters.number, UInt64(transaction.counters.change))
+            }
             return results
         }
     }

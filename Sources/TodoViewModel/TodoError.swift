@@ -72,6 +72,8 @@ public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConver
             self.init(.notFound, "nothing to undo: \(what) (see `todoctl log`)")
         case .invalid(let field, let reason):
             self = .validation(field, reason)
+        case .sharedStore(let reason):
+            self.init(.storage, "the shared store did not take the change: \(reason)")
         case .storage(let reason):
             self.init(.storage, "the database could not write, nothing was changed (\(reason)): check free disk space and the database file's permissions")
         }

@@ -1,7 +1,10 @@
 import TodoPaths
 import ArgumentParser
+import Foundation
 import Logging
 import TodoDaemon
+import TodoPostgres
+import TodoServers
 import TodoSystemd
 import TodoWire
 
@@ -18,6 +21,9 @@ struct TododCommand: AsyncParsableCommand {
             Socket: --socket, else $TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock, else
             /tmp/todod-$UID/todod.sock. Database: --database, else $TODOD_DATABASE, else
             $XDG_DATA_HOME/todod/todos.sqlite (~/.local/share/todod/todos.sqlite).
+            Shared store: --store, else $TODOD_STORE (postgresql://USER@HOST/DB, or
+            postgresql://USER@/DB?host=/socket/dir; the password from $PGPASSWORD or ~/.pgpass).
+            The database is then this daemon's replica of it.
             SIGTERM or SIGINT: stop taking requests, answer those taken, exit 0.
             """,
         version: TodoVersion.current)
@@ -41,6 +47,16 @@ struct TododCommand: AsyncParsableCommand {
         valueName: "dir"))
     var icalDirectory: String?
 
+    @Option(help: ArgumentHelp(
+        "Share the todos with other daemons through this PostgreSQL database (postgresql://USER@HOST/DB); the database file becomes its replica.",
+        valueName: "uri"))
+    var store: String?
+
+    @Option(help: ArgumentHelp(
+        "Copy the database's todos, numbers and journal into this empty PostgreSQL database (postgresql://USER@HOST/DB) and exit.",
+        valueName: "uri"))
+    var migrateTo: String?
+
     @Flag(help: "Rebuild every todo from the journal alone, compare with the table, print what differs and exit 1 if anything does (the daemon is not started).")
     var check = false
 
@@ -48,18 +64,38 @@ struct TododCommand: AsyncParsableCommand {
         if check { return try JournalCheckRun.run(database: database ?? DefaultPaths.databasePath()) }
         let level = logLevel
         LoggingSystem.bootstrap { label in SystemdLogging.makeHandler(label: label, level: level) }
+        if let migrateTo { return try StoreMigrationRun.run(database: database ?? DefaultPaths.databasePath(), to: migrateTo) }
+        let storeText = store ?? ProcessInfo.processInfo.environment["TODOD_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        var uri: StoreURI?
+        do throws(StoreURIError) {
+            if let storeText { uri = try StoreURI(storeText) }
+        } catch {
+            Logger(label: "todod").critical("cannot use the shared store: \(error.message)")
+            throw ExitCode(1)
+        }
         let configuration = DaemonConfiguration(
             socketPath: socket ?? DefaultPaths.socketPath(),
             databasePath: database ?? DefaultPaths.databasePath(),
             exitIdleAfter: exitIdleAfter?.duration,
             icalDirectory: icalDirectory,
-            logger: Logger(label: "todod"))
+            logger: Logger(label: "todod"),
+            sharedStore: uri.map(TododCommand.opener))
         defer { SystemdLogging.flush() }
         do {
             try await Daemon.run(configuration)
         } catch let error as DaemonError {
             configuration.logger.critical("\(error.message)")
             throw ExitCode(1)
+        }
+    }
+}
+
+extension TododCommand {
+    /// Opens the PostgreSQL store at `uri` when the daemon starts, logging where (no password).
+    static func opener(_ uri: StoreURI) -> @Sendable (Logger) throws -> any SharedStore {
+        { logger in
+            logger.info("sharing the todos through PostgreSQL", metadata: ["store": "\(uri)"])
+            return try PostgresStore(uri: uri, logger: logger)
         }
     }
 }

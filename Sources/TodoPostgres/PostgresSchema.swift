@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TodoModel
+import TodoServers
+
+/// The shared store's tables and how an entry is kept in them. Created on first use;
+/// two daemons starting at once take an advisory lock, so only one creates them.
+///
+/// Each journal entry is one row: the columns a reader filters on (seq, the todo's id and
+/// number, when) and the entry itself as JSON, without `before` (the previous row of the
+/// same todo holds it). `todo` holds every todo as its last change left it.
+enum PostgresSchema {
+    static let channel = "todod_changes"
+
+    static let creation: [PostgresQuery] = [
+        "SELECT pg_advisory_xact_lock(7315046841)",
+        "CREATE TABLE IF NOT EXISTS counter (name text PRIMARY KEY, value bigint NOT NULL)",
+        "INSERT INTO counter (name, value) VALUES ('number', 0), ('change', 0) ON CONFLICT (name) DO NOTHING",
+        """
+        CREATE TABLE IF NOT EXISTS journal (
+            seq bigint PRIMARY KEY, id uuid NOT NULL, number integer NOT NULL, at timestamptz NOT NULL, entry jsonb NOT NULL)
+        """,
+        "CREATE INDEX IF NOT EXISTS journal_by_number ON journal (number, seq)",
+        "CREATE TABLE IF NOT EXISTS todo (id uuid PRIMARY KEY, number integer NOT NULL UNIQUE, revision integer NOT NULL, todo jsonb NOT NULL)",
+    ]
+
+    /// Creates the tables unless they exist, in one transaction.
+    static func create(on connection: PostgresConnection, logger: Logger) throws {
+        try PostgresStore.run("BEGIN", on: connection, logger: logger)
+        do {
+            for statement in creation { try PostgresStore.run(statement, on: connection, logger: logger) }
+            try PostgresStore.run("COMMIT", on: connection, logger: logger)
+        } catch {
+            try? PostgresStore.run("ROLLBACK", on: connection, logger: logger)
+            throw error
+        }
+    }
+
+    /// Appends `entry` and stores its todo, inside the caller's transaction: one statement
+    /// (the journal's INSERT in a WITH), so one round trip.
+    static func append(_ entry: JournalEntry, on connection: PostgresConnection, logger: Logger) throws {
+        var bare = entry
+        bare.before = nil
+        let json = String(decoding: try encoder.encode(bare), as: UTF8.self)
+        let todo = String(decoding: try encoder.encode(entry.after), as: UTF8.self)
+        let seq = Int64(entry.seq)
+        let id = entry.after.id
+        let number = entry.after.number
+        let revision = entry.after.revision
+        try PostgresStore.run("""
+            WITH appended AS (INSERT INTO journal (seq, id, number, at, entry) VALUES (\(seq), \(id), \(number), \(entry.at), \(json)::jsonb))
+            INSERT INTO todo (id, number, revision, todo) VALUES (\(id), \(number), \(revision), \(todo)::jsonb)
+            ON CONFLICT (id) DO UPDATE SET number = excluded.number, revision = excluded.revision, todo = excluded.todo
+            """, on: connection, logger: logger)
+    }
+
+    /// Inserts or replaces one todo's row, inside the caller's transaction.
+    static func store(_ todo: Todo, json: String? = nil, on connection: PostgresConnection, logger: Logger) throws {
+        let json = try json ?? String(decoding: encoder.encode(todo), as: UTF8.self)
+        let id = todo.id
+        let number = todo.number
+        let revision = todo.revision
+        try PostgresStore.run("""
+            INSERT INTO todo (id, number, revision, todo) VALUES (\(id), \(number), \(revision), \(json)::jsonb)
+            ON CONFLICT (id) DO UPDATE SET number = excluded.number, revision = excluded.revision, todo = excluded.todo
+            """, on: connection, logger: logger)
+    }
+
+    /// Sets both counters, inside the caller's transaction; with `announce`, in the same
+    /// statement, `NOTIFY`s the other daemons of the last change (sent when it commits).
+    static func setCounters(number: Int, change: UInt64, announce: Bool = false, on connection: PostgresConnection, logger: Logger) throws {
+        let number = Int64(number)
+        let last = Int64(change)
+        let update: PostgresQuery = """
+            UPDATE counter SET value = CASE name WHEN 'number' THEN \(number)::bigint ELSE \(last)::bigint END
+            WHERE name IN ('number', 'change')
+            """
+        guard announce else { return try PostgresStore.run(update, on: connection, logger: logger) }
+        let payload = "\(change)"
+        try PostgresStore.run("""
+            WITH counted AS (
+                UPDATE counter SET value = CASE name WHEN 'number' THEN \(number)::bigint ELSE \(last)::bigint END
+                WHERE name IN ('number', 'change'))
+            SELECT pg_notify(\(channel), \(payload))
+            """, on: connection, logger: logger)
+    }
+
+    /// The counters; with `lock`, held until the transaction ends (the writers' lock).
+    static func counters(on connection: PostgresConnection, lock: Bool, logger: Logger) throws -> (number: Int, change: UInt64) {
+        let query: PostgresQuery = lock ? "SELECT name, value FROM counter FOR UPDATE" : "SELECT name, value FROM counter"
+        var values: [String: Int64] = [:]
+        for row in try connection.query(query, logger: logger).wait() {
+            let (name, value) = try row.decode((String, Int64).self)
+            values[name] = value
+        }
+        return (Int(values["number"] ?? 0), UInt64(values["change"] ?? 0))
+    }
+
+    /// The entries after `seq` up to `upTo`, oldest first (each without `before`).
+    static func entries(after seq: UInt64, upTo: UInt64, on connection: PostgresConnection, logger: Logger) throws -> [JournalEntry] {
+        guard upTo > seq else { return [] }
+        let from = Int64(seq)
+        let to = Int64(upTo)
+        let rows = try connection.query("SELECT entry::text FROM journal WHERE seq > \(from) AND seq <= \(to) ORDER BY seq", logger: logger).wait()
+        return try rows.map { row in try decoder.decode(JournalEntry.self, from: Data(try row.decode(String.self).utf8)) }
+    }
+
+    // Instants as whole milliseconds, as the SQLite replica keeps them: a todo read back equals the one written.
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.millisecondsSince1970)
+        }
+        return encoder
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            Date(millisecondsSince1970: try decoder.singleValueContainer().decode(Int64.self))
+        }
+        return decoder
+    }
+}

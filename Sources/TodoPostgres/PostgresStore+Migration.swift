@@ -1,0 +1,43 @@
+import Foundation
+import PostgresNIO
+import TodoModel
+import TodoServers
+
+/// `todod --migrate-to`: an SQLite database's todos, counters and journal, copied into an
+/// empty shared store in one transaction.
+extension PostgresStore {
+    /// Copies `database` whole; refuses (writing nothing) when the store holds anything.
+    /// - Returns: how many todos and journal entries were copied.
+    public func copy(_ database: TodoStore) throws -> (todos: Int, changes: Int) {
+        let (todos, _) = try database.loadAll()
+        let entries = try database.allChanges()
+        let counters = try database.counters()
+        let connection = try writerConnection()
+        let advice = "nothing was copied"
+        try PostgresStore.attempt("start a transaction in \(uri)", advice: advice) {
+            try PostgresStore.run("BEGIN", on: connection, logger: logger)
+        }
+        do {
+            try PostgresStore.attempt("copy into \(uri)", advice: advice) {
+                let held = try PostgresSchema.counters(on: connection, lock: true, logger: logger)
+                let rows = try connection.query("SELECT count(*) FROM todo", logger: logger).wait()
+                let count = try rows.first?.decode(Int64.self) ?? 0
+                guard held.change == 0, held.number == 0, count == 0 else {
+                    throw SharedStoreError("""
+                        \(uri) is not empty (\(count) todos, \(held.change) changes), so nothing was copied: todod copies only \
+                        into an empty database; create one (createdb NAME) and give its URI, or start todod on this one with --store
+                        """)
+                }
+                for entry in entries { try PostgresSchema.append(entry, on: connection, logger: logger) }
+                // Every todo as the table holds it, also one whose journal was purged away.
+                for todo in todos { try PostgresSchema.store(todo, on: connection, logger: logger) }
+                try PostgresSchema.setCounters(number: counters.number, change: counters.change, on: connection, logger: logger)
+                try PostgresStore.run("COMMIT", on: connection, logger: logger)
+            }
+        } catch {
+            try? PostgresStore.run("ROLLBACK", on: connection, logger: logger)
+            throw error
+        }
+        return (todos.count, entries.count)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Where the shared store is: a libpq-style connection URI,
+/// `postgresql://USER@HOST[:PORT]/DB` or `postgresql://USER@/DB?host=/socket/dir` (a Unix
+/// socket directory, as libpq names it; the socket is `DIR/.s.PGSQL.PORT`).
+///
+/// A password is never taken from the URI (it would show in `ps` and in logs): it comes
+/// from `PGPASSWORD` or `~/.pgpass`, as libpq's.
+public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
+    /// The PostgreSQL role; the login name when the URI names none.
+    public var user: String
+    /// A host name or address; nil with a socket directory.
+    public var host: String?
+    /// The directory of the server's Unix socket; nil over TCP.
+    public var socketDirectory: String?
+    /// The TCP port, or the number in the socket file's name (5432 unless given).
+    public var port: Int
+    /// The database; the user's name when the URI names none.
+    public var database: String
+
+    /// The socket file in `socketDirectory`, as libpq names it.
+    public var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }
+
+    /// The URI without any secret: what logs and messages show.
+    public var description: String {
+        let place = host.map { "\($0)\(port == 5432 ? "" : ":\(port)")" } ?? ""
+        let query = socketDirectory.map { "?host=\($0)" + (port == 5432 ? "" : "&port=\(port)") } ?? ""
+        return "postgresql://\(user)@\(place)/\(database)\(query)"
+    }
+
+    /// Parses `text`; `defaultUser` stands for a URI without a user (libpq takes the login name).
+    /// - Throws: `StoreURIError`, saying what is wrong and what is expected.
+    public init(_ text: String, defaultUser: String = StoreURI.loginName) throws(StoreURIError) {
+        guard let schemeEnd = text.range(of: "://"), ["postgresql", "postgres"].contains(text[..<schemeEnd.lowerBound].lowercased()) else {
+            throw StoreURIError("\(text) is not a PostgreSQL URI: write postgresql://USER@HOST/DB, or postgresql://USER@/DB?host=/socket/dir")
+        }
+        var rest = Substring(text[schemeEnd.upperBound...])
+        var queryText: Substring = ""
+        if let mark = rest.firstIndex(of: "?") {
+            queryText = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
+        }
+        let authority = rest.prefix { $0 != "/" }
+        let path = rest.dropFirst(authority.count).dropFirst()
+        var hostPart = authority
+        var userPart: Substring?
+        if let at = authority.lastIndex(of: "@") {
+            userPart = authority[..<at]
+            hostPart = authority[authority.index(after: at)...]
+        }
+        if let userPart, userPart.contains(":") {
+            throw StoreURIError("the URI holds a password, which would show in `ps` and in logs: remove it from the URI and put it in ~/.pgpass (HOST:PORT:DB:USER:PASSWORD, chmod 600) or in $PGPASSWORD")
+        }
+        var user = defaultUser
+        if let userPart, !userPart.isEmpty { user = try StoreURI.decoded(userPart) }
+        var port = 5432
+        var host: String?
+        var namedUser: String?
+        var namedDatabase: String?
+        if !hostPart.isEmpty {
+            // An IPv6 address is bracketed; a port follows the last colon outside brackets.
+            if let colon = hostPart.lastIndex(of: ":"), !hostPart[colon...].contains("]") {
+                guard let number = Int(hostPart[hostPart.index(after: colon)...]), (1...65535).contains(number) else {
+                    throw StoreURIError("\(text) has no valid port after the host's colon: write HOST:5432, or leave the port out")
+                }
+                port = number
+                hostPart = hostPart[..<colon]
+            }
+            host = try StoreURI.decoded(hostPart.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))[...])
+        }
+        for pair in queryText.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            let key = String(parts[0])
+            let value = try parts.count > 1 ? StoreURI.decoded(parts[1]) : ""
+            switch key {
+            case "host": host = value
+            case "port":
+                guard let number = Int(value), (1...65535).contains(number) else {
+                    throw StoreURIError("\(text): port=\(value) is not a port number")
+                }
+                port = number
+            case "user": namedUser = value.isEmpty ? nil : value
+            case "dbname": namedDatabase = value.isEmpty ? nil : value
+            case "password":
+                throw StoreURIError("the URI holds a password, which would show in `ps` and in logs: remove it and put it in ~/.pgpass or $PGPASSWORD")
+            case "sslmode" where ["disable", "allow", "prefer"].contains(value): break
+            default:
+                throw StoreURIError("\(text): todod does not know the parameter \(key); it takes host, port, user and dbname (and sslmode=disable)")
+            }
+        }
+        self.user = namedUser ?? user
+        if let namedDatabase {
+            database = namedDatabase
+        } else {
+            database = path.isEmpty ? self.user : try StoreURI.decoded(path)
+        }
+        self.port = port
+        // libpq: a host starting with a slash is a socket directory; no host at all is the default socket directory.
+        if let host, host.hasPrefix("/") {
+            self.host = nil
+            socketDirectory = host
+        } else if let host, !host.isEmpty {
+            self.host = host
+            socketDirectory = nil
+        } else {
+            self.host = nil
+            socketDirectory = "/var/run/postgresql"
+        }
+    }
+
+    /// The login name, which libpq takes for a missing user.
+    public static var loginName: String {
+        ProcessInfo.processInfo.environment["USER"] ?? NSUserName()
+    }
+
+    private static func decoded(_ text: Substring) throws(StoreURIError) -> String {
+        guard let value = String(text).removingPercentEncoding else {
+            throw StoreURIError("\(text) is not valid percent-encoding: write %2F for a slash, %40 for an at sign")
+        }
+        return value
+    }
+}
+
+/// A store URI that cannot be used; the message says why and what to write.
+public struct StoreURIError: Error, Equatable, CustomStringConvertible, Sendable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TodoPostgres
+import TodoServers
+
+/// `todod --migrate-to URI`: the database copied into an empty PostgreSQL database, then exit.
+enum StoreMigrationRun {
+    static func run(database: String, to text: String) throws {
+        do {
+            guard FileManager.default.fileExists(atPath: database) else {
+                throw TodoStoreError("there is no database at \(database): give the one to copy with --database")
+            }
+            let uri = try StoreURI(text)
+            let source = try TodoStore(path: database)
+            let store = try PostgresStore(uri: uri, logger: Logger(label: "todod"))
+            defer { store.close() }
+            let copied = try store.copy(source)
+            print("\(database): \(copied.todos) todos and \(copied.changes) changes copied to \(uri); start todod with --store \(uri)")
+        } catch {
+            FileHandle.standardError.write(Data("todod: cannot migrate \(database): \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// A private PostgreSQL 15 for one test: `initdb` into a temporary directory given to the
+/// `postgres` user (initdb refuses root), the server on a Unix socket in that directory and
+/// no TCP, one database; stopped and removed by `stop()` (killed at the latest when dropped).
+final class PostgresServer: @unchecked Sendable {
+    static let binaries = "/usr/lib/postgresql/15/bin"
+    let directory: String
+    let database = "todos"
+    var dataDirectory: String { directory + "/data" }
+    /// What `todod --store` takes: the socket directory as libpq's `host`.
+    var uri: String { "postgresql://postgres@/\(database)?host=\(directory)" }
+
+    static func start() async throws -> PostgresServer {
+        guard FileManager.default.isExecutableFile(atPath: binaries + "/initdb") else {
+            throw TestFailure("PostgreSQL 15 is not installed: apt-get install postgresql (make test does)")
+        }
+        let server = try PostgresServer()
+        try await server.asPostgres(binaries + "/initdb", "-D", server.dataDirectory, "-U", "postgres", "-A", "trust", "--no-sync")
+        try await server.startServer()
+        try await server.asPostgres(binaries + "/createdb", "-h", server.directory, server.database)
+        return server
+    }
+
+    private init() throws {
+        directory = try makeTemporaryDirectory()
+        guard let postgres = getpwnam("postgres") else { throw TestFailure("there is no postgres user: apt-get install postgresql") }
+        chown(directory, postgres.pointee.pw_uid, postgres.pointee.pw_gid)
+    }
+
+    /// Starts (again) the server on its data; returns once it accepts connections.
+    func startServer() async throws {
+        try await asPostgres(
+            Self.binaries + "/pg_ctl", "start", "-w", "-D", dataDirectory, "-l", directory + "/server.log",
+            "-o", "-k \(directory) -c listen_addresses='' -c fsync=off")
+    }
+
+    /// Stops the server (`fast`: connections are cut, as when PostgreSQL goes away).
+    func stopServer() async throws {
+        try await asPostgres(Self.binaries + "/pg_ctl", "stop", "-w", "-m", "fast", "-D", dataDirectory)
+    }
+
+    /// One SQL statement's rows through psql, unaligned, as the `postgres` user.
+    func psql(_ sql: String) async throws -> String {
+        try await asPostgres(Self.binaries + "/psql", "-h", directory, "-d", database, "-XAtc", sql)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Stops the server and removes its directory.
+    func stop() async throws {
+        try await stopServer()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// A `ChildProcess`, not a Foundation `Process`: the server pg_ctl leaves running would
+    /// keep the socket by which `Process` learns that its child ended (see ChildProcess).
+    @discardableResult
+    private func asPostgres(_ arguments: String...) async throws -> String {
+        let result = try await ChildProcess.run(
+            "/usr/sbin/runuser", ["-u", "postgres", "--"] + arguments, environment: ["PGHOST": directory, "PATH": "/usr/bin:/bin"])
+        guard result.status == 0 else {
+            throw TestFailure("\(arguments.joined(separator: " ")) failed (\(result.status)): \(result.output)")
+        }
+        return result.output
+    }
+
+    deinit {
+        // A test that failed before stop(): the server must not outlive it (pg_ctl exits at once with -m immediate).
+        if let child = try? ChildProcess(
+            "/usr/sbin/runuser", ["-u", "postgres", "--", Self.binaries + "/pg_ctl", "stop", "-m", "immediate", "-D", dataDirectory],
+            environment: ["PATH": "/usr/bin:/bin"]) {
+            for _ in 0..<1000 where child.isRunning { usleep(10_000) }
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}

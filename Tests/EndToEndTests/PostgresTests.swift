@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+import TodoClient
+import TodoEvents
+import TodoModel
+import TodoViewModel
+
+/// Two daemons, each on its own socket with its own SQLite replica, sharing one real
+/// PostgreSQL (`todod --store`). Each stop also runs `todod --check` on the replica.
+@Suite("PostgreSQL as a shared store", .serialized)
+struct PostgresTests {
+    /// Two daemons on `server`, started one after the other.
+    private func pair(on server: PostgresServer) async throws -> (DaemonProcess, DaemonProcess) {
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(environment: ["TODOD_STORE": server.uri])
+        return (first, second)
+    }
+
+    @Test("an add through one daemon appears in todoctl events of the other, and in its list")
+    func addPropagates() async throws {
+        let server = try await PostgresServer.start()
+        let (first, second) = try await pair(on: server)
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: second.environment)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: second)
+        #expect(try await first.todoctl("add", "Buy milk").status == 0)
+        let line = try await events.awaitLine(containing: "Buy milk")
+        #expect(line.hasPrefix("1 "), "the change keeps its sequence number: \(line)")
+        #expect(line.contains("#1"))
+        // The second daemon's own next todo follows the first's number.
+        #expect(try await second.todoctl("add", "Bake bread").status == 0)
+        let listed = try jsonArray(try await first.todoctl("list", "--json").stdout)
+        #expect(Set(listed.compactMap { $0["number"] as? Int }) == [1, 2])
+        #expect(try await server.psql("SELECT value FROM counter WHERE name = 'change'") == "2")
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
+    @Test("concurrent edits of the same field through both daemons at one revision: one succeeds, one is a conflict")
+    func conflictAcrossDaemons() async throws {
+        let server = try await PostgresServer.start()
+        let (first, second) = try await pair(on: server)
+        #expect(try await first.todoctl("add", "Call plumber").status == 0)
+        let a = try await TodoClient.connect(to: first.socketPath)
+        let b = try await TodoClient.connect(to: second.socketPath)
+        // Both read revision 1 (the second daemon once it has caught up).
+        for client in [a, b] {
+            var revision: Int?
+            for _ in 0..<200 where revision == nil {
+                if case .success(.responseTodoDetail(let detail)) = await answer(client, .requestTodoDetail(.number(1))) { revision = detail.revision }
+            }
+            #expect(revision == 1)
+        }
+        async let fromA = outcome(a, title: "Call Alice")
+        async let fromB = outcome(b, title: "Call Bob")
+        let outcomes = await [fromA, fromB]
+        #expect(outcomes.filter { $0 == "written" }.count == 1, "\(outcomes)")
+        #expect(outcomes.filter { $0 == "conflict" }.count == 1, "\(outcomes)")
+        await a.close()
+        await b.close()
+        let shown = try jsonObject(try await second.todoctl("show", "1", "--json").stdout)
+        #expect(shown["revision"] as? Int == 2)
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
+    /// "written", "conflict", or what else the edit at revision 1 was answered.
+    private func outcome(_ client: TodoClient, title: String) async -> String {
+        switch await answer(client, .requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(1), revision: 1, edit: TodoEdit(title: title)))) {
+        case .success: return "written"
+        case .failure(.refused(let error)) where error.code == .conflict: return "conflict"
+        case .failure(let error): return "\(error)"
+        }
+    }
+
+    /// The daemon's answer to `request`, or why there is none, as a value.
+    private func answer(_ client: TodoClient, _ request: Event) async -> Result<Event, TodoClientError> {
+        do {
+            return .success(try await client.request(request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @Test("8 writers spread over both daemons: numbers and sequence numbers unique and consecutive, both replicas alike")
+    func manyWriters() async throws {
+        let server = try await PostgresServer.start()
+        let (first, second) = try await pair(on: server)
+        let perWriter = 10
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                let daemon = writer % 2 == 0 ? first : second
+                group.addTask {
+                    for index in 0..<perWriter {
+                        let added = try await daemon.todoctl("add", "writer \(writer) todo \(index)")
+                        #expect(added.status == 0, "\(added.stderr)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let total = 8 * perWriter
+        for daemon in [first, second] {
+            // The other daemon's last changes may still be on their way: wait for all of them.
+            var numbers: [Int] = []
+            for _ in 0..<200 where numbers.count < total {
+                numbers = try jsonArray(try await daemon.todoctl("list", "--json").stdout).compactMap { $0["number"] as? Int }
+            }
+            #expect(numbers.sorted() == Array(1...total))
+            let log = try await daemon.todoctl("log", "--json", "--limit", "1000").lines.map(jsonObject)
+            #expect(log.compactMap { $0["seq"] as? Int } == Array(1...total))
+        }
+        #expect(try await server.psql("SELECT count(*), min(seq), max(seq) FROM journal") == "\(total)|1|\(total)")
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
+    @Test("--migrate-to copies a database into an empty PostgreSQL, refuses a non-empty one; a new replica rebuilds it and checks")
+    func migrateRoundTrip() async throws {
+        let server = try await PostgresServer.start()
+        let alone = try await DaemonProcess.start()
+        for title in ["one", "two", "three"] { _ = try await alone.todoctl("add", title) }
+        _ = try await alone.todoctl("done", "2")
+        _ = try await alone.todoctl("edit", "3", "--title", "three, renamed", "--tag", "home")
+        let before = try await alone.todoctl("list", "--all", "--json").stdout
+        try await alone.stop()
+
+        let migrated = try await run("todod", ["--migrate-to", server.uri, "--database", alone.databasePath])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(migrated.stdout.contains("3 todos and 5 changes copied"))
+        let again = try await run("todod", ["--migrate-to", server.uri, "--database", alone.databasePath])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("is not empty"))
+        #expect(again.stderr.contains("nothing was copied"))
+
+        // A new replica, filled from PostgreSQL alone.
+        let replica = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        #expect(try await replica.todoctl("list", "--all", "--json").stdout == before)
+        #expect(try await replica.todoctl("add", "four").stdout.contains("#4"))
+        try await replica.stop()
+        let check = try await replica.check()
+        #expect(check.status == 0)
+        #expect(check.stdout.contains("4 todos, 6 changes: the journal rebuilds the table exactly"), "\(check.stdout)")
+        try await server.stop()
+    }
+
+    @Test("PostgreSQL stopped: writes refused saying nothing was written, reads answered; started again: writes go on, the other daemon catches up")
+    func postgresAway() async throws {
+        let server = try await PostgresServer.start()
+        let (first, second) = try await pair(on: server)
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: second.environment)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: second)
+        #expect(try await first.todoctl("add", "before").status == 0)
+        _ = try await events.awaitLine(containing: "before")
+
+        try await server.stopServer()
+        let refused = try await first.todoctl("add", "while away")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("nothing was written"), "\(refused.stderr)")
+        let listed = try await first.todoctl("list")
+        #expect(listed.status == 0)
+        #expect(listed.stdout.contains("before") && !listed.stdout.contains("while away"))
+
+        try await server.startServer()
+        let added = try await first.todoctl("add", "after")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("#2"))
+        // The second daemon's listener reconnects by itself and catches up.
+        let line = try await events.awaitLine(containing: "after")
+        #expect(line.hasPrefix("2 "))
+        #expect(try await server.psql("SELECT count(*) FROM journal") == "2")
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
+    @Test("kill -9 of one daemon while the other goes on: started again, its replica catches up from PostgreSQL")
+    func killedDaemonCatchesUp() async throws {
+        let server = try await PostgresServer.start()
+        let (first, second) = try await pair(on: server)
+        #expect(try await first.todoctl("add", "one").status == 0)
+        kill(first.pid, SIGKILL)
+        _ = try await first.waitForExit()
+        for title in ["two", "three"] { #expect(try await second.todoctl("add", title).status == 0) }
+        let again = try await DaemonProcess.start(in: first.directory, arguments: ["--store", server.uri])
+        let numbers = try jsonArray(try await again.todoctl("list", "--json").stdout).compactMap { $0["number"] as? Int }
+        #expect(numbers.sorted() == [1, 2, 3])
+        #expect(try await again.todoctl("add", "four").stdout.contains("#4"))
+        try await again.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
+    @Test("a database with a history of its own is refused as a replica, ahead of the store or beside it, and left unchanged")
+    func foreignReplicaRefused() async throws {
+        let server = try await PostgresServer.start()
+        let shared = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for title in ["a", "b", "c"] { _ = try await shared.todoctl("add", title) }
+        try await shared.stop()
+        let alone = try await DaemonProcess.start()
+        for title in ["x", "y"] { _ = try await alone.todoctl("add", title) }
+        try await alone.stop()
+        let socket = alone.directory + "/other.sock"
+        let beside = try await run("todod", ["--socket", socket, "--database", alone.databasePath, "--store", server.uri])
+        #expect(beside.status == 1)
+        #expect(beside.stderr.contains("is no replica of the shared store"), "\(beside.stderr)")
+        let empty = try await PostgresServer.start()
+        let ahead = try await run("todod", ["--socket", socket, "--database", alone.databasePath, "--store", empty.uri])
+        #expect(ahead.status == 1)
+        #expect(ahead.stderr.contains("--migrate-to"), "\(ahead.stderr)")
+        #expect(try await alone.check().stdout.contains("2 todos, 2 changes"))
+        try await empty.stop()
+        try await server.stop()
+    }
+}

@@ -1,0 +1,87 @@
+import Testing
+import TodoPostgres
+
+@Suite struct StoreURITests {
+    @Test func aUserHostAndDatabaseAreReadAsLibpqReadsThem() throws {
+        let uri = try StoreURI("postgresql://alice@db.example.org/todos")
+        #expect(uri.user == "alice")
+        #expect(uri.host == "db.example.org")
+        #expect(uri.port == 5432)
+        #expect(uri.database == "todos")
+        #expect(uri.socketDirectory == nil)
+    }
+
+    @Test func aPortAfterTheHostIsTaken() throws {
+        let uri = try StoreURI("postgres://alice@10.0.0.2:6543/todos")
+        #expect(uri.host == "10.0.0.2")
+        #expect(uri.port == 6543)
+    }
+
+    @Test func aHostParameterStartingWithASlashIsTheSocketDirectory() throws {
+        let uri = try StoreURI("postgresql://alice@/todos?host=/tmp/pg%20dir")
+        #expect(uri.host == nil)
+        #expect(uri.socketDirectory == "/tmp/pg dir")
+        #expect(uri.socketPath == "/tmp/pg dir/.s.PGSQL.5432")
+        #expect(uri.database == "todos")
+    }
+
+    @Test func aPercentEncodedSocketDirectoryInTheHostPlaceIsTakenToo() throws {
+        let uri = try StoreURI("postgresql://alice@%2Frun%2Fpg:5433/todos")
+        #expect(uri.socketPath == "/run/pg/.s.PGSQL.5433")
+    }
+
+    @Test func noHostMeansTheDefaultSocketDirectory() throws {
+        let uri = try StoreURI("postgresql:///todos", defaultUser: "bob")
+        #expect(uri.user == "bob")
+        #expect(uri.socketPath == "/var/run/postgresql/.s.PGSQL.5432")
+    }
+
+    @Test func aMissingDatabaseIsTheUsersName() throws {
+        let uri = try StoreURI("postgresql://carol@localhost")
+        #expect(uri.database == "carol")
+    }
+
+    @Test func aPasswordInTheURIIsRefusedSayingWhereItBelongs() {
+        #expect { try StoreURI("postgresql://alice:secret@host/todos") } throws: { error in
+            let message = (error as? StoreURIError)?.message ?? ""
+            return message.contains("~/.pgpass") && !message.contains("secret")
+        }
+        #expect(throws: StoreURIError.self) { try StoreURI("postgresql://alice@host/todos?password=secret") }
+    }
+
+    @Test func anotherSchemeOrABadPortIsRefused() {
+        #expect(throws: StoreURIError.self) { try StoreURI("mysql://alice@host/todos") }
+        #expect(throws: StoreURIError.self) { try StoreURI("/var/lib/todos.sqlite") }
+        #expect(throws: StoreURIError.self) { try StoreURI("postgresql://alice@host:99999/todos") }
+        #expect(throws: StoreURIError.self) { try StoreURI("postgresql://alice@host/todos?color=blue") }
+    }
+
+    @Test func theDescriptionNamesTheStoreWithoutSecrets() throws {
+        #expect(try StoreURI("postgresql://alice@/todos?host=/tmp/s").description == "postgresql://alice@/todos?host=/tmp/s")
+        #expect(try StoreURI("postgresql://alice@h:5433/todos").description == "postgresql://alice@h:5433/todos")
+    }
+
+    @Test func theFirstMatchingPgpassLineGivesThePasswordWithWildcardsAndEscapes() throws {
+        let uri = try StoreURI("postgresql://alice@db/todos")
+        let file = """
+            # comment
+            other:5432:todos:alice:wrong
+            db:5432:todos:bob:wrong
+            db:*:todos:alice:pa\\:ss\\\\word
+            *:*:*:*:fallback
+            """
+        #expect(PasswordFile.password(for: uri, in: file) == "pa:ss\\word")
+        #expect(PasswordFile.password(for: try StoreURI("postgresql://zoe@db/x"), in: file) == "fallback")
+    }
+
+    @Test func aSocketConnectionMatchesLocalhostInPgpass() throws {
+        let uri = try StoreURI("postgresql://alice@/todos?host=/tmp/s")
+        #expect(PasswordFile.password(for: uri, in: "localhost:5432:todos:alice:local") == "local")
+    }
+
+    @Test func pgpasswordWinsOverThePasswordFile() throws {
+        let uri = try StoreURI("postgresql://alice@db/todos")
+        #expect(PasswordFile.password(for: uri, environment: ["PGPASSWORD": "fromenv", "PGPASSFILE": "/nonexistent"]) == "fromenv")
+        #expect(PasswordFile.password(for: uri, environment: ["PGPASSFILE": "/nonexistent"]) == nil)
+    }
+}
