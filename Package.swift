@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "TodoPostgres",
             dependencies: [
-                "TodoServers", "TodoModel",
+                "TodoServers", "TodoModel", "TodoEvents",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

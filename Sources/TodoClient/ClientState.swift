@@ -80,8 +80,10 @@ final class ClientState: Sendable {
                 return state.pending.removeValue(forKey: id)
             }
             waiter?.resume(returning: frame.event)
-            if case .responseTodoViewModel(let change) = frame.event, change.kind != .unchanged {
-                broadcasts.input.deliver(.frame(frame))
+            switch frame.event {
+            case .responseTodoViewModel(let change) where change.kind != .unchanged: broadcasts.input.deliver(.frame(frame))
+            case .responseSharedStore: broadcasts.input.deliver(.frame(frame))
+            default: break
             }
         }
     }

@@ -24,8 +24,9 @@ public final class TodoClient: Sendable {
 
     /// What the daemon said on connecting: versions, this client's number, the last change.
     public let hello: ServerHello
-    /// Every change any client made (`responseTodoViewModel`), in commit order, and the
-    /// daemon's goodbye; ends when the connection closes. At most `unreadBroadcastLimit`
+    /// Every change any client made (`responseTodoViewModel`), in commit order, news of
+    /// the shared store (`responseSharedStore`), and the daemon's goodbye; ends when the
+    /// connection closes. At most `unreadBroadcastLimit`
     /// wait unread: past that, `.missed` stands for the ones dropped.
     public let broadcasts: Broadcasts
 

@@ -8,8 +8,8 @@ import TodoWire
 /// Every connected client: publishes their requests on the bus, routes view responses
 /// back to them, and holds back a client that has too many requests in flight.
 ///
-/// A committed change goes to every client; everything else (a list, a detail, an
-/// error, a status) only to the client that asked. Each frame is encoded once, however
+/// A committed change, and news of the shared store, go to every client; everything else
+/// (a list, a detail, an error, a status) only to the client that asked. Each frame is encoded once, however
 /// many clients receive it. It routes inside the bus's dispatch, on the core event loop.
 final class ClientRegistry: Sendable {
     private struct State {
@@ -53,7 +53,7 @@ final class ClientRegistry: Sendable {
         bus.subscribe(to: [
             .responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseBackup, .responseError,
             .responseChanges, .responseHistory, .responseLog, .responseUndo, .responseReplay, .responsePurge,
-            .responseImportTodos,
+            .responseImportTodos, .responseSharedStore,
         ]) {
             [weak self] envelope in self?.route(envelope)
         }
@@ -118,7 +118,11 @@ final class ClientRegistry: Sendable {
             frame = nil
         }
         let everyone: Bool
-        if case .responseTodoViewModel(let change) = envelope.event, change.kind != .unchanged { everyone = true } else { everyone = false }
+        switch envelope.event {
+        case .responseTodoViewModel(let change): everyone = change.kind != .unchanged
+        case .responseSharedStore: everyone = true
+        default: everyone = false
+        }
         let asker = envelope.correlation?.client
         if let frame {
             if everyone {

@@ -59,12 +59,14 @@ public enum Daemon {
         let systemd = SystemdReporter()
         let idle = IdleClock()
         let registryBox = RegistryBox()
-        let status = StatusResponder(bus: bus, model: model, configuration: configuration) { registryBox.registry?.count ?? 0 }
+        let monitor = shared.map { SharedStoreMonitor(store: $0, bus: bus, logger: logger) { work in coreLoop.execute(work) } }
+        let status = StatusResponder(bus: bus, model: model, configuration: configuration, sharedStore: monitor) { registryBox.registry?.count ?? 0 }
         let registry = ClientRegistry(bus: bus, logger: logger) { count in
             idle.clientCountChanged(to: count)
             systemd.status(status.summary)
         }
         registryBox.registry = registry
+        if monitor != nil { bus.subscribe(to: [.responseSharedStore]) { _ in systemd.status(status.summary) } }
         let listener = try await Listener.open(configuration, on: core, registry: registry, logger: logger) { client in
             ServerHello(protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange)
         }

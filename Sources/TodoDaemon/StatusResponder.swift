@@ -11,13 +11,16 @@ struct StatusResponder: Sendable {
     let model: ModelServer
     let clients: @Sendable () -> Int
     let configuration: DaemonConfiguration
+    let sharedStore: SharedStoreMonitor?
     let startedAt: ContinuousClock.Instant
 
     /// Subscribes at once: status requests are answered inside the bus's dispatch.
-    init(bus: EventBus, model: ModelServer, configuration: DaemonConfiguration, clients: @escaping @Sendable () -> Int) {
+    init(bus: EventBus, model: ModelServer, configuration: DaemonConfiguration, sharedStore: SharedStoreMonitor? = nil,
+         clients: @escaping @Sendable () -> Int) {
         self.bus = bus
         self.model = model
         self.configuration = configuration
+        self.sharedStore = sharedStore
         self.clients = clients
         startedAt = .now
         let responder = self
@@ -35,12 +38,13 @@ struct StatusResponder: Sendable {
             uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18,
             connectedClients: clients(), openTodos: counts.open, completedTodos: counts.completed,
             deletedTodos: counts.deleted, sequence: counts.asOf,
-            databasePath: configuration.databasePath, socketPath: configuration.socketPath)
+            databasePath: configuration.databasePath, socketPath: configuration.socketPath, sharedStore: sharedStore?.status)
     }
 
     /// One line for systemd's STATUS=.
     var summary: String {
         let counts = model.counts
-        return "\(clients()) clients, \(counts.open) open and \(counts.completed) done todos"
+        let away = sharedStore?.status.reachable == false ? "; the shared store is unreachable, writes refused" : ""
+        return "\(clients()) clients, \(counts.open) open and \(counts.completed) done todos\(away)"
     }
 }

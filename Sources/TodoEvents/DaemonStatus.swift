@@ -33,11 +33,13 @@ public struct DaemonStatus: Sendable, Equatable, Codable {
     public var sequence: UInt64
     public var databasePath: String
     public var socketPath: String
+    /// The shared store this daemon's database is a replica of (`todod --store`); nil alone.
+    public var sharedStore: SharedStoreStatus?
 
     public init(
         serverVersion: String, protocolVersion: Int, processID: Int32, uptimeSeconds: Double,
         connectedClients: Int, openTodos: Int, completedTodos: Int, deletedTodos: Int,
-        sequence: UInt64, databasePath: String, socketPath: String
+        sequence: UInt64, databasePath: String, socketPath: String, sharedStore: SharedStoreStatus? = nil
     ) {
         self.serverVersion = serverVersion
         self.protocolVersion = protocolVersion
@@ -50,5 +52,6 @@ public struct DaemonStatus: Sendable, Equatable, Codable {
         self.sequence = sequence
         self.databasePath = databasePath
         self.socketPath = socketPath
+        self.sharedStore = sharedStore
     }
 }

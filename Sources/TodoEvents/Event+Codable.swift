@@ -50,6 +50,7 @@ extension Event: Codable {
         case .responseReplay: self = .responseReplay(try data())
         case .requestPurge: self = .requestPurge(try c.decodeIfPresent(PurgeRequest.self, forKey: .data) ?? PurgeRequest())
         case .responsePurge: self = .responsePurge(try data())
+        case .responseSharedStore: self = .responseSharedStore(try data())
         case .requestReadJournal: self = .requestReadJournal(try data())
         case .responseJournal: self = .responseJournal(try data())
         case .requestImportTodos: self = .requestImportTodos(try data())
@@ -90,6 +91,7 @@ extension Event: Codable {
         case .requestReplay(let value): try c.encode(value, forKey: .data)
         case .requestPurge(let value): try c.encode(value, forKey: .data)
         case .responsePurge(let value): try c.encode(value, forKey: .data)
+        case .responseSharedStore(let value): try c.encode(value, forKey: .data)
         case .responseChanges(let value), .responseHistory(let value), .responseLog(let value), .responseUndo(let value),
             .responseReplay(let value):
             try c.encode(value, forKey: .data)

@@ -53,6 +53,8 @@ public enum Event: Sendable, Equatable {
     /// The changes a replay made (each is also broadcast).
     case responseReplay(ChangeList)
     case responsePurge(PurgeResult)
+    /// The shared store became unreachable or reachable again; every View receives it.
+    case responseSharedStore(SharedStoreStatus)
 
     // Model events
     case requestReadTodos(TodoQuery)
@@ -103,6 +105,7 @@ public enum Event: Sendable, Equatable {
         case .responseReplay: .responseReplay
         case .requestPurge: .requestPurge
         case .responsePurge: .responsePurge
+        case .responseSharedStore: .responseSharedStore
         case .responseChanges: .responseChanges
         case .responseHistory: .responseHistory
         case .responseLog: .responseLog

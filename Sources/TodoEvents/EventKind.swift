@@ -14,6 +14,7 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case requestReadJournal, responseJournal
     case requestReplay, responseReplay
     case requestPurge, responsePurge
+    case responseSharedStore
     case requestImportTodos, responseImportTodos, requestWriteTodos, responseWriteTodos
 
     /// Model events never cross the socket.

@@ -23,6 +23,8 @@ enum PostgresSchema {
         """,
         "CREATE INDEX IF NOT EXISTS journal_by_number ON journal (number, seq)",
         "CREATE TABLE IF NOT EXISTS todo (id uuid PRIMARY KEY, number integer NOT NULL UNIQUE, revision integer NOT NULL, todo jsonb NOT NULL)",
+        // A purge takes a change number and leaves no journal entry: this row tells the other replicas what went.
+        "CREATE TABLE IF NOT EXISTS purge (seq bigint PRIMARY KEY, numbers integer[] NOT NULL, at timestamptz NOT NULL)",
     ]
 
     /// Creates the tables unless they exist, in one transaction.
@@ -52,6 +54,18 @@ enum PostgresSchema {
             WITH appended AS (INSERT INTO journal (seq, id, number, at, entry) VALUES (\(seq), \(id), \(number), \(entry.at), \(json)::jsonb))
             INSERT INTO todo (id, number, revision, todo) VALUES (\(id), \(number), \(revision), \(todo)::jsonb)
             ON CONFLICT (id) DO UPDATE SET number = excluded.number, revision = excluded.revision, todo = excluded.todo
+            """, on: connection, logger: logger)
+    }
+
+    /// Removes the purged todos and their entries and records the purge, inside the
+    /// caller's transaction, in one statement.
+    static func purge(_ purge: SharedPurge, at date: Date, on connection: PostgresConnection, logger: Logger) throws {
+        let seq = Int64(purge.seq)
+        let numbers = purge.numbers.map(Int64.init)
+        try PostgresStore.run("""
+            WITH gone AS (DELETE FROM journal WHERE number = ANY(\(numbers)::bigint[])),
+                 removed AS (DELETE FROM todo WHERE number = ANY(\(numbers)::bigint[]))
+            INSERT INTO purge (seq, numbers, at) VALUES (\(seq), \(numbers)::integer[], \(date))
             """, on: connection, logger: logger)
     }
 
@@ -90,20 +104,35 @@ enum PostgresSchema {
     static func counters(on connection: PostgresConnection, lock: Bool, logger: Logger) throws -> (number: Int, change: UInt64) {
         let query: PostgresQuery = lock ? "SELECT name, value FROM counter FOR UPDATE" : "SELECT name, value FROM counter"
         var values: [String: Int64] = [:]
-        for row in try connection.query(query, logger: logger).wait() {
+        for row in try PostgresStore.rows(query, on: connection, logger: logger) {
             let (name, value) = try row.decode((String, Int64).self)
             values[name] = value
         }
         return (Int(values["number"] ?? 0), UInt64(values["change"] ?? 0))
     }
 
-    /// The entries after `seq` up to `upTo`, oldest first (each without `before`).
-    static func entries(after seq: UInt64, upTo: UInt64, on connection: PostgresConnection, logger: Logger) throws -> [JournalEntry] {
-        guard upTo > seq else { return [] }
+    /// The entries and purges after `seq` up to `upTo`, oldest first (each entry without
+    /// `before`), in one round trip.
+    static func changes(after seq: UInt64, upTo: UInt64, on connection: PostgresConnection, logger: Logger) throws -> (entries: [JournalEntry], purges: [SharedPurge]) {
+        guard upTo > seq else { return ([], []) }
         let from = Int64(seq)
         let to = Int64(upTo)
-        let rows = try connection.query("SELECT entry::text FROM journal WHERE seq > \(from) AND seq <= \(to) ORDER BY seq", logger: logger).wait()
-        return try rows.map { row in try decoder.decode(JournalEntry.self, from: Data(try row.decode(String.self).utf8)) }
+        let rows = try PostgresStore.rows("""
+            SELECT seq, entry::text, NULL::integer[] FROM journal WHERE seq > \(from) AND seq <= \(to)
+            UNION ALL SELECT seq, NULL, numbers FROM purge WHERE seq > \(from) AND seq <= \(to)
+            ORDER BY 1
+            """, on: connection, logger: logger)
+        var entries: [JournalEntry] = []
+        var purges: [SharedPurge] = []
+        for row in rows {
+            let (seq, entry, numbers) = try row.decode((Int64, String?, [Int32]?).self)
+            if let entry {
+                entries.append(try decoder.decode(JournalEntry.self, from: Data(entry.utf8)))
+            } else if let numbers {
+                purges.append(SharedPurge(seq: UInt64(seq), numbers: numbers.map(Int.init)))
+            }
+        }
+        return (entries, purges)
     }
 
     // Instants as whole milliseconds, as the SQLite replica keeps them: a todo read back equals the one written.

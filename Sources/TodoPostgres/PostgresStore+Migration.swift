@@ -20,7 +20,7 @@ extension PostgresStore {
         do {
             try PostgresStore.attempt("copy into \(uri)", advice: advice) {
                 let held = try PostgresSchema.counters(on: connection, lock: true, logger: logger)
-                let rows = try connection.query("SELECT count(*) FROM todo", logger: logger).wait()
+                let rows = try PostgresStore.rows("SELECT count(*) FROM todo", on: connection, logger: logger)
                 let count = try rows.first?.decode(Int64.self) ?? 0
                 guard held.change == 0, held.number == 0, count == 0 else {
                     throw SharedStoreError("""

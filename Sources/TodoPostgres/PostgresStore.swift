@@ -4,24 +4,27 @@ import Logging
 import NIOCore
 import PostgresNIO
 import Synchronization
+import TodoEvents
 import TodoModel
 import TodoServers
 
 /// PostgreSQL as the shared store of several daemons (`todod --store postgresql://…`).
 ///
 /// Two connections: the writer, used only from the ModelServer's storage queue (it blocks
-/// on postgres-nio's futures there, never on an event loop), and the listener, which
-/// `LISTEN`s for the writers' `NOTIFY` and reconnects with backoff when it is dropped.
+/// on postgres-nio's futures there, never on an event loop, each wait with a deadline), and
+/// the listener, which `LISTEN`s for the writers' `NOTIFY`, checks the store's last change
+/// every few seconds, and reconnects with backoff when it is dropped (PostgresStore+Listener.swift).
 public final class PostgresStore: SharedStore, Sendable {
     /// Where the store is (no password in it).
     public let uri: StoreURI
     let logger: Logger
     private let password: String?
     private let writer: Mutex<PostgresConnection?>
-    private let watching = Mutex(Watch())
-    private let listenerQueue = DispatchQueue(label: "todod.postgres.listener")
+    let watching = Mutex(Watch())
+    let listenerQueue = DispatchQueue(label: "todod.postgres.listener")
+    let reachability: StoreReachability
 
-    private struct Watch {
+    struct Watch {
         var changed: (@Sendable (UInt64?) -> Void)?
         var connection: PostgresConnection?
         var closed = false
@@ -35,6 +38,7 @@ public final class PostgresStore: SharedStore, Sendable {
         self.logger = logger
         self.password = password ?? PasswordFile.password(for: uri)
         writer = Mutex(nil)
+        reachability = StoreReachability(store: "\(uri)")
         let connection = try connect(advice: PostgresStore.atStart)
         try PostgresStore.attempt("create todod's tables in \(uri)", advice: PostgresStore.atStart) {
             try PostgresSchema.create(on: connection, logger: logger)
@@ -47,38 +51,48 @@ public final class PostgresStore: SharedStore, Sendable {
     public func changes(after seq: UInt64) throws -> SharedChanges {
         try withWriter("read the changes of \(uri)") { connection in
             let counters = try PostgresSchema.counters(on: connection, lock: false, logger: logger)
-            let entries = try PostgresSchema.entries(after: seq, upTo: counters.change, on: connection, logger: logger)
-            return SharedChanges(entries: entries, number: counters.number, change: counters.change)
+            let (entries, purges) = try PostgresSchema.changes(after: seq, upTo: counters.change, on: connection, logger: logger)
+            return SharedChanges(entries: entries, purges: purges, number: counters.number, change: counters.change)
         }
     }
 
     public func change(_ seq: UInt64) throws -> JournalEntry? {
         guard seq > 0 else { return nil }
         return try withWriter("read change \(seq) of \(uri)") { connection in
-            try PostgresSchema.entries(after: seq - 1, upTo: seq, on: connection, logger: logger).first
+            try PostgresSchema.changes(after: seq - 1, upTo: seq, on: connection, logger: logger).entries.first
         }
     }
 
     public func write<T>(_ body: (any SharedWrite) throws -> T) throws -> T {
         let (connection, locked) = try withWriter("start a transaction in \(uri)") { connection in
             try PostgresStore.run("BEGIN", on: connection, logger: logger)
-            return (connection, try PostgresSchema.counters(on: connection, lock: true, logger: logger))
+            do {
+                return (connection, try PostgresSchema.counters(on: connection, lock: true, logger: logger))
+            } catch {
+                // Waited too long for the lock: the transaction is aborted, and the next write needs a clean session.
+                try? PostgresStore.run("ROLLBACK", on: connection, logger: logger)
+                throw error
+            }
         }
-        let write = PostgresWrite(connection: connection, logger: logger, uri: uri)
-        write.locked = locked
+        let write = PostgresWrite(connection: connection, logger: logger, uri: uri, locked: locked) { [self] changes in
+            try holds(changes)
+        }
         do {
             let result = try body(write)
             if !write.committed { try PostgresStore.run("ROLLBACK", on: connection, logger: logger) }
             return result
         } catch {
             if !write.committed { try? PostgresStore.run("ROLLBACK", on: connection, logger: logger) }
+            // Lost unless a new writer took its place (asking whether a cut-off COMMIT took effect).
+            if writer.withLock({ $0?.isClosed ?? true }) { reachability.lost(PostgresStore.reason(error)) }
             throw error
         }
     }
 
-    public func watch(_ changed: @escaping @Sendable (UInt64?) -> Void) {
-        watching.withLock { $0.changed = changed }
-        listenerQueue.async { self.listen() }
+    public var status: SharedStoreStatus { reachability.status }
+
+    public func watchStatus(_ changed: @escaping @Sendable (SharedStoreStatus) -> Void) {
+        reachability.observe(changed)
     }
 
     public func close() {
@@ -93,28 +107,44 @@ public final class PostgresStore: SharedStore, Sendable {
 
     static let atStart = "check that PostgreSQL runs there, that the user may connect (pg_hba.conf, the password in ~/.pgpass or $PGPASSWORD) and that the database exists (createdb)"
 
-    private func connect(advice: String = PostgresStore.nothingWritten) throws -> PostgresConnection {
-        let configuration: PostgresConnection.Configuration
+    /// Set on every session: todod shows in `pg_stat_activity`; a writer waits at most 10 s
+    /// for another daemon's lock (and hears why), and a daemon stopped in the middle of a
+    /// write (SIGSTOP, a suspended laptop) holds the other daemons' lock for at most 30 s.
+    static let sessionSettings = [
+        ("application_name", "todod"), ("lock_timeout", "10s"), ("idle_in_transaction_session_timeout", "30s"),
+    ]
+
+    func connect(advice: String = PostgresStore.nothingWritten) throws -> PostgresConnection {
+        var configuration: PostgresConnection.Configuration
         if let socket = uri.socketPath {
             configuration = .init(unixSocketPath: socket, username: uri.user, password: password, database: uri.database)
         } else {
             configuration = .init(host: uri.host ?? "localhost", port: uri.port, username: uri.user, password: password, database: uri.database, tls: .disable)
         }
-        return try PostgresStore.attempt("connect to \(uri)", advice: advice) {
-            try PostgresConnection.connect(
-                on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: 1, logger: logger
-            ).wait()
+        configuration.options.additionalStartupParameters = PostgresStore.sessionSettings
+        do {
+            let connecting = PostgresConnection.connect(
+                on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: 1, logger: logger)
+            let connection = try PostgresStore.attempt("connect to \(uri)", advice: advice) {
+                try Deadline.wait(for: connecting) { connecting.whenSuccess { $0.close().whenComplete { _ in } } }
+            }
+            reachability.regained()
+            return connection
+        } catch {
+            reachability.lost(PostgresStore.reason(error))
+            throw error
         }
     }
 
     /// Runs `body` on the writer; when that fails because the connection was dropped (a
-    /// PostgreSQL restarted since the last write), once more on a new connection.
+    /// PostgreSQL restarted since the last write), once more on a new connection. Not after
+    /// a deadline: a server that does not answer would make the write wait twice as long.
     private func withWriter<T>(_ what: String, _ body: (PostgresConnection) throws -> T) throws -> T {
         let connection = try writerConnection()
         do {
             return try body(connection)
         } catch {
-            guard connection.isClosed else { return try PostgresStore.attempt(what) { throw error } }
+            guard connection.isClosed, !(error is Deadline.Expired) else { return try PostgresStore.attempt(what) { throw error } }
             return try PostgresStore.attempt(what) { try body(try writerConnection()) }
         }
     }
@@ -129,40 +159,24 @@ public final class PostgresStore: SharedStore, Sendable {
         return connection
     }
 
-    /// On the listener queue: connects, listens, and tells the daemon to catch up (it may
-    /// have missed announcements while away); when the connection drops, again after a backoff.
-    private func listen() {
-        guard let changed = watching.withLock({ $0.closed ? nil : $0.changed }) else { return }
-        do {
-            let connection = try connect(advice: "todod keeps trying")
-            connection.addListener(channel: PostgresSchema.channel) { _, notification in changed(UInt64(notification.payload)) }
-            try PostgresStore.attempt("listen in \(uri)") {
-                try PostgresStore.run("LISTEN \(unescaped: PostgresSchema.channel)", on: connection, logger: logger)
+    /// Whether the store holds `changes` as committed: the row of their first change is
+    /// theirs (the same todo at the same revision, by the same client at the same time, or
+    /// a purge of the same numbers). Asked on a new writer connection, once the counters'
+    /// lock is free: the cut-off transaction, still running in PostgreSQL, holds it until it ends.
+    private func holds(_ changes: SharedChanges) throws -> Bool {
+        guard let first = changes.firstSeq else { return true }
+        return try withWriter("read change \(first) of \(uri)") { connection in
+            try PostgresStore.run("BEGIN", on: connection, logger: logger)
+            defer { try? PostgresStore.run("ROLLBACK", on: connection, logger: logger) }
+            _ = try PostgresSchema.counters(on: connection, lock: true, logger: logger)
+            let stored = try PostgresSchema.changes(after: first - 1, upTo: first, on: connection, logger: logger)
+            if let ours = changes.entries.first(where: { $0.seq == first }), let theirs = stored.entries.first {
+                return (theirs.after.id, theirs.after.revision, theirs.at, theirs.author) == (ours.after.id, ours.after.revision, ours.at, ours.author)
             }
-            let failures = watching.withLock { watch in
-                defer { watch.failures = 0 }
-                watch.connection = connection
-                return watch.failures
+            if let ours = changes.purges.first(where: { $0.seq == first }), let theirs = stored.purges.first {
+                return theirs.numbers.sorted() == ours.numbers.sorted()
             }
-            if failures > 0 { logger.notice("listening to the shared store again", metadata: ["store": "\(uri)"]) }
-            changed(nil)
-            connection.closeFuture.whenComplete { _ in
-                let closed = self.watching.withLock { $0.closed }
-                guard !closed else { return }
-                self.logger.warning("lost the connection to the shared store; reconnecting", metadata: ["store": "\(self.uri)"])
-                self.listenerQueue.async { self.listen() }
-            }
-        } catch {
-            let failures = watching.withLock { watch in
-                watch.failures += 1
-                return watch.failures
-            }
-            // 0.1 s, doubling, at most 5 s apart: back soon after a restart, without hammering a server that is down.
-            let delay = min(5.0, 0.1 * pow(2, Double(failures - 1)))
-            if failures == 1 || failures % 10 == 0 {
-                logger.warning("cannot reach the shared store; retrying", metadata: ["store": "\(uri)", "error": "\(error)", "retry in": "\(delay) s"])
-            }
-            listenerQueue.asyncAfter(deadline: .now() + delay) { self.listen() }
+            return false
         }
     }
 
@@ -170,7 +184,12 @@ public final class PostgresStore: SharedStore, Sendable {
 
     /// Runs one statement, its rows ignored.
     static func run(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) throws {
-        _ = try connection.query(query, logger: logger).wait()
+        _ = try rows(query, on: connection, logger: logger)
+    }
+
+    /// Runs one statement and returns its rows; past the deadline the connection is closed.
+    static func rows(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) throws -> PostgresQueryResult {
+        try Deadline.wait(for: connection.query(query, logger: logger)) { connection.close().whenComplete { _ in } }
     }
 
     /// Runs `body`, turning postgres-nio's errors (whose descriptions hide everything) into
@@ -180,6 +199,8 @@ public final class PostgresStore: SharedStore, Sendable {
             return try body()
         } catch let error as SharedStoreError {
             throw error
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {
+            throw SharedStoreError("could not \(what): \(reason(error)); \(lockTimedOut)")
         } catch {
             throw SharedStoreError("could not \(what): \(reason(error)); \(advice)")
         }
@@ -187,52 +208,23 @@ public final class PostgresStore: SharedStore, Sendable {
 
     static let nothingWritten = "nothing was written; todod connects again at the next write: try again once PostgreSQL is back"
 
+    /// PostgreSQL's `lock_timeout` (`sessionSettings`) ran out while another session held the write lock.
+    static let lockTimedOut = """
+        another daemon held the write lock for over 10 s (a large import, or a daemon stopped in the middle of a write, \
+        whose session PostgreSQL ends after 30 s), so nothing was written: try again shortly
+        """
+
     /// What went wrong, from the server's message when there is one.
     static func reason(_ error: any Error) -> String {
+        if let error = error as? SharedStoreError { return error.message }
         guard let error = error as? PSQLError else { return "\(error)" }
         if let message = error.serverInfo?[.message] {
             let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
             return message + code
         }
         if error.code == .connectionError, let underlying = error.underlying { return "PostgreSQL cannot be reached (\(underlying))" }
+        if error.code == .serverClosedConnection || error.code == .clientClosedConnection { return "the connection to PostgreSQL was closed" }
         if let underlying = error.underlying { return "\(error.code): \(underlying)" }
         return "\(error.code)"
-    }
-}
-
-/// The transaction of one write, its counters locked.
-final class PostgresWrite: SharedWrite {
-    let connection: PostgresConnection
-    let logger: Logger
-    let uri: StoreURI
-    var locked: (number: Int, change: UInt64) = (0, 0)
-    private(set) var committed = false
-
-    init(connection: PostgresConnection, logger: Logger, uri: StoreURI) {
-        self.connection = connection
-        self.logger = logger
-        self.uri = uri
-    }
-
-    func changes(after seq: UInt64) throws -> SharedChanges {
-        try PostgresStore.attempt("read the changes of \(uri)") {
-            SharedChanges(
-                entries: try PostgresSchema.entries(after: seq, upTo: locked.change, on: connection, logger: logger),
-                number: locked.number, change: locked.change)
-        }
-    }
-
-    func commit(_ entries: [JournalEntry], number: Int, change: UInt64) throws {
-        if let first = entries.first, first.seq != locked.change + 1 {
-            throw SharedStoreError("the local database was not caught up (its next change is \(first.seq), the store's \(locked.change + 1)): nothing was written; try again")
-        }
-        try PostgresStore.attempt("commit to \(uri)") {
-            if !entries.isEmpty {
-                for entry in entries { try PostgresSchema.append(entry, on: connection, logger: logger) }
-                try PostgresSchema.setCounters(number: number, change: change, announce: true, on: connection, logger: logger)
-            }
-            try PostgresStore.run("COMMIT", on: connection, logger: logger)
-            committed = true
-        }
     }
 }

@@ -5,8 +5,6 @@ import TodoModel
 /// shared transaction, after the replica caught up, and commits only once the shared
 /// store did; changes committed through other daemons reach this one's clients as its own do.
 extension ModelServer {
-    static let purgeRefusal = "purge is not available with a shared store (--store) yet: nothing was purged; delete todos instead, they stay in the journal"
-
     /// Before the first read: the replica takes every change committed elsewhere meanwhile.
     static func catchUpAtStart(_ store: TodoStore, from shared: any SharedStore) throws {
         let replica = try store.counters()
@@ -19,7 +17,7 @@ extension ModelServer {
                 """)
         }
         // Same numbers, another history (a replica of another store, a database used alone): refused, not mixed.
-        if replica.change > 0, let ours = try store.changes(after: replica.change - 1, limit: 1).first,
+        if replica.change > 0, let ours = try store.changes(after: replica.change - 1, limit: 1).first, ours.seq == replica.change,
            let theirs = try shared.change(replica.change),
            ours.after.id != theirs.after.id || ours.after.revision != theirs.after.revision {
             throw TodoStoreError("""
@@ -33,24 +31,26 @@ extension ModelServer {
 
     /// On the storage queue: the shared transaction, its lock held, brings the replica up
     /// to date, then runs the SQLite commit, which hands its changes to the shared store
-    /// before it commits itself. Purges are refused (others' replicas would keep the rows).
+    /// before it commits itself.
+    ///
+    /// When the shared store committed but the replica then could not (a full disk), the
+    /// writes are answered so, and the replica takes them from the store at the next catch-up.
     func commit(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], through shared: any SharedStore) throws -> [TodoWriteResult] {
-        let kept = mutations.indices.filter { if case .purge = mutations[$0] { false } else { true } }
-        var committed: [TodoWriteResult] = []
-        if !kept.isEmpty {
-            committed = try shared.write { write in
+        var sharedCommitted = false
+        do {
+            return try shared.write { write in
                 try catchUp(write.changes(after: store.counters().change))
-                return try store.commit(
-                    kept.map { mutations[$0] }, at: now, by: kept.map { $0 < authors.count ? authors[$0] : ChangeAuthor() }
-                ) { entries, number, change in
-                    try write.commit(entries, number: number, change: change)
+                return try store.commit(mutations, at: now, by: authors) { changes in
+                    try write.commit(changes)
+                    sharedCommitted = true
                 }
             }
-        }
-        var results = committed[...]
-        return mutations.map { mutation in
-            if case .purge = mutation { return .failed(mutation, .sharedStore(ModelServer.purgeRefusal)) }
-            return results.popFirst() ?? .failed(mutation, .storage("no result"))
+        } catch where sharedCommitted {
+            catchUpLater(upTo: nil)
+            throw SharedStoreError("""
+                the shared store committed this change, but this machine's database could not (\(ModelServer.describe(error))): \
+                every other daemon has it, and this one takes it from the shared store once its database can be written again
+                """)
         }
     }
 
@@ -58,7 +58,7 @@ extension ModelServer {
     /// the table and every client, on the core, in order (before any later commit's answer).
     func catchUp(_ changes: SharedChanges) throws {
         let applied = try store.apply(changes)
-        guard !applied.isEmpty else { return }
+        guard !applied.entries.isEmpty || !applied.purges.isEmpty else { return }
         returnToCore { self.receive(applied) }
     }
 
@@ -68,6 +68,7 @@ extension ModelServer {
         storage.async { [self] in
             guard let shared else { return }
             do {
+                try refuseWhenClosed()
                 let replica = try store.counters().change
                 if let upTo, upTo <= replica { return }
                 try catchUp(shared.changes(after: replica))
@@ -78,9 +79,14 @@ extension ModelServer {
         }
     }
 
-    /// On the core: others' changes, into the table, then to every client as a replay's are.
-    private func receive(_ changes: [JournalEntry]) {
-        state.withLock { _ = $0.incorporate(changes) }
-        bus.publish(.responseTodo(.written(.replay(changes.map(\.after)), changes)))
+    /// On the core: others' changes, into the table, then to every client as a replay's
+    /// are. A purge is broadcast as no change: its gap tells Views to read their lists again.
+    private func receive(_ changes: SharedChanges) {
+        state.withLock { state in
+            for purge in changes.purges { state.forget(numbers: purge.numbers, purgedBy: purge.seq) }
+            _ = state.incorporate(changes.entries)
+        }
+        guard !changes.entries.isEmpty else { return }
+        bus.publish(.responseTodo(.written(.replay(changes.entries.map(\.after)), changes.entries)))
     }
 }

@@ -67,6 +67,17 @@ public final class ModelServer: Sendable {
             if !changes.isEmpty { ordered = nil }
             return !changes.isEmpty
         }
+
+        /// Forgets the todos of these numbers, purged for good by change `seq`.
+        mutating func forget(numbers: [Int], purgedBy seq: UInt64) {
+            for number in numbers {
+                guard let id = idsByNumber.removeValue(forKey: number), let before = todos.removeValue(forKey: id) else { continue }
+                counts.add(before, -1)
+                subtasks.remove(before)
+            }
+            counts.asOf = max(counts.asOf, seq)
+            ordered = nil
+        }
     }
 
     /// How long after the last commit the write-ahead log is folded into the database file.
@@ -304,18 +315,10 @@ public final class ModelServer: Sendable {
     /// and starts the next batch.
     private func finish(_ batch: [Envelope], _ results: [TodoWriteResult]) {
         state.withLock { state in
-            var changed = false
             for case .purged(_, let todos, let change) in results {
-                for todo in todos {
-                    if let before = state.todos.removeValue(forKey: todo.id) { state.counts.add(before, -1) }
-                    state.subtasks.remove(todo)
-                    state.idsByNumber[todo.number] = nil
-                }
-                state.counts.asOf = max(state.counts.asOf, change)
-                changed = true
+                state.forget(numbers: todos.map(\.number), purgedBy: change)
             }
-            for case .written(_, let changes) in results where state.incorporate(changes) { changed = true }
-            if changed { state.ordered = nil }
+            for case .written(_, let changes) in results { _ = state.incorporate(changes) }
             state.commits += 1
             if state.batchSizes.count >= ModelServer.recordedBatches { state.batchSizes.removeFirst() }
             state.batchSizes.append(results.count)

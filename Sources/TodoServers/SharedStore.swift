@@ -1,4 +1,5 @@
 import Foundation
+import TodoEvents
 import TodoModel
 
 /// The shared truth several daemons write through (`todod --store`): todos, journal and
@@ -18,8 +19,15 @@ public protocol SharedStore: Sendable {
     func write<T>(_ body: (any SharedWrite) throws -> T) throws -> T
 
     /// Calls `changed` (on any thread) whenever another daemon may have committed: after
-    /// each announcement, with the last change it announces, and after each reconnect, with nil.
+    /// each announcement, with the last change it announces, and after each reconnect and
+    /// each heartbeat, with the store's last change when known, nil when not.
     func watch(_ changed: @escaping @Sendable (_ upTo: UInt64?) -> Void)
+
+    /// Whether the store is reachable now, and since when.
+    var status: SharedStoreStatus { get }
+
+    /// Calls `changed` (on any thread) each time the store becomes unreachable or reachable again.
+    func watchStatus(_ changed: @escaping @Sendable (SharedStoreStatus) -> Void)
 
     /// Stops watching and closes the connections.
     func close()
@@ -30,34 +38,58 @@ public protocol SharedWrite {
     /// The changes committed after `seq` (by other daemons, before this lock was taken).
     func changes(after seq: UInt64) throws -> SharedChanges
 
-    /// Appends the entries, stores each entry's todo and the counters, announces them and
-    /// commits. Returns only once committed; throws when not.
-    func commit(_ entries: [JournalEntry], number: Int, change: UInt64) throws
+    /// Appends the entries, carries out the purges, stores each entry's todo and the
+    /// counters, announces them and commits. Returns only once committed; throws when not:
+    /// `SharedStoreError.inDoubt` when the store went away before saying whether it committed.
+    func commit(_ changes: SharedChanges) throws
 }
 
-/// What a shared store throws: the message says what happened, that nothing was written,
-/// and what to do. A write failing so is answered with it as it is.
+/// What a shared store throws: the message says what happened, whether anything was
+/// written, and what to do. A write failing so is answered with it as it is.
 public struct SharedStoreError: Error, CustomStringConvertible, Sendable, Equatable {
     public let message: String
+    /// The store went away while committing: the write may or may not be there, and the
+    /// replica learns which from the store once it is back.
+    public let inDoubt: Bool
 
-    public init(_ message: String) {
+    public init(_ message: String, inDoubt: Bool = false) {
         self.message = message
+        self.inDoubt = inDoubt
     }
 
     public var description: String { message }
 }
 
-/// Changes read from the shared store, and its counters as of the last of them.
+/// A purge committed through the store: the todos of these numbers and their journal
+/// entries are gone for good. It takes a change number and has no journal entry.
+public struct SharedPurge: Sendable, Equatable {
+    public var seq: UInt64
+    public var numbers: [Int]
+
+    public init(seq: UInt64, numbers: [Int]) {
+        self.seq = seq
+        self.numbers = numbers
+    }
+}
+
+/// Changes read from (or written to) the shared store, and its counters as of the last of them.
 public struct SharedChanges: Sendable, Equatable {
     public var entries: [JournalEntry]
+    public var purges: [SharedPurge]
     /// The highest todo number ever given.
     public var number: Int
     /// The last change's sequence number.
     public var change: UInt64
 
-    public init(entries: [JournalEntry], number: Int, change: UInt64) {
+    public init(entries: [JournalEntry], purges: [SharedPurge] = [], number: Int, change: UInt64) {
         self.entries = entries
+        self.purges = purges
         self.number = number
         self.change = change
+    }
+
+    /// The first change's sequence number, a purge's or an entry's; nil when there is none.
+    public var firstSeq: UInt64? {
+        [entries.first?.seq, purges.first?.seq].compactMap { $0 }.min()
     }
 }

@@ -13,17 +13,26 @@ extension TodoStore {
         }
     }
 
-    /// Applies changes committed through another daemon, in one transaction: each entry's
-    /// todo replaces the row, the entry is journaled as it is, the counters follow.
-    /// Entries this database already holds are skipped, so applying twice changes nothing.
-    /// - Returns: the entries applied.
+    /// Applies changes committed through another daemon, in one transaction and in their
+    /// order: each entry's todo replaces the row and the entry is journaled as it is; a
+    /// purge removes its todos and their entries; the counters follow. Changes this
+    /// database already holds are skipped, so applying twice changes nothing.
+    /// - Returns: what was applied.
     @discardableResult
-    public func apply(_ shared: SharedChanges) throws -> [JournalEntry] {
+    public func apply(_ shared: SharedChanges) throws -> SharedChanges {
         try pool.write { db in
             var counters = try Counters.load(db)
             let journal = JournalRecord.Writer()
-            var applied: [JournalEntry] = []
+            var applied = SharedChanges(entries: [], number: shared.number, change: shared.change)
+            var purges = shared.purges.filter { $0.seq > UInt64(counters.change) }[...]
+            func purge(upTo seq: UInt64) throws {
+                while let next = purges.first, next.seq <= seq {
+                    try TodoTransaction.remove(numbers: next.numbers, in: db)
+                    applied.purges.append(purges.removeFirst())
+                }
+            }
             for entry in shared.entries where entry.seq > UInt64(counters.change) {
+                try purge(upTo: entry.seq)
                 if try TodoRecord.fetch(.id(entry.after.id), in: db).isEmpty {
                     try TodoRecord(entry.after).insert(db)
                 } else {
@@ -32,8 +41,9 @@ extension TodoStore {
                 try journal.append(entry, in: db)
                 counters.change = Int64(entry.seq)
                 counters.number = max(counters.number, entry.after.number)
-                applied.append(entry)
+                applied.entries.append(entry)
             }
+            try purge(upTo: .max)
             counters.number = max(counters.number, shared.number)
             counters.change = max(counters.change, Int64(shared.change))
             try counters.save(db)

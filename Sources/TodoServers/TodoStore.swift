@@ -113,11 +113,11 @@ public final class TodoStore: Sendable {
     /// and the others still commit; an error from SQLite, or an update that changed no
     /// row, fails them all and writes nothing.
     ///
-    /// `beforeCommit`, when given, receives every change written and the counters after
-    /// them, inside the transaction: when it throws, nothing is written.
+    /// `beforeCommit`, when given, receives every change written (entries and purges) and
+    /// the counters after them, inside the transaction: when it throws, nothing is written.
     public func commit(
         _ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor] = [],
-        beforeCommit: ((_ entries: [JournalEntry], _ number: Int, _ change: UInt64) throws -> Void)? = nil
+        beforeCommit: ((SharedChanges) throws -> Void)? = nil
     ) throws -> [TodoWriteResult] {
         try pool.write { db in
             var transaction = try TodoTransaction(db: db, now: now)
@@ -131,11 +131,16 @@ public final class TodoStore: Sendable {
             }
             try transaction.save()
             if let beforeCommit {
-                let entries = results.flatMap { result -> [JournalEntry] in
-                    if case .written(_, let changes) = result { return changes }
-                    return []
+                var changes = SharedChanges(entries: [], number: transaction.counters.number, change: UInt64(transaction.counters.change))
+                for result in results {
+                    switch result {
+                    case .written(_, let entries): changes.entries += entries
+                    case .purged(_, let todos, let change) where !todos.isEmpty:
+                        changes.purges.append(SharedPurge(seq: change, numbers: todos.map(\.number)))
+                    default: break
+                    }
                 }
-                try beforeCommit(entries, transaction.counters.number, UInt64(transaction.counters.change))
+                try beforeCommit(changes)
             }
             return results
         }

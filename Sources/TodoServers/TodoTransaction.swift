@@ -63,13 +63,18 @@ struct TodoTransaction {
             db, sql: "SELECT * FROM todo WHERE deletedAt IS NOT NULL AND deletedAt <= ?",
             arguments: [deletedBefore?.millisecondsSince1970 ?? Int64.max]).map(\.todo)
         guard !todos.isEmpty else { return .purged(mutation, [], change: UInt64(counters.change)) }
-        for todo in todos {
-            let id = todo.id.uuidString.lowercased()
-            try db.execute(sql: "DELETE FROM journal WHERE number = ?", arguments: [todo.number])
-            try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [id])
-        }
+        try TodoTransaction.remove(numbers: todos.map(\.number), in: db)
         counters.change += 1
         return .purged(mutation, todos, change: UInt64(counters.change))
+    }
+
+    /// Removes the todos of these numbers and their journal entries (a purge, here or
+    /// through a shared store).
+    static func remove(numbers: [Int], in db: Database) throws {
+        for number in numbers {
+            try db.execute(sql: "DELETE FROM journal WHERE number = ?", arguments: [number])
+            try db.execute(sql: "DELETE FROM todo WHERE number = ?", arguments: [number])
+        }
     }
 
     /// The todos `ref` names as this transaction sees them: at most two.

@@ -111,6 +111,7 @@ public struct WatchRenderer: Sendable {
         let (connection, colour): (String, TextStyler.Style) =
             switch screen.connection {
             case .connecting: ("connecting…", .yellow)
+            case .connected where screen.storeOutage != nil: ("store unreachable", .yellow)
             case .connected: ("connected", .green)
             case .disconnected(let seconds): ("daemon unreachable, retrying in \(seconds)s", .red)
             }
@@ -140,6 +141,7 @@ public struct WatchRenderer: Sendable {
         switch line.kind {
         case .prompt, .notice: line.text
         case .message: styler.apply(.red, to: line.text)
+        case .outage: styler.apply(.yellow, to: line.text)
         case .help: styler.apply(.dim, to: line.text)
         }
     }

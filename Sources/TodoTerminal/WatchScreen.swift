@@ -60,6 +60,8 @@ public struct WatchScreen: Sendable {
     public private(set) var rows: Int
     public private(set) var columns: Int
     public var connection: Connection = .connecting
+    /// The daemon's shared store is unreachable: a status line says so until it is back.
+    public var storeOutage: StoreOutage?
     /// Open and done todos in the whole database, for the header.
     public var totals = TotalsTracker()
     public internal(set) var mode: Mode = .browsing
@@ -121,10 +123,14 @@ public struct WatchScreen: Sendable {
         }
     }
 
-    /// The bottom lines as text: the prompt, then the message wrapped between words (at
-    /// most a third of the screen), or else the help line.
+    /// The bottom lines as text: the shared store's outage, the prompt, then the message
+    /// wrapped between words (at most a third of the screen), or else the help line.
     public var statusLines: [WatchStatusLine] {
         var lines: [WatchStatusLine] = []
+        if let storeOutage, connection == .connected {
+            let escaped = TerminalText.escaped(storeOutage.line)
+            lines += TerminalText.wrapped(escaped, toWidth: columns).prefix(2).map { WatchStatusLine(kind: .outage, text: $0) }
+        }
         if case .prompting(let prompt, let text) = mode {
             lines.append(WatchStatusLine(kind: .prompt, text: promptLine(prompt, text: text)))
         }
@@ -137,7 +143,7 @@ public struct WatchScreen: Sendable {
             }
             lines += wrapped.map { WatchStatusLine(kind: kind, text: $0) }
         }
-        if lines.isEmpty { lines.append(WatchStatusLine(kind: .help, text: WatchKeys.helpLine(columns: columns))) }
+        if lines.allSatisfy({ $0.kind == .outage }) { lines.append(WatchStatusLine(kind: .help, text: WatchKeys.helpLine(columns: columns))) }
         return lines
     }
 

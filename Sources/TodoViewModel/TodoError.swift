@@ -73,7 +73,8 @@ public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConver
         case .invalid(let field, let reason):
             self = .validation(field, reason)
         case .sharedStore(let reason):
-            self.init(.storage, "the shared store did not take the change: \(reason)")
+            // The store's words say whether anything was written: usually not, but a commit cut off may have been.
+            self.init(.storage, "shared store: \(reason)")
         case .storage(let reason):
             self.init(.storage, "the database could not write, nothing was changed (\(reason)): check free disk space and the database file's permissions")
         }

@@ -17,6 +17,8 @@ struct DaemonLink: Sendable {
         /// Changes were dropped (not read in time, or too many made while away): ask for the list again.
         case missed
         case disconnected(reason: String, retryIn: Duration)
+        /// The shared store became unreachable, or reachable again.
+        case sharedStore(SharedStoreStatus)
     }
 
     let socketPath: String
@@ -47,6 +49,7 @@ struct DaemonLink: Sendable {
                             last = change.sequence
                             deliver(.change(change, frame: frame))
                         case .responseGoodbye(let goodbye): reason = goodbye.message
+                        case .responseSharedStore(let status): deliver(.sharedStore(status))
                         default: break
                         }
                     case .missed:

@@ -12,7 +12,8 @@ struct EventsCommand: AsyncParsableCommand {
             again, waiting 0.1 s, then twice as long each time up to 5 s; with --once it exits 69 \
             instead. Back, it first prints the changes made while it was away (from the daemon's \
             journal). Changes dropped because its output was not read in time, or more than 1000 \
-            made while it was away, are not printed: stderr names their sequence numbers. The \
+            made while it was away, are not printed: stderr names their sequence numbers. With a \
+            shared store (todod --store), stderr also says when it becomes unreachable and reachable again. The \
             filter options keep the changes whose todo, after the change, meets them (whatever its state).
             """)
 
@@ -56,6 +57,8 @@ struct EventsCommand: AsyncParsableCommand {
                 // The reason once; while it stays the same, only the next attempt.
                 Terminal.error(reason == lastReason ? "still waiting; connecting again in \(retry)" : "\(reason); connecting again in \(retry)")
                 lastReason = reason
+            case .sharedStore(let status):
+                Terminal.error(status.sentence)
             }
         }
     }
@@ -79,6 +82,8 @@ struct EventsCommand: AsyncParsableCommand {
             case .responseGoodbye(let reason):
                 if json { Terminal.print(try WireCodec.json(frame)) }
                 throw Session.fail(.disconnected(reason))
+            case .responseSharedStore(let status):
+                Terminal.error(status.sentence)
             default:
                 continue
             }

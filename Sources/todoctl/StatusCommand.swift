@@ -21,7 +21,7 @@ struct StatusCommand: AsyncParsableCommand {
             ("changes", "\(status.sequence)"),
             ("database", status.databasePath),
             ("socket", status.socketPath),
-        ]
+        ] + (status.sharedStore.map { [("store", "\($0.store), \($0.state)")] } ?? [])
         for (name, value) in lines { Terminal.print("\(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(value)") }
     }
 

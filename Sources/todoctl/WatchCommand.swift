@@ -15,7 +15,8 @@ struct WatchCommand: AsyncParsableCommand {
             Keys (? lists them in watch too):
             \(WatchKeys.page.map { "  " + $0 }.joined(separator: "\n"))
             Subtasks show indented under their parent, which shows its progress ([1/2]; z folds them).
-            When the daemon goes away, watch says so and reconnects by itself.
+            When the daemon goes away, watch says so and reconnects by itself; with a shared store
+            (todod --store), a line at the bottom says while it is unreachable, and changes are refused.
             Without a terminal, or with --plain, it prints one line per change instead.
             """)
 
@@ -44,6 +45,8 @@ enum WatchInput: Sendable {
     /// The daemon's counts, answering the tracker's question with this id.
     case totals(TodoTotals, question: UInt64)
     case totalsFailed(question: UInt64)
+    /// The shared store as the daemon's status told it (nil: the daemon has none).
+    case storeStatus(SharedStoreStatus?)
     case failed(WatchScreen.Command, String)
     /// Words for the status line (notes saved, a change undone).
     case said(String)
@@ -153,6 +156,7 @@ struct PlainWatch {
             case .change: break
             case .missed: Terminal.print("missed changes (output not read in time); the next line's number shows how many")
             case .disconnected(let reason, let retry): Terminal.print("disconnected (\(reason)); retrying in \(retry)")
+            case .sharedStore(let status): Terminal.print(status.sentence)
             }
         }
     }

@@ -56,6 +56,12 @@ struct WatchLoop {
         case .link(.missed):
             // Changes were dropped while this loop was busy: the list may be stale.
             reload(screen.list.filter)
+        case .link(.sharedStore(let status)):
+            let wasAway = screen.storeOutage != nil
+            screen.storeOutage = Self.outage(status)
+            if status.reachable && wasAway { screen.show(notice: "the shared store is reachable again: changes are taken") }
+        case .storeStatus(let status):
+            screen.storeOutage = status.flatMap(Self.outage)
         case .link(.disconnected(let reason, let retry)):
             client = nil
             screen.connection = .disconnected(retryInSeconds: max(1, Int(retry.components.seconds)))
@@ -116,6 +122,7 @@ struct WatchLoop {
         let sink = sink
         Task {
             if case .responseStatus(let status)? = try? await client.request(.requestStatus) {
+                sink.yield(.storeStatus(status.sharedStore))
                 sink.yield(.totals(TodoTotals(open: status.openTodos, done: status.completedTodos, asOf: status.sequence), question: question))
             } else {
                 sink.yield(.totalsFailed(question: question))
@@ -167,6 +174,11 @@ struct WatchLoop {
         case .history(let id): .requestHistory(HistoryRequest(ref: .id(id)))
         case .editNotes, .quit: nil
         }
+    }
+
+    /// The outage a status tells of; nil while the store is reachable.
+    static func outage(_ status: SharedStoreStatus) -> StoreOutage? {
+        status.reachable ? nil : StoreOutage(store: status.store, since: status.since, problem: status.problem)
     }
 
     /// `undone: #3 edited title "a" → "b"`, for the status line.

@@ -46,6 +46,37 @@ final class PostgresServer: @unchecked Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// psql running `sql` as the `postgres` user until it ends by itself or is stopped (a
+    /// session that holds a lock, say).
+    func psqlInBackground(_ sql: String) throws -> ChildProcess {
+        try ChildProcess(
+            "/usr/sbin/runuser", ["-u", "postgres", "--", Self.binaries + "/psql", "-h", directory, "-d", database, "-XAtc", sql],
+            environment: ["PGHOST": directory, "PATH": "/usr/bin:/bin"])
+    }
+
+    /// Waits until `sql` (one value) gives `expected`, asked again every 50 ms: PostgreSQL has
+    /// no event for a lock taken or a query started; fails after `timeout` seconds.
+    func awaitValue(_ sql: String, _ expected: String, timeout: TimeInterval = 30) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try await psql(sql)
+            if last == expected { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestFailure("\(sql) gave \(last), not \(expected), for \(Int(timeout)) s")
+    }
+
+    /// The server's processes: the postmaster (from its pid file) and its children.
+    func processes() async throws -> [pid_t] {
+        let pidFile = try String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8)
+        guard let postmaster = pidFile.split(separator: "\n").first.flatMap({ pid_t($0) }) else {
+            throw TestFailure("no pid in \(dataDirectory)/postmaster.pid")
+        }
+        let children = try await ChildProcess.run("/usr/bin/pgrep", ["-P", "\(postmaster)"], environment: ["PATH": "/usr/bin:/bin"])
+        return [postmaster] + children.output.split(separator: "\n").compactMap { pid_t($0) }
+    }
+
     /// Stops the server and removes its directory.
     func stop() async throws {
         try await stopServer()

@@ -62,6 +62,9 @@ enum Samples {
         .responseReplay(ChangeList(changes: [JournaledChange(entry, withBefore: true)], seq: 11)),
         .requestPurge(PurgeRequest(deletedBefore: instant)),
         .responsePurge(PurgeResult(numbers: [2, 3], seq: 12)),
+        .responseSharedStore(SharedStoreStatus(
+            store: "postgresql://alice@db.home.lan/todos", reachable: false, since: Date(timeIntervalSince1970: 1_795_000_000),
+            problem: "the connection to PostgreSQL was closed")),
         .requestImportTodos([imported]),
         .responseImportTodos(TodoImportResult(changes: [TodoChange(kind: .created, todo: TodoViewModel(todo), sequence: 11)])),
         .requestWriteTodos([.importTodo(imported), .complete(.number(3))]),
@@ -152,7 +155,7 @@ struct EventCodingTests {
         #expect(EventKind.viewResponses == [
             .responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseBackup, .responseError,
             .responseHello, .responseGoodbye, .responseChanges, .responseHistory, .responseLog, .responseUndo, .responseReplay, .responsePurge,
-            .responseImportTodos,
+            .responseImportTodos, .responseSharedStore,
         ])
         for kind in EventKind.allCases {
             #expect(kind.rawValue.hasPrefix("request") || kind.rawValue.hasPrefix("response"))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TodoModel
 import TodoTerminal
@@ -46,6 +47,34 @@ struct WatchRendererTests {
         var screen = WatchScreen(rows: 5, columns: 80)
         screen.connection = .disconnected(retryInSeconds: 2)
         #expect(renderer.render(screen)[0].hasSuffix("daemon unreachable, retrying in 2s"))
+    }
+
+    @Test("while the shared store is unreachable, the header and a line above the help say so, and the list keeps its rows")
+    func sharedStoreOutage() {
+        var screen = WatchScreen(rows: 8, columns: 200)
+        screen.connection = .connected
+        screen.incorporate(list([todo(1, "one"), todo(2, "two")]))
+        screen.storeOutage = StoreOutage(
+            store: "postgresql://alice@db.home.lan/todos", since: Date(), problem: "the connection to PostgreSQL was closed")
+        let frame = renderer.render(screen)
+        #expect(frame.count == 8)
+        #expect(frame[0].hasSuffix("2 shown · store unreachable"))
+        #expect(frame[1] == "> #2 [ ]   two")
+        #expect(frame[6].hasPrefix("shared store unreachable since "))
+        #expect(frame[6].contains("(the connection to PostgreSQL was closed): changes are refused"))
+        #expect(frame[7].hasPrefix("↑↓ move"))
+        screen.storeOutage = nil
+        let back = renderer.render(screen)
+        #expect(back[0].hasSuffix("2 shown · connected"))
+        #expect(!back.contains { $0.contains("shared store") })
+    }
+
+    @Test("an outage line cannot be used to draw on the terminal: the store's words are escaped")
+    func outageEscaped() {
+        var screen = WatchScreen(rows: 8, columns: 200)
+        screen.connection = .connected
+        screen.storeOutage = StoreOutage(store: "s", since: Date(), problem: "bad\u{1B}[2Jnews")
+        #expect(!renderer.render(screen).joined().contains("\u{1B}"))
     }
 
     @Test("10,000 todos: only the visible rows are drawn")

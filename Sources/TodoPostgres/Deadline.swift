@@ -1,0 +1,34 @@
+import NIOCore
+import Synchronization
+
+/// Waits for postgres-nio's futures with a deadline. A server that stops answering (a
+/// network gone quiet, a stopped or hung PostgreSQL) leaves a query or a connection
+/// attempt waiting for ever, and the storage thread with it: past the deadline the wait
+/// fails, and `abandon` (closing the connection) makes sure it is not used again.
+enum Deadline {
+    /// The longest a statement or a connection attempt may take. Longer than PostgreSQL's
+    /// own `lock_timeout` (see `PostgresStore.sessionSettings`), so that a writer waiting for
+    /// another daemon's lock hears PostgreSQL's reason first.
+    static let statement: TimeAmount = .seconds(15)
+
+    struct Expired: Error, CustomStringConvertible {
+        let after: TimeAmount
+        var description: String { "PostgreSQL did not answer within \(after.nanoseconds / 1_000_000_000) s" }
+    }
+
+    /// The future's value, or `Expired` once `limit` has passed, after calling `abandon`.
+    static func wait<T: Sendable>(
+        for future: EventLoopFuture<T>, within limit: TimeAmount = Deadline.statement, abandon: @escaping @Sendable () -> Void
+    ) throws -> T {
+        let promise = future.eventLoop.makePromise(of: T.self)
+        let late = future.eventLoop.scheduleTask(in: limit) {
+            promise.fail(Expired(after: limit))
+            abandon()
+        }
+        future.whenComplete { result in
+            late.cancel()
+            promise.completeWith(result)
+        }
+        return try promise.futureResult.wait()
+    }
+}

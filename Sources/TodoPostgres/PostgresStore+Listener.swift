@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+import NIOCore
+import PostgresNIO
+import TodoServers
+
+/// The listening connection: `LISTEN`s for the writers' `NOTIFY`, asks for the store's last
+/// change every few seconds (a heartbeat: a connection that went quiet is found out, and a
+/// notification lost on the way is made up for), and reconnects with backoff when dropped.
+extension PostgresStore {
+    /// How often the listener asks for the last change, and how long it waits for the answer.
+    static let heartbeat: (every: TimeInterval, within: TimeAmount) = (5, .seconds(5))
+
+    public func watch(_ changed: @escaping @Sendable (UInt64?) -> Void) {
+        watching.withLock { $0.changed = changed }
+        listenerQueue.async { self.listen() }
+    }
+
+    /// On the listener queue: connects, listens, and tells the daemon to catch up (it may
+    /// have missed announcements while away); when the connection drops, again after a backoff.
+    private func listen() {
+        guard let changed = watching.withLock({ $0.closed ? nil : $0.changed }) else { return }
+        do {
+            let connection = try connect(advice: "todod keeps trying")
+            connection.addListener(channel: PostgresSchema.channel) { _, notification in changed(UInt64(notification.payload)) }
+            try PostgresStore.attempt("listen in \(uri)") {
+                try PostgresStore.run("LISTEN \(unescaped: PostgresSchema.channel)", on: connection, logger: logger)
+            }
+            let failures = watching.withLock { watch in
+                defer { watch.failures = 0 }
+                watch.connection = connection
+                return watch.failures
+            }
+            if failures > 0 { logger.notice("listening to the shared store again", metadata: ["store": "\(uri)"]) }
+            changed(nil)
+            beat(connection)
+            connection.closeFuture.whenComplete { _ in
+                let closed = self.watching.withLock { $0.closed }
+                guard !closed else { return }
+                self.reachability.lost("the connection to PostgreSQL was closed")
+                self.logger.warning("lost the connection to the shared store; reconnecting", metadata: ["store": "\(self.uri)"])
+                self.listenerQueue.async { self.listen() }
+            }
+        } catch {
+            let failures = watching.withLock { watch in
+                watch.failures += 1
+                return watch.failures
+            }
+            // 0.1 s, doubling, at most 5 s apart: back soon after a restart, without hammering a server that is down.
+            let delay = min(5.0, 0.1 * pow(2, Double(failures - 1)))
+            if failures == 1 || failures % 10 == 0 {
+                logger.warning("cannot reach the shared store; retrying", metadata: ["store": "\(uri)", "error": "\(error)", "retry in": "\(delay) s"])
+            }
+            listenerQueue.asyncAfter(deadline: .now() + delay) { self.listen() }
+        }
+    }
+
+    /// After a pause, on the listener queue: the store's last change, passed on to catch up
+    /// with; no answer in time closes the connection, and reconnecting starts over.
+    private func beat(_ connection: PostgresConnection) {
+        listenerQueue.asyncAfter(deadline: .now() + PostgresStore.heartbeat.every) { [self] in
+            let changed = watching.withLock { watch in watch.connection === connection && !watch.closed ? watch.changed : nil }
+            guard let changed, !connection.isClosed else { return }
+            do {
+                let last = try Deadline.wait(
+                    for: connection.query("SELECT value FROM counter WHERE name = 'change'", logger: logger),
+                    within: PostgresStore.heartbeat.within
+                ) { connection.close().whenComplete { _ in } }
+                let value = try last.first?.decode(Int64.self)
+                changed(value.map(UInt64.init))
+                beat(connection)
+            } catch {
+                reachability.lost(PostgresStore.reason(error))
+                logger.warning("the shared store did not answer the heartbeat; reconnecting", metadata: ["store": "\(uri)", "error": "\(PostgresStore.reason(error))"])
+                connection.close().whenComplete { _ in }
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TodoModel
+import TodoServers
+
+/// The transaction of one write, its counters locked.
+final class PostgresWrite: SharedWrite {
+    let connection: PostgresConnection
+    let logger: Logger
+    let uri: StoreURI
+    let locked: (number: Int, change: UInt64)
+    /// Reads, on a connection that works, whether the store holds these changes (the
+    /// outcome of a COMMIT whose answer was lost); throws when it cannot be reached.
+    let holds: (SharedChanges) throws -> Bool
+    private(set) var committed = false
+
+    init(connection: PostgresConnection, logger: Logger, uri: StoreURI, locked: (number: Int, change: UInt64),
+         holds: @escaping (SharedChanges) throws -> Bool) {
+        self.connection = connection
+        self.logger = logger
+        self.uri = uri
+        self.locked = locked
+        self.holds = holds
+    }
+
+    func changes(after seq: UInt64) throws -> SharedChanges {
+        try PostgresStore.attempt("read the changes of \(uri)") {
+            let (entries, purges) = try PostgresSchema.changes(after: seq, upTo: locked.change, on: connection, logger: logger)
+            return SharedChanges(entries: entries, purges: purges, number: locked.number, change: locked.change)
+        }
+    }
+
+    func commit(_ changes: SharedChanges) throws {
+        if let first = changes.firstSeq, first != locked.change + 1 {
+            throw SharedStoreError("the local database was not caught up (its next change is \(first), the store's \(locked.change + 1)): nothing was written; try again")
+        }
+        let now = Date()
+        try PostgresStore.attempt("commit to \(uri)") {
+            for entry in changes.entries { try PostgresSchema.append(entry, on: connection, logger: logger) }
+            for purge in changes.purges { try PostgresSchema.purge(purge, at: now, on: connection, logger: logger) }
+            if changes.firstSeq != nil {
+                try PostgresSchema.setCounters(number: changes.number, change: changes.change, announce: true, on: connection, logger: logger)
+            }
+        }
+        do {
+            try PostgresStore.run("COMMIT", on: connection, logger: logger)
+        } catch {
+            // Refused by a server still there: not committed. Cut off: the COMMIT may have
+            // arrived, and only the store can say whether it did.
+            guard connection.isClosed, changes.firstSeq != nil else { return try PostgresStore.attempt("commit to \(uri)") { throw error } }
+            try settle(changes, lost: error)
+        }
+        committed = true
+    }
+
+    /// Learns from the store whether a COMMIT whose answer was lost took effect: returns
+    /// when it did, throws saying nothing was written when it did not, and throws an
+    /// in-doubt error when the store cannot be asked.
+    private func settle(_ changes: SharedChanges, lost error: any Error) throws {
+        let reason = PostgresStore.reason(error)
+        let held: Bool
+        do {
+            held = try holds(changes)
+        } catch {
+            logger.warning("a commit's outcome is unknown until the shared store is back", metadata: ["store": "\(uri)", "error": "\(reason)"])
+            throw SharedStoreError("""
+                the connection to \(uri) was lost while it committed this change (\(reason)), so todod cannot tell yet whether it \
+                was written: once PostgreSQL is back, every daemon shows it if it was (todoctl log); check there before repeating it
+                """, inDoubt: true)
+        }
+        guard held else {
+            throw SharedStoreError("could not commit to \(uri): \(reason); \(PostgresStore.nothingWritten)")
+        }
+        logger.notice("a commit whose answer was lost took effect", metadata: ["store": "\(uri)", "change": "\(changes.firstSeq ?? 0)"])
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Synchronization
+import TodoEvents
+
+/// Whether the shared store answers, as the writer and the listener last found it; tells
+/// its observer each time that changes, not at every failed attempt.
+final class StoreReachability: Sendable {
+    private struct State {
+        var status: SharedStoreStatus
+        var observer: (@Sendable (SharedStoreStatus) -> Void)?
+    }
+
+    private let state: Mutex<State>
+
+    init(store: String) {
+        state = Mutex(State(status: SharedStoreStatus(store: store, reachable: true, since: Date())))
+    }
+
+    var status: SharedStoreStatus { state.withLock { $0.status } }
+
+    func observe(_ observer: @escaping @Sendable (SharedStoreStatus) -> Void) {
+        state.withLock { $0.observer = observer }
+    }
+
+    /// The store did not answer: `problem` says how, in PostgreSQL's or the network's words.
+    func lost(_ problem: String) {
+        change { $0.reachable ? SharedStoreStatus(store: $0.store, reachable: false, since: Date(), problem: problem) : nil }
+    }
+
+    /// The store answered.
+    func regained() {
+        change { $0.reachable ? nil : SharedStoreStatus(store: $0.store, reachable: true, since: Date()) }
+    }
+
+    /// Applies `next` (nil: no change) and tells the observer of a change, outside the lock.
+    private func change(_ next: (SharedStoreStatus) -> SharedStoreStatus?) {
+        let told = state.withLock { state -> (SharedStoreStatus, (@Sendable (SharedStoreStatus) -> Void)?)? in
+            guard let status = next(state.status) else { return nil }
+            state.status = status
+            return (status, state.observer)
+        }
+        if let (status, observer) = told { observer?(status) }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import TodoClient
+import TodoEvents
+import TodoViewModel
+
+/// The shared store going away while daemons run on it: what every client is told, what is
+/// refused, and that nothing acknowledged is lost and nothing is applied twice. A real
+/// PostgreSQL 15, stopped, started, frozen and locked under the daemons' feet.
+@Suite("PostgreSQL going away", .serialized)
+struct PostgresOutageTests {
+    @Test("PostgreSQL stopped and started again is told to every client: events, status and a line in watch say so")
+    func outageIsTold() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
+        defer { events.stopNow() }
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        try await tmux.waitFor("· connected")
+        try await awaitClients(3, on: daemon)
+        let store = "postgresql://postgres@/todos?host=\(server.directory)"
+
+        try await server.stopServer()
+        let told = try await events.awaitLine(containing: "is unreachable since")
+        #expect(told.contains("the shared store \(store) is unreachable"), "\(told)")
+        #expect(told.contains("changes are refused and nothing is written"))
+        try await tmux.waitFor("shared store unreachable since")
+        try await tmux.waitFor("· store unreachable")
+        let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
+        let shared = status["sharedStore"] as? [String: Any]
+        #expect(shared?["reachable"] as? Bool == false)
+        #expect(shared?["store"] as? String == store)
+        #expect((shared?["problem"] as? String)?.isEmpty == false)
+        #expect(try await daemon.todoctl("status").stdout.contains("store     \(store), unreachable since"))
+        // A key that writes is refused with the store's words; the list stays.
+        try await tmux.keys("a")
+        try await tmux.type("written while away")
+        try await tmux.waitFor("nothing was written")
+
+        try await server.startServer()
+        _ = try await events.awaitLine(containing: "is reachable again")
+        try await tmux.waitUntil("the outage line to give way") { !$0.contains("shared store unreachable") && $0.contains("· connected") }
+        let back = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
+        #expect((back["sharedStore"] as? [String: Any])?["reachable"] as? Bool == true)
+        #expect(try await daemon.todoctl("add", "after").status == 0)
+        #expect(try await server.psql("SELECT count(*) FROM journal") == "1")
+        await tmux.kill()
+        try await daemon.stop()
+        try await server.stop()
+    }
+
+    @Test("8 writers over two daemons while PostgreSQL stops and starts: every acknowledged write is there once, no refused one, both replicas alike")
+    func writesThroughARestart() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let writers = WriterStorm()
+        let storm = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<8 {
+                    let client = try await TodoClient.connect(to: (writer % 2 == 0 ? first : second).socketPath)
+                    group.addTask { await writers.write(as: writer, through: client) }
+                }
+                try await group.waitForAll()
+            }
+        }
+        try await writers.await("40 acknowledged writes") { $0.acknowledged.count >= 40 }
+        try await server.stopServer()
+        try await writers.await("a refusal for every writer") { $0.refused.count + $0.inDoubt.count >= 8 }
+        let before = writers.tally.acknowledged.count
+        try await server.startServer()
+        try await writers.await("40 more acknowledged writes", timeout: 60) { $0.acknowledged.count >= before + 40 }
+        writers.stop()
+        try await storm.value
+        let tally = writers.tally
+        #expect(tally.unexpected.isEmpty, "\(tally.unexpected)")
+
+        // PostgreSQL holds each acknowledged write once, no refused one; an in-doubt one, either.
+        let stored = try await server.psql("SELECT todo->>'title' FROM todo").split(separator: "\n").map(String.init)
+        #expect(stored.count == Set(stored).count, "a write applied twice")
+        #expect(tally.acknowledged.isSubset(of: Set(stored)))
+        #expect(tally.refused.isDisjoint(with: Set(stored)))
+        #expect(Set(stored).subtracting(tally.acknowledged).isSubset(of: tally.inDoubt))
+        let total = stored.count
+        #expect(try await server.psql("SELECT count(*), min(seq), max(seq) FROM journal") == "\(total)|1|\(total)")
+        // Both replicas catch up to the same todos, numbered 1… with nothing skipped.
+        for daemon in [first, second] {
+            var titles: [String] = []
+            var numbers: [Int] = []
+            for _ in 0..<400 where titles.count < total {
+                let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
+                titles = listed.compactMap { $0["title"] as? String }
+                numbers = listed.compactMap { $0["number"] as? Int }
+            }
+            #expect(Set(titles) == Set(stored))
+            #expect(numbers.sorted() == Array(1...total))
+        }
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
+    @Test("a session holding the write lock: a write waits at most 10 s, is refused with PostgreSQL's reason, and goes through once the lock is free")
+    func lockHeldElsewhere() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        #expect(try await daemon.todoctl("add", "before").status == 0)
+        let holder = try server.psqlInBackground("BEGIN; SELECT value FROM counter FOR UPDATE; SELECT pg_sleep(600); COMMIT")
+        defer { holder.stopNow() }
+        try await server.awaitValue(
+            "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND wait_event = 'PgSleep'", "1")
+        let refused = try await daemon.todoctl("add", "while locked")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("lock timeout"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("another daemon held the write lock"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("nothing was written"), "\(refused.stderr)")
+        _ = try await server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND pid <> pg_backend_pid()")
+        let added = try await daemon.todoctl("add", "after")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("#2"))
+        try await daemon.stop()
+        try await server.stop()
+    }
+
+    @Test("a frozen PostgreSQL (SIGSTOP): the heartbeat finds it out, a write is refused within the deadline, and all goes on once it thaws")
+    func frozenServer() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: daemon)
+        #expect(try await daemon.todoctl("add", "before").status == 0)
+        let processes = try await server.processes()
+        for pid in processes { kill(pid, SIGSTOP) }
+        defer { for pid in processes { kill(pid, SIGCONT) } }
+        let told = try await events.awaitLine(containing: "is unreachable since")
+        #expect(told.contains("did not answer"), "\(told)")
+        let refused = try await daemon.todoctl("add", "while frozen")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("did not answer within 15 s"), "\(refused.stderr)")
+        for pid in processes { kill(pid, SIGCONT) }
+        _ = try await events.awaitLine(containing: "is reachable again")
+        let added = try await daemon.todoctl("add", "after")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try await server.psql("SELECT string_agg(todo->>'title', ',' ORDER BY number) FROM todo") == "before,after")
+        try await daemon.stop()
+        try await server.stop()
+    }
+}
