@@ -70,7 +70,7 @@ public final class PostgresStore: SharedStore, Sendable {
                 return (connection, try PostgresSchema.counters(on: connection, lock: true, logger: logger))
             } catch {
                 // Waited too long for the lock: the transaction is aborted, and the next write needs a clean session.
-                try? PostgresStore.run("ROLLBACK", on: connection, logger: logger)
+                PostgresStore.rollBack(connection, logger: logger)
                 throw error
             }
         }
@@ -82,7 +82,7 @@ public final class PostgresStore: SharedStore, Sendable {
             if !write.committed { try PostgresStore.run("ROLLBACK", on: connection, logger: logger) }
             return result
         } catch {
-            if !write.committed { try? PostgresStore.run("ROLLBACK", on: connection, logger: logger) }
+            if !write.committed { PostgresStore.rollBack(connection, logger: logger) }
             // Lost unless a new writer took its place (asking whether a cut-off COMMIT took effect).
             if writer.withLock({ $0?.isClosed ?? true }) { reachability.lost(PostgresStore.reason(error)) }
             throw error
@@ -167,7 +167,7 @@ public final class PostgresStore: SharedStore, Sendable {
         guard let first = changes.firstSeq else { return true }
         return try withWriter("read change \(first) of \(uri)") { connection in
             try PostgresStore.run("BEGIN", on: connection, logger: logger)
-            defer { try? PostgresStore.run("ROLLBACK", on: connection, logger: logger) }
+            defer { PostgresStore.rollBack(connection, logger: logger) }
             _ = try PostgresSchema.counters(on: connection, lock: true, logger: logger)
             let stored = try PostgresSchema.changes(after: first - 1, upTo: first, on: connection, logger: logger)
             if let ours = changes.entries.first(where: { $0.seq == first }), let theirs = stored.entries.first {
@@ -188,8 +188,17 @@ public final class PostgresStore: SharedStore, Sendable {
     }
 
     /// Runs one statement and returns its rows; past the deadline the connection is closed.
-    static func rows(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) throws -> PostgresQueryResult {
-        try Deadline.wait(for: connection.query(query, logger: logger)) { connection.close().whenComplete { _ in } }
+    static func rows(
+        _ query: PostgresQuery, on connection: PostgresConnection, within limit: TimeAmount = Deadline.statement, logger: Logger
+    ) throws -> PostgresQueryResult {
+        try Deadline.wait(for: connection.query(query, logger: logger), within: limit) { connection.close().whenComplete { _ in } }
+    }
+
+    /// Ends a failed transaction. Briefly: on a session PostgreSQL ended (a FATAL error, as at
+    /// shutdown) or that stopped answering, a ROLLBACK would wait out the whole deadline,
+    /// and a session closed rolls back anyway.
+    static func rollBack(_ connection: PostgresConnection, logger: Logger) {
+        _ = try? rows("ROLLBACK", on: connection, within: .seconds(2), logger: logger)
     }
 
     /// Runs `body`, turning postgres-nio's errors (whose descriptions hide everything) into

@@ -46,9 +46,11 @@ final class PostgresWrite: SharedWrite {
         do {
             try PostgresStore.run("COMMIT", on: connection, logger: logger)
         } catch {
-            // Refused by a server still there: not committed. Cut off: the COMMIT may have
-            // arrived, and only the store can say whether it did.
-            guard connection.isClosed, changes.firstSeq != nil else { return try PostgresStore.attempt("commit to \(uri)") { throw error } }
+            // PostgreSQL's own error (even a FATAL one, as at a fast shutdown): not committed.
+            // Cut off without a word, or past the deadline: the COMMIT may have taken effect,
+            // and only the store can say whether it did.
+            let answered = (error as? PSQLError)?.serverInfo != nil
+            guard !answered, changes.firstSeq != nil else { return try PostgresStore.attempt("commit to \(uri)") { throw error } }
             try settle(changes, lost: error)
         }
         committed = true

@@ -56,15 +56,7 @@ struct PostgresOutageTests {
         let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
         let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
         let writers = WriterStorm()
-        let storm = Task {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for writer in 0..<8 {
-                    let client = try await TodoClient.connect(to: (writer % 2 == 0 ? first : second).socketPath)
-                    group.addTask { await writers.write(as: writer, through: client) }
-                }
-                try await group.waitForAll()
-            }
-        }
+        let storm = Task { try await writers.run(8, over: [first, second]) }
         try await writers.await("40 acknowledged writes") { $0.acknowledged.count >= 40 }
         try await server.stopServer()
         try await writers.await("a refusal for every writer") { $0.refused.count + $0.inDoubt.count >= 8 }

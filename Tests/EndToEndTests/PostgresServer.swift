@@ -54,13 +54,14 @@ final class PostgresServer: @unchecked Sendable {
             environment: ["PGHOST": directory, "PATH": "/usr/bin:/bin"])
     }
 
-    /// Waits until `sql` (one value) gives `expected`, asked again every 50 ms: PostgreSQL has
-    /// no event for a lock taken or a query started; fails after `timeout` seconds.
+    /// Waits until `sql` (one value) gives `expected`, asked again every 50 ms (also while the
+    /// server refuses connections): PostgreSQL has no event for a lock taken, a query started
+    /// or a recovery ended; fails after `timeout` seconds.
     func awaitValue(_ sql: String, _ expected: String, timeout: TimeInterval = 30) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
-            last = try await psql(sql)
+            do { last = try await psql(sql) } catch { last = "\(error)" }
             if last == expected { return }
             try await Task.sleep(for: .milliseconds(50))
         }

@@ -84,38 +84,76 @@ struct PostgresTests {
         }
     }
 
-    @Test("8 writers spread over both daemons: numbers and sequence numbers unique and consecutive, both replicas alike")
+    @Test("8 writers spread over both daemons for 10 s: numbers and sequence numbers unique and consecutive, both replicas alike")
     func manyWriters() async throws {
         let server = try await PostgresServer.start()
         let (first, second) = try await pair(on: server)
-        let perWriter = 10
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in 0..<8 {
-                let daemon = writer % 2 == 0 ? first : second
-                group.addTask {
-                    for index in 0..<perWriter {
-                        let added = try await daemon.todoctl("add", "writer \(writer) todo \(index)")
-                        #expect(added.status == 0, "\(added.stderr)")
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        let total = 8 * perWriter
-        for daemon in [first, second] {
-            // The other daemon's last changes may still be on their way: wait for all of them.
-            var numbers: [Int] = []
-            for _ in 0..<200 where numbers.count < total {
-                numbers = try jsonArray(try await daemon.todoctl("list", "--json").stdout).compactMap { $0["number"] as? Int }
-            }
-            #expect(numbers.sorted() == Array(1...total))
-            let log = try await daemon.todoctl("log", "--json", "--limit", "1000").lines.map(jsonObject)
-            #expect(log.compactMap { $0["seq"] as? Int } == Array(1...total))
-        }
+        let writers = WriterStorm()
+        let storm = Task { try await writers.run(8, over: [first, second]) }
+        // The load: 8 writers for 10 s (a duration, not a wait for something).
+        try await Task.sleep(for: .seconds(10))
+        writers.stop()
+        try await storm.value
+        let tally = writers.tally
+        #expect(tally.unexpected.isEmpty && tally.refused.isEmpty && tally.inDoubt.isEmpty, "\(tally)")
+        let total = tally.acknowledged.count
+        #expect(total > 100, "only \(total) writes in 10 s")
         #expect(try await server.psql("SELECT count(*), min(seq), max(seq) FROM journal") == "\(total)|1|\(total)")
+        #expect(try await server.psql("SELECT count(*), min(number), max(number) FROM todo") == "\(total)|1|\(total)")
+        var replicas: [String] = []
+        for daemon in [first, second] {
+            // The other daemon's last changes may still be on their way.
+            try await awaitSequence(UInt64(total), on: daemon)
+            try await daemon.stop()
+            #expect(try await sqlite(daemon, "SELECT count(*), min(seq), max(seq) FROM journal") == "\(total)|1|\(total)")
+            replicas.append(try await sqlite(daemon, "SELECT id, number, title, revision FROM todo ORDER BY number"))
+        }
+        #expect(replicas[0] == replicas[1])
+        #expect(replicas[0].split(separator: "\n").count == total)
+        try await server.stop()
+    }
+
+    @Test("a purge through one daemon removes the todos from PostgreSQL, from the other replica and from a new one; numbers are not reused")
+    func purgePropagates() async throws {
+        let server = try await PostgresServer.start()
+        let (first, second) = try await pair(on: server)
+        for title in ["keep", "drop one", "drop two"] { #expect(try await first.todoctl("add", title).status == 0) }
+        #expect(try await first.todoctl("rm", "2", "3").status == 0)
+        try await awaitSequence(5, on: second)
+        let purged = try await first.todoctl("purge", "--yes")
+        #expect(purged.stdout.contains("purged for good: #2 #3"), "\(purged.stdout) \(purged.stderr)")
+        #expect(try await server.psql("SELECT count(*) FROM journal WHERE number IN (2, 3)") == "0")
+        #expect(try await server.psql("SELECT number FROM todo") == "1")
+        #expect(try await server.psql("SELECT seq, numbers FROM purge") == "6|{2,3}")
+        try await awaitSequence(6, on: second)
+        let numbers = try jsonArray(try await second.todoctl("list", "--all", "--json").stdout).compactMap { $0["number"] as? Int }
+        #expect(numbers == [1])
+        #expect(try await second.todoctl("history", "2").status != 0)
+        #expect(try await second.todoctl("add", "after").stdout.contains("#4"))
+        let fresh = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let freshNumbers = try jsonArray(try await fresh.todoctl("list", "--all", "--json").stdout).compactMap { $0["number"] as? Int }
+        #expect(freshNumbers.sorted() == [1, 4])
+        try await fresh.stop()
         try await first.stop()
         try await second.stop()
         try await server.stop()
+    }
+
+    /// Waits until `daemon` has taken every change up to `seq` (its status says; no event does).
+    private func awaitSequence(_ seq: UInt64, on daemon: DaemonProcess, timeout: TimeInterval = 30) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = 0
+        while Date() < deadline {
+            last = try jsonObject(try await daemon.todoctl("status", "--json").stdout)["sequence"] as? Int ?? 0
+            if last >= seq { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("the daemon reached change \(last), not \(seq), within \(Int(timeout)) s")
+    }
+
+    /// One query's rows in a stopped daemon's replica, as the sqlite3 shell prints them.
+    private func sqlite(_ daemon: DaemonProcess, _ sql: String) async throws -> String {
+        try await run("/usr/bin/sqlite3", [daemon.databasePath, sql]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test("--migrate-to copies a database into an empty PostgreSQL, refuses a non-empty one; a new replica rebuilds it and checks")

@@ -25,6 +25,18 @@ final class WriterStorm: Sendable {
         state.withLock { $0.stopped = true }
     }
 
+    /// `count` writers, each on a connection of its own, spread over `daemons` in turn,
+    /// writing until `stop()`.
+    func run(_ count: Int, over daemons: [DaemonProcess]) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<count {
+                let client = try await TodoClient.connect(to: daemons[writer % daemons.count].socketPath)
+                group.addTask { await self.write(as: writer, through: client) }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     func write(as writer: Int, through client: TodoClient) async {
         var index = 0
         while !state.withLock({ $0.stopped }) {

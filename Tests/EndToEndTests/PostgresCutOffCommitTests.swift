@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// A COMMIT whose answer never reaches the daemon: PostgreSQL may or may not have committed,
+/// and the daemon must neither lose the change nor make it twice. A deferred trigger holds
+/// the COMMIT of a todo titled "slow…" in PostgreSQL for 20 s, so that the connection can
+/// be cut at that moment, as a network or a restart would.
+@Suite("PostgreSQL cut off in the middle of a COMMIT", .serialized)
+struct PostgresCutOffCommitTests {
+    /// A store and a daemon on it, with the trigger that slows the commit of "slow…" todos.
+    private func slowCommits() async throws -> (PostgresServer, DaemonProcess) {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        _ = try await server.psql("""
+            CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.entry->'after'->>'title' LIKE 'slow%' THEN PERFORM pg_sleep(20); END IF;
+                RETURN NULL;
+            END $$;
+            CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON journal DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION slow_commit();
+            """)
+        return (server, daemon)
+    }
+
+    /// Waits until a COMMIT sleeps in the trigger.
+    private func awaitSlowCommit(on server: PostgresServer) async throws {
+        try await server.awaitValue(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'todod' AND query = 'COMMIT' AND wait_event = 'PgSleep'", "1")
+    }
+
+    @Test("the daemon gives up waiting for a COMMIT that PostgreSQL then makes: it asks, learns it was written, and says so")
+    func committedThoughTheAnswerWasLost() async throws {
+        let (server, daemon) = try await slowCommits()
+        // The daemon's deadline (15 s) ends before the trigger's sleep (20 s): it closes the
+        // connection, and PostgreSQL commits anyway, once the sleep is over.
+        let added = try await run("todoctl", ["add", "slow but sure"], environment: daemon.environment, timeout: 90)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("#1"))
+        #expect(try await server.psql("SELECT count(*) FROM todo WHERE todo->>'title' = 'slow but sure'") == "1")
+        #expect(daemon.log.contains("a commit whose answer was lost took effect"))
+        #expect(try await daemon.todoctl("add", "next").stdout.contains("#2"))
+        try await daemon.stop()
+        try await server.stop()
+    }
+
+    @Test("a COMMIT cut off before PostgreSQL made it: the daemon asks, learns it was not, and says nothing was written")
+    func cutOffBeforeTheCommit() async throws {
+        let (server, daemon) = try await slowCommits()
+        async let adding = daemon.todoctl("add", "slow and lost")
+        try await awaitSlowCommit(on: server)
+        _ = try await server.psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'todod' AND query = 'COMMIT'")
+        let added = try await adding
+        #expect(added.status != 0)
+        #expect(added.stderr.contains("nothing was written"), "\(added.stderr)")
+        #expect(try await server.psql("SELECT count(*) FROM todo") == "0")
+        let next = try await daemon.todoctl("add", "next")
+        #expect(next.stdout.contains("#1"), "the refused todo took no number: \(next.stdout)")
+        try await daemon.stop()
+        try await server.stop()
+    }
+
+    @Test("a COMMIT cut off by a fast shutdown: PostgreSQL says it ended the session, so nothing was written")
+    func cutOffByAFastShutdown() async throws {
+        let (server, daemon) = try await slowCommits()
+        async let adding = daemon.todoctl("add", "slow and stopped")
+        try await awaitSlowCommit(on: server)
+        try await server.stopServer()
+        let added = try await adding
+        #expect(added.status != 0)
+        #expect(added.stderr.contains("terminating connection due to administrator command"), "\(added.stderr)")
+        #expect(added.stderr.contains("nothing was written"), "\(added.stderr)")
+        try await server.startServer()
+        #expect(try await daemon.todoctl("add", "next").stdout.contains("#1"))
+        #expect(try await server.psql("SELECT string_agg(todo->>'title', ',') FROM todo") == "next")
+        try await daemon.stop()
+        try await server.stop()
+    }
+
+    @Test("a COMMIT cut off without a word while PostgreSQL cannot be asked: the daemon says it cannot tell yet, and learns once it is back")
+    func cutOffInDoubt() async throws {
+        let (server, daemon) = try await slowCommits()
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: daemon)
+        async let adding = run("todoctl", ["add", "slow and in doubt"], environment: daemon.environment, timeout: 90)
+        try await awaitSlowCommit(on: server)
+        // The session's process killed, as a crash would (no word to the daemon), while the
+        // postmaster is frozen: the daemon cannot reconnect to ask, and gives up after its deadline.
+        let processes = try await server.processes()
+        let backend = try await server.psql(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = 'todod' AND query = 'COMMIT'")
+        kill(processes[0], SIGSTOP)
+        defer { kill(processes[0], SIGCONT) }
+        kill(pid_t(backend) ?? 0, SIGKILL)
+        let added = try await adding
+        #expect(added.status != 0)
+        #expect(added.stderr.contains("cannot tell yet whether it was written"), "\(added.stderr)")
+        #expect(added.stderr.contains("todoctl log"), "\(added.stderr)")
+        #expect(daemon.log.contains("a commit's outcome is unknown until the shared store is back"))
+        // Thawed, the postmaster recovers from the crash; the COMMIT never happened.
+        kill(processes[0], SIGCONT)
+        try await server.awaitValue("SELECT 1", "1", timeout: 60)
+        _ = try await events.awaitLine(containing: "is reachable again", timeout: 60)
+        #expect(try await daemon.todoctl("add", "next").stdout.contains("#1"))
+        #expect(try await server.psql("SELECT string_agg(todo->>'title', ',') FROM todo") == "next")
+        try await daemon.stop()
+        try await server.stop()
+    }
+}
