@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TodoDaemon
 import TodoPostgres
 import TodoServers
 
@@ -12,11 +13,14 @@ enum StoreMigrationRun {
                 throw TodoStoreError("there is no database at \(database): give the one to copy with --database")
             }
             let uri = try StoreURI(text)
-            let source = try TodoStore(path: database)
-            let store = try PostgresStore(uri: uri, logger: Logger(label: "todod"))
-            defer { store.close() }
-            let copied = try store.copy(source)
-            print("\(database): \(copied.todos) todos and \(copied.changes) changes copied to \(uri); start todod with --store \(uri)")
+            // A daemon writing to the file meanwhile would leave its changes behind.
+            try DatabaseLock.holding(database, for: "migrate") {
+                let source = try TodoStore(path: database)
+                let store = try PostgresStore(uri: uri, logger: Logger(label: "todod"))
+                defer { store.close() }
+                let copied = try store.copy(source)
+                print("\(database): \(copied.todos) todos and \(copied.changes) changes copied to \(uri); start todod with --store \(uri)")
+            }
         } catch {
             FileHandle.standardError.write(Data("todod: cannot migrate \(database): \(error)\n".utf8))
             throw ExitCode(1)

@@ -164,6 +164,12 @@ struct PostgresTests {
         _ = try await alone.todoctl("done", "2")
         _ = try await alone.todoctl("edit", "3", "--title", "three, renamed", "--tag", "home")
         let before = try await alone.todoctl("list", "--all", "--json").stdout
+        // Not while a daemon writes to the file: what it wrote after the copy would stay behind.
+        let beside = try await run("todod", ["--migrate-to", server.uri, "--database", alone.databasePath])
+        #expect(beside.status == 1)
+        #expect(beside.stderr.contains("a todod (pid \(alone.pid)"), "\(beside.stderr)")
+        #expect(beside.stderr.contains("nothing was done: stop it first"))
+        #expect(try await server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == "0")
         try await alone.stop()
 
         let migrated = try await run("todod", ["--migrate-to", server.uri, "--database", alone.databasePath])
