@@ -93,17 +93,21 @@ public final class PostgresStore: SharedStore, Sendable {
 
     static let atStart = "check that PostgreSQL runs there, that the user may connect (pg_hba.conf, the password in ~/.pgpass or $PGPASSWORD) and that the database exists (createdb)"
 
+    /// Connects as the URI's sslmode says (StoreTLS: libpq's rules; a Unix socket never uses TLS).
     private func connect(advice: String = PostgresStore.nothingWritten) throws -> PostgresConnection {
-        let configuration: PostgresConnection.Configuration
-        if let socket = uri.socketPath {
-            configuration = .init(unixSocketPath: socket, username: uri.user, password: password, database: uri.database)
-        } else {
-            configuration = .init(host: uri.host ?? "localhost", port: uri.port, username: uri.user, password: password, database: uri.database, tls: .disable)
-        }
+        let tls = try StoreTLS(uri: uri)
         return try PostgresStore.attempt("connect to \(uri)", advice: advice) {
-            try PostgresConnection.connect(
-                on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: 1, logger: logger
-            ).wait()
+            try tls.connect { setting in
+                let configuration: PostgresConnection.Configuration
+                if let socket = uri.socketPath {
+                    configuration = .init(unixSocketPath: socket, username: uri.user, password: password, database: uri.database)
+                } else {
+                    configuration = .init(host: uri.host ?? "localhost", port: uri.port, username: uri.user, password: password, database: uri.database, tls: setting)
+                }
+                return try PostgresConnection.connect(
+                    on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: 1, logger: logger
+                ).wait()
+            }
         }
     }
 
