@@ -13,9 +13,10 @@ BUILD_FLAGS ?= --explicit-target-dependency-import-check error
 # serve the systemd and package tests; vim is the real terminal editor (vi) `todoctl edit` is tested with.
 # Import and export are tested against the real programs: taskwarrior (task), python3-icalendar
 # (reads what todod writes), radicale (a CalDAV server) and vdirsyncer. postgresql: the shared
-# store's tests run a private PostgreSQL 15 (initdb, pg_ctl) on a Unix socket.
+# store's tests run a private PostgreSQL 15 (initdb, pg_ctl) on a Unix socket; openssl makes the
+# throwaway CA and server certificate of its TLS tests.
 APT_PACKAGES = pkg-config libsqlite3-dev libsystemd-dev tmux socat sqlite3 systemd dpkg-dev vim \
-               taskwarrior python3-icalendar radicale vdirsyncer postgresql
+               taskwarrior python3-icalendar radicale vdirsyncer postgresql openssl
 SUDO        := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: all deps build test run clean docs-check

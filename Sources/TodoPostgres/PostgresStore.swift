@@ -114,19 +114,23 @@ public final class PostgresStore: SharedStore, Sendable {
         ("application_name", "todod"), ("lock_timeout", "10s"), ("idle_in_transaction_session_timeout", "30s"),
     ]
 
+    /// Connects as the URI's sslmode says (StoreTLS: libpq's rules; a Unix socket never uses TLS).
     func connect(advice: String = PostgresStore.nothingWritten) throws -> PostgresConnection {
-        var configuration: PostgresConnection.Configuration
-        if let socket = uri.socketPath {
-            configuration = .init(unixSocketPath: socket, username: uri.user, password: password, database: uri.database)
-        } else {
-            configuration = .init(host: uri.host ?? "localhost", port: uri.port, username: uri.user, password: password, database: uri.database, tls: .disable)
-        }
-        configuration.options.additionalStartupParameters = PostgresStore.sessionSettings
         do {
-            let connecting = PostgresConnection.connect(
-                on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: 1, logger: logger)
+            let tls = try StoreTLS(uri: uri)
             let connection = try PostgresStore.attempt("connect to \(uri)", advice: advice) {
-                try Deadline.wait(for: connecting) { connecting.whenSuccess { $0.close().whenComplete { _ in } } }
+                try tls.connect { setting in
+                    var configuration: PostgresConnection.Configuration
+                    if let socket = uri.socketPath {
+                        configuration = .init(unixSocketPath: socket, username: uri.user, password: password, database: uri.database)
+                    } else {
+                        configuration = .init(host: uri.host ?? "localhost", port: uri.port, username: uri.user, password: password, database: uri.database, tls: setting)
+                    }
+                    configuration.options.additionalStartupParameters = PostgresStore.sessionSettings
+                    let connecting = PostgresConnection.connect(
+                        on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: 1, logger: logger)
+                    return try Deadline.wait(for: connecting) { connecting.whenSuccess { $0.close().whenComplete { _ in } } }
+                }
             }
             reachability.regained()
             return connection

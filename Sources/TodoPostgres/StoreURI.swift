@@ -5,7 +5,8 @@ import Foundation
 /// socket directory, as libpq names it; the socket is `DIR/.s.PGSQL.PORT`).
 ///
 /// A password is never taken from the URI (it would show in `ps` and in logs): it comes
-/// from `PGPASSWORD` or `~/.pgpass`, as libpq's.
+/// from `PGPASSWORD` or `~/.pgpass`, as libpq's. TLS is libpq's too: `sslmode` and
+/// `sslrootcert`, else `$PGSSLMODE` and `$PGSSLROOTCERT`.
 public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
     /// The PostgreSQL role; the login name when the URI names none.
     public var user: String
@@ -17,20 +18,36 @@ public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
     public var port: Int
     /// The database; the user's name when the URI names none.
     public var database: String
+    /// libpq's `sslmode` over TCP: the URI's, else `$PGSSLMODE`, else `prefer` (`verify-full`
+    /// with `sslrootcert=system`, as libpq 16's). Ignored over a Unix socket, as libpq ignores it.
+    public var sslMode: SSLMode
+    /// libpq's `sslrootcert`: the file of CA certificates the server's must be signed by, or
+    /// `system` for the system's trust store; nil for libpq's default, `~/.postgresql/root.crt`.
+    public var sslRootCertificate: String?
 
     /// The socket file in `socketDirectory`, as libpq names it.
     public var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }
 
-    /// The URI without any secret: what logs and messages show.
+    /// The URI without any secret: what logs and messages show. It keeps the TLS settings
+    /// that differ from the default, so that a log says how the store is reached.
     public var description: String {
         let place = host.map { "\($0)\(port == 5432 ? "" : ":\(port)")" } ?? ""
-        let query = socketDirectory.map { "?host=\($0)" + (port == 5432 ? "" : "&port=\(port)") } ?? ""
-        return "postgresql://\(user)@\(place)/\(database)\(query)"
+        var query: [String] = []
+        if let socketDirectory {
+            query.append("host=\(socketDirectory)")
+            if port != 5432 { query.append("port=\(port)") }
+        }
+        if sslMode != .prefer { query.append("sslmode=\(sslMode.rawValue)") }
+        if let sslRootCertificate { query.append("sslrootcert=\(sslRootCertificate)") }
+        return "postgresql://\(user)@\(place)/\(database)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     }
 
-    /// Parses `text`; `defaultUser` stands for a URI without a user (libpq takes the login name).
+    /// Parses `text`; `defaultUser` stands for a URI without a user (libpq takes the login name);
+    /// `environment` gives `$PGSSLMODE` and `$PGSSLROOTCERT` for a URI without sslmode or sslrootcert.
     /// - Throws: `StoreURIError`, saying what is wrong and what is expected.
-    public init(_ text: String, defaultUser: String = StoreURI.loginName) throws(StoreURIError) {
+    public init(
+        _ text: String, defaultUser: String = StoreURI.loginName, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(StoreURIError) {
         guard let schemeEnd = text.range(of: "://"), ["postgresql", "postgres"].contains(text[..<schemeEnd.lowerBound].lowercased()) else {
             throw StoreURIError("\(text) is not a PostgreSQL URI: write postgresql://USER@HOST/DB, or postgresql://USER@/DB?host=/socket/dir")
         }
@@ -57,6 +74,8 @@ public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
         var host: String?
         var namedUser: String?
         var namedDatabase: String?
+        var namedMode: SSLMode?
+        var rootCertificate: String?
         if !hostPart.isEmpty {
             // An IPv6 address is bracketed; a port follows the last colon outside brackets.
             if let colon = hostPart.lastIndex(of: ":"), !hostPart[colon...].contains("]") {
@@ -83,11 +102,23 @@ public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
             case "dbname": namedDatabase = value.isEmpty ? nil : value
             case "password":
                 throw StoreURIError("the URI holds a password, which would show in `ps` and in logs: remove it and put it in ~/.pgpass or $PGPASSWORD")
-            case "sslmode" where ["disable", "allow", "prefer"].contains(value): break
+            case "sslmode": namedMode = try StoreURI.sslMode(value, writtenAs: "sslmode=\(value)")
+            case "sslrootcert": rootCertificate = value.isEmpty ? nil : value
             default:
-                throw StoreURIError("\(text): todod does not know the parameter \(key); it takes host, port, user and dbname (and sslmode=disable)")
+                throw StoreURIError("\(text): todod does not know the parameter \(key); it takes host, port, user, dbname, sslmode and sslrootcert")
             }
         }
+        rootCertificate = rootCertificate ?? environment["PGSSLROOTCERT"].flatMap { $0.isEmpty ? nil : $0 }
+        var mode = namedMode
+        if mode == nil, let value = environment["PGSSLMODE"], !value.isEmpty {
+            mode = try StoreURI.sslMode(value, writtenAs: "$PGSSLMODE=\(value)")
+        }
+        // libpq 16: any certificate a public CA signed for any name would pass a weaker check.
+        if rootCertificate == "system", let mode, mode != .verifyFull {
+            throw StoreURIError("sslmode \(mode.rawValue) is too weak for sslrootcert=system: a public CA signs certificates for anyone's host, so only the host name check of verify-full makes them mean something; leave sslmode out or write sslmode=verify-full")
+        }
+        sslMode = mode ?? (rootCertificate == "system" ? .verifyFull : .prefer)
+        sslRootCertificate = rootCertificate
         self.user = namedUser ?? user
         if let namedDatabase {
             database = namedDatabase
@@ -111,6 +142,14 @@ public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
     /// The login name, which libpq takes for a missing user.
     public static var loginName: String {
         ProcessInfo.processInfo.environment["USER"] ?? NSUserName()
+    }
+
+    /// The SSL mode spelled `value`; `written` says where, for the message.
+    private static func sslMode(_ value: String, writtenAs written: String) throws(StoreURIError) -> SSLMode {
+        guard let mode = SSLMode(rawValue: value) else {
+            throw StoreURIError("\(written) is not an SSL mode: write one of \(SSLMode.spelled) (libpq's; verify-full checks the server's certificate and its name)")
+        }
+        return mode
     }
 
     private static func decoded(_ text: Substring) throws(StoreURIError) -> String {

@@ -23,7 +23,9 @@ struct TododCommand: AsyncParsableCommand {
             $XDG_DATA_HOME/todod/todos.sqlite (~/.local/share/todod/todos.sqlite).
             Shared store: --store, else $TODOD_STORE (postgresql://USER@HOST/DB, or
             postgresql://USER@/DB?host=/socket/dir; the password from $PGPASSWORD or ~/.pgpass).
-            The database is then this daemon's replica of it.
+            The database is then this daemon's replica of it. Over TCP, TLS as libpq's:
+            ?sslmode=verify-full&sslrootcert=CA.crt checks the server (sslmode prefer unless
+            given, or $PGSSLMODE; no TLS over a Unix socket).
             SIGTERM or SIGINT: stop taking requests, answer those taken, exit 0.
             """,
         version: TodoVersion.current)

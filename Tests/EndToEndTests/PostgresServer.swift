@@ -2,27 +2,34 @@ import Foundation
 
 /// A private PostgreSQL 15 for one test: `initdb` into a temporary directory given to the
 /// `postgres` user (initdb refuses root), the server on a Unix socket in that directory and
-/// no TCP, one database; stopped and removed by `stop()` (killed at the latest when dropped).
+/// no TCP (unless `options` say otherwise), one database; stopped and removed by `stop()`
+/// (killed at the latest when dropped).
 final class PostgresServer: @unchecked Sendable {
     static let binaries = "/usr/lib/postgresql/15/bin"
     let directory: String
     let database = "todos"
+    /// Its port: the TCP port when `options` make it listen, and the socket file's number.
+    let port: Int
+    /// More `postgres` options, for every start (PostgresTLSServer's TCP and TLS settings).
+    let options: String
     var dataDirectory: String { directory + "/data" }
     /// What `todod --store` takes: the socket directory as libpq's `host`.
-    var uri: String { "postgresql://postgres@/\(database)?host=\(directory)" }
+    var uri: String { "postgresql://postgres@/\(database)?host=\(directory)" + (port == 5432 ? "" : "&port=\(port)") }
 
-    static func start() async throws -> PostgresServer {
+    static func start(port: Int = 5432, options: String = "") async throws -> PostgresServer {
         guard FileManager.default.isExecutableFile(atPath: binaries + "/initdb") else {
             throw TestFailure("PostgreSQL 15 is not installed: apt-get install postgresql (make test does)")
         }
-        let server = try PostgresServer()
+        let server = try PostgresServer(port: port, options: options)
         try await server.asPostgres(binaries + "/initdb", "-D", server.dataDirectory, "-U", "postgres", "-A", "trust", "--no-sync")
         try await server.startServer()
         try await server.asPostgres(binaries + "/createdb", "-h", server.directory, server.database)
         return server
     }
 
-    private init() throws {
+    private init(port: Int, options: String) throws {
+        self.port = port
+        self.options = options
         directory = try makeTemporaryDirectory()
         guard let postgres = getpwnam("postgres") else { throw TestFailure("there is no postgres user: apt-get install postgresql") }
         chown(directory, postgres.pointee.pw_uid, postgres.pointee.pw_gid)
@@ -32,7 +39,7 @@ final class PostgresServer: @unchecked Sendable {
     func startServer() async throws {
         try await asPostgres(
             Self.binaries + "/pg_ctl", "start", "-w", "-D", dataDirectory, "-l", directory + "/server.log",
-            "-o", "-k \(directory) -c listen_addresses='' -c fsync=off")
+            "-o", "-k \(directory) -p \(port) -c listen_addresses='' -c fsync=off \(options)")
     }
 
     /// Stops the server (`fast`: connections are cut, as when PostgreSQL goes away).
@@ -89,7 +96,7 @@ final class PostgresServer: @unchecked Sendable {
     @discardableResult
     private func asPostgres(_ arguments: String...) async throws -> String {
         let result = try await ChildProcess.run(
-            "/usr/sbin/runuser", ["-u", "postgres", "--"] + arguments, environment: ["PGHOST": directory, "PATH": "/usr/bin:/bin"])
+            "/usr/sbin/runuser", ["-u", "postgres", "--"] + arguments, environment: ["PGHOST": directory, "PGPORT": "\(port)", "PATH": "/usr/bin:/bin"])
         guard result.status == 0 else {
             throw TestFailure("\(arguments.joined(separator: " ")) failed (\(result.status)): \(result.output)")
         }
