@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import PostgresNIO
 import Synchronization
 import TodoEvents
@@ -235,7 +236,14 @@ public final class PostgresStore: SharedStore, Sendable {
             let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
             return message + code
         }
-        if error.code == .connectionError, let underlying = error.underlying { return "PostgreSQL cannot be reached (\(underlying))" }
+        if error.code == .connectionError, let underlying = error.underlying {
+            // EAFNOSUPPORT: a sandbox (the systemd unit's RestrictAddressFamilies=AF_UNIX) forbids network sockets.
+            let refused = (underlying as? NIOConnectionError)?.connectionErrors.compactMap { $0.error as? IOError } ?? []
+            if refused.contains(where: { $0.errnoCode == EAFNOSUPPORT }) {
+                return "todod may not open network sockets here (\(underlying)): under systemd, add RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 beside Environment=TODOD_STORE=… in the unit's drop-in (systemctl --user edit todod.service)"
+            }
+            return "PostgreSQL cannot be reached (\(underlying))"
+        }
         if error.code == .serverClosedConnection || error.code == .clientClosedConnection { return "the connection to PostgreSQL was closed" }
         if let underlying = error.underlying { return "\(error.code): \(underlying)" }
         return "\(error.code)"

@@ -179,7 +179,7 @@ struct SystemdTests {
 
     /// `make install PREFIX=~/prefix` of the binaries under test, checked: the files are where the
     /// issue says, the units point at PREFIX/bin, and `systemd-analyze --user verify` is clean.
-    private func installForTest(_ user: SystemdUserManager) async throws -> String {
+    func installForTest(_ user: SystemdUserManager) async throws -> String {
         let prefix = user.home + "/prefix"
         let installed = try await makeInstall(prefix: prefix)
         guard installed.status == 0 else { throw TestFailure("make install failed (\(installed.status)):\n\(installed.stdout)\n\(installed.stderr)") }

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// The README's drop-in for a shared store across machines, under the real unit's sandbox:
+/// a TCP PostgreSQL that asks for a password, which comes from `~/.pgpass`.
+extension SystemdTests {
+    @Test(
+        "a real user manager runs todod on a TCP PostgreSQL with the README's drop-in; without its address families the error says what to add",
+        .enabled(if: SystemdUserManager.unavailableReason == nil, "needs root, and a machine where systemd is not PID 1"))
+    func userManagerWithASharedStore() async throws {
+        let postgres = try await PostgresTLSServer.start(tls: false)
+        try await SystemdUserManager.with { user in
+            let prefix = try await installForTest(user)
+            try user.writeUserFile(".pgpass", "127.0.0.1:\(postgres.port):todos:postgres:\(PostgresTLSServer.password)\n")
+            chmod(user.home + "/.pgpass", 0o600)
+            let store = "postgresql://postgres@127.0.0.1:\(postgres.port)/todos"
+            // First as a person would write it from the environment variable alone.
+            try user.writeUserFile(".config/systemd/user/todod.service.d/store.conf", "[Service]\nEnvironment=TODOD_STORE=\(store)\n")
+            try await user.start(unitPath: prefix + "/lib/systemd/user")
+            try await user.systemctl("enable", "--now", "todod.socket")
+            let refused = try await user.runAsUser(prefix + "/bin/todoctl", ["add", "Buy", "milk"])
+            #expect(refused.status != 0)
+            let journal = try await user.userJournal(unit: "todod.service").compactMap { $0["MESSAGE"] as? String }
+            #expect(journal.contains { $0.contains("RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6") },
+                    "the unit's sandbox refused TCP without saying what to add: \(journal)")
+
+            // Then as the README writes the drop-in.
+            try user.writeUserFile(
+                ".config/systemd/user/todod.service.d/store.conf",
+                "[Service]\nEnvironment=TODOD_STORE=\(store)\nRestrictAddressFamilies=AF_UNIX AF_INET AF_INET6\n")
+            // The failed starts tripped the start limit, which failed the socket too.
+            try await user.systemctl("daemon-reload")
+            try await user.systemctl("reset-failed", "todod.service", "todod.socket")
+            try await user.systemctl("start", "todod.socket")
+            let added = try await user.runAsUser(prefix + "/bin/todoctl", ["add", "Buy", "milk"])
+            #expect(added.status == 0, "\(added.stderr)\n\(user.managerOutput)")
+            let status = try jsonObject(try await user.runAsUser(prefix + "/bin/todoctl", ["status", "--json"]).stdout)
+            #expect((status["sharedStore"] as? [String: Any])?["store"] as? String == store)
+            #expect(try await postgres.server.psql("SELECT todo->>'title' FROM todo") == "Buy milk")
+        }
+        try await postgres.stop()
+    }
+}
