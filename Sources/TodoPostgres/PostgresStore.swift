@@ -21,6 +21,8 @@ public final class PostgresStore: SharedStore, Sendable {
     let logger: Logger
     private let password: String?
     private let writer: Mutex<PostgresConnection?>
+    /// The tables exist: made sure of on the first connection that succeeds.
+    private let tablesReady = Mutex(false)
     let watching = Mutex(Watch())
     let listenerQueue = DispatchQueue(label: "todod.postgres.listener")
     let reachability: StoreReachability
@@ -33,18 +35,23 @@ public final class PostgresStore: SharedStore, Sendable {
     }
 
     /// Connects and creates the tables on first use. Blocks: call it off any event loop.
+    /// - Parameter startUnreachable: when the store cannot be reached (as opposed to refusing
+    ///   this user, this database or this TLS), start all the same, unreachable: the daemon
+    ///   serves its replica, and connects later (a laptop started away from its network).
     /// - Throws: `SharedStoreError` saying what happened and what to do.
-    public init(uri: StoreURI, password: String? = nil, logger: Logger) throws {
+    public init(uri: StoreURI, password: String? = nil, logger: Logger, startUnreachable: Bool = false) throws {
         self.uri = uri
         self.logger = logger
         self.password = password ?? PasswordFile.password(for: uri)
         writer = Mutex(nil)
         reachability = StoreReachability(store: "\(uri)")
-        let connection = try connect(advice: PostgresStore.atStart)
-        try PostgresStore.attempt("create todod's tables in \(uri)", advice: PostgresStore.atStart) {
-            try PostgresSchema.create(on: connection, logger: logger)
+        do {
+            let connection = try connect(advice: PostgresStore.atStart)
+            writer.withLock { $0 = connection }
+        } catch let error as SharedStoreError where startUnreachable && error.kind == .unreachable {
+            logger.warning("cannot reach the shared store at start; serving this machine's copy, writes refused until it is reachable",
+                           metadata: ["store": "\(uri)", "error": "\(error)"])
         }
-        writer.withLock { $0 = connection }
     }
 
     // MARK: SharedStore
@@ -133,12 +140,22 @@ public final class PostgresStore: SharedStore, Sendable {
                     return try Deadline.wait(for: connecting) { connecting.whenSuccess { $0.close().whenComplete { _ in } } }
                 }
             }
+            try createTables(on: connection, advice: advice)
             reachability.regained()
             return connection
         } catch {
             reachability.lost(PostgresStore.reason(error))
             throw error
         }
+    }
+
+    /// Creates the tables unless that was done: on the first connection that succeeds.
+    private func createTables(on connection: PostgresConnection, advice: String) throws {
+        guard !tablesReady.withLock({ $0 }) else { return }
+        try PostgresStore.attempt("create todod's tables in \(uri)", advice: advice) {
+            try PostgresSchema.create(on: connection, logger: logger)
+        }
+        tablesReady.withLock { $0 = true }
     }
 
     /// Runs `body` on the writer; when that fails because the connection was dropped (a
@@ -216,8 +233,17 @@ public final class PostgresStore: SharedStore, Sendable {
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {
             throw SharedStoreError("could not \(what): \(reason(error)); \(lockTimedOut)")
         } catch {
-            throw SharedStoreError("could not \(what): \(reason(error)); \(advice)")
+            throw SharedStoreError("could not \(what): \(reason(error)); \(advice)", kind: isUnreachable(error) ? .unreachable : .failed)
         }
+    }
+
+    /// Whether `error` says the store could not be reached, rather than that it refused:
+    /// cut off, silent past the deadline, or shutting down or starting up (SQLSTATE 57P0x).
+    static func isUnreachable(_ error: any Error) -> Bool {
+        if error is Deadline.Expired || error is IOError || error is NIOConnectionError { return true }
+        guard let error = error as? PSQLError else { return false }
+        if let state = error.serverInfo?[.sqlState] { return state.hasPrefix("57P0") }
+        return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown].contains(error.code)
     }
 
     static let nothingWritten = "nothing was written; todod connects again at the next write: try again once PostgreSQL is back"

@@ -69,7 +69,7 @@ final class PostgresWrite: SharedWrite {
             throw SharedStoreError("""
                 the connection to \(uri) was lost while it committed this change (\(reason)), so todod cannot tell yet whether it \
                 was written: once PostgreSQL is back, every daemon shows it if it was (todoctl log); check there before repeating it
-                """, inDoubt: true)
+                """, kind: .inDoubt)
         }
         guard held else {
             throw SharedStoreError("could not commit to \(uri): \(reason); \(PostgresStore.nothingWritten)")

@@ -5,8 +5,9 @@ import TodoModel
 /// shared transaction, after the replica caught up, and commits only once the shared
 /// store did; changes committed through other daemons reach this one's clients as its own do.
 extension ModelServer {
-    /// Before the first read: the replica takes every change committed elsewhere meanwhile.
-    static func catchUpAtStart(_ store: TodoStore, from shared: any SharedStore) throws {
+    /// The changes `store`, a replica of `shared`, lacks; throws `TodoStoreError` when it
+    /// is no replica of it (a history of its own, or ahead of the store).
+    static func changesForReplica(_ store: TodoStore, of shared: any SharedStore) throws -> SharedChanges {
         let replica = try store.counters()
         let changes = try shared.changes(after: replica.change)
         guard replica.change <= changes.change else {
@@ -26,7 +27,25 @@ extension ModelServer {
                 file for the shared store (it is filled from it)
                 """)
         }
-        try store.apply(changes)
+        return changes
+    }
+
+    /// On the storage queue, before anything else reaches the store: when the replica was
+    /// not checked at start (the store was unreachable), checks it and catches it up now.
+    /// Throws while that cannot be done, and for good once it is found to be no replica.
+    private func checkReplica(_ shared: any SharedStore) throws {
+        let (checked, refusal) = state.withLock { ($0.replicaChecked, $0.notReplica) }
+        if let refusal { throw TodoStoreError(refusal) }
+        guard !checked else { return }
+        do {
+            try catchUp(ModelServer.changesForReplica(store, of: shared))
+            state.withLock { $0.replicaChecked = true }
+        } catch let error as TodoStoreError {
+            logger.critical("this database is no replica of the shared store: writes are refused; stop todod and see the message",
+                            metadata: ["error": "\(error.message)"])
+            state.withLock { $0.notReplica = error.message }
+            throw error
+        }
     }
 
     /// On the storage queue: the shared transaction, its lock held, brings the replica up
@@ -37,6 +56,7 @@ extension ModelServer {
     /// writes are answered so, and the replica takes them from the store at the next catch-up.
     func commit(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], through shared: any SharedStore) throws -> [TodoWriteResult] {
         var sharedCommitted = false
+        try checkReplica(shared)
         do {
             return try shared.write { write in
                 try catchUp(write.changes(after: store.counters().change))
@@ -69,6 +89,7 @@ extension ModelServer {
             guard let shared else { return }
             do {
                 try refuseWhenClosed()
+                try checkReplica(shared)
                 let replica = try store.counters().change
                 if let upTo, upTo <= replica { return }
                 try catchUp(shared.changes(after: replica))

@@ -51,6 +51,11 @@ public final class ModelServer: Sendable {
         var batchSizes: [Int] = []
         /// Counts commits, so that an idle checkpoint knows none came since it was planned.
         var commits: UInt64 = 0
+        /// With a shared store: the store was found to hold this database's history (at start,
+        /// or at the first connection when it was unreachable then).
+        var replicaChecked = false
+        /// Why the database is no replica of the shared store, found after start: writes are refused with it.
+        var notReplica: String?
 
         /// Takes committed changes into the table; true when any changed it.
         mutating func incorporate(_ changes: [JournalEntry]) -> Bool {
@@ -109,9 +114,19 @@ public final class ModelServer: Sendable {
         self.clock = clock
         self.returnToCore = returnToCore
         self.shared = shared
-        if let shared { try ModelServer.catchUpAtStart(store, from: shared) }
+        var replicaChecked = false
+        if let shared {
+            do {
+                try store.apply(ModelServer.changesForReplica(store, of: shared))
+                replicaChecked = true
+            } catch let error as SharedStoreError where error.kind == .unreachable {
+                // Checked, and caught up, once the store is reachable.
+                logger.warning("starting from this machine's copy: the shared store is unreachable", metadata: ["error": "\(error)"])
+            }
+        }
         let (todos, lastChange) = try store.loadAll()
         var initial = State()
+        initial.replicaChecked = replicaChecked
         initial.todos.reserveCapacity(todos.count)
         initial.counts.asOf = lastChange
         for todo in todos {

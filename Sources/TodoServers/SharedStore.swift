@@ -40,21 +40,29 @@ public protocol SharedWrite {
 
     /// Appends the entries, carries out the purges, stores each entry's todo and the
     /// counters, announces them and commits. Returns only once committed; throws when not:
-    /// `SharedStoreError.inDoubt` when the store went away before saying whether it committed.
+    /// a `SharedStoreError` of kind `inDoubt` when the store went away before saying whether it committed.
     func commit(_ changes: SharedChanges) throws
 }
 
 /// What a shared store throws: the message says what happened, whether anything was
 /// written, and what to do. A write failing so is answered with it as it is.
 public struct SharedStoreError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let message: String
-    /// The store went away while committing: the write may or may not be there, and the
-    /// replica learns which from the store once it is back.
-    public let inDoubt: Bool
+    public enum Kind: Sendable, Equatable {
+        /// The store answered, and refused (or failed) the request.
+        case failed
+        /// The store could not be reached (refused, cut off, or silent past the deadline).
+        case unreachable
+        /// The store went away while committing: the write may or may not be there, and the
+        /// replica learns which from the store once it is back.
+        case inDoubt
+    }
 
-    public init(_ message: String, inDoubt: Bool = false) {
+    public let message: String
+    public let kind: Kind
+
+    public init(_ message: String, kind: Kind = .failed) {
         self.message = message
-        self.inDoubt = inDoubt
+        self.kind = kind
     }
 
     public var description: String { message }

@@ -93,11 +93,12 @@ struct TododCommand: AsyncParsableCommand {
 }
 
 extension TododCommand {
-    /// Opens the PostgreSQL store at `uri` when the daemon starts, logging where (no password).
+    /// Opens the PostgreSQL store at `uri` when the daemon starts, logging where (no password);
+    /// a store that cannot be reached then is connected to later, the replica serving meanwhile.
     static func opener(_ uri: StoreURI) -> @Sendable (Logger) throws -> any SharedStore {
         { logger in
             logger.info("sharing the todos through PostgreSQL", metadata: ["store": "\(uri)"])
-            return try PostgresStore(uri: uri, logger: logger)
+            return try PostgresStore(uri: uri, logger: logger, startUnreachable: true)
         }
     }
 }

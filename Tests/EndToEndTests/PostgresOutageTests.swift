@@ -50,6 +50,58 @@ struct PostgresOutageTests {
         try await server.stop()
     }
 
+    @Test("started while PostgreSQL is away, todod serves its replica and refuses writes; once it is back, it catches up with what the other daemon wrote")
+    func startsWhileAway() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        #expect(try await first.todoctl("add", "one").status == 0)
+        try await first.stop()
+        try await server.stopServer()
+        let again = try await DaemonProcess.start(in: first.directory, arguments: ["--store", server.uri])
+        let listed = try jsonArray(try await again.todoctl("list", "--json").stdout).compactMap { $0["title"] as? String }
+        #expect(listed == ["one"])
+        let status = try jsonObject(try await again.todoctl("status", "--json").stdout)
+        #expect((status["sharedStore"] as? [String: Any])?["reachable"] as? Bool == false)
+        let refused = try await again.todoctl("add", "while away")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("nothing was written"), "\(refused.stderr)")
+
+        try await server.startServer()
+        #expect(try await second.todoctl("add", "two").status == 0)
+        try await awaitSequence(2, on: again)
+        let caughtUp = try jsonArray(try await again.todoctl("list", "--json").stdout).compactMap { $0["title"] as? String }
+        #expect(Set(caughtUp) == ["one", "two"])
+        #expect(try await again.todoctl("add", "three").stdout.contains("#3"))
+        try await again.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
+    @Test("a database with a history of its own, started while PostgreSQL is away: once it is back, writes are refused as from no replica, and the file is left as it was")
+    func foreignReplicaFoundLater() async throws {
+        let server = try await PostgresServer.start()
+        let shared = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for title in ["a", "b", "c"] { _ = try await shared.todoctl("add", title) }
+        try await shared.stop()
+        let alone = try await DaemonProcess.start()
+        for title in ["x", "y"] { _ = try await alone.todoctl("add", title) }
+        try await alone.stop()
+        try await server.stopServer()
+        let mixed = try await DaemonProcess.start(in: alone.directory, arguments: ["--store", server.uri])
+        #expect(try jsonArray(try await mixed.todoctl("list", "--json").stdout).count == 2)
+        try await server.startServer()
+        try await mixed.awaitLog(containing: "this database is no replica of the shared store")
+        let refused = try await mixed.todoctl("add", "z")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("is no replica of the shared store"), "\(refused.stderr)")
+        #expect(try jsonArray(try await mixed.todoctl("list", "--json").stdout).count == 2)
+        try await mixed.stop()
+        #expect(try await mixed.check().stdout.contains("2 todos, 2 changes"))
+        #expect(try await server.psql("SELECT count(*) FROM journal") == "3")
+        try await server.stop()
+    }
+
     @Test("8 writers over two daemons while PostgreSQL stops and starts: every acknowledged write is there once, no refused one, both replicas alike")
     func writesThroughARestart() async throws {
         let server = try await PostgresServer.start()

@@ -139,18 +139,6 @@ struct PostgresTests {
         try await server.stop()
     }
 
-    /// Waits until `daemon` has taken every change up to `seq` (its status says; no event does).
-    private func awaitSequence(_ seq: UInt64, on daemon: DaemonProcess, timeout: TimeInterval = 30) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = 0
-        while Date() < deadline {
-            last = try jsonObject(try await daemon.todoctl("status", "--json").stdout)["sequence"] as? Int ?? 0
-            if last >= seq { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw TestFailure("the daemon reached change \(last), not \(seq), within \(Int(timeout)) s")
-    }
-
     /// One query's rows in a stopped daemon's replica, as the sqlite3 shell prints them.
     private func sqlite(_ daemon: DaemonProcess, _ sql: String) async throws -> String {
         try await run("/usr/bin/sqlite3", [daemon.databasePath, sql]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
