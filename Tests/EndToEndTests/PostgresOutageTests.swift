@@ -191,4 +191,29 @@ struct PostgresOutageTests {
         try await daemon.stop()
         try await server.stop()
     }
+
+    @Test("a change PostgreSQL took but this machine's full disk kept from the replica: the client is told so, and the replica takes it once there is room")
+    func replicaDiskFull() async throws {
+        let server = try await PostgresServer.start()
+        let directory = try makeTemporaryDirectory()
+        // A small file system of its own, filled up, for the replica (PostgreSQL's disk has room).
+        let mounted = try await run("/bin/mount", ["-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", directory])
+        try #require(mounted.status == 0, "cannot mount a tmpfs: \(mounted.stderr)")
+        defer { _ = umount2(directory, Int32(MNT_DETACH)) }
+        let daemon = try await DaemonProcess.start(in: directory, arguments: ["--store", server.uri, "--log-level", "warning"])
+        #expect(try await daemon.todoctl("add", "small").status == 0)
+        _ = try await run("/bin/dd", ["if=/dev/zero", "of=\(directory)/filler", "bs=4096"])
+        let notes = String(repeating: "a long note that needs new pages. ", count: 1_800)
+        let added = try await daemon.todoctl("add", "large", "--notes", notes)
+        #expect(added.status != 0)
+        #expect(added.stderr.contains("the shared store committed this change, but this machine's database could not"), "\(added.stderr)")
+        #expect(try await server.psql("SELECT count(*) FROM todo WHERE todo->>'title' = 'large'") == "1")
+        try FileManager.default.removeItem(atPath: directory + "/filler")
+        // The heartbeat (every 5 s) finds the store ahead, and the replica catches up.
+        try await awaitSequence(2, on: daemon)
+        let titles = try jsonArray(try await daemon.todoctl("list", "--json").stdout).compactMap { $0["title"] as? String }
+        #expect(Set(titles) == ["small", "large"])
+        try await daemon.stop()
+        try await server.stop()
+    }
 }
