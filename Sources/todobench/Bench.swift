@@ -226,9 +226,10 @@ struct Bench {
 
     // MARK: Helpers
 
-    func startDaemon(in directory: String) async throws -> BenchDaemon {
+    func startDaemon(in directory: String, store: String? = nil) async throws -> BenchDaemon {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let daemon = try await BenchDaemon.start(binary: options.binaries + "/todod", in: directory, fileLimit: FileLimit.ordinarySoftLimit)
+        let daemon = try await BenchDaemon.start(
+            binary: options.binaries + "/todod", in: directory, fileLimit: FileLimit.ordinarySoftLimit, store: store)
         Watchdog.track(pid: daemon.pid)
         return daemon
     }
