@@ -57,7 +57,7 @@ extension Bench {
         await writer.close()
         await watcher.close()
         // All the writes together, not the median of the runs' figures: the p99 of 1,000 writes
-        // is the 10th-worst, where a run's p99 of 200 would be its 2nd-worst.
+        // leaves out only their 10 worst, where each run's p99 of 200 would leave out its 2 worst.
         let p99 = seen.percentile(0.99)
         table.add("7", "shared store: a change through daemon A → TodoClient on daemon B, p99", todod: formatDuration(p99),
                   goal: .time(atMost: 100_000_000, p99),
