@@ -179,13 +179,15 @@ fuzz-smoke:
 # ---- Benchmarks ---------------------------------------------------------------------------
 # `make bench` builds todod, todoctl and todobench as `make release` builds them and runs
 # todobench, which starts its own todod on a temporary socket and database and prints one
-# table: each figure beside its comparison and goal (docs/PERFORMANCE.md); about 5 minutes.
+# table: each figure beside its comparison and goal (docs/PERFORMANCE.md); about 6 minutes.
 # BENCH_FLAGS passes options to it, e.g. BENCH_FLAGS=--quick (a smoke run) or
 # BENCH_FLAGS="--only 1,3 --runs 3".
 # hyperfine times the whole todoctl processes; sqlite3 measures the storage ceiling;
 # redis-server is the yardstick for reads and Taskwarrior (taskwarrior) for whole commands,
 # both run by todobench on private files (Redis on a Unix socket of its own, no persistence).
-BENCH_PACKAGES = hyperfine sqlite3 redis-server taskwarrior
+# postgresql: the shared store's scenario (7) runs two todods on a private PostgreSQL 15 of
+# its own (initdb and pg_ctl as the postgres user, a Unix socket in a temporary directory).
+BENCH_PACKAGES = hyperfine sqlite3 redis-server taskwarrior postgresql
 BENCH_FLAGS   ?=
 
 .PHONY: bench

@@ -103,6 +103,8 @@ let package = Package(
             name: "todobench",
             dependencies: [
                 "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoPaths",
+                // Starts PostgreSQL's programs as the tests do (pg_ctl leaves a server running).
+                "SpawnTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -9,14 +9,7 @@ extension Bench {
         Watchdog.arm(300, "scenario 1 (round trips)")
         let small = try await startDaemon(in: work + "/small")
         try await seed(small, count: 100)
-        let redis = try await RedisServer.start(in: work + "/redis")
-        do {
-            try await rawReads(todod: small, redis: redis)
-        } catch {
-            await redis.stop()
-            throw error
-        }
-        await redis.stop()
+        try await RedisServer.start(in: work + "/redis").stopAfter { try await rawReads(todod: small, redis: $0) }
         try await clientRoundTrips(small)
         try await small.stop()
 

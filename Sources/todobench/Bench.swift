@@ -12,8 +12,9 @@ import TodoWire
 import Glibc
 #endif
 
-/// `todobench`: starts its own release todod on a temporary socket and database, runs
-/// the scenarios of docs/PERFORMANCE.md and prints a table. `make bench` runs it.
+/// `todobench`: starts its own release todod on a temporary socket and database (and, for the
+/// shared store, its own PostgreSQL), runs the scenarios of docs/PERFORMANCE.md and prints a
+/// table. `make bench` runs it.
 @main
 struct Bench {
     static func main() async {
@@ -43,6 +44,7 @@ struct Bench {
         if options.scenarios.contains(3) { try await fanOut(in: work) }
         if options.scenarios.contains(4) { try await busAlone() }
         if options.scenarios.contains(5) || options.scenarios.contains(6) { try await wholeProcesses(in: work) }
+        if options.scenarios.contains(7) { try await sharedStore(in: work) }
 
         print(machineLine())
         print("")
@@ -226,9 +228,10 @@ struct Bench {
 
     // MARK: Helpers
 
-    func startDaemon(in directory: String) async throws -> BenchDaemon {
+    func startDaemon(in directory: String, store: String? = nil) async throws -> BenchDaemon {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let daemon = try await BenchDaemon.start(binary: options.binaries + "/todod", in: directory, fileLimit: FileLimit.ordinarySoftLimit)
+        let daemon = try await BenchDaemon.start(
+            binary: options.binaries + "/todod", in: directory, fileLimit: FileLimit.ordinarySoftLimit, store: store)
         Watchdog.track(pid: daemon.pid)
         return daemon
     }

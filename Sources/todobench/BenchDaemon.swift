@@ -4,8 +4,9 @@ import Foundation
 import Glibc
 #endif
 
-/// A release todod on a private socket and database, awaited by its `READY=1`
-/// notification (as systemd would), stopped with SIGTERM.
+/// A release todod on a private socket and database (with `store`, the database is its replica
+/// of that shared store), awaited by its `READY=1` notification (as systemd would), stopped
+/// with SIGTERM.
 final class BenchDaemon: @unchecked Sendable {
     let directory: String
     let socketPath: String
@@ -19,10 +20,10 @@ final class BenchDaemon: @unchecked Sendable {
 
     /// Starts todod in `directory` (reused to restart on the same data) with the file
     /// descriptor limit a systemd user service or a login shell gets (soft 1024), not the
-    /// raised one of this process.
-    static func start(binary: String, in directory: String, fileLimit: rlim_t) async throws -> BenchDaemon {
+    /// raised one of this process; with `store` (`todod --store`'s URI), on that shared store.
+    static func start(binary: String, in directory: String, fileLimit: rlim_t, store: String? = nil) async throws -> BenchDaemon {
         let daemon = BenchDaemon(directory: directory)
-        try await daemon.launch(binary: binary, fileLimit: fileLimit)
+        try await daemon.launch(binary: binary, fileLimit: fileLimit, store: store)
         return daemon
     }
 
@@ -33,13 +34,15 @@ final class BenchDaemon: @unchecked Sendable {
         logPath = directory + "/todod.log"
     }
 
-    private func launch(binary: String, fileLimit: rlim_t) async throws {
+    private func launch(binary: String, fileLimit: rlim_t, store: String?) async throws {
         let notify = try NotifySocket(path: directory + "/notify-\(UInt32.random(in: 0...UInt32.max)).sock")
         defer { notify.close() }
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--socket", socketPath, "--database", databasePath]
+        process.arguments = ["--socket", socketPath, "--database", databasePath] + (store.map { ["--store", $0] } ?? [])
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
+        // A daemon without `store` is SQLite alone, whatever the shell that runs the bench exports.
+        environment.removeValue(forKey: "TODOD_STORE")
         environment.removeValue(forKey: "LISTEN_FDS")
         environment.removeValue(forKey: "WATCHDOG_USEC")
         process.environment = environment
@@ -159,8 +162,8 @@ enum FileLimit {
 }
 
 /// A private temporary directory, short enough for a socket path.
-func makeTemporaryDirectory(under parent: String) throws -> String {
-    var template = Array((parent + "/todobench-XXXXXX").utf8CString)
+func makeTemporaryDirectory(under parent: String, prefix: String = "todobench") throws -> String {
+    var template = Array((parent + "/\(prefix)-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp in \(parent) failed") }
     return String(cString: made)
 }

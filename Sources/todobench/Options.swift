@@ -6,7 +6,7 @@ import Foundation
 struct Options: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todobench",
-        abstract: "Starts its own todod on a temporary socket and database, runs the benchmark scenarios beside Redis, the disk and Taskwarrior, and prints a table (docs/PERFORMANCE.md).")
+        abstract: "Starts its own todod on a temporary socket and database, runs the benchmark scenarios beside Redis, the disk, Taskwarrior and SQLite, and prints a table (docs/PERFORMANCE.md).")
 
     @Flag(help: "Short runs: a smoke test, the figures are rough.")
     var quick = false
@@ -22,10 +22,10 @@ struct Options: ParsableCommand {
     @Option(
         name: .customLong("only"),
         help: ArgumentHelp(
-            "The scenarios to run, e.g. 1,3 (default all: 1 round trips, beside Redis; 2 writes, beside the disk; 3 fan-out; 4 the bus; 5 whole processes, beside Taskwarrior; 6 memory and idle CPU).",
+            "The scenarios to run, e.g. 1,3 (default all: 1 round trips, beside Redis; 2 writes, beside the disk; 3 fan-out; 4 the bus; 5 whole processes, beside Taskwarrior; 6 memory and idle CPU; 7 two daemons on one PostgreSQL, beside SQLite).",
             valueName: "list"),
         transform: Options.scenarioList)
-    var scenarios: Set<Int> = [1, 2, 3, 4, 5, 6]
+    var scenarios: Set<Int> = Set(Options.allScenarios)
 
     @Option(
         name: .customLong("dir"),
@@ -37,8 +37,10 @@ struct Options: ParsableCommand {
     @Option(name: .customLong("bin"), help: ArgumentHelp("Where todod and todoctl are: by default beside todobench.", valueName: "dir"))
     var binaries: String = Options.besideThisProgram
 
-    @Flag(help: "Keep the temporary directory (the daemons' logs are there).")
+    @Flag(help: "Keep the temporary directories (the daemons' and PostgreSQL's logs are there).")
     var keep = false
+
+    static let allScenarios = 1...7
 
     var runs: Int { runsGiven ?? (quick ? 2 : 5) }
     var duration: Double { durationGiven ?? (quick ? 0.5 : 2) }
@@ -52,8 +54,8 @@ struct Options: ParsableCommand {
 
     private static func scenarioList(_ text: String) throws -> Set<Int> {
         let numbers = text.split(separator: ",").map { Int($0) }
-        guard !numbers.isEmpty, numbers.allSatisfy({ $0.map((1...6).contains) == true }) else {
-            throw ValidationError("--only takes scenario numbers from 1 to 6, such as 1,3")
+        guard !numbers.isEmpty, numbers.allSatisfy({ $0.map(allScenarios.contains) == true }) else {
+            throw ValidationError("--only takes scenario numbers from 1 to \(allScenarios.upperBound), such as 1,3")
         }
         return Set(numbers.compactMap { $0 })
     }

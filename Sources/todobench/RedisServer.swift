@@ -7,7 +7,7 @@ import Glibc
 /// Debian's `redis-server` on a Unix socket in a private directory, persistence off:
 /// the yardstick for a read round trip. Awaited by its `READY=1` (`--supervised systemd`,
 /// as for todod), stopped with `SHUTDOWN NOSAVE`, killed if todobench lets go of it first.
-final class RedisServer: @unchecked Sendable {
+final class RedisServer: SideServer, @unchecked Sendable {
     let socketPath: String
     let version: String
     private let process = Process()

@@ -8,7 +8,7 @@ import Glibc
 /// Kills the run, with a message naming what hung, when a phase takes too long: a daemon
 /// that stops answering must not hang `make bench`.
 enum Watchdog {
-    private static let state = Mutex<(deadline: UInt64, what: String, daemons: [Int32], started: Bool)>((0, "", [], false))
+    private static let state = Mutex<(deadline: UInt64, what: String, daemons: [(pid: Int32, signal: Int32)], started: Bool)>((0, "", [], false))
 
     static func arm(_ seconds: Double, _ what: String) {
         let start = state.withLock { state in
@@ -24,7 +24,7 @@ enum Watchdog {
                     let (expired, what, daemons) = state.withLock { (now() > $0.deadline, $0.what, $0.daemons) }
                     if expired {
                         progress("\(what) took too long; giving up")
-                        for pid in daemons { kill(pid, SIGKILL) }
+                        for daemon in daemons { kill(daemon.pid, daemon.signal) }
                         exit(2)
                     }
                 }
@@ -32,7 +32,7 @@ enum Watchdog {
         }
     }
 
-    /// On SIGINT (^C) or SIGTERM, kills the processes tracked and exits: redis-server never
+    /// On SIGINT (^C) or SIGTERM, stops the processes tracked and exits: redis-server never
     /// hears those signals itself (it inherits a mask that blocks them, see `RedisServer.stop`),
     /// so without this a ^C would leave it running. A handler, not a mask: Dispatch's main
     /// thread waits in sigsuspend with every signal open, and a handled signal goes back to
@@ -43,7 +43,7 @@ enum Watchdog {
             // Only async-signal-safe work here: an atomic load, kill, _exit.
             for index in 0..<min(Signalled.count.load(ordering: .acquiring), Signalled.capacity) {
                 let pid = Signalled.pids[index]
-                if pid > 0 { kill(pid, SIGKILL) }
+                if pid > 0 { kill(pid, Signalled.signals[index]) }
             }
             _exit(128 + received)
         }
@@ -55,28 +55,32 @@ enum Watchdog {
     /// A process that has exited: its pid may soon be another's, which must not be killed.
     static func untrack(pid: Int32) {
         state.withLock { state in
-            state.daemons.removeAll { $0 == pid }
+            state.daemons.removeAll { $0.pid == pid }
             for index in 0..<min(Signalled.count.load(ordering: .relaxed), Signalled.capacity) where Signalled.pids[index] == pid {
                 Signalled.pids[index] = -1
             }
         }
     }
 
-    /// The pids the signal handler kills: a fixed array it can read without a lock.
+    /// The pids the signal handler stops, and with which signal: fixed arrays it can read without a lock.
     private enum Signalled {
         static let capacity = 64
         nonisolated(unsafe) static let pids = UnsafeMutablePointer<pid_t>.allocate(capacity: capacity)
+        nonisolated(unsafe) static let signals = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
         static let count = Atomic<Int>(0)
     }
 
-    /// A process of ours (todod, redis-server) to kill before giving up, so that none outlives the run.
-    static func track(pid: Int32) {
+    /// A process of ours (todod, redis-server, PostgreSQL) to stop before giving up, so that none
+    /// outlives the run: with SIGKILL, or `signal` for one that must clean up as it goes
+    /// (PostgreSQL's postmaster stops its backends and frees its shared memory on SIGQUIT).
+    static func track(pid: Int32, signal: Int32 = SIGKILL) {
         state.withLock { state in
-            state.daemons.append(pid)
+            state.daemons.append((pid, signal))
             // Under the lock: one writer at a time; the handler reads the count after the pid.
             let index = Signalled.count.load(ordering: .relaxed)
             if index < Signalled.capacity {
                 Signalled.pids[index] = pid
+                Signalled.signals[index] = signal
                 Signalled.count.store(index + 1, ordering: .releasing)
             }
         }

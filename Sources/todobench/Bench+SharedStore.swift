@@ -1,0 +1,115 @@
+import Foundation
+import TodoClient
+import TodoEvents
+import TodoModel
+import TodoViewModel
+import TodoWire
+
+/// Scenario 7: two daemons on one PostgreSQL (`todod --store`, issue 15), beside a daemon of
+/// SQLite alone in the same run.
+extension Bench {
+    func sharedStore(in work: String) async throws {
+        Watchdog.arm(180, "scenario 7 (the shared store): starting PostgreSQL")
+        progress("7. PostgreSQL: initdb and start, in a directory of its own under \(options.parent)")
+        try await PostgresServer.start(under: options.parent, keep: options.keep).stopAfter { try await sharedStore(on: $0, in: work) }
+    }
+
+    private func sharedStore(on postgres: PostgresServer, in work: String) async throws {
+        Watchdog.arm(900, "scenario 7 (the shared store)")
+        let a = try await startDaemon(in: work + "/shared-a", store: postgres.uri)
+        let b = try await startDaemon(in: work + "/shared-b", store: postgres.uri)
+        let alone = try await startDaemon(in: work + "/sqlite-alone")
+        try await propagation(from: a, to: b)
+        try await sharedWrites(a, b, alone: alone)
+        for daemon in [a, b, alone] { try await daemon.stop() }
+        table.note("7", "PostgreSQL \(postgres.version) (Debian's), started by todobench: initdb in a private directory, default settings (fsync and synchronous_commit on: a commit returns once PostgreSQL has flushed its WAL, so every write through daemon A or B was on disk when acknowledged), on a Unix socket of its own, no TCP; daemons A and B share it (todod --store), each with its own SQLite replica; \"SQLite alone\" is a third todod without a store, in the same run; B stays connected while A is written to, and catches up on each of A's commits")
+    }
+
+    /// A change made through daemon A, from sending it to its broadcast decoded by a TodoClient
+    /// of daemon B (what a `todoctl watch` on another machine shows): PostgreSQL's commit, its
+    /// NOTIFY, B's read of the journal and B's replica write. One write at a time.
+    private func propagation(from a: BenchDaemon, to b: BenchDaemon) async throws {
+        let writer = try await connectClient(a)
+        let watcher = try await TodoClient.connect(to: b.socketPath)
+        var arrivals = changeArrivals(at: watcher, of: b).makeAsyncIterator()
+        let writes = options.quick ? 100 : 200
+        progress("7. propagation: \(writes) writes a run through daemon A, each awaited on daemon B")
+        var (seen, acknowledged) = (Sample(), Sample())
+        var index = 0
+        for run in 0...options.runs {
+            var (runSeen, runAcknowledged) = (Sample(), Sample())
+            for _ in 0..<writes {
+                index += 1
+                let title = "Bench propagation \(index)"
+                let sent = now()
+                _ = try await writer.request(.requestNewTodo(NewTodo(title: title)))
+                runAcknowledged.latencies.append(now() - sent)
+                var arrival = try await arrivals.next()
+                while let other = arrival, other.title != title { arrival = try await arrivals.next() }
+                guard let arrival else { throw BenchError("daemon B closed the connection while \"\(title)\" was awaited; its log: \(b.logPath)") }
+                runSeen.latencies.append(arrival.at - sent)
+            }
+            if run > 0 {  // run 0 warms up
+                seen.latencies += runSeen.latencies
+                acknowledged.latencies += runAcknowledged.latencies
+            }
+        }
+        await writer.close()
+        await watcher.close()
+        // All the writes together, not the median of the runs' figures: the p99 of 1,000 writes
+        // leaves out only their 10 worst, where each run's p99 of 200 would leave out its 2 worst.
+        let p99 = seen.percentile(0.99)
+        table.add("7", "shared store: a change through daemon A → TodoClient on daemon B, p99", todod: formatDuration(p99),
+                  goal: .time(atMost: 100_000_000, p99),
+                  notes: "\(formatCount(seen.operations)) writes one at a time, all runs together: p50 \(formatDuration(seen.percentile(0.5))), max \(formatDuration(seen.latencies.max() ?? 0)); acknowledged on A: p50 \(formatDuration(acknowledged.percentile(0.5))), p99 \(formatDuration(acknowledged.percentile(0.99)))")
+    }
+
+    /// The title of each change `client` (of `daemon`) hears and when it was decoded, taken by a
+    /// task that always waits for the next one: the time is the arrival's, even when the writer
+    /// reads it only after its own answer came.
+    private func changeArrivals(at client: TodoClient, of daemon: BenchDaemon) -> AsyncThrowingStream<(title: String, at: UInt64), any Error> {
+        let (arrivals, arrived) = AsyncThrowingStream.makeStream(of: (title: String, at: UInt64).self)
+        Task.detached {
+            for await broadcast in client.broadcasts {
+                switch broadcast {
+                case .frame(let frame):
+                    if case .responseTodoViewModel(let change) = frame.event { arrived.yield((change.todo.title, now())) }
+                case .missed:
+                    return arrived.finish(throwing: BenchError("daemon B's client missed broadcasts; its log: \(daemon.logPath)"))
+                }
+            }
+            arrived.finish()
+        }
+        return arrivals
+    }
+
+    /// Durable writes through PostgreSQL and through SQLite alone, their runs in turn; then
+    /// 8 clients over both daemons of the shared store.
+    private func sharedWrites(_ a: BenchDaemon, _ b: BenchDaemon, alone: BenchDaemon) async throws {
+        let add: @Sendable (TodoClient) async throws -> Void = { _ = try await $0.request(.requestNewTodo(NewTodo(title: "Bench write"))) }
+        var eightOnOne: Summary?
+        for count in [1, 8] {
+            let clients = count == 1 ? "1 TodoClient" : "\(count) TodoClients"
+            progress("7. writes: \(clients) on daemon A (PostgreSQL) and on the daemon of SQLite alone, in turn")
+            let shared = try await connectClients(count, a)
+            let local = try await connectClients(count, alone)
+            let (postgres, sqlite) = try await inTurn(
+                { try await closedLoop(shared, duration: $0, add) },
+                { try await closedLoop(local, duration: $0, add) })
+            await closeAll(shared + local)
+            table.add("7", "durable writes, \(clients) on one daemon: PostgreSQL ÷ SQLite", todod: postgres.rate,
+                      comparison: "SQLite alone: \(sqlite.rate)", ratio: postgres.perSecond / sqlite.perSecond,
+                      notes: "PostgreSQL \(postgres.latencies); SQLite \(sqlite.latencies)")
+            if count == 8 { eightOnOne = postgres }
+        }
+        progress("7. writes: 8 TodoClients over daemons A and B (4 + 4)")
+        let spread = try await connectClients(4, a) + connectClients(4, b)
+        let both = try await repeated(duration: options.duration) { try await closedLoop(spread, duration: $0, add) }
+        await closeAll(spread)
+        if let eightOnOne {
+            table.add("7", "durable writes, 8 TodoClients over two daemons (4 + 4), PostgreSQL", todod: both.rate,
+                      comparison: "8 on one daemon: \(eightOnOne.rate)", ratio: both.perSecond / eightOnOne.perSecond,
+                      notes: "\(both.latencies); the daemons take PostgreSQL's counter lock in turn, and each catches up on the other's commits")
+        }
+    }
+}
