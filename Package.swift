@@ -128,7 +128,9 @@ let package = Package(
         .testTarget(name: "TodoClockTests", dependencies: ["TodoClock"]),
         .target(name: "EventTestSupport", dependencies: ["TodoEvents"], path: "Tests/EventTestSupport"),
         .testTarget(name: "TodoEventsTests", dependencies: ["TodoEvents", "EventTestSupport"]),
-        .testTarget(name: "TodoServersTests", dependencies: ["TodoServers", "TodoEvents", "EventTestSupport", "SpawnTestSupport"]),
+        .testTarget(
+            name: "TodoServersTests",
+            dependencies: ["TodoServers", "TodoEvents", "EventTestSupport", "SpawnTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
         .testTarget(name: "TodoPostgresTests", dependencies: ["TodoPostgres"]),
         .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd"]),

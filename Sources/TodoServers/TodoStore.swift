@@ -22,11 +22,13 @@ public final class TodoStore: Sendable {
         var configuration = Configuration()
         configuration.label = "todod"
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            if let maximumPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
+        if let maximumPageCount {
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+        // Here, not in prepareDatabase: the pool sets NORMAL when it turns WAL on, after that hook,
+        // and with NORMAL a commit reaches the disk only at the next checkpoint.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try TodoStore.migrator.migrate(pool)
     }
 
