@@ -80,13 +80,7 @@ struct PostgresOutageTests {
 
     @Test("a database with a history of its own, started while PostgreSQL is away: once it is back, writes are refused as from no replica, and the file is left as it was")
     func foreignReplicaFoundLater() async throws {
-        let server = try await PostgresServer.start()
-        let shared = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        for title in ["a", "b", "c"] { _ = try await shared.todoctl("add", title) }
-        try await shared.stop()
-        let alone = try await DaemonProcess.start()
-        for title in ["x", "y"] { _ = try await alone.todoctl("add", title) }
-        try await alone.stop()
+        let (server, alone) = try await storeBesideAForeignDatabase()
         try await server.stopServer()
         let mixed = try await DaemonProcess.start(in: alone.directory, arguments: ["--store", server.uri])
         #expect(try jsonArray(try await mixed.todoctl("list", "--json").stdout).count == 2)

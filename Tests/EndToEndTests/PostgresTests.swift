@@ -229,13 +229,7 @@ struct PostgresTests {
 
     @Test("a database with a history of its own is refused as a replica, ahead of the store or beside it, and left unchanged")
     func foreignReplicaRefused() async throws {
-        let server = try await PostgresServer.start()
-        let shared = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        for title in ["a", "b", "c"] { _ = try await shared.todoctl("add", title) }
-        try await shared.stop()
-        let alone = try await DaemonProcess.start()
-        for title in ["x", "y"] { _ = try await alone.todoctl("add", title) }
-        try await alone.stop()
+        let (server, alone) = try await storeBesideAForeignDatabase()
         let socket = alone.directory + "/other.sock"
         let beside = try await run("todod", ["--socket", socket, "--database", alone.databasePath, "--store", server.uri])
         #expect(beside.status == 1)
