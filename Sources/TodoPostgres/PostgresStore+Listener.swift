@@ -23,8 +23,13 @@ extension PostgresStore {
         do {
             let connection = try connect(advice: "todod keeps trying")
             connection.addListener(channel: PostgresSchema.channel) { _, notification in changed(UInt64(notification.payload)) }
-            try PostgresStore.attempt("listen in \(uri)") {
-                try PostgresStore.run("LISTEN \(unescaped: PostgresSchema.channel)", on: connection, logger: logger)
+            do {
+                try PostgresStore.attempt("listen in \(uri)") {
+                    try PostgresStore.run("LISTEN \(unescaped: PostgresSchema.channel)", on: connection, logger: logger)
+                }
+            } catch {
+                PostgresStore.discard(connection)
+                throw error
             }
             let failures = watching.withLock { watch in
                 defer { watch.failures = 0 }
@@ -65,14 +70,14 @@ extension PostgresStore {
                 let last = try Deadline.wait(
                     for: connection.query("SELECT value FROM counter WHERE name = 'change'", logger: logger),
                     within: PostgresStore.heartbeat.within
-                ) { connection.close().whenComplete { _ in } }
+                ) { PostgresStore.discard(connection) }
                 let value = try last.first?.decode(Int64.self)
                 changed(value.map(UInt64.init))
                 beat(connection)
             } catch {
                 reachability.lost(PostgresStore.reason(error))
                 logger.warning("the shared store did not answer the heartbeat; reconnecting", metadata: ["store": "\(uri)", "error": "\(PostgresStore.reason(error))"])
-                connection.close().whenComplete { _ in }
+                PostgresStore.discard(connection)
             }
         }
     }

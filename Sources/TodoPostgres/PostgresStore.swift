@@ -137,10 +137,16 @@ public final class PostgresStore: SharedStore, Sendable {
                     configuration.options.additionalStartupParameters = PostgresStore.sessionSettings
                     let connecting = PostgresConnection.connect(
                         on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: 1, logger: logger)
-                    return try Deadline.wait(for: connecting) { connecting.whenSuccess { $0.close().whenComplete { _ in } } }
+                    return try Deadline.wait(for: connecting) { connecting.whenSuccess(PostgresStore.discard) }
                 }
             }
-            try createTables(on: connection, advice: advice)
+            do {
+                try createTables(on: connection, advice: advice)
+            } catch {
+                // A connection must be closed before it goes (postgres-nio asserts so).
+                PostgresStore.discard(connection)
+                throw error
+            }
             reachability.regained()
             return connection
         } catch {
@@ -152,11 +158,18 @@ public final class PostgresStore: SharedStore, Sendable {
     /// Creates the tables unless that was done: on the first connection that succeeds.
     private func createTables(on connection: PostgresConnection, advice: String) throws {
         guard !tablesReady.withLock({ $0 }) else { return }
-        try PostgresStore.attempt("create todod's tables in \(uri)", advice: advice) {
+        try PostgresStore.attempt("create or use todod's tables in \(uri)", advice: PostgresStore.tablesAdvice) {
             try PostgresSchema.create(on: connection, logger: logger)
         }
         tablesReady.withLock { $0 = true }
     }
+
+    /// Why the tables cannot be made or used, as a rule: the role, or a read-only server.
+    static let tablesAdvice = """
+        nothing was written: every todod must connect as a role that may create and write todod's tables (counter, journal, \
+        todo, purge) in the database's public schema: the one role of the README's setup (createdb --owner), or grant it \
+        (GRANT ALL ON SCHEMA public, and ALL on those tables, TO the role); and to a server that takes writes (not a standby)
+        """
 
     /// Runs `body` on the writer; when that fails because the connection was dropped (a
     /// PostgreSQL restarted since the last write), once more on a new connection. Not after
@@ -213,7 +226,13 @@ public final class PostgresStore: SharedStore, Sendable {
     static func rows(
         _ query: PostgresQuery, on connection: PostgresConnection, within limit: TimeAmount = Deadline.statement, logger: Logger
     ) throws -> PostgresQueryResult {
-        try Deadline.wait(for: connection.query(query, logger: logger), within: limit) { connection.close().whenComplete { _ in } }
+        try Deadline.wait(for: connection.query(query, logger: logger), within: limit) { PostgresStore.discard(connection) }
+    }
+
+    /// Closes a connection that is no longer wanted, and keeps it until it is closed: postgres-nio
+    /// asserts that a connection is closed when it goes.
+    @Sendable static func discard(_ connection: PostgresConnection) {
+        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
     /// Ends a failed transaction. Briefly: on a session PostgreSQL ended (a FATAL error, as at

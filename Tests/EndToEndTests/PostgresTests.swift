@@ -227,6 +227,26 @@ struct PostgresTests {
         try await server.stop()
     }
 
+    @Test("a role that may not make or use the tables, or a read-only database, is refused at start with PostgreSQL's reason and what to grant; nothing crashes")
+    func tablesRefused() async throws {
+        let server = try await PostgresServer.start()
+        _ = try await server.psql("CREATE ROLE bob LOGIN")
+        let directory = try makeTemporaryDirectory()
+        let bob = server.uri.replacingOccurrences(of: "postgres@", with: "bob@")
+        let refused = try await run("todod", ["--socket", directory + "/a.sock", "--database", directory + "/a.sqlite", "--store", bob])
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("permission denied for schema public"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("every todod must connect as a role that may create and write todod's tables"))
+        #expect(!refused.stderr.contains("Assertion failed"))
+
+        _ = try await server.psql("ALTER DATABASE todos SET default_transaction_read_only = on")
+        let readOnly = try await run("todod", ["--socket", directory + "/b.sock", "--database", directory + "/b.sqlite", "--store", server.uri])
+        #expect(readOnly.status == 1, "\(readOnly.stderr)")
+        #expect(readOnly.stderr.contains("read-only transaction"), "\(readOnly.stderr)")
+        #expect(readOnly.stderr.contains("not a standby"))
+        try await server.stop()
+    }
+
     @Test("a database with a history of its own is refused as a replica, ahead of the store or beside it, and left unchanged")
     func foreignReplicaRefused() async throws {
         let (server, alone) = try await storeBesideAForeignDatabase()
