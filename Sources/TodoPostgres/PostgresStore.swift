@@ -103,6 +103,10 @@ public final class PostgresStore: SharedStore, Sendable {
         reachability.observe(changed)
     }
 
+    public func refuse(because problem: String) {
+        reachability.refuse(problem)
+    }
+
     public func close() {
         let connections = watching.withLock { watch -> [PostgresConnection] in
             watch.closed = true

@@ -8,6 +8,8 @@ final class StoreReachability: Sendable {
     private struct State {
         var status: SharedStoreStatus
         var observer: (@Sendable (SharedStoreStatus) -> Void)?
+        /// Set for good: reconnecting does not make the store usable again.
+        var refused = false
     }
 
     private let state: Mutex<State>
@@ -32,10 +34,16 @@ final class StoreReachability: Sendable {
         change { $0.reachable ? nil : SharedStoreStatus(store: $0.store, reachable: true, since: Date()) }
     }
 
+    /// The daemon may not use the store any more, for `problem`; nothing makes it reachable again.
+    func refuse(_ problem: String) {
+        change { SharedStoreStatus(store: $0.store, reachable: false, since: Date(), problem: problem) }
+        state.withLock { $0.refused = true }
+    }
+
     /// Applies `next` (nil: no change) and tells the observer of a change, outside the lock.
     private func change(_ next: (SharedStoreStatus) -> SharedStoreStatus?) {
         let told = state.withLock { state -> (SharedStoreStatus, (@Sendable (SharedStoreStatus) -> Void)?)? in
-            guard let status = next(state.status) else { return nil }
+            guard !state.refused, let status = next(state.status) else { return nil }
             state.status = status
             return (status, state.observer)
         }

@@ -11,11 +11,7 @@ extension ModelServer {
         let replica = try store.counters()
         let changes = try shared.changes(after: replica.change)
         guard replica.change <= changes.change else {
-            throw TodoStoreError("""
-                the database \(store.path) holds changes up to \(replica.change), the shared store only up to \(changes.change), \
-                so it is no replica of that store and nothing was changed: give todod a new --database file for the shared store \
-                (it is filled from it), or copy this database into an empty store with --migrate-to
-                """)
+            throw TodoStoreError(wentBack(store: changes.change, replica: replica.change, path: store.path))
         }
         // Same numbers, another history (a replica of another store, a database used alone): refused, not mixed.
         if replica.change > 0, let ours = try store.changes(after: replica.change - 1, limit: 1).first, ours.seq == replica.change,
@@ -30,22 +26,59 @@ extension ModelServer {
         return changes
     }
 
+    /// The store's last change is below the replica's: PostgreSQL lost changes only the
+    /// replicas still hold, or the database is another store's.
+    static func wentBack(store: UInt64, replica: UInt64, path: String) -> String {
+        guard store > 0 else {
+            return """
+                the database \(path) holds changes up to \(replica) and the shared store none, so it is no replica of that \
+                store and nothing was changed: copy this database into the empty store with --migrate-to, or give todod a new \
+                --database file for the shared store (it is filled from it)
+                """
+        }
+        return """
+        the shared store's last change is \(store), but the database \(path) holds changes up to \(replica): PostgreSQL was \
+        restored from an older backup or failed over to a standby without the last commits (or this database is another \
+        store's), so changes \(store + 1)…\(replica) are only in the replicas that have them, and this daemon writes nothing \
+        more: save them (todoctl log --json; theirs are the seq above \(store)), stop todod, start it with a new --database \
+        file, which is filled from the store, and add them again
+        """
+    }
+
     /// On the storage queue, before anything else reaches the store: when the replica was
     /// not checked at start (the store was unreachable), checks it and catches it up now.
     /// Throws while that cannot be done, and for good once it is found to be no replica.
     private func checkReplica(_ shared: any SharedStore) throws {
         let (checked, refusal) = state.withLock { ($0.replicaChecked, $0.notReplica) }
-        if let refusal { throw TodoStoreError(refusal) }
+        if let refusal { throw SharedStoreError(refusal) }
         guard !checked else { return }
         do {
             try catchUp(ModelServer.changesForReplica(store, of: shared))
             state.withLock { $0.replicaChecked = true }
         } catch let error as TodoStoreError {
-            logger.critical("this database is no replica of the shared store: writes are refused; stop todod and see the message",
-                            metadata: ["error": "\(error.message)"])
-            state.withLock { $0.notReplica = error.message }
-            throw error
+            throw refuseWrites(error.message, shared)
         }
+    }
+
+    /// Refuses every write from now on, saying `reason` in the log, to every client (the
+    /// store's status) and to each writer; returns the error to throw.
+    private func refuseWrites(_ reason: String, _ shared: any SharedStore) -> SharedStoreError {
+        let first = state.withLock { state in
+            defer { state.notReplica = state.notReplica ?? reason }
+            return state.notReplica == nil
+        }
+        if first {
+            logger.critical("this database is no replica of the shared store as it is now: writes are refused; stop todod and see the message",
+                            metadata: ["error": "\(reason)"])
+            shared.refuse(because: reason)
+        }
+        return SharedStoreError(reason)
+    }
+
+    /// Throws, refusing writes for good, when the store is behind the replica.
+    private func refuseIfBehind(store last: UInt64, replica: UInt64, _ shared: any SharedStore) throws {
+        guard last < replica else { return }
+        throw refuseWrites(ModelServer.wentBack(store: last, replica: replica, path: store.path), shared)
     }
 
     /// On the storage queue: the shared transaction, its lock held, brings the replica up
@@ -59,7 +92,10 @@ extension ModelServer {
         try checkReplica(shared)
         do {
             return try shared.write { write in
-                try catchUp(write.changes(after: store.counters().change))
+                let replica = try store.counters().change
+                let changes = try write.changes(after: replica)
+                try refuseIfBehind(store: changes.change, replica: replica, shared)
+                try catchUp(changes)
                 return try store.commit(mutations, at: now, by: authors) { changes in
                     try write.commit(changes)
                     sharedCommitted = true
@@ -91,8 +127,10 @@ extension ModelServer {
                 try refuseWhenClosed()
                 try checkReplica(shared)
                 let replica = try store.counters().change
-                if let upTo, upTo <= replica { return }
-                try catchUp(shared.changes(after: replica))
+                if let upTo, upTo <= replica { return try refuseIfBehind(store: upTo, replica: replica, shared) }
+                let changes = try shared.changes(after: replica)
+                try refuseIfBehind(store: changes.change, replica: replica, shared)
+                try catchUp(changes)
             } catch {
                 logger.warning("could not read the changes of the shared store; will catch up at its next announcement or write",
                                metadata: ["error": "\(ModelServer.describe(error))"])

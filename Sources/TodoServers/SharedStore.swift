@@ -29,6 +29,10 @@ public protocol SharedStore: Sendable {
     /// Calls `changed` (on any thread) each time the store becomes unreachable or reachable again.
     func watchStatus(_ changed: @escaping @Sendable (SharedStoreStatus) -> Void)
 
+    /// This daemon may not use the store any more (`problem` says why: it lost changes the
+    /// replica holds): its status says so, as unreachable, from now until the daemon stops.
+    func refuse(because problem: String)
+
     /// Stops watching and closes the connections.
     func close()
 }

@@ -96,6 +96,39 @@ struct PostgresOutageTests {
         try await server.stop()
     }
 
+    @Test("PostgreSQL restored from an older backup: the daemons say it lost their last changes, refuse writes for good, and will not start on it")
+    func restoredFromAnOlderBackup() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: first.environment)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: first)
+        for title in ["one", "two", "three"] { #expect(try await first.todoctl("add", title).status == 0) }
+        let backup = try await server.dump()
+        for title in ["four", "five"] { #expect(try await second.todoctl("add", title).status == 0) }
+        try await awaitSequence(5, on: first)
+        try await server.restore(backup)
+
+        let told = try await events.awaitLine(containing: "restored from an older backup")
+        #expect(told.contains("changes 4…5 are only in the replicas that have them"), "\(told)")
+        let refused = try await first.todoctl("add", "six")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("the shared store's last change is 3"), "\(refused.stderr)")
+        let status = try jsonObject(try await first.todoctl("status", "--json").stdout)
+        #expect((status["sharedStore"] as? [String: Any])?["reachable"] as? Bool == false)
+        // The replica keeps them, to be saved.
+        let log = try await first.todoctl("log", "--json").lines.map(jsonObject).compactMap { $0["seq"] as? Int }
+        #expect(log == [1, 2, 3, 4, 5])
+        try await first.stop()
+        let again = try await run("todod", ["--socket", first.socketPath, "--database", first.databasePath, "--store", server.uri])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("restored from an older backup"), "\(again.stderr)")
+        #expect(try await server.psql("SELECT max(seq) FROM journal") == "3")
+        try await second.stop()
+        try await server.stop()
+    }
+
     @Test("8 writers over two daemons while PostgreSQL stops and starts: every acknowledged write is there once, no refused one, both replicas alike")
     func writesThroughARestart() async throws {
         let server = try await PostgresServer.start()

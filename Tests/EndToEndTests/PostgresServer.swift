@@ -53,6 +53,20 @@ final class PostgresServer: @unchecked Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The database as `pg_dump` writes it (a backup), in a file of the server's directory.
+    func dump() async throws -> String {
+        let file = directory + "/backup-\(UUID().uuidString.prefix(8)).sql"
+        try await asPostgres(Self.binaries + "/pg_dump", "-h", directory, "-f", file, database)
+        return file
+    }
+
+    /// The database dropped (its sessions ended) and made again from a `dump()`: a restore from a backup.
+    func restore(_ dump: String) async throws {
+        try await asPostgres(Self.binaries + "/dropdb", "-h", directory, "--force", database)
+        try await asPostgres(Self.binaries + "/createdb", "-h", directory, database)
+        try await asPostgres(Self.binaries + "/psql", "-h", directory, "-d", database, "-Xqf", dump)
+    }
+
     /// psql running `sql` as the `postgres` user until it ends by itself or is stopped (a
     /// session that holds a lock, say).
     func psqlInBackground(_ sql: String) throws -> ChildProcess {
