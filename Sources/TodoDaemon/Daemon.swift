@@ -121,7 +121,8 @@ public enum Daemon {
         } catch {
             throw DaemonError("cannot open the database: \(error.message)")
         }
-        let lock = try LockFile.acquire(path + ".lock", holder: holder) { other in
+        // Beside the file the path leads to: a symbolic link to the database must find the same lock.
+        let lock = try LockFile.acquire(DatabaseLock.path(for: path), holder: holder) { other in
             DaemonError("another todod (pid \(other.pid), socket \(other.socket)) is using the database \(path): use that one (`todoctl --socket \(other.socket) status`), or stop it first (kill \(other.pid))")
         }
         do {

@@ -2,14 +2,35 @@ import Foundation
 
 /// The password for a store, found as libpq finds it: `$PGPASSWORD`, else the first
 /// matching line of `$PGPASSFILE` or `~/.pgpass` (`host:port:database:user:password`, `*`
-/// matching anything, `\:` and `\\` escaped). It is never logged.
+/// matching anything, `\:` and `\\` escaped). It is never logged. Read at each connection,
+/// as libpq reads it: a password changed in the file is taken without a restart.
 public enum PasswordFile {
-    /// The password for `uri`, or nil when none is set (the server may not ask for one).
-    public static func password(for uri: StoreURI, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let password = environment["PGPASSWORD"], !password.isEmpty { return password }
+    /// What a lookup found: the password (nil when none is set: the server may not ask for
+    /// one), and why a file was passed over.
+    public struct Lookup: Sendable, Equatable {
+        public var password: String?
+        public var ignored: String?
+
+        public init(password: String? = nil, ignored: String? = nil) {
+            self.password = password
+            self.ignored = ignored
+        }
+    }
+
+    /// The password for `uri`. A file that others may read is ignored, as libpq ignores it.
+    public static func lookup(for uri: StoreURI, environment: [String: String] = ProcessInfo.processInfo.environment) -> Lookup {
+        if let password = environment["PGPASSWORD"], !password.isEmpty { return Lookup(password: password) }
         let path = environment["PGPASSFILE"] ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.pgpass"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        return password(for: uri, in: text)
+        var status = stat()
+        guard stat(path, &status) == 0 else { return Lookup() }
+        guard status.st_mode & 0o077 == 0 else {
+            return Lookup(ignored: """
+                \(path) is not used: others may read it (mode \(String(status.st_mode & 0o777, radix: 8))), as libpq refuses it too: \
+                chmod 600 \(path)
+                """)
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return Lookup() }
+        return Lookup(password: password(for: uri, in: text))
     }
 
     /// The password of the first line of `text` that matches `uri`. A Unix socket's host

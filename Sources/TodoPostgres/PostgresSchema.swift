@@ -13,8 +13,10 @@ import TodoServers
 enum PostgresSchema {
     static let channel = "todod_changes"
 
+    /// Taken while the tables are checked and made: two daemons starting at once make them once.
+    static let creationLock: PostgresQuery = "SELECT pg_advisory_xact_lock(7315046841)"
+
     static let creation: [PostgresQuery] = [
-        "SELECT pg_advisory_xact_lock(7315046841)",
         "CREATE TABLE IF NOT EXISTS counter (name text PRIMARY KEY, value bigint NOT NULL)",
         "INSERT INTO counter (name, value) VALUES ('number', 0), ('change', 0) ON CONFLICT (name) DO NOTHING",
         """
@@ -27,15 +29,44 @@ enum PostgresSchema {
         "CREATE TABLE IF NOT EXISTS purge (seq bigint PRIMARY KEY, numbers integer[] NOT NULL, at timestamptz NOT NULL)",
     ]
 
-    /// Creates the tables unless they exist, in one transaction.
-    static func create(on connection: PostgresConnection, logger: Logger) throws {
+    /// Each table's columns, as `creation` makes them, by name.
+    static let columns: [String: Set<String>] = [
+        "counter": ["name", "value"], "journal": ["seq", "id", "number", "at", "entry"],
+        "todo": ["id", "number", "revision", "todo"], "purge": ["seq", "numbers", "at"],
+    ]
+
+    /// Creates the tables unless they exist, in one transaction. A table of one of their
+    /// names that is not todod's (another program's database) is refused before anything is made.
+    static func create(on connection: PostgresConnection, database: String, logger: Logger) throws {
         try PostgresStore.run("BEGIN", on: connection, logger: logger)
         do {
+            try PostgresStore.run(creationLock, on: connection, logger: logger)
+            try refuseOthersTables(on: connection, database: database, logger: logger)
             for statement in creation { try PostgresStore.run(statement, on: connection, logger: logger) }
             try PostgresStore.run("COMMIT", on: connection, logger: logger)
         } catch {
             try? PostgresStore.run("ROLLBACK", on: connection, logger: logger)
             throw error
+        }
+    }
+
+    /// Throws when a table of todod's names has other columns than todod's.
+    private static func refuseOthersTables(on connection: PostgresConnection, database: String, logger: Logger) throws {
+        let names = Array(columns.keys)
+        let rows = try PostgresStore.rows("""
+            SELECT table_name::text, column_name::text FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = ANY(\(names))
+            """, on: connection, logger: logger)
+        var found: [String: Set<String>] = [:]
+        for row in rows {
+            let (table, column) = try row.decode((String, String).self)
+            found[table, default: []].insert(column)
+        }
+        for (table, have) in found.sorted(by: { $0.key < $1.key }) where have != columns[table] {
+            throw SharedStoreError("""
+                the database \(database) has a table \(table) that is not todod's (its columns: \(have.sorted().joined(separator: ", "))), \
+                so nothing was created: give todod a database of its own (createdb todos)
+                """)
         }
     }
 

@@ -42,7 +42,8 @@ extension PostgresStore {
             connection.closeFuture.whenComplete { _ in
                 let closed = self.watching.withLock { $0.closed }
                 guard !closed else { return }
-                self.reachability.lost("the connection to PostgreSQL was closed")
+                // The heartbeat or a failed write may have said why already.
+                self.reachability.lost("the connection to PostgreSQL was closed", replacing: false)
                 self.logger.warning("lost the connection to the shared store; reconnecting", metadata: ["store": "\(self.uri)"])
                 self.listenerQueue.async { self.listen() }
             }
@@ -70,7 +71,11 @@ extension PostgresStore {
                 let last = try Deadline.wait(
                     for: connection.query("SELECT value FROM counter WHERE name = 'change'", logger: logger),
                     within: PostgresStore.heartbeat.within
-                ) { PostgresStore.discard(connection) }
+                ) {
+                    // Said before the connection closes, which would only say it closed.
+                    self.reachability.lost(PostgresStore.reason(Deadline.Expired(after: PostgresStore.heartbeat.within)))
+                    PostgresStore.discard(connection)
+                }
                 let value = try last.first?.decode(Int64.self)
                 changed(value.map(UInt64.init))
                 beat(connection)

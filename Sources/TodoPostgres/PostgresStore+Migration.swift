@@ -14,11 +14,11 @@ extension PostgresStore {
         let counters = try database.counters()
         let connection = try writerConnection()
         let advice = "nothing was copied"
-        try PostgresStore.attempt("start a transaction in \(uri)", advice: advice) {
+        try PostgresStore.attempt("start a transaction in \(uri)", nothing: advice, whenUnreachable: "try again once PostgreSQL is back") {
             try PostgresStore.run("BEGIN", on: connection, logger: logger)
         }
         do {
-            try PostgresStore.attempt("copy into \(uri)", advice: advice) {
+            try PostgresStore.attempt("copy into \(uri)", nothing: advice, whenUnreachable: "try again once PostgreSQL is back") {
                 let held = try PostgresSchema.counters(on: connection, lock: true, logger: logger)
                 let rows = try PostgresStore.rows("SELECT count(*) FROM todo", on: connection, logger: logger)
                 let count = try rows.first?.decode(Int64.self) ?? 0
@@ -31,7 +31,8 @@ extension PostgresStore {
                 for entry in entries { try PostgresSchema.append(entry, on: connection, logger: logger) }
                 // Every todo as the table holds it, also one whose journal was purged away.
                 for todo in todos { try PostgresSchema.store(todo, on: connection, logger: logger) }
-                try PostgresSchema.setCounters(number: counters.number, change: counters.change, on: connection, logger: logger)
+                // Announced: a daemon already on this (empty) store takes the copy at once.
+                try PostgresSchema.setCounters(number: counters.number, change: counters.change, announce: true, on: connection, logger: logger)
                 try PostgresStore.run("COMMIT", on: connection, logger: logger)
             }
         } catch {

@@ -19,7 +19,10 @@ public final class PostgresStore: SharedStore, Sendable {
     /// Where the store is (no password in it).
     public let uri: StoreURI
     let logger: Logger
+    /// The password given (tests), else none: `~/.pgpass` and `$PGPASSWORD` are read at each connection.
     private let password: String?
+    /// A password file passed over was said so in the log, once.
+    private let toldIgnoredPasswordFile = Mutex(false)
     private let writer: Mutex<PostgresConnection?>
     /// The tables exist: made sure of on the first connection that succeeds.
     private let tablesReady = Mutex(false)
@@ -42,7 +45,7 @@ public final class PostgresStore: SharedStore, Sendable {
     public init(uri: StoreURI, password: String? = nil, logger: Logger, startUnreachable: Bool = false) throws {
         self.uri = uri
         self.logger = logger
-        self.password = password ?? PasswordFile.password(for: uri)
+        self.password = password
         writer = Mutex(nil)
         reachability = StoreReachability(store: "\(uri)")
         do {
@@ -92,7 +95,7 @@ public final class PostgresStore: SharedStore, Sendable {
         } catch {
             if !write.committed { PostgresStore.rollBack(connection, logger: logger) }
             // Lost unless a new writer took its place (asking whether a cut-off COMMIT took effect).
-            if writer.withLock({ $0?.isClosed ?? true }) { reachability.lost(PostgresStore.reason(error)) }
+            if writer.withLock({ $0?.isClosed ?? true }) { reachability.lost(PostgresStore.reason(error), replacing: false) }
             throw error
         }
     }
@@ -117,8 +120,6 @@ public final class PostgresStore: SharedStore, Sendable {
 
     // MARK: Connections
 
-    static let atStart = "check that PostgreSQL runs there, that the user may connect (pg_hba.conf, the password in ~/.pgpass or $PGPASSWORD) and that the database exists (createdb)"
-
     /// Set on every session: todod shows in `pg_stat_activity`; a writer waits at most 10 s
     /// for another daemon's lock (and hears why), and a daemon stopped in the middle of a
     /// write (SIGSTOP, a suspended laptop) holds the other daemons' lock for at most 30 s.
@@ -127,25 +128,22 @@ public final class PostgresStore: SharedStore, Sendable {
     ]
 
     /// Connects as the URI's sslmode says (StoreTLS: libpq's rules; a Unix socket never uses TLS).
-    func connect(advice: String = PostgresStore.nothingWritten) throws -> PostgresConnection {
+    func connect(advice: String = PostgresStore.reconnects) throws -> PostgresConnection {
+        // Why, in short, for the status every client sees (the error thrown says what to do too).
+        var cause: String?
         do {
             let tls = try StoreTLS(uri: uri)
-            let connection = try PostgresStore.attempt("connect to \(uri)", advice: advice) {
-                try tls.connect { setting in
-                    var configuration: PostgresConnection.Configuration
-                    if let socket = uri.socketPath {
-                        configuration = .init(unixSocketPath: socket, username: uri.user, password: password, database: uri.database)
-                    } else {
-                        configuration = .init(host: uri.host ?? "localhost", port: uri.port, username: uri.user, password: password, database: uri.database, tls: setting)
-                    }
-                    configuration.options.additionalStartupParameters = PostgresStore.sessionSettings
-                    let connecting = PostgresConnection.connect(
-                        on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: 1, logger: logger)
-                    return try Deadline.wait(for: connecting) { connecting.whenSuccess(PostgresStore.discard) }
+            let password = self.password ?? passwordFromFiles()
+            let connection = try PostgresStore.attempt("connect to \(uri)", whenUnreachable: advice) {
+                do {
+                    return try openSession(tls: tls, password: password)
+                } catch {
+                    cause = PostgresStore.reason(error)
+                    throw error
                 }
             }
             do {
-                try createTables(on: connection, advice: advice)
+                try createTables(on: connection, whenUnreachable: advice)
             } catch {
                 // A connection must be closed before it goes (postgres-nio asserts so).
                 PostgresStore.discard(connection)
@@ -154,26 +152,45 @@ public final class PostgresStore: SharedStore, Sendable {
             reachability.regained()
             return connection
         } catch {
-            reachability.lost(PostgresStore.reason(error))
+            reachability.lost(cause ?? PostgresStore.reason(error))
             throw error
         }
     }
 
+    /// A new session, as `tls` says, with the session settings; within the deadline.
+    private func openSession(tls: StoreTLS, password: String?) throws -> PostgresConnection {
+        try tls.connect { setting in
+            var configuration: PostgresConnection.Configuration
+            if let socket = uri.socketPath {
+                configuration = .init(unixSocketPath: socket, username: uri.user, password: password, database: uri.database)
+            } else {
+                configuration = .init(host: uri.host ?? "localhost", port: uri.port, username: uri.user, password: password, database: uri.database, tls: setting)
+            }
+            configuration.options.additionalStartupParameters = PostgresStore.sessionSettings
+            let connecting = PostgresConnection.connect(
+                on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: 1, logger: logger)
+            return try Deadline.wait(for: connecting) { connecting.whenSuccess(PostgresStore.discard) }
+        }
+    }
+
+    /// The password from `$PGPASSWORD` or the password file, read now; a file passed over is logged once.
+    private func passwordFromFiles() -> String? {
+        let found = PasswordFile.lookup(for: uri)
+        if let ignored = found.ignored, toldIgnoredPasswordFile.withLock({ told in defer { told = true }; return !told }) {
+            logger.warning("\(ignored)", metadata: ["store": "\(uri)"])
+        }
+        return found.password
+    }
+
     /// Creates the tables unless that was done: on the first connection that succeeds.
-    private func createTables(on connection: PostgresConnection, advice: String) throws {
+    private func createTables(on connection: PostgresConnection, whenUnreachable advice: String) throws {
         guard !tablesReady.withLock({ $0 }) else { return }
-        try PostgresStore.attempt("create or use todod's tables in \(uri)", advice: PostgresStore.tablesAdvice) {
-            try PostgresSchema.create(on: connection, logger: logger)
+        try PostgresStore.attempt("create or use todod's tables in \(uri)", whenUnreachable: advice) {
+            try PostgresSchema.create(on: connection, database: uri.database, logger: logger)
         }
         tablesReady.withLock { $0 = true }
     }
 
-    /// Why the tables cannot be made or used, as a rule: the role, or a read-only server.
-    static let tablesAdvice = """
-        nothing was written: every todod must connect as a role that may create and write todod's tables (counter, journal, \
-        todo, purge) in the database's public schema: the one role of the README's setup (createdb --owner), or grant it \
-        (GRANT ALL ON SCHEMA public, and ALL on those tables, TO the role); and to a server that takes writes (not a standby)
-        """
 
     /// Runs `body` on the writer; when that fails because the connection was dropped (a
     /// PostgreSQL restarted since the last write), once more on a new connection. Not after
@@ -244,57 +261,5 @@ public final class PostgresStore: SharedStore, Sendable {
     /// and a session closed rolls back anyway.
     static func rollBack(_ connection: PostgresConnection, logger: Logger) {
         _ = try? rows("ROLLBACK", on: connection, within: .seconds(2), logger: logger)
-    }
-
-    /// Runs `body`, turning postgres-nio's errors (whose descriptions hide everything) into
-    /// a `SharedStoreError` saying what failed, why, and that nothing was written.
-    static func attempt<T>(_ what: String, advice: String = PostgresStore.nothingWritten, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SharedStoreError {
-            throw error
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "55P03" {
-            throw SharedStoreError("could not \(what): \(reason(error)); \(lockTimedOut)")
-        } catch {
-            throw SharedStoreError("could not \(what): \(reason(error)); \(advice)", kind: isUnreachable(error) ? .unreachable : .failed)
-        }
-    }
-
-    /// Whether `error` says the store could not be reached, rather than that it refused:
-    /// cut off, silent past the deadline, or shutting down or starting up (SQLSTATE 57P0x).
-    static func isUnreachable(_ error: any Error) -> Bool {
-        if error is Deadline.Expired || error is IOError || error is NIOConnectionError { return true }
-        guard let error = error as? PSQLError else { return false }
-        if let state = error.serverInfo?[.sqlState] { return state.hasPrefix("57P0") }
-        return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown].contains(error.code)
-    }
-
-    static let nothingWritten = "nothing was written; todod connects again at the next write: try again once PostgreSQL is back"
-
-    /// PostgreSQL's `lock_timeout` (`sessionSettings`) ran out while another session held the write lock.
-    static let lockTimedOut = """
-        another daemon held the write lock for over 10 s (a large import, or a daemon stopped in the middle of a write, \
-        whose session PostgreSQL ends after 30 s), so nothing was written: try again shortly
-        """
-
-    /// What went wrong, from the server's message when there is one.
-    static func reason(_ error: any Error) -> String {
-        if let error = error as? SharedStoreError { return error.message }
-        guard let error = error as? PSQLError else { return "\(error)" }
-        if let message = error.serverInfo?[.message] {
-            let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
-            return message + code
-        }
-        if error.code == .connectionError, let underlying = error.underlying {
-            // EAFNOSUPPORT: a sandbox (the systemd unit's RestrictAddressFamilies=AF_UNIX) forbids network sockets.
-            let refused = (underlying as? NIOConnectionError)?.connectionErrors.compactMap { $0.error as? IOError } ?? []
-            if refused.contains(where: { $0.errnoCode == EAFNOSUPPORT }) {
-                return "todod may not open network sockets here (\(underlying)): under systemd, add RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 beside Environment=TODOD_STORE=… in the unit's drop-in (systemctl --user edit todod.service)"
-            }
-            return "PostgreSQL cannot be reached (\(underlying))"
-        }
-        if error.code == .serverClosedConnection || error.code == .clientClosedConnection { return "the connection to PostgreSQL was closed" }
-        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
-        return "\(error.code)"
     }
 }

@@ -25,8 +25,14 @@ final class StoreReachability: Sendable {
     }
 
     /// The store did not answer: `problem` says how, in PostgreSQL's or the network's words.
-    func lost(_ problem: String) {
-        change { $0.reachable ? SharedStoreStatus(store: $0.store, reachable: false, since: Date(), problem: problem) : nil }
+    /// While it stays unreachable, a new problem takes the old one's place (`replacing`: the
+    /// status tells the cause of the moment, not the first), since the same.
+    func lost(_ problem: String, replacing: Bool = true) {
+        change { status in
+            if status.reachable { return SharedStoreStatus(store: status.store, reachable: false, since: Date(), problem: problem) }
+            guard replacing, status.problem != problem else { return nil }
+            return SharedStoreStatus(store: status.store, reachable: false, since: status.since, problem: problem)
+        }
     }
 
     /// The store answered.

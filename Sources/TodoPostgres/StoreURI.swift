@@ -31,7 +31,8 @@ public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
     /// The URI without any secret: what logs and messages show. It keeps the TLS settings
     /// that differ from the default, so that a log says how the store is reached.
     public var description: String {
-        let place = host.map { "\($0)\(port == 5432 ? "" : ":\(port)")" } ?? ""
+        // An IPv6 address is bracketed, as in the URI, so that its port stays apart.
+        let place = host.map { ($0.contains(":") ? "[\($0)]" : $0) + (port == 5432 ? "" : ":\(port)") } ?? ""
         var query: [String] = []
         if let socketDirectory {
             query.append("host=\(socketDirectory)")
@@ -49,7 +50,8 @@ public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
         _ text: String, defaultUser: String = StoreURI.loginName, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(StoreURIError) {
         guard let schemeEnd = text.range(of: "://"), ["postgresql", "postgres"].contains(text[..<schemeEnd.lowerBound].lowercased()) else {
-            throw StoreURIError("\(text) is not a PostgreSQL URI: write postgresql://USER@HOST/DB, or postgresql://USER@/DB?host=/socket/dir")
+            let shown = text.isEmpty ? "the store URI is empty, which" : text
+            throw StoreURIError("\(shown) is not a PostgreSQL URI: write postgresql://USER@HOST/DB, or postgresql://USER@/DB?host=/socket/dir")
         }
         var rest = Substring(text[schemeEnd.upperBound...])
         var queryText: Substring = ""

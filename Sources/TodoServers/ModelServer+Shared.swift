@@ -127,7 +127,8 @@ extension ModelServer {
                 try refuseWhenClosed()
                 try checkReplica(shared)
                 let replica = try store.counters().change
-                if let upTo, upTo <= replica { return try refuseIfBehind(store: upTo, replica: replica, shared) }
+                // An announcement may be older than this replica's own last commit: only a fresh read tells the store behind.
+                if let upTo, upTo <= replica { return }
                 let changes = try shared.changes(after: replica)
                 try refuseIfBehind(store: changes.change, replica: replica, shared)
                 try catchUp(changes)

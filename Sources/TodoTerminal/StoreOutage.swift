@@ -20,6 +20,6 @@ public struct StoreOutage: Sendable, Equatable {
         let time = Calendar.current.dateComponents([.hour, .minute], from: since)
         let when = String(format: "%02d:%02d", time.hour ?? 0, time.minute ?? 0)
         return "shared store unreachable since \(when)" + (problem.map { " (\($0))" } ?? "")
-            + ": changes are refused, the list is this machine's copy; todod reconnects by itself"
+            + ": changes are refused; the list is this machine's copy; todod reconnects by itself"
     }
 }

@@ -105,9 +105,9 @@ public struct WatchRenderer: Sendable {
         let conditions = Self.conditions(of: list.filter)
         let filter = list.filter.status.rawValue + (conditions.isEmpty ? "" : " " + conditions)
         // What the view shows, then the whole database's counts once known.
-        var counts = "\(list.rows.count) shown"
-        if list.filter.status == .all { counts += " (\(list.openCount) open, \(list.completedCount) done)" }
-        if let totals = screen.totals.current { counts += " · all: \(totals.open) open, \(totals.done) done" }
+        var shown = "\(list.rows.count) shown"
+        if list.filter.status == .all { shown += " (\(list.openCount) open, \(list.completedCount) done)" }
+        let totals = screen.totals.current.map { " · all: \($0.open) open, \($0.done) done" } ?? ""
         let (connection, colour): (String, TextStyler.Style) =
             switch screen.connection {
             case .connecting: ("connecting…", .yellow)
@@ -115,12 +115,18 @@ public struct WatchRenderer: Sendable {
             case .connected: ("connected", .green)
             case .disconnected(let seconds): ("daemon unreachable, retrying in \(seconds)s", .red)
             }
-        // A long filter is cut before the connection's state is.
-        let rest = " · \(counts) · \(connection)"
-        let room = screen.columns - TerminalText.width("todoctl watch · " + rest)
-        let shownFilter = TerminalText.width(filter) <= room || room < 8 ? filter : TerminalText.truncated(filter, toWidth: room)
-        let plain = "todoctl watch · \(shownFilter)\(rest)"
-        guard TerminalText.width(plain) <= screen.columns else { return TerminalText.truncated(plain, toWidth: screen.columns) }
+        // The state is never cut: the whole database's counts go first, then the filter is cut.
+        let columns = screen.columns
+        func fits(_ filter: String, _ counts: String) -> Bool {
+            TerminalText.width("todoctl watch · \(filter) · \(counts) · \(connection)") <= columns
+        }
+        let counts = fits(filter, shown + totals) ? shown + totals : shown
+        let room = columns - TerminalText.width("todoctl watch ·  · \(counts) · \(connection)")
+        guard fits(filter, counts) || room >= 8 else {
+            // Too narrow for the rest: the state first.
+            return TerminalText.truncated(connection + " · todoctl watch · \(filter) · \(counts)", toWidth: columns)
+        }
+        let shownFilter = fits(filter, counts) ? filter : TerminalText.truncated(filter, toWidth: room)
         return styler.apply(.bold, to: "todoctl watch") + " · \(shownFilter) · \(counts) · " + styler.apply(colour, to: connection)
     }
 

@@ -128,23 +128,27 @@ public struct WatchScreen: Sendable {
     public var statusLines: [WatchStatusLine] {
         var lines: [WatchStatusLine] = []
         if let storeOutage, connection == .connected {
-            let escaped = TerminalText.escaped(storeOutage.line)
-            lines += TerminalText.wrapped(escaped, toWidth: columns).prefix(2).map { WatchStatusLine(kind: .outage, text: $0) }
+            lines += wrapped(storeOutage.line, as: .outage, atMost: max(1, rows / 5))
         }
         if case .prompting(let prompt, let text) = mode {
             lines.append(WatchStatusLine(kind: .prompt, text: promptLine(prompt, text: text)))
         }
         if let (words, kind) = message.map({ ($0, WatchStatusLine.Kind.message) }) ?? notice.map({ ($0, .notice) }) {
-            var wrapped = TerminalText.wrapped(TerminalText.escaped(words), toWidth: columns)
-            let most = max(1, rows / 3)
-            if wrapped.count > most {
-                wrapped = Array(wrapped.prefix(most))
-                wrapped[most - 1] = TerminalText.truncated(wrapped[most - 1] + " …", toWidth: columns)
-            }
-            lines += wrapped.map { WatchStatusLine(kind: kind, text: $0) }
+            lines += wrapped(words, as: kind, atMost: max(1, rows / 3))
         }
         if lines.allSatisfy({ $0.kind == .outage }) { lines.append(WatchStatusLine(kind: .help, text: WatchKeys.helpLine(columns: columns))) }
         return lines
+    }
+
+    /// `words`, escaped, wrapped between words on at most `most` lines, the last one ending
+    /// with `…` when cut.
+    private func wrapped(_ words: String, as kind: WatchStatusLine.Kind, atMost most: Int) -> [WatchStatusLine] {
+        var wrapped = TerminalText.wrapped(TerminalText.escaped(words), toWidth: columns)
+        if wrapped.count > most {
+            wrapped = Array(wrapped.prefix(most))
+            wrapped[most - 1] = TerminalText.truncated(wrapped[most - 1] + " …", toWidth: columns)
+        }
+        return wrapped.map { WatchStatusLine(kind: kind, text: $0) }
     }
 
     /// How many todo rows fit between the header and the line that marks rows above and below.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TodoClient
+import TodoEvents
 import TodoModel
 import TodoViewModel
 import TodoWire
@@ -13,7 +14,8 @@ struct EventsCommand: AsyncParsableCommand {
             instead. Back, it first prints the changes made while it was away (from the daemon's \
             journal). Changes dropped because its output was not read in time, or more than 1000 \
             made while it was away, are not printed: stderr names their sequence numbers. With a \
-            shared store (todod --store), stderr also says when it becomes unreachable and reachable again. The \
+            shared store (todod --store), stderr also says when it becomes unreachable and reachable again \
+            (with --json, stdout has the responseSharedStore line). The \
             filter options keep the changes whose todo, after the change, meets them (whatever its state).
             """)
 
@@ -58,7 +60,7 @@ struct EventsCommand: AsyncParsableCommand {
                 Terminal.error(reason == lastReason ? "still waiting; connecting again in \(retry)" : "\(reason); connecting again in \(retry)")
                 lastReason = reason
             case .sharedStore(let status):
-                Terminal.error(status.sentence)
+                printStatus(status)
             }
         }
     }
@@ -83,12 +85,18 @@ struct EventsCommand: AsyncParsableCommand {
                 if json { Terminal.print(try WireCodec.json(frame)) }
                 throw Session.fail(.disconnected(reason))
             case .responseSharedStore(let status):
-                Terminal.error(status.sentence)
+                printStatus(status)
             default:
                 continue
             }
         }
         throw Session.fail(.disconnected(nil))
+    }
+
+    /// The shared store's news: its frame with --json (scripts read stdout), else a line on stderr.
+    private func printStatus(_ status: SharedStoreStatus) {
+        guard json, let line = try? WireCodec.json(WireFrame(event: .responseSharedStore(status))) else { return Terminal.error(status.sentence) }
+        Terminal.print(line)
     }
 
     private func print(_ change: TodoChange, _ frame: WireFrame) throws {

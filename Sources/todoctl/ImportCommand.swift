@@ -55,10 +55,21 @@ struct ImportCommand: AsyncParsableCommand {
         let result = try await Session.run(connection) { client in
             var changes: [TodoChange] = []
             for batch in Self.batches(todos) {
-                let answer = try client.ask(.requestImportTodos(batch)) {
-                    if case .responseImportTodos(let result) = $0 { result } else { nil }
+                do {
+                    let answer = try client.ask(.requestImportTodos(batch)) {
+                        if case .responseImportTodos(let result) = $0 { result } else { nil }
+                    }
+                    changes += answer.changes
+                } catch {
+                    // Each batch is its own transaction: the ones before this one are in.
+                    if !changes.isEmpty {
+                        Terminal.error("""
+                            \(changes.count) of the \(todos.count) todos were imported before this; the rest were not: run the same \
+                            import again, which leaves those as they are and imports the rest
+                            """)
+                    }
+                    throw error
                 }
-                changes += answer.changes
             }
             return TodoImportResult(changes: changes)
         }

@@ -44,7 +44,13 @@ struct ReplayCommand: AsyncParsableCommand {
                     let list = try client.ask(.requestReplay(ReplayRequest(changes: batch))) { if case .responseReplay(let list) = $0 { list } else { nil } }
                     replayed += list.changes.count
                 } catch {
-                    if replayed > 0 { Terminal.error("\(replayed) changes were replayed; the ones from seq \(batch[0].sequence) on were not") }
+                    if replayed > 0 {
+                        let seq = batch[0].sequence
+                        Terminal.error("""
+                            \(replayed) changes were replayed; the ones from seq \(seq) on were not: to go on, replay only those lines of \
+                            \(file) (for instance jq -c 'select(.seq >= \(seq))' \(file) > rest.jsonl; todoctl replay rest.jsonl)
+                            """)
+                    }
                     throw error
                 }
                 start += batch.count

@@ -66,6 +66,8 @@ struct TododCommand: AsyncParsableCommand {
         if check { return try JournalCheckRun.run(database: database ?? DefaultPaths.databasePath()) }
         let level = logLevel
         LoggingSystem.bootstrap { label in SystemdLogging.makeHandler(label: label, level: level) }
+        // Written off-thread: without this, a refusal logged just before exiting was lost about half the time.
+        defer { SystemdLogging.flush() }
         if let migrateTo { return try StoreMigrationRun.run(database: database ?? DefaultPaths.databasePath(), to: migrateTo) }
         let storeText = store ?? ProcessInfo.processInfo.environment["TODOD_STORE"].flatMap { $0.isEmpty ? nil : $0 }
         var uri: StoreURI?
@@ -82,7 +84,6 @@ struct TododCommand: AsyncParsableCommand {
             icalDirectory: icalDirectory,
             logger: Logger(label: "todod"),
             sharedStore: uri.map(TododCommand.opener))
-        defer { SystemdLogging.flush() }
         do {
             try await Daemon.run(configuration)
         } catch let error as DaemonError {

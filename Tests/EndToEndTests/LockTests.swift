@@ -19,6 +19,17 @@ struct LockTests {
         #expect(try await daemon.stop() == 0)
     }
 
+    @Test("a second todod on the same database through a symbolic link refuses too")
+    func secondDaemonThroughALink() async throws {
+        let daemon = try await DaemonProcess.start()
+        let elsewhere = try makeTemporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: elsewhere + "/todos.sqlite", withDestinationPath: daemon.databasePath)
+        let second = try await run("todod", ["--socket", elsewhere + "/todod.sock", "--database", elsewhere + "/todos.sqlite"])
+        #expect(second.status != 0)
+        #expect(second.stderr.contains("pid \(daemon.pid)"), "\(second.stderr)")
+        #expect(try await daemon.stop() == 0)
+    }
+
     @Test("a second todod on a busy socket refuses before creating its database or its directory")
     func busySocketCreatesNothing() async throws {
         let daemon = try await DaemonProcess.start()

@@ -15,10 +15,13 @@ struct PostgresOutageTests {
         let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
         defer { events.stopNow() }
+        // --json: the frame on stdout, for scripts (probe P18).
+        let json = try ChildProcess(binaryDirectory + "/todoctl", ["events", "--json"], environment: daemon.environment, errors: .null)
+        defer { json.stopNow() }
         let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
         try await tmux.type("\(binaryDirectory)/todoctl watch")
         try await tmux.waitFor("· connected")
-        try await awaitClients(3, on: daemon)
+        try await awaitClients(4, on: daemon)
         let store = "postgresql://postgres@/todos?host=\(server.directory)"
 
         try await server.stopServer()
@@ -26,6 +29,8 @@ struct PostgresOutageTests {
         #expect(told.contains("the shared store \(store) is unreachable"), "\(told)")
         #expect(told.contains("changes are refused and nothing is written"))
         try await tmux.waitFor("shared store unreachable since")
+        let frame = try jsonObject(try await json.awaitLine(containing: "responseSharedStore"))
+        #expect((frame["data"] as? [String: Any])?["reachable"] as? Bool == false)
         try await tmux.waitFor("· store unreachable")
         let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
         let shared = status["sharedStore"] as? [String: Any]
@@ -36,7 +41,7 @@ struct PostgresOutageTests {
         // A key that writes is refused with the store's words; the list stays.
         try await tmux.keys("a")
         try await tmux.type("written while away")
-        try await tmux.waitFor("nothing was written")
+        try await tmux.waitFor("shared store: could not connect")
 
         try await server.startServer()
         _ = try await events.awaitLine(containing: "is reachable again")
@@ -205,8 +210,11 @@ struct PostgresOutageTests {
         let processes = try await server.processes()
         for pid in processes { kill(pid, SIGSTOP) }
         defer { for pid in processes { kill(pid, SIGCONT) } }
-        let told = try await events.awaitLine(containing: "is unreachable since")
-        #expect(told.contains("did not answer"), "\(told)")
+        let told = try await events.awaitLine(containing: "did not answer")
+        #expect(told.contains("is unreachable since"), "\(told)")
+        // The status gives the cause of the moment, not a closed connection (probe P11).
+        let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
+        #expect(((status["sharedStore"] as? [String: Any])?["problem"] as? String)?.contains("did not answer") == true, "\(status)")
         let refused = try await daemon.todoctl("add", "while frozen")
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("did not answer within 15 s"), "\(refused.stderr)")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TodoPostgres
 
@@ -59,6 +60,16 @@ import TodoPostgres
     @Test func theDescriptionNamesTheStoreWithoutSecrets() throws {
         #expect(try StoreURI("postgresql://alice@/todos?host=/tmp/s").description == "postgresql://alice@/todos?host=/tmp/s")
         #expect(try StoreURI("postgresql://alice@h:5433/todos").description == "postgresql://alice@h:5433/todos")
+        #expect(try StoreURI("postgresql://alice@[::1]:5433/todos").description == "postgresql://alice@[::1]:5433/todos")
+    }
+
+    @Test func anEmptyURIIsSaidToBeEmpty() {
+        #expect(throws: StoreURIError.self) { try StoreURI("") }
+        do {
+            _ = try StoreURI("")
+        } catch {
+            #expect(error.message.hasPrefix("the store URI is empty, which is not a PostgreSQL URI"))
+        }
     }
 
     @Test func theFirstMatchingPgpassLineGivesThePasswordWithWildcardsAndEscapes() throws {
@@ -81,7 +92,20 @@ import TodoPostgres
 
     @Test func pgpasswordWinsOverThePasswordFile() throws {
         let uri = try StoreURI("postgresql://alice@db/todos")
-        #expect(PasswordFile.password(for: uri, environment: ["PGPASSWORD": "fromenv", "PGPASSFILE": "/nonexistent"]) == "fromenv")
-        #expect(PasswordFile.password(for: uri, environment: ["PGPASSFILE": "/nonexistent"]) == nil)
+        #expect(PasswordFile.lookup(for: uri, environment: ["PGPASSWORD": "fromenv", "PGPASSFILE": "/nonexistent"]).password == "fromenv")
+        #expect(PasswordFile.lookup(for: uri, environment: ["PGPASSFILE": "/nonexistent"]) == PasswordFile.Lookup())
+    }
+
+    @Test func aPasswordFileOthersMayReadIsIgnoredSayingSoAsLibpqDoes() throws {
+        let uri = try StoreURI("postgresql://alice@db/todos")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
+        try "db:5432:todos:alice:secret\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        chmod(path, 0o644)
+        let open = PasswordFile.lookup(for: uri, environment: ["PGPASSFILE": path])
+        #expect(open.password == nil)
+        #expect(open.ignored == "\(path) is not used: others may read it (mode 644), as libpq refuses it too: chmod 600 \(path)")
+        chmod(path, 0o600)
+        #expect(PasswordFile.lookup(for: uri, environment: ["PGPASSFILE": path]) == PasswordFile.Lookup(password: "secret"))
     }
 }

@@ -69,6 +69,36 @@ struct WatchRendererTests {
         #expect(!back.contains { $0.contains("shared store") })
     }
 
+    @Test("in a narrow terminal the connection's state stays in the header: the whole database's counts go first, then the filter is cut")
+    func stateKeptInNarrowHeaders() {
+        var screen = WatchScreen(filter: TodoFilter(tags: ["paperwork"], search: "renew the passport"), rows: 12, columns: 72)
+        screen.connection = .connected
+        screen.incorporate(list([todo(1, "renew the passport", tags: ["paperwork"])], filter: TodoFilter(tags: ["paperwork"], search: "renew the passport")))
+        let question = screen.totals.ask()
+        screen.totals.answer(TodoTotals(open: 21, done: 1, asOf: 1), to: question)
+        screen.storeOutage = StoreOutage(store: "s", since: Date(), problem: "the connection to PostgreSQL was closed")
+        for columns in [120, 72, 50, 30] {
+            screen.resize(rows: 12, columns: columns)
+            let header = renderer.render(screen)[0]
+            #expect(TerminalText.width(header) <= columns)
+            #expect(header.contains("store unreachable"), "\(columns) columns: \(header)")
+        }
+        screen.resize(rows: 12, columns: 120)
+        #expect(renderer.render(screen)[0] == "todoctl watch · open #paperwork /renew the passport · 1 shown · all: 21 open, 1 done · store unreachable")
+        screen.resize(rows: 12, columns: 72)
+        #expect(renderer.render(screen)[0] == "todoctl watch · open #paperwork /renew th… · 1 shown · store unreachable")
+    }
+
+    @Test("the outage line is wrapped on at most a fifth of the screen, and says when it is cut")
+    func outageLineBounded() {
+        var screen = WatchScreen(rows: 24, columns: 40)
+        screen.connection = .connected
+        screen.storeOutage = StoreOutage(store: "s", since: Date(), problem: String(repeating: "a long reason ", count: 20))
+        let lines = screen.statusLines.filter { $0.kind == .outage }
+        #expect(lines.count == 4)
+        #expect(lines.last?.text.hasSuffix("…") == true)
+    }
+
     @Test("an outage line cannot be used to draw on the terminal: the store's words are escaped")
     func outageEscaped() {
         var screen = WatchScreen(rows: 8, columns: 200)

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// Setting a shared store up, and the mistakes a person makes doing it: a password file,
+/// a password changed, another program's database, a URI that leads nowhere. Each was found
+/// by an outside probe (its label in the test's name).
+@Suite("Setting up a shared store", .serialized)
+struct PostgresSetupTests {
+    /// todod with `arguments`, run to its end: a start that is refused exits 1 at once.
+    private func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandResult {
+        let directory = try makeTemporaryDirectory()
+        return try await run("todod", ["--socket", directory + "/todod.sock", "--database", directory + "/todos.sqlite"] + arguments,
+                             environment: environment)
+    }
+
+    @Test("P6, P7: ~/.pgpass is read at each connection: one others may read is passed over, saying so; a password changed in it is taken without a restart")
+    func passwordFile() async throws {
+        let postgres = try await PostgresTLSServer.start(tls: false)
+        let home = postgres.home
+        let pgpass = home + "/.pgpass"
+        let store = postgres.uri(host: "127.0.0.1")
+        try "127.0.0.1:\(postgres.port):todos:postgres:\(PostgresTLSServer.password)\n".write(toFile: pgpass, atomically: true, encoding: .utf8)
+        chmod(pgpass, 0o644)
+        let open = try await start(["--store", store], environment: ["HOME": home])
+        #expect(open.status == 1)
+        #expect(open.stderr.contains("\(pgpass) is not used: others may read it (mode 644)"), "\(open.stderr)")
+        #expect(open.stderr.contains("put the password in ~/.pgpass"), "\(open.stderr)")
+
+        chmod(pgpass, 0o600)
+        let daemon = try await DaemonProcess.start(arguments: ["--store", store], environment: ["HOME": home])
+        #expect(try await daemon.todoctl("add", "before").status == 0)
+        _ = try await postgres.server.psql("ALTER ROLE postgres PASSWORD 'a new one'")
+        try "127.0.0.1:\(postgres.port):todos:postgres:a new one\n".write(toFile: pgpass, atomically: true, encoding: .utf8)
+        chmod(pgpass, 0o600)
+        _ = try await postgres.server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'todod'")
+        let after = try await daemon.todoctl("add", "after")
+        #expect(after.status == 0, "\(after.stderr)")
+        try await daemon.stop()
+        try await postgres.stop()
+    }
+
+    @Test("P9: a database of another program with a todo table is refused at start, and nothing is created in it")
+    func anotherProgramsTables() async throws {
+        let server = try await PostgresServer.start()
+        _ = try await server.psql("CREATE TABLE todo (id serial PRIMARY KEY, text varchar NOT NULL, done boolean DEFAULT false)")
+        let refused = try await start(["--store", server.uri])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("has a table todo that is not todod's (its columns: done, id, text)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("give todod a database of its own"))
+        #expect(try await server.psql("SELECT string_agg(tablename, ',') FROM pg_tables WHERE schemaname = 'public'") == "todo")
+        try await server.stop()
+    }
+
+    @Test("P8, P10: a URI todod cannot use, or a socket directory without PostgreSQL, is said every time, in words")
+    func refusalsAreSaid() async throws {
+        for _ in 0..<5 {
+            let bad = try await start(["--store", "postgresql://alice@db/todos?foo=bar"])
+            #expect(bad.status == 1)
+            #expect(bad.stderr.contains("todod does not know the parameter foo"), "the refusal was not printed: \(bad.stderr)")
+        }
+        let empty = try await start(["--store", ""])
+        #expect(empty.stderr.contains("the store URI is empty"), "\(empty.stderr)")
+        // No server there: todod starts on its replica, and the status and a write say why.
+        let nowhere = try makeTemporaryDirectory()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", "postgresql://postgres@/todos?host=\(nowhere)"])
+        let refused = try await daemon.todoctl("add", "x")
+        #expect(refused.stderr.contains("there is no PostgreSQL socket there: is PostgreSQL running, and is host= its socket directory?"),
+                "\(refused.stderr)")
+        #expect(!refused.stderr.contains("descriptor"), "an API's name in the message: \(refused.stderr)")
+        let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
+        #expect(((status["sharedStore"] as? [String: Any])?["problem"] as? String)?.hasPrefix("there is no PostgreSQL socket there") == true)
+        try await daemon.stop()
+    }
+
+    @Test("P12: a database migrated into the empty store a daemon already uses reaches that daemon at once")
+    func migrationAnnounced() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let alone = try await DaemonProcess.start()
+        for title in ["one", "two", "three"] { _ = try await alone.todoctl("add", title) }
+        try await alone.stop()
+        let migrated = try await run("todod", ["--migrate-to", server.uri, "--database", alone.databasePath])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        try await awaitSequence(3, on: daemon)
+        let titles = try jsonArray(try await daemon.todoctl("list", "--json").stdout).compactMap { $0["title"] as? String }
+        #expect(Set(titles) == ["one", "two", "three"])
+        try await daemon.stop()
+        try await server.stop()
+    }
+
+    @Test("P5: an import stopped by the store part way says how many todos went in, and running it again imports the rest")
+    func importStoppedPartWay() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        // The store refuses the todo named "poison", as it would refuse any write it cannot take.
+        _ = try await server.psql("""
+            CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.entry->'after'->>'title' = 'poison' THEN RAISE EXCEPTION 'poison refused'; END IF;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER refuse_poison BEFORE INSERT ON journal FOR EACH ROW EXECUTE FUNCTION refuse_poison();
+            """)
+        let lines = (1...100).map { "todo \($0)" } + ["poison"] + (1...20).map { "later \($0)" }
+        let file = daemon.directory + "/todo.txt"
+        try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let first = try await daemon.todoctl("import", "--from", "todotxt", file)
+        #expect(first.status != 0)
+        #expect(first.stderr.contains("64 of the 121 todos were imported before this; the rest were not: run the same import again"),
+                "\(first.stderr)")
+        #expect(try await server.psql("SELECT count(*) FROM todo") == "64")
+        _ = try await server.psql("DROP TRIGGER refuse_poison ON journal")
+        let again = try await daemon.todoctl("import", "--from", "todotxt", file)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("57 created, 0 updated, 64 unchanged"), "\(again.stdout)")
+        try await daemon.stop()
+        try await server.stop()
+    }
+}
