@@ -142,28 +142,58 @@ enum PostgresSchema {
         return (Int(values["number"] ?? 0), UInt64(values["change"] ?? 0))
     }
 
+    /// The most changes, and about the most bytes of them, one read brings: a replica far behind
+    /// (a new machine, one long away) catches up page by page, each page well within a
+    /// statement's deadline also over a slow link (1 MiB is 5 s at 200 KB/s).
+    static let page = (changes: 1_000, bytes: 1 << 20)
+
     /// The entries and purges after `seq` up to `upTo`, oldest first (each entry without
-    /// `before`), in one round trip.
-    static func changes(after seq: UInt64, upTo: UInt64, on connection: PostgresConnection, logger: Logger) throws -> (entries: [JournalEntry], purges: [SharedPurge]) {
-        guard upTo > seq else { return ([], []) }
-        let from = Int64(seq)
-        let to = Int64(upTo)
+    /// `before`), in one round trip: a page of them, at least one, at most `page`'s bounds.
+    /// The changes bring a replica to `upTo` (with the counters given) when the page holds
+    /// them all; else to the page's last change, `more` saying the rest awaits.
+    static func changes(
+        after seq: UInt64, upTo: UInt64, number: Int, on connection: PostgresConnection, logger: Logger
+    ) throws -> SharedChanges {
+        guard upTo > seq else { return SharedChanges(entries: [], number: number, change: upTo) }
+        let (from, to, most, bytes) = (Int64(seq), Int64(upTo), Int64(page.changes), Int64(page.bytes))
         let rows = try PostgresStore.rows("""
-            SELECT seq, entry::text, NULL::integer[] FROM journal WHERE seq > \(from) AND seq <= \(to)
-            UNION ALL SELECT seq, NULL, numbers FROM purge WHERE seq > \(from) AND seq <= \(to)
-            ORDER BY 1
+            WITH first AS (
+                (SELECT seq, entry::text AS entry, NULL::integer[] AS numbers FROM journal
+                 WHERE seq > \(from) AND seq <= \(to) ORDER BY seq LIMIT \(most))
+                UNION ALL
+                (SELECT seq, NULL, numbers FROM purge WHERE seq > \(from) AND seq <= \(to) ORDER BY seq LIMIT \(most))
+            ), sized AS (
+                SELECT seq, entry, numbers, row_number() OVER (ORDER BY seq) AS n,
+                       sum(coalesce(octet_length(entry), 16)) OVER (ORDER BY seq) AS running
+                FROM first
+            )
+            SELECT seq, entry, numbers FROM sized WHERE n <= \(most) AND (n = 1 OR running <= \(bytes)) ORDER BY seq
             """, on: connection, logger: logger)
-        var entries: [JournalEntry] = []
-        var purges: [SharedPurge] = []
+        var changes = SharedChanges(entries: [], number: number, change: upTo)
+        var last = seq
         for row in rows {
             let (seq, entry, numbers) = try row.decode((Int64, String?, [Int32]?).self)
+            last = UInt64(seq)
             if let entry {
-                entries.append(try decoder.decode(JournalEntry.self, from: Data(entry.utf8)))
+                do {
+                    changes.entries.append(try decoder.decode(JournalEntry.self, from: Data(entry.utf8)))
+                } catch {
+                    throw SharedStoreError("""
+                        change \(seq) in the shared store's journal is not one todod can read (\(error)), so the replicas cannot \
+                        take it: nothing was written; the journal was changed by something other than todod
+                        """)
+                }
             } else if let numbers {
-                purges.append(SharedPurge(seq: UInt64(seq), numbers: numbers.map(Int.init)))
+                changes.purges.append(SharedPurge(seq: UInt64(seq), numbers: numbers.map(Int.init)))
             }
         }
-        return (entries, purges)
+        if last < upTo {
+            // A page: the replica's counters go as far as it brings them (the number, by its entries).
+            changes.change = last
+            changes.number = 0
+            changes.more = true
+        }
+        return changes
     }
 
     // Instants as whole milliseconds, as the SQLite replica keeps them: a todo read back equals the one written.

@@ -62,15 +62,14 @@ public final class PostgresStore: SharedStore, Sendable {
     public func changes(after seq: UInt64) throws -> SharedChanges {
         try withWriter("read the changes of \(uri)") { connection in
             let counters = try PostgresSchema.counters(on: connection, lock: false, logger: logger)
-            let (entries, purges) = try PostgresSchema.changes(after: seq, upTo: counters.change, on: connection, logger: logger)
-            return SharedChanges(entries: entries, purges: purges, number: counters.number, change: counters.change)
+            return try PostgresSchema.changes(after: seq, upTo: counters.change, number: counters.number, on: connection, logger: logger)
         }
     }
 
     public func change(_ seq: UInt64) throws -> JournalEntry? {
         guard seq > 0 else { return nil }
         return try withWriter("read change \(seq) of \(uri)") { connection in
-            try PostgresSchema.changes(after: seq - 1, upTo: seq, on: connection, logger: logger).entries.first
+            try PostgresSchema.changes(after: seq - 1, upTo: seq, number: 0, on: connection, logger: logger).entries.first
         }
     }
 
@@ -225,7 +224,7 @@ public final class PostgresStore: SharedStore, Sendable {
             try PostgresStore.run("BEGIN", on: connection, logger: logger)
             defer { PostgresStore.rollBack(connection, logger: logger) }
             _ = try PostgresSchema.counters(on: connection, lock: true, logger: logger)
-            let stored = try PostgresSchema.changes(after: first - 1, upTo: first, on: connection, logger: logger)
+            let stored = try PostgresSchema.changes(after: first - 1, upTo: first, number: 0, on: connection, logger: logger)
             if let ours = changes.entries.first(where: { $0.seq == first }), let theirs = stored.entries.first {
                 return (theirs.after.id, theirs.after.revision, theirs.at, theirs.author) == (ours.after.id, ours.after.revision, ours.at, ours.author)
             }

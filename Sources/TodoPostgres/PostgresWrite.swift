@@ -26,8 +26,7 @@ final class PostgresWrite: SharedWrite {
 
     func changes(after seq: UInt64) throws -> SharedChanges {
         try PostgresStore.attempt("read the changes of \(uri)") {
-            let (entries, purges) = try PostgresSchema.changes(after: seq, upTo: locked.change, on: connection, logger: logger)
-            return SharedChanges(entries: entries, purges: purges, number: locked.number, change: locked.change)
+            try PostgresSchema.changes(after: seq, upTo: locked.change, number: locked.number, on: connection, logger: logger)
         }
     }
 

@@ -53,7 +53,7 @@ extension ModelServer {
         if let refusal { throw SharedStoreError(refusal) }
         guard !checked else { return }
         do {
-            try catchUp(ModelServer.changesForReplica(store, of: shared))
+            try catchUp(ModelServer.changesForReplica(store, of: shared)) { try shared.changes(after: $0) }
             state.withLock { $0.replicaChecked = true }
         } catch let error as TodoStoreError {
             throw refuseWrites(error.message, shared)
@@ -95,7 +95,7 @@ extension ModelServer {
                 let replica = try store.counters().change
                 let changes = try write.changes(after: replica)
                 try refuseIfBehind(store: changes.change, replica: replica, shared)
-                try catchUp(changes)
+                try catchUp(changes) { try write.changes(after: $0) }
                 return try store.commit(mutations, at: now, by: authors) { changes in
                     try write.commit(changes)
                     sharedCommitted = true
@@ -111,11 +111,16 @@ extension ModelServer {
     }
 
     /// On the storage queue: applies changes committed elsewhere to the replica, then to
-    /// the table and every client, on the core, in order (before any later commit's answer).
-    func catchUp(_ changes: SharedChanges) throws {
-        let applied = try store.apply(changes)
-        guard !applied.entries.isEmpty || !applied.purges.isEmpty else { return }
-        returnToCore { self.receive(applied) }
+    /// the table and every client, on the core, in order (before any later commit's answer);
+    /// page by page, reading each next one with `next` (after the last change applied).
+    func catchUp(_ changes: SharedChanges, next: (UInt64) throws -> SharedChanges) throws {
+        var page = changes
+        while true {
+            let applied = try store.apply(page)
+            if !applied.entries.isEmpty || !applied.purges.isEmpty { returnToCore { self.receive(applied) } }
+            guard page.more else { return }
+            page = try next(page.change)
+        }
     }
 
     /// Another daemon committed (changes up to `upTo`, when known): catch up on the storage
@@ -131,7 +136,7 @@ extension ModelServer {
                 if let upTo, upTo <= replica { return }
                 let changes = try shared.changes(after: replica)
                 try refuseIfBehind(store: changes.change, replica: replica, shared)
-                try catchUp(changes)
+                try catchUp(changes) { try shared.changes(after: $0) }
             } catch {
                 logger.warning("could not read the changes of the shared store; will catch up at its next announcement or write",
                                metadata: ["error": "\(ModelServer.describe(error))"])

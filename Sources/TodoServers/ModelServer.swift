@@ -117,7 +117,12 @@ public final class ModelServer: Sendable {
         var replicaChecked = false
         if let shared {
             do {
-                try store.apply(ModelServer.changesForReplica(store, of: shared))
+                var page = try ModelServer.changesForReplica(store, of: shared)
+                try store.apply(page)
+                while page.more {
+                    page = try shared.changes(after: page.change)
+                    try store.apply(page)
+                }
                 replicaChecked = true
             } catch let error as SharedStoreError where error.kind == .unreachable {
                 // Checked, and caught up, once the store is reachable.

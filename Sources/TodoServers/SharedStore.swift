@@ -7,8 +7,8 @@ import TodoModel
 /// SQLite commit (numbers, revisions, planning, undo, the journal), inside a shared
 /// transaction that serialises the writers of every daemon and decides what is committed.
 public protocol SharedStore: Sendable {
-    /// The changes committed after `seq`, oldest first, with the counters as of the last.
-    /// Blocks: call it from the storage queue.
+    /// The changes committed after `seq`, oldest first, with the counters as of the last:
+    /// all of them, or a page (`more`). Blocks: call it from the storage queue.
     func changes(after seq: UInt64) throws -> SharedChanges
 
     /// The change numbered `seq`, or nil when the store holds none.
@@ -39,7 +39,8 @@ public protocol SharedStore: Sendable {
 
 /// The shared transaction of one write, holding the write lock.
 public protocol SharedWrite {
-    /// The changes committed after `seq` (by other daemons, before this lock was taken).
+    /// The changes committed after `seq` (by other daemons, before this lock was taken): all
+    /// of them, or a page (`more`).
     func changes(after seq: UInt64) throws -> SharedChanges
 
     /// Appends the entries, carries out the purges, stores each entry's todo and the
@@ -88,16 +89,19 @@ public struct SharedPurge: Sendable, Equatable {
 public struct SharedChanges: Sendable, Equatable {
     public var entries: [JournalEntry]
     public var purges: [SharedPurge]
-    /// The highest todo number ever given.
+    /// The highest todo number ever given (0 for a page with more after it: its entries tell).
     public var number: Int
-    /// The last change's sequence number.
+    /// The last change's sequence number: where these changes bring a replica.
     public var change: UInt64
+    /// A page: the store holds more changes after `change` (read them after it).
+    public var more: Bool
 
-    public init(entries: [JournalEntry], purges: [SharedPurge] = [], number: Int, change: UInt64) {
+    public init(entries: [JournalEntry], purges: [SharedPurge] = [], number: Int, change: UInt64, more: Bool = false) {
         self.entries = entries
         self.purges = purges
         self.number = number
         self.change = change
+        self.more = more
     }
 
     /// The first change's sequence number, a purge's or an entry's; nil when there is none.

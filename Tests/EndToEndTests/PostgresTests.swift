@@ -113,6 +113,38 @@ struct PostgresTests {
         try await server.stop()
     }
 
+    @Test("a new replica of a long history, and one that waited for PostgreSQL to come back, catch up page by page (over 1,000 changes, over 1 MiB) to the same todos")
+    func catchUpInPages() async throws {
+        let server = try await PostgresServer.start()
+        let writer = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let file = writer.directory + "/todo.txt"
+        try (1...1_200).map { "todo \($0)" }.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try await writer.todoctl("import", "--from", "todotxt", file).status == 0)
+        let notes = String(repeating: "sixty thousand bytes of notes. ", count: 1_950)
+        for index in 1...30 { #expect(try await writer.todoctl("add", "long \(index)", "--notes", notes).status == 0) }
+        #expect(try await server.psql("SELECT count(*), sum(octet_length(entry::text)) > 1048576 FROM journal") == "1230|t")
+        try await writer.stop()
+
+        // PostgreSQL's log shows each read of the journal: the new replica's are pages.
+        _ = try await server.psql("ALTER SYSTEM SET log_statement = 'all'")
+        _ = try await server.psql("SELECT pg_reload_conf()")
+        let fresh = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let reads = try String(contentsOfFile: server.directory + "/server.log", encoding: .utf8).components(separatedBy: "WITH first AS").count - 1
+        #expect(reads >= 3, "the new replica read the journal in \(reads) statements")
+        try await server.stopServer()
+        let waiting = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        #expect(try jsonArray(try await waiting.todoctl("list", "--json").stdout).isEmpty)
+        try await server.startServer()
+        try await awaitSequence(1_230, on: waiting, timeout: 60)
+        for daemon in [fresh, waiting] {
+            let todos = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
+            #expect(todos.count == 1_230)
+            #expect(todos.filter { ($0["notes"] as? String) == notes }.count == 30)
+            try await daemon.stop()
+        }
+        try await server.stop()
+    }
+
     @Test("a purge through one daemon removes the todos from PostgreSQL, from the other replica and from a new one; numbers are not reused")
     func purgePropagates() async throws {
         let server = try await PostgresServer.start()
