@@ -36,6 +36,7 @@ public enum Daemon {
         let socketLock = try SocketActivation.listeningFileDescriptors().isEmpty
             ? SocketFile.claim(configuration.socketPath, holder: holder) : nil
         let (store, databaseLock) = try openStore(at: configuration.databasePath, holder: holder)
+        if configuration.sharedStore == nil { try refuseAReplicaAlone(store) }
         defer { withExtendedLifetime((socketLock, databaseLock)) {} }
         let core = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { core.shutdownGracefully { _ in } }
@@ -103,6 +104,18 @@ public enum Daemon {
         } catch {
             throw DaemonError("cannot use the shared store: \(error)")
         }
+    }
+
+    /// A replica used alone would take changes no other machine sees, and the store would
+    /// refuse it afterwards (its history its own): refused, saying how to start.
+    private static func refuseAReplicaAlone(_ store: TodoStore) throws {
+        guard let shared = try? store.replicaOf() else { return }
+        throw DaemonError("""
+            the database \(store.path) is the replica of the shared store \(shared), so todod will not use it alone (its changes \
+            would reach no other machine, and the store would refuse the database afterwards): start todod with --store \(shared), \
+            or with TODOD_STORE set as in its unit's drop-in; to use this database alone from now on, run \
+            todod --leave-store --database \(store.path) first
+            """)
     }
 
     /// Checks the database file (reading only), takes `DATABASE.lock` beside it for the

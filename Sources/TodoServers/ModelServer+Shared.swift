@@ -26,6 +26,13 @@ extension ModelServer {
         return changes
     }
 
+    /// Marks the database as the replica of `shared` once it is found to be one, so that it is
+    /// not used alone by mistake afterwards.
+    static func markReplica(_ store: TodoStore, of shared: any SharedStore) throws {
+        let name = shared.status.store
+        if try store.replicaOf() != name { try store.markReplica(of: name) }
+    }
+
     /// The store's last change is below the replica's: PostgreSQL lost changes only the
     /// replicas still hold, or the database is another store's.
     static func wentBack(store: UInt64, replica: UInt64, path: String) -> String {
@@ -38,8 +45,8 @@ extension ModelServer {
         }
         return """
         the shared store's last change is \(store), but the database \(path) holds changes up to \(replica): PostgreSQL was \
-        restored from an older backup or failed over to a standby without the last commits (or this database is another \
-        store's), so changes \(store + 1)…\(replica) are only in the replicas that have them, and this daemon writes nothing \
+        restored from an older backup or failed over to a standby without the last commits (or this database was used \
+        alone, or is another store's), so changes \(store + 1)…\(replica) are only in the replicas that have them, and this daemon writes nothing \
         more: save them (todoctl log --json; theirs are the seq above \(store)), stop todod, start it with a new --database \
         file, which is filled from the store, and add them again
         """
@@ -54,6 +61,7 @@ extension ModelServer {
         guard !checked else { return }
         do {
             try catchUp(ModelServer.changesForReplica(store, of: shared)) { try shared.changes(after: $0) }
+            try ModelServer.markReplica(store, of: shared)
             state.withLock { $0.replicaChecked = true }
         } catch let error as TodoStoreError {
             throw refuseWrites(error.message, shared)

@@ -123,6 +123,7 @@ public final class ModelServer: Sendable {
                     page = try shared.changes(after: page.change)
                     try store.apply(page)
                 }
+                try ModelServer.markReplica(store, of: shared)
                 replicaChecked = true
             } catch let error as SharedStoreError where error.kind == .unreachable {
                 // Checked, and caught up, once the store is reachable.

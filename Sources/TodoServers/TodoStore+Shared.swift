@@ -51,6 +51,28 @@ extension TodoStore {
         }
     }
 
+    /// "shared store: replica mark": the store a database is the replica of, so that it is not
+    /// used alone by mistake (its changes would reach no other machine, and the store would
+    /// refuse it afterwards, its history being its own).
+    static func registerReplicaMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("shared store: replica mark") { db in
+            try db.execute(sql: "CREATE TABLE replica (store TEXT NOT NULL)")
+        }
+    }
+
+    /// The shared store this database is the replica of (as it was named), if any.
+    public func replicaOf() throws -> String? {
+        try pool.read { db in try String.fetchOne(db, sql: "SELECT store FROM replica") }
+    }
+
+    /// Marks the database as the replica of `store` (named without secrets); nil unmarks it.
+    public func markReplica(of store: String?) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM replica")
+            if let store { try db.execute(sql: "INSERT INTO replica (store) VALUES (?)", arguments: [store]) }
+        }
+    }
+
     /// Every journal entry, oldest first (for copying the database elsewhere).
     public func allChanges() throws -> [JournalEntry] {
         try changes(after: 0, limit: Int.max)

@@ -72,6 +72,7 @@ public final class TodoStore: Sendable {
             try db.execute(sql: JournalRecord.createTable)
             try TodoStore.journalExistingTodos(db)
         }
+        registerReplicaMigration(&migrator)
         return migrator
     }
 

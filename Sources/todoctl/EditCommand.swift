@@ -119,9 +119,13 @@ struct EditCommand: AsyncParsableCommand {
         }
     }
 
-    /// A conflict, told with what changed meanwhile and where the person's form is kept.
+    /// A conflict, told with what changed meanwhile and where the person's form is kept; any
+    /// other failure (the daemon or its shared store away) also says where the form is.
     private func conflictExplained(_ error: TodoClientError, before: Todo, form: FormFile) -> TodoClientError {
-        guard case .refused(let refusal) = error, refusal.code == .conflict else { return error }
+        guard case .refused(let refusal) = error, refusal.code == .conflict else {
+            Terminal.error("your edit of #\(before.number) was not applied; the form is kept in \(form.path): run `todoctl edit \(before.number)` again later and copy your changes over")
+            return error
+        }
         let meanwhile = refusal.todo.map { "\n" + ConflictReport(before: before, after: $0.todo).text } ?? ""
         return .refused(TodoError(
             .conflict,

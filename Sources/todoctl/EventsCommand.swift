@@ -42,6 +42,12 @@ struct EventsCommand: AsyncParsableCommand {
                 }
                 if last == nil { last = client.hello.sequence }
                 lastReason = nil
+                // Connected while the shared store is away: no news will come until it changes, so ask.
+                Task {
+                    if case .responseStatus(let status)? = try? await client.request(.requestStatus), let store = status.sharedStore, !store.reachable {
+                        printStatus(store)
+                    }
+                }
             case .change(let change, let frame):
                 if missing, let last, change.sequence > last + 1 {
                     Terminal.error("changes \(last + 1)…\(change.sequence - 1) are not shown: the output was not read in time, or too many were made while away")

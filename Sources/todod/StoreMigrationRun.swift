@@ -19,6 +19,8 @@ enum StoreMigrationRun {
                 let store = try PostgresStore(uri: uri, logger: Logger(label: "todod"))
                 defer { store.close() }
                 let copied = try store.copy(source)
+                // The file is now a replica of the store as it is: it goes on as one.
+                try source.markReplica(of: "\(uri)")
                 print("\(database): \(copied.todos) todos and \(copied.changes) changes copied to \(uri); start todod with --store \(uri)")
             }
         } catch {

@@ -23,7 +23,8 @@ struct TododCommand: AsyncParsableCommand {
             $XDG_DATA_HOME/todod/todos.sqlite (~/.local/share/todod/todos.sqlite).
             Shared store: --store, else $TODOD_STORE (postgresql://USER@HOST/DB, or
             postgresql://USER@/DB?host=/socket/dir; the password from $PGPASSWORD or ~/.pgpass).
-            The database is then this daemon's replica of it. Over TCP, TLS as libpq's:
+            The database is then this daemon's replica of it, and todod will not use it
+            without --store (--leave-store makes it a database of its own). Over TCP, TLS as libpq's:
             ?sslmode=verify-full&sslrootcert=CA.crt checks the server (sslmode prefer unless
             given, or $PGSSLMODE; no TLS over a Unix socket).
             SIGTERM or SIGINT: stop taking requests, answer those taken, exit 0.
@@ -59,11 +60,15 @@ struct TododCommand: AsyncParsableCommand {
         valueName: "uri"))
     var migrateTo: String?
 
+    @Flag(help: "Make the database, a replica of a shared store, a database of its own (todod then uses it without --store) and exit.")
+    var leaveStore = false
+
     @Flag(help: "Rebuild every todo from the journal alone, compare with the table, print what differs and exit 1 if anything does (the daemon is not started).")
     var check = false
 
     func run() async throws {
         if check { return try JournalCheckRun.run(database: database ?? DefaultPaths.databasePath()) }
+        if leaveStore { return try StoreLeaveRun.run(database: database ?? DefaultPaths.databasePath()) }
         let level = logLevel
         LoggingSystem.bootstrap { label in SystemdLogging.makeHandler(label: label, level: level) }
         // Written off-thread: without this, a refusal logged just before exiting was lost about half the time.

@@ -71,6 +71,20 @@ struct PostgresOutageTests {
         let refused = try await again.todoctl("add", "while away")
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("nothing was written"), "\(refused.stderr)")
+        // events started meanwhile says so at once (probe P21): no news would come until the store is back.
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: again.environment)
+        defer { events.stopNow() }
+        _ = try await events.awaitLine(containing: "is unreachable since")
+        // An edit in the editor refused meanwhile keeps the form, and says where (probe P18).
+        let editor = again.directory + "/editor.sh"
+        try "#!/bin/sh\nsed -i 's/^title: .*/title: renamed while away/' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        let edited = try await again.todoctl("edit", "1", environment: ["EDITOR": editor, "VISUAL": ""])
+        #expect(edited.status != 0)
+        let kept = try #require(edited.stderr.split(separator: " ").first { $0.hasPrefix("/") && $0.contains("todoctl-edit") },
+                                "\(edited.stderr)")
+        let form = try String(contentsOfFile: String(kept.trimmingCharacters(in: CharacterSet(charactersIn: ":"))), encoding: .utf8)
+        #expect(form.contains("title: renamed while away"))
 
         try await server.startServer()
         #expect(try await second.todoctl("add", "two").status == 0)

@@ -39,6 +39,32 @@ struct PostgresSetupTests {
         try await postgres.stop()
     }
 
+    @Test("P4: a replica started without --store is refused, naming its store; --leave-store makes it a database of its own, on purpose")
+    func replicaAlone() async throws {
+        let server = try await PostgresServer.start()
+        let shared = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        #expect(try await shared.todoctl("add", "shared").status == 0)
+        try await shared.stop()
+        let alone = try await run("todod", ["--socket", shared.socketPath, "--database", shared.databasePath])
+        #expect(alone.status == 1)
+        #expect(alone.stderr.contains("is the replica of the shared store postgresql://postgres@/todos?host=\(server.directory)"), "\(alone.stderr)")
+        #expect(alone.stderr.contains("start todod with --store"))
+        #expect(alone.stderr.contains("todod --leave-store --database \(shared.databasePath)"))
+
+        let left = try await run("todod", ["--leave-store", "--database", shared.databasePath])
+        #expect(left.status == 0, "\(left.stderr)")
+        #expect(left.stdout.contains("is no longer the replica of postgresql://postgres@/todos"))
+        let own = try await DaemonProcess.start(in: shared.directory)
+        #expect(try await own.todoctl("add", "alone").stdout.contains("#2"))
+        try await own.stop()
+        // Changed alone, it is refused by the store it left.
+        let back = try await run("todod", ["--socket", shared.socketPath, "--database", shared.databasePath, "--store", server.uri])
+        #expect(back.status == 1)
+        #expect(back.stderr.contains("holds changes up to 2"), "\(back.stderr)")
+        #expect(back.stderr.contains("or this database was used alone"))
+        try await server.stop()
+    }
+
     @Test("P9: a database of another program with a todo table is refused at start, and nothing is created in it")
     func anotherProgramsTables() async throws {
         let server = try await PostgresServer.start()

@@ -199,6 +199,10 @@ struct PostgresTests {
         #expect(again.status == 1)
         #expect(again.stderr.contains("is not empty"))
         #expect(again.stderr.contains("nothing was copied"))
+        // The file copied is a replica of the store now: not to be used alone by mistake.
+        let aloneAgain = try await run("todod", ["--socket", alone.socketPath, "--database", alone.databasePath])
+        #expect(aloneAgain.status == 1)
+        #expect(aloneAgain.stderr.contains("is the replica of the shared store"), "\(aloneAgain.stderr)")
 
         // A new replica, filled from PostgreSQL alone.
         let replica = try await DaemonProcess.start(arguments: ["--store", server.uri])
