@@ -1,10 +1,30 @@
 import Foundation
+import Logging
 import TodoModel
 
 /// Writing through a shared store (`todod --store`): the SQLite commit runs inside the
 /// shared transaction, after the replica caught up, and commits only once the shared
 /// store did; changes committed through other daemons reach this one's clients as its own do.
 extension ModelServer {
+    /// Before the first read: checks that `store` is a replica of `shared`, catches it up and
+    /// marks it so. Returns false when the store cannot be reached: the daemon starts from its
+    /// replica, and this is done once it is reached.
+    static func catchUpAtStart(_ store: TodoStore, from shared: any SharedStore, logger: Logger) throws -> Bool {
+        do {
+            var page = try changesForReplica(store, of: shared)
+            try store.apply(page)
+            while page.more {
+                page = try shared.changes(after: page.change)
+                try store.apply(page)
+            }
+            try markReplica(store, of: shared)
+            return true
+        } catch let error as SharedStoreError where error.kind == .unreachable {
+            logger.warning("starting from this machine's copy: the shared store is unreachable", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
     /// The changes `store`, a replica of `shared`, lacks; throws `TodoStoreError` when it
     /// is no replica of it (a history of its own, or ahead of the store).
     static func changesForReplica(_ store: TodoStore, of shared: any SharedStore) throws -> SharedChanges {

@@ -114,22 +114,7 @@ public final class ModelServer: Sendable {
         self.clock = clock
         self.returnToCore = returnToCore
         self.shared = shared
-        var replicaChecked = false
-        if let shared {
-            do {
-                var page = try ModelServer.changesForReplica(store, of: shared)
-                try store.apply(page)
-                while page.more {
-                    page = try shared.changes(after: page.change)
-                    try store.apply(page)
-                }
-                try ModelServer.markReplica(store, of: shared)
-                replicaChecked = true
-            } catch let error as SharedStoreError where error.kind == .unreachable {
-                // Checked, and caught up, once the store is reachable.
-                logger.warning("starting from this machine's copy: the shared store is unreachable", metadata: ["error": "\(error)"])
-            }
-        }
+        let replicaChecked = try shared.map { try ModelServer.catchUpAtStart(store, from: $0, logger: logger) } ?? false
         let (todos, lastChange) = try store.loadAll()
         var initial = State()
         initial.replicaChecked = replicaChecked
