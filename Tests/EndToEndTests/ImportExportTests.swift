@@ -8,13 +8,15 @@ struct ImportExportTests {
 
     /// A Taskwarrior with a task of each kind: a project, a UDA, an annotation, a timed due,
     /// a wait, a recurrence, a completed and a deleted one.
+    /// Its due days, wait and recurrence lie far ahead: `task` reads them against the real clock,
+    /// and a daily recurrence that has come due grows an instance a day (a test that broke on 2026-11-24).
     private func sample() throws -> TaskwarriorHome {
         let task = try TaskwarriorHome(settings: Self.settings)
-        try task.run(["add", "Write report", "project:work.reports", "priority:H", "due:2026-11-30", "+office", "estimate:3"])
+        try task.run(["add", "Write report", "project:work.reports", "priority:H", "due:2099-11-30", "+office", "estimate:3"])
         try task.run(["1", "annotate", "first draft sent"])
         try task.run(["add", "Call mum", "+family", "due:2026-11-22T15:30"])
-        try task.run(["add", "Buy milk", "wait:2026-12-01"])
-        try task.run(["add", "Daily standup", "due:2026-11-24", "recur:daily"])
+        try task.run(["add", "Buy milk", "wait:2099-12-01"])
+        try task.run(["add", "Daily standup", "due:2099-11-24", "recur:daily"])
         try task.run(["add", "Old thing"])
         try task.run(["add", "Gone"])
         try task.run(["list"])

@@ -9,13 +9,15 @@ struct TaskwarriorFormatTests {
     let utc = TimeZone(identifier: "UTC")!
 
     /// A Taskwarrior holding one of each kind of task todod has to carry.
+    /// Its due days, wait and recurrence lie far ahead: `task` reads them against the real clock,
+    /// and a daily recurrence that has come due grows an instance a day (a test that broke on 2026-11-24).
     private func sample() throws -> TaskwarriorHome {
         let task = try TaskwarriorHome(settings: ["uda.estimate.type=numeric", "uda.estimate.label=Est"])
-        try task.run(["add", "Write report", "project:work.reports", "priority:H", "due:2026-11-30", "+office", "estimate:3"])
+        try task.run(["add", "Write report", "project:work.reports", "priority:H", "due:2099-11-30", "+office", "estimate:3"])
         try task.run(["1", "annotate", "first draft sent"])
         try task.run(["add", "Call mum", "+family", "due:2026-11-22T15:30"])
-        try task.run(["add", "Buy milk", "wait:2026-12-01", "priority:M"])
-        try task.run(["add", "Daily standup", "due:2026-11-24", "recur:daily"])
+        try task.run(["add", "Buy milk", "wait:2099-12-01", "priority:M"])
+        try task.run(["add", "Daily standup", "due:2099-11-24", "recur:daily"])
         try task.run(["add", "Old thing", "priority:L"])
         try task.run(["add", "Gone"])
         try task.run(["list"])
@@ -57,7 +59,7 @@ struct TaskwarriorFormatTests {
         let exported = try source.exportedTasks()
         #expect(exported[report.id.uuidString.lowercased()] != nil)
         #expect(report.priority == .high)
-        #expect(report.due == LocalDate("2026-11-30"))
+        #expect(report.due == LocalDate("2099-11-30"))
         #expect(report.tags == ["project:work.reports", "office"])
         #expect(report.notes.hasSuffix(" first draft sent"))
         #expect(LocalDate(String(report.notes.prefix(10))) != nil)
@@ -67,7 +69,7 @@ struct TaskwarriorFormatTests {
         #expect(byTitle["Old thing"]?.completedAt != nil)
         #expect(byTitle["Gone"]?.deletedAt != nil)
         #expect(byTitle["Buy milk"]?.completedAt == nil)
-        #expect(byTitle["Buy milk"]?.wait == LocalDate("2026-12-01"))
+        #expect(byTitle["Buy milk"]?.wait == LocalDate("2099-12-01"))
         #expect(byTitle["Call mum"]?.wait == nil)
     }
 
@@ -97,20 +99,20 @@ struct TaskwarriorFormatTests {
         var todo = try #require(todos(imported).first { $0.title == "Write report" })
         todo.title = "Write the report"
         todo.priority = .low
-        todo.due = LocalDate("2026-12-24")
+        todo.due = LocalDate("2099-12-24")
         todo.tags = ["project:home", "paper"]
         todo.notes += "\n2026-11-25 second draft"
         todo.completedAt = Date(timeIntervalSince1970: 1_795_000_000)
-        todo.wait = LocalDate("2026-12-20")
+        todo.wait = LocalDate("2099-12-20")
         let task = try #require(try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode([todo], zone: utc)) as? [[String: Any]]).first
         #expect(task?["description"] as? String == "Write the report")
         #expect(task?["priority"] as? String == "L")
-        #expect(task?["due"] as? String == "20261224T000000Z")
+        #expect(task?["due"] as? String == "20991224T000000Z")
         #expect(task?["project"] as? String == "home")
         #expect(task?["tags"] as? [String] == ["paper"])
         #expect(task?["status"] as? String == "completed")
         #expect(task?["estimate"] as? Int == 3)
-        #expect(task?["wait"] as? String == "20261220T000000Z")
+        #expect(task?["wait"] as? String == "20991220T000000Z")
         let annotations = task?["annotations"] as? [[String: String]]
         #expect(annotations?.count == 2)
         #expect(annotations?.last == ["entry": "20261125T000000Z", "description": "second draft"])
