@@ -134,8 +134,10 @@ public enum Daemon {
         } catch {
             throw DaemonError("cannot open the database: \(error.message)")
         }
-        // Beside the file the path leads to: a symbolic link to the database must find the same lock.
-        let lock = try LockFile.acquire(DatabaseLock.path(for: path), holder: holder) { other in
+        // Beside the file the path leads to: a symbolic link to the database must find the same lock; a hard link, the file
+        // itself, made now (empty, as SQLite takes a new database) if there is none, so that a link made later finds it locked.
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        let lock = try LockFile.acquire(DatabaseLock.path(for: path), holder: holder, guarding: path) { other in
             DaemonError("another todod (pid \(other.pid), socket \(other.socket)) is using the database \(path): use that one (`todoctl --socket \(other.socket) status`), or stop it first (kill \(other.pid))")
         }
         do {

@@ -14,7 +14,7 @@ public enum DatabaseLock {
     /// daemon, when one holds it.
     public static func holding<T>(_ databasePath: String, for purpose: String, _ body: () throws -> T) throws -> T {
         let holder = LockFile.Holder(pid: "\(getpid())", socket: "none (\(purpose))", database: databasePath)
-        let lock = try LockFile.acquire(path(for: databasePath), holder: holder) { other in
+        let lock = try LockFile.acquire(path(for: databasePath), holder: holder, guarding: databasePath) { other in
             DaemonError("""
                 a todod (pid \(other.pid), socket \(other.socket)) is using the database \(databasePath), so nothing was done: \
                 stop it first (systemctl --user stop todod.service todod.socket, or kill \(other.pid)), then \(purpose) again

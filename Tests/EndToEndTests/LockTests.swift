@@ -30,6 +30,24 @@ struct LockTests {
         #expect(try await daemon.stop() == 0)
     }
 
+    @Test("a second todod on a hard link to the database refuses and names the first's pid, though todod made the file; so does --migrate-to (probe Q4)")
+    func secondDaemonThroughAHardLink() async throws {
+        let daemon = try await DaemonProcess.start()
+        #expect(try await daemon.todoctl("add", "real one").status == 0)
+        let elsewhere = try makeTemporaryDirectory()
+        #expect(link(daemon.databasePath, elsewhere + "/todos.sqlite") == 0)
+        let second = try await run("todod", ["--socket", elsewhere + "/todod.sock", "--database", elsewhere + "/todos.sqlite"])
+        #expect(second.status != 0)
+        #expect(second.stderr.contains("hard link"), "\(second.stderr)")
+        #expect(second.stderr.contains("pid \(daemon.pid)"), "\(second.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere + "/todod.sock"))
+        let migrated = try await run("todod", ["--migrate-to", "postgresql://nobody@/todos?host=/nonexistent", "--database", elsewhere + "/todos.sqlite"])
+        #expect(migrated.status != 0)
+        #expect(migrated.stderr.contains("hard link"), "\(migrated.stderr)")
+        #expect(try await daemon.todoctl("list").stdout.contains("real one"))
+        #expect(try await daemon.stop() == 0)
+    }
+
     @Test("a second todod on a busy socket refuses before creating its database or its directory")
     func busySocketCreatesNothing() async throws {
         let daemon = try await DaemonProcess.start()
