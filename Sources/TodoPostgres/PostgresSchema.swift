@@ -131,15 +131,32 @@ enum PostgresSchema {
             """, on: connection, logger: logger)
     }
 
-    /// The counters; with `lock`, held until the transaction ends (the writers' lock).
-    static func counters(on connection: PostgresConnection, lock: Bool, logger: Logger) throws -> (number: Int, change: UInt64) {
-        let query: PostgresQuery = lock ? "SELECT name, value FROM counter FOR UPDATE" : "SELECT name, value FROM counter"
-        var values: [String: Int64] = [:]
-        for row in try PostgresStore.rows(query, on: connection, logger: logger) {
-            let (name, value) = try row.decode((String, Int64).self)
-            values[name] = value
+    /// The counters; with `lock`, held until the transaction ends (the writers' lock). With
+    /// `base`, in the same statement, which change the journal holds at that number.
+    static func counters(
+        on connection: PostgresConnection, lock: Bool, base: UInt64? = nil, logger: Logger
+    ) throws -> (number: Int, change: UInt64, base: SharedChangeMark?) {
+        let seq = Int64(base ?? 0)
+        let query: PostgresQuery = switch lock {
+        case true: """
+            SELECT c.name, c.value, j.id, j.number, (j.entry->'after'->>'revision')::bigint
+            FROM counter c LEFT JOIN journal j ON j.seq = \(seq) AND \(seq) > 0 FOR UPDATE OF c
+            """
+        case false: """
+            SELECT c.name, c.value, j.id, j.number, (j.entry->'after'->>'revision')::bigint
+            FROM counter c LEFT JOIN journal j ON j.seq = \(seq) AND \(seq) > 0
+            """
         }
-        return (Int(values["number"] ?? 0), UInt64(values["change"] ?? 0))
+        var values: [String: Int64] = [:]
+        var mark: SharedChangeMark?
+        for row in try PostgresStore.rows(query, on: connection, logger: logger) {
+            let (name, value, id, number, revision) = try row.decode((String, Int64, UUID?, Int32?, Int64?).self)
+            values[name] = value
+            if let id, let number, let revision {
+                mark = SharedChangeMark(seq: UInt64(seq), id: id, revision: Int(revision), number: Int(number))
+            }
+        }
+        return (Int(values["number"] ?? 0), UInt64(values["change"] ?? 0), mark)
     }
 
     /// The most changes, and about the most bytes of them, one read brings: a replica far behind
@@ -152,9 +169,10 @@ enum PostgresSchema {
     /// The changes bring a replica to `upTo` (with the counters given) when the page holds
     /// them all; else to the page's last change, `more` saying the rest awaits.
     static func changes(
-        after seq: UInt64, upTo: UInt64, number: Int, on connection: PostgresConnection, logger: Logger
+        after seq: UInt64, upTo: UInt64, number: Int, base: SharedChangeMark? = nil, on connection: PostgresConnection, logger: Logger
     ) throws -> SharedChanges {
-        guard upTo > seq else { return SharedChanges(entries: [], number: number, change: upTo) }
+        let base = base?.seq == seq ? base : nil
+        guard upTo > seq else { return SharedChanges(entries: [], number: number, change: upTo, base: base) }
         let (from, to, most, bytes) = (Int64(seq), Int64(upTo), Int64(page.changes), Int64(page.bytes))
         let rows = try PostgresStore.rows("""
             WITH first AS (
@@ -169,7 +187,7 @@ enum PostgresSchema {
             )
             SELECT seq, entry, numbers FROM sized WHERE n <= \(most) AND (n = 1 OR running <= \(bytes)) ORDER BY seq
             """, on: connection, logger: logger)
-        var changes = SharedChanges(entries: [], number: number, change: upTo)
+        var changes = SharedChanges(entries: [], number: number, change: upTo, base: base)
         var last = seq
         for row in rows {
             let (seq, entry, numbers) = try row.decode((Int64, String?, [Int32]?).self)

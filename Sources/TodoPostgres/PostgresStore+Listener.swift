@@ -5,8 +5,8 @@ import PostgresNIO
 import TodoServers
 
 /// The listening connection: `LISTEN`s for the writers' `NOTIFY`, asks for the store's last
-/// change every few seconds (a heartbeat: a connection that went quiet is found out, and a
-/// notification lost on the way is made up for), and reconnects with backoff when dropped.
+/// change every few seconds (a heartbeat: a connection that went quiet is found out, and the
+/// daemon reads afresh, making up for a lost notification), and reconnects with backoff when dropped.
 extension PostgresStore {
     /// How often the listener asks for the last change, and how long it waits for the answer.
     static let heartbeat: (every: TimeInterval, within: TimeAmount) = (5, .seconds(5))
@@ -76,8 +76,10 @@ extension PostgresStore {
                     self.reachability.lost(PostgresStore.reason(Deadline.Expired(after: PostgresStore.heartbeat.within)))
                     PostgresStore.discard(connection)
                 }
-                let value = try last.first?.decode(Int64.self)
-                changed(value.map(UInt64.init))
+                _ = try last.first?.decode(Int64.self)
+                // Nil, not the value: the daemon reads afresh, which also finds a store restored from a backup
+                // (its last change at or below the replica's, that a value would have it pass over).
+                changed(nil)
                 beat(connection)
             } catch {
                 reachability.lost(PostgresStore.reason(error))

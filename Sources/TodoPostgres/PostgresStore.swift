@@ -61,23 +61,17 @@ public final class PostgresStore: SharedStore, Sendable {
 
     public func changes(after seq: UInt64) throws -> SharedChanges {
         try withWriter("read the changes of \(uri)") { connection in
-            let counters = try PostgresSchema.counters(on: connection, lock: false, logger: logger)
-            return try PostgresSchema.changes(after: seq, upTo: counters.change, number: counters.number, on: connection, logger: logger)
+            let counters = try PostgresSchema.counters(on: connection, lock: false, base: seq, logger: logger)
+            return try PostgresSchema.changes(
+                after: seq, upTo: counters.change, number: counters.number, base: counters.base, on: connection, logger: logger)
         }
     }
 
-    public func change(_ seq: UInt64) throws -> JournalEntry? {
-        guard seq > 0 else { return nil }
-        return try withWriter("read change \(seq) of \(uri)") { connection in
-            try PostgresSchema.changes(after: seq - 1, upTo: seq, number: 0, on: connection, logger: logger).entries.first
-        }
-    }
-
-    public func write<T>(_ body: (any SharedWrite) throws -> T) throws -> T {
+    public func write<T>(after seq: UInt64, _ body: (any SharedWrite) throws -> T) throws -> T {
         let (connection, locked) = try withWriter("start a transaction in \(uri)") { connection in
             try PostgresStore.run("BEGIN", on: connection, logger: logger)
             do {
-                return (connection, try PostgresSchema.counters(on: connection, lock: true, logger: logger))
+                return (connection, try PostgresSchema.counters(on: connection, lock: true, base: seq, logger: logger))
             } catch {
                 // Waited too long for the lock: the transaction is aborted, and the next write needs a clean session.
                 PostgresStore.rollBack(connection, logger: logger)

@@ -9,13 +9,13 @@ final class PostgresWrite: SharedWrite {
     let connection: PostgresConnection
     let logger: Logger
     let uri: StoreURI
-    let locked: (number: Int, change: UInt64)
+    let locked: (number: Int, change: UInt64, base: SharedChangeMark?)
     /// Reads, on a connection that works, whether the store holds these changes (the
     /// outcome of a COMMIT whose answer was lost); throws when it cannot be reached.
     let holds: (SharedChanges) throws -> Bool
     private(set) var committed = false
 
-    init(connection: PostgresConnection, logger: Logger, uri: StoreURI, locked: (number: Int, change: UInt64),
+    init(connection: PostgresConnection, logger: Logger, uri: StoreURI, locked: (number: Int, change: UInt64, base: SharedChangeMark?),
          holds: @escaping (SharedChanges) throws -> Bool) {
         self.connection = connection
         self.logger = logger
@@ -26,7 +26,8 @@ final class PostgresWrite: SharedWrite {
 
     func changes(after seq: UInt64) throws -> SharedChanges {
         try PostgresStore.attempt("read the changes of \(uri)") {
-            try PostgresSchema.changes(after: seq, upTo: locked.change, number: locked.number, on: connection, logger: logger)
+            try PostgresSchema.changes(
+                after: seq, upTo: locked.change, number: locked.number, base: locked.base, on: connection, logger: logger)
         }
     }
 

@@ -20,8 +20,32 @@ extension ModelServer {
             try markReplica(store, of: shared)
             return true
         } catch let error as SharedStoreError where error.kind == .unreachable {
+            try refuseUnlessMarked(store, as: shared.status.store)
             logger.warning("starting from this machine's copy: the shared store is unreachable", metadata: ["error": "\(error)"])
             return false
+        }
+    }
+
+    /// With the store unreachable the replica cannot be compared with it: a database that was
+    /// never its replica (used alone, or another store's) is refused, not served as its copy.
+    static func refuseUnlessMarked(_ store: TodoStore, as name: String) throws {
+        guard try store.counters().change > 0 else { return }
+        switch try store.replicaOf() {
+        case name?:
+            return
+        case nil:
+            throw TodoStoreError("""
+                the database \(store.path) holds todos of its own, not a replica of a shared store, and the shared store \(name) \
+                cannot be reached to take it, so nothing was changed: to share these todos, copy them into an empty store \
+                (todod --migrate-to URI --database \(store.path)); to join the store, give todod a new --database file, filled \
+                from the store once it is reachable
+                """)
+        case let other?:
+            throw TodoStoreError("""
+                the database \(store.path) is the replica of the shared store \(other), not of \(name), which cannot be reached \
+                to compare them, so nothing was changed: start todod with --store \(other), or give it a new --database file for \
+                \(name) (if both name one database, start todod once it is reachable: the mark follows)
+                """)
         }
     }
 
@@ -34,17 +58,30 @@ extension ModelServer {
             throw TodoStoreError(wentBack(store: changes.change, replica: replica.change, path: store.path))
         }
         // Same numbers, another history (a replica of another store, a database used alone): refused, not mixed.
-        if replica.change > 0, let ours = try store.changes(after: replica.change - 1, limit: 1).first, ours.seq == replica.change,
-           let theirs = try shared.change(replica.change),
-           ours.after.id != theirs.after.id || ours.after.revision != theirs.after.revision {
-            throw TodoStoreError("""
-                the database \(store.path) is no replica of the shared store (their change \(replica.change) differs: \
-                #\(ours.after.number) here, #\(theirs.after.number) there), so nothing was changed: give todod a new --database \
-                file for the shared store (it is filled from it)
-                """)
-        }
+        if let differing = try differs(store, from: changes, replica: replica.change) { throw TodoStoreError(differing) }
         return changes
     }
+
+    /// What to say when the replica's last change (`replica`) is not the store's change of
+    /// that number (`changes.base`); nil when they are the same, or cannot be compared (a purge).
+    static func differs(_ store: TodoStore, from changes: SharedChanges, replica: UInt64) throws -> String? {
+        guard replica > 0, let theirs = changes.base, theirs.seq == replica,
+              let ours = try store.changes(after: replica - 1, limit: 1).first, ours.seq == replica,
+              ours.after.id != theirs.id || ours.after.revision != theirs.revision else { return nil }
+        return """
+            the shared store's change \(replica) is not the one the database \(store.path) holds (#\(theirs.number) there, \
+            #\(ours.after.number) here): PostgreSQL was restored from an older backup or failed over to a standby without the \
+            last commits, and was written since (or this database was used alone, or is another store's), so this database's \
+            changes the store lost, up to \(replica), are only here, and this daemon writes nothing more: \(keepingThem)
+            """
+    }
+
+    /// How to keep the changes only a replica holds, also once todod refuses to start on it.
+    static let keepingThem = """
+        to keep them, stop todod, copy this database, run todod --leave-store --database COPY, start a todod on the copy \
+        without --store and save them (todoctl log --json); then start todod with a new --database file, which is filled \
+        from the store, and add them again
+        """
 
     /// Marks the database as the replica of `shared` once it is found to be one, so that it is
     /// not used alone by mistake afterwards.
@@ -59,16 +96,16 @@ extension ModelServer {
         guard store > 0 else {
             return """
                 the database \(path) holds changes up to \(replica) and the shared store none, so it is no replica of that \
-                store and nothing was changed: copy this database into the empty store with --migrate-to, or give todod a new \
+                store and nothing was changed in it: copy this database into the empty store with --migrate-to, or give todod a new \
                 --database file for the shared store (it is filled from it)
                 """
         }
         return """
         the shared store's last change is \(store), but the database \(path) holds changes up to \(replica): PostgreSQL was \
         restored from an older backup or failed over to a standby without the last commits (or this database was used \
-        alone, or is another store's), so changes \(store + 1)…\(replica) are only in the replicas that have them, and this daemon writes nothing \
-        more: save them (todoctl log --json; theirs are the seq above \(store)), stop todod, start it with a new --database \
-        file, which is filled from the store, and add them again
+        alone, or is another store's), so \(store + 1 == replica ? "change \(replica) is" : "changes \(store + 1)…\(replica) are") \
+        only in the replicas that have them, and this daemon writes nothing more (theirs are the seq above \(store)): \
+        \(keepingThem)
         """
     }
 
@@ -103,10 +140,15 @@ extension ModelServer {
         return SharedStoreError(reason)
     }
 
-    /// Throws, refusing writes for good, when the store is behind the replica.
-    private func refuseIfBehind(store last: UInt64, replica: UInt64, _ shared: any SharedStore) throws {
-        guard last < replica else { return }
-        throw refuseWrites(ModelServer.wentBack(store: last, replica: replica, path: store.path), shared)
+    /// Throws, refusing writes for good, when the store is behind the replica, or holds
+    /// another change than the replica's last (restored, then written through another daemon).
+    private func refuseUnlessReplica(_ changes: SharedChanges, replica: UInt64, _ shared: any SharedStore) throws {
+        if changes.change < replica {
+            throw refuseWrites(ModelServer.wentBack(store: changes.change, replica: replica, path: store.path), shared)
+        }
+        if let differing = try ModelServer.differs(store, from: changes, replica: replica) {
+            throw refuseWrites(differing, shared)
+        }
     }
 
     /// On the storage queue: the shared transaction, its lock held, brings the replica up
@@ -119,10 +161,10 @@ extension ModelServer {
         var sharedCommitted = false
         try checkReplica(shared)
         do {
-            return try shared.write { write in
-                let replica = try store.counters().change
+            let replica = try store.counters().change
+            return try shared.write(after: replica) { write in
                 let changes = try write.changes(after: replica)
-                try refuseIfBehind(store: changes.change, replica: replica, shared)
+                try refuseUnlessReplica(changes, replica: replica, shared)
                 try catchUp(changes) { try write.changes(after: $0) }
                 return try store.commit(mutations, at: now, by: authors) { changes in
                     try write.commit(changes)
@@ -163,7 +205,7 @@ extension ModelServer {
                 // An announcement may be older than this replica's own last commit: only a fresh read tells the store behind.
                 if let upTo, upTo <= replica { return }
                 let changes = try shared.changes(after: replica)
-                try refuseIfBehind(store: changes.change, replica: replica, shared)
+                try refuseUnlessReplica(changes, replica: replica, shared)
                 try catchUp(changes) { try shared.changes(after: $0) }
             } catch {
                 logger.warning("could not read the changes of the shared store; will catch up at its next announcement or write",

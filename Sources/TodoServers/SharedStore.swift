@@ -8,19 +8,19 @@ import TodoModel
 /// transaction that serialises the writers of every daemon and decides what is committed.
 public protocol SharedStore: Sendable {
     /// The changes committed after `seq`, oldest first, with the counters as of the last:
-    /// all of them, or a page (`more`). Blocks: call it from the storage queue.
+    /// all of them, or a page (`more`); and the store's change `seq` itself (`base`).
+    /// Blocks: call it from the storage queue.
     func changes(after seq: UInt64) throws -> SharedChanges
 
-    /// The change numbered `seq`, or nil when the store holds none.
-    func change(_ seq: UInt64) throws -> JournalEntry?
-
-    /// Runs `body` in one shared transaction holding the write lock of every daemon.
-    /// `body` commits it through `SharedWrite.commit`; otherwise it is rolled back.
-    func write<T>(_ body: (any SharedWrite) throws -> T) throws -> T
+    /// Runs `body` in one shared transaction holding the write lock of every daemon, for a
+    /// replica whose last change is `seq` (the lock's read brings the store's change `seq`,
+    /// for `SharedWrite.changes(after:)`'s `base`). `body` commits it through
+    /// `SharedWrite.commit`; otherwise it is rolled back.
+    func write<T>(after seq: UInt64, _ body: (any SharedWrite) throws -> T) throws -> T
 
     /// Calls `changed` (on any thread) whenever another daemon may have committed: after
     /// each announcement, with the last change it announces, and after each reconnect and
-    /// each heartbeat, with the store's last change when known, nil when not.
+    /// each heartbeat with nil: read the store afresh (it may also have gone back).
     func watch(_ changed: @escaping @Sendable (_ upTo: UInt64?) -> Void)
 
     /// Whether the store is reachable now, and since when.
@@ -40,7 +40,7 @@ public protocol SharedStore: Sendable {
 /// The shared transaction of one write, holding the write lock.
 public protocol SharedWrite {
     /// The changes committed after `seq` (by other daemons, before this lock was taken): all
-    /// of them, or a page (`more`).
+    /// of them, or a page (`more`); with `base` when `seq` is the one the write was begun after.
     func changes(after seq: UInt64) throws -> SharedChanges
 
     /// Appends the entries, carries out the purges, stores each entry's todo and the
@@ -95,13 +95,18 @@ public struct SharedChanges: Sendable, Equatable {
     public var change: UInt64
     /// A page: the store holds more changes after `change` (read them after it).
     public var more: Bool
+    /// The store's change these follow, when it is a journal entry (not a purge) and was read
+    /// with them: the replica's own change of that number must be the same.
+    public var base: SharedChangeMark?
 
-    public init(entries: [JournalEntry], purges: [SharedPurge] = [], number: Int, change: UInt64, more: Bool = false) {
+    public init(entries: [JournalEntry], purges: [SharedPurge] = [], number: Int, change: UInt64, more: Bool = false,
+                base: SharedChangeMark? = nil) {
         self.entries = entries
         self.purges = purges
         self.number = number
         self.change = change
         self.more = more
+        self.base = base
     }
 
     /// The first change's sequence number, a purge's or an entry's; nil when there is none.

@@ -97,21 +97,25 @@ struct PostgresOutageTests {
         try await server.stop()
     }
 
-    @Test("a database with a history of its own, started while PostgreSQL is away: once it is back, writes are refused as from no replica, and the file is left as it was")
-    func foreignReplicaFoundLater() async throws {
+    @Test("Q5: a database of its own, or another store's replica, started while PostgreSQL is away is refused at start, naming what it is, and left as it was")
+    func foreignReplicaRefusedOffline() async throws {
         let (server, alone) = try await storeBesideAForeignDatabase()
+        let replica = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        #expect(try await replica.todoctl("add", "shared").status == 0)
+        try await replica.stop()
         try await server.stopServer()
-        let mixed = try await DaemonProcess.start(in: alone.directory, arguments: ["--store", server.uri])
-        #expect(try jsonArray(try await mixed.todoctl("list", "--json").stdout).count == 2)
+
+        let own = try await run("todod", ["--socket", alone.socketPath, "--database", alone.databasePath, "--store", server.uri])
+        #expect(own.status == 1)
+        #expect(own.stderr.contains("holds todos of its own, not a replica of a shared store"), "\(own.stderr)")
+        #expect(own.stderr.contains("todod --migrate-to URI --database \(alone.databasePath)"), "\(own.stderr)")
+        #expect(try await alone.check().stdout.contains("2 todos, 2 changes"))
+
+        let other = server.uri.replacingOccurrences(of: "/todos?", with: "/elsewhere?")
+        let another = try await run("todod", ["--socket", replica.socketPath, "--database", replica.databasePath, "--store", other])
+        #expect(another.status == 1)
+        #expect(another.stderr.contains("is the replica of the shared store \(server.uri), not of \(other)"), "\(another.stderr)")
         try await server.startServer()
-        try await mixed.awaitLog(containing: "this database is no replica of the shared store")
-        let refused = try await mixed.todoctl("add", "z")
-        #expect(refused.status != 0)
-        #expect(refused.stderr.contains("is no replica of the shared store"), "\(refused.stderr)")
-        #expect(try jsonArray(try await mixed.todoctl("list", "--json").stdout).count == 2)
-        try await mixed.stop()
-        #expect(try await mixed.check().stdout.contains("2 todos, 2 changes"))
-        #expect(try await server.psql("SELECT count(*) FROM journal") == "3")
         try await server.stop()
     }
 
@@ -145,6 +149,59 @@ struct PostgresOutageTests {
         #expect(again.stderr.contains("restored from an older backup"), "\(again.stderr)")
         #expect(try await server.psql("SELECT max(seq) FROM journal") == "3")
         try await second.stop()
+        try await server.stop()
+    }
+
+    /// The store's last changes taken away under running daemons, as a restore that cut no
+    /// connection would: no daemon can tell from the counters until another one writes.
+    private func forgetChanges(after seq: Int, in server: PostgresServer) async throws {
+        _ = try await server.psql("""
+            DELETE FROM todo WHERE number > \(seq); DELETE FROM journal WHERE seq > \(seq);
+            UPDATE counter SET value = \(seq) WHERE name IN ('number', 'change')
+            """)
+    }
+
+    @Test("Q1: the store went back and another daemon wrote past it: the daemons holding the lost changes refuse its changes and their own writes, and tell how to keep theirs")
+    func wentBackThenWrittenPast() async throws {
+        let server = try await PostgresServer.start()
+        let writer = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let reader = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for title in ["one", "two", "three", "four", "five"] { #expect(try await writer.todoctl("add", title).status == 0) }
+        try await awaitSequence(5, on: reader)
+        try await forgetChanges(after: 3, in: server)
+        let newcomer = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for title in ["new four", "new five"] { #expect(try await newcomer.todoctl("add", title).status == 0) }
+
+        // The writer's replica ends at 5 too, but its 4 and 5 are not the store's: its write is refused, nothing written.
+        let refused = try await writer.todoctl("add", "six")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("the shared store's change 5 is not the one the database"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("todod --leave-store --database COPY"), "\(refused.stderr)")
+        #expect(try await server.psql("SELECT count(*) FROM journal WHERE entry->'after'->>'title' = 'six'") == "0")
+
+        // The reader learns it from the newcomer's next change, and does not take it on top of its own.
+        #expect(try await newcomer.todoctl("add", "new six").status == 0)
+        try await reader.awaitLog(containing: "this database is no replica of the shared store as it is now")
+        let titles = try jsonArray(try await reader.todoctl("list", "--json").stdout).compactMap { $0["title"] as? String }
+        #expect(Set(titles) == ["one", "two", "three", "four", "five"])
+        let status = try jsonObject(try await reader.todoctl("status", "--json").stdout)
+        #expect(((status["sharedStore"] as? [String: Any])?["problem"] as? String)?.contains("change 5 is not the one") == true, "\(status)")
+
+        // Stopped, it will not start on that replica again, and says how to keep its changes: that way works.
+        try await writer.stop()
+        let again = try await run("todod", ["--socket", writer.socketPath, "--database", writer.databasePath, "--store", server.uri])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("todod --leave-store --database COPY"), "\(again.stderr)")
+        let copy = try makeTemporaryDirectory()
+        try FileManager.default.copyItem(atPath: writer.databasePath, toPath: copy + "/todos.sqlite")
+        #expect(try await run("todod", ["--leave-store", "--database", copy + "/todos.sqlite"]).status == 0)
+        let kept = try await DaemonProcess.start(in: copy)
+        let log = try await kept.todoctl("log", "--json")
+        #expect(log.lines.count == 5)
+        #expect(log.stdout.contains(#""five""#) && !log.stdout.contains("new f"), "\(log.stdout)")
+        try await kept.stop()
+        try await reader.stop()
+        try await newcomer.stop()
         try await server.stop()
     }
 
