@@ -34,6 +34,8 @@ extension PostgresStore {
     /// Whether `error` says the store could not be reached, rather than that it refused:
     /// cut off, silent past the deadline, or shutting down or starting up (SQLSTATE 57P0x).
     static func isUnreachable(_ error: any Error) -> Bool {
+        // A socket this user may not reach, or a host= that is no directory: the setup's to fix, not an outage to wait out.
+        if let errno = socketErrno(error), [EACCES, EPERM, ENOTDIR].contains(errno) { return false }
         if error is Deadline.Expired || error is IOError || error is NIOConnectionError || error is SocketAddressError { return true }
         guard let error = error as? PSQLError else { return false }
         if let state = error.serverInfo?[.sqlState] { return state.hasPrefix("57P0") }
@@ -92,6 +94,13 @@ extension PostgresStore {
         return unreachableReason(error)
     }
 
+    /// The errno a connection failed with, however postgres-nio and NIO wrap it.
+    private static func socketErrno(_ error: any Error) -> Int32? {
+        let error = (error as? PSQLError)?.underlying ?? error
+        let failures = (error as? NIOConnectionError)?.connectionErrors.map(\.error) ?? [error]
+        return failures.compactMap { ($0 as? IOError)?.errnoCode }.first
+    }
+
     /// Why a connection could not be made: the socket's errno in words, or the name lookup's.
     private static func unreachableReason(_ error: any Error) -> String {
         let failures = (error as? NIOConnectionError)?.connectionErrors.map(\.error) ?? [error]
@@ -106,6 +115,12 @@ extension PostgresStore {
             return "todod may not open network sockets here: under systemd, add RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 beside Environment=TODOD_STORE=… in the unit's drop-in (systemctl --user edit todod.service)"
         case ENOENT: return "there is no PostgreSQL socket there: is PostgreSQL running, and is host= its socket directory?"
         case ECONNREFUSED: return "nothing listens there (connection refused): is PostgreSQL running, and listening there (listen_addresses, port)?"
+        case EACCES, EPERM:
+            return """
+                this user may not reach PostgreSQL's socket there (permission denied): each directory on the way to it must be \
+                searchable by the user todod runs as (chmod o+x, or a group both share), as PostgreSQL's own /var/run/postgresql is
+                """
+        case ENOTDIR: return "host= names a file, not a directory: give the directory PostgreSQL keeps its socket in (unix_socket_directories)"
         default: return "PostgreSQL cannot be reached (\(String(cString: strerror(errno))))"
         }
     }

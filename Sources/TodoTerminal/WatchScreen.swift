@@ -61,7 +61,10 @@ public struct WatchScreen: Sendable {
     public private(set) var columns: Int
     public var connection: Connection = .connecting
     /// The daemon's shared store is unreachable: a status line says so until it is back.
-    public var storeOutage: StoreOutage?
+    public var storeOutage: StoreOutage? {
+        // A notice from before (such as "reachable again") would contradict the outage's line.
+        didSet { if storeOutage != nil, oldValue == nil { notice = nil } }
+    }
     /// Open and done todos in the whole database, for the header.
     public var totals = TotalsTracker()
     public internal(set) var mode: Mode = .browsing

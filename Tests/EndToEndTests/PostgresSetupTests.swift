@@ -98,6 +98,28 @@ struct PostgresSetupTests {
         try await daemon.stop()
     }
 
+    @Test(
+        "Q8: a socket directory this user may not enter, or a host= that is a file, stops todod at start with what to fix: no outage to wait out",
+        .enabled(if: getuid() == 0, "needs root to act as another user"))
+    func unreachableSocketRefused() async throws {
+        let server = try await PostgresServer.start()
+        let home = try makeTemporaryDirectory()
+        chown(home, 65534, 65534)
+        // The server's directory is its user's alone (0700): nobody may not pass through it.
+        let denied = try await run("/usr/bin/setpriv", [
+            "--reuid=65534", "--regid=65534", "--clear-groups", binaryDirectory + "/todod",
+            "--socket", home + "/todod.sock", "--database", home + "/todos.sqlite", "--store", server.uri,
+        ])
+        #expect(denied.status == 1)
+        #expect(denied.stderr.contains("this user may not reach PostgreSQL's socket there (permission denied)"), "\(denied.stderr)")
+        let file = home + "/not-a-directory"
+        #expect(FileManager.default.createFile(atPath: file, contents: nil))
+        let notDirectory = try await start(["--store", "postgresql://postgres@/todos?host=\(file)"])
+        #expect(notDirectory.status == 1)
+        #expect(notDirectory.stderr.contains("host= names a file, not a directory"), "\(notDirectory.stderr)")
+        try await server.stop()
+    }
+
     @Test("P12: a database migrated into the empty store a daemon already uses reaches that daemon at once")
     func migrationAnnounced() async throws {
         let server = try await PostgresServer.start()

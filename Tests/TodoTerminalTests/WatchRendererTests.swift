@@ -69,6 +69,20 @@ struct WatchRendererTests {
         #expect(!back.contains { $0.contains("shared store") })
     }
 
+    @Test("Q3: the store's \"reachable again\" notice goes when it is unreachable again: the screen never says both")
+    func reachableAgainNoticeGoesWithTheNextOutage() {
+        var screen = WatchScreen(rows: 8, columns: 200)
+        screen.connection = .connected
+        screen.incorporate(list([todo(1, "one")]))
+        screen.show(notice: "the shared store is reachable again: changes are taken")
+        #expect(renderer.render(screen).contains { $0.contains("reachable again") })
+        screen.storeOutage = StoreOutage(store: "s", since: Date(), problem: "the connection to PostgreSQL was closed")
+        let frame = renderer.render(screen)
+        #expect(!frame.contains { $0.contains("reachable again") }, "\(frame)")
+        #expect(frame.contains { $0.hasPrefix("shared store unreachable since ") })
+        #expect(frame[7].hasPrefix("↑↓ move"))
+    }
+
     @Test("in a narrow terminal the connection's state stays in the header: the whole database's counts go first, then the filter is cut")
     func stateKeptInNarrowHeaders() {
         var screen = WatchScreen(filter: TodoFilter(tags: ["paperwork"], search: "renew the passport"), rows: 12, columns: 72)
