@@ -106,6 +106,12 @@ extension PostgresStore {
         let failures = (error as? NIOConnectionError)?.connectionErrors.map(\.error) ?? [error]
         if let address = failures.first(where: { $0 is SocketAddressError }) ?? (error as? NIOConnectionError)?.dnsAAAAError
             ?? (error as? NIOConnectionError)?.dnsAError {
+            if let unknown = address as? SocketAddressError.UnknownHost {
+                return "the host name \(unknown.host) cannot be resolved: check its spelling, and the DNS or /etc/hosts"
+            }
+            if let address = address as? SocketAddressError, address == .unixDomainSocketPathTooLong {
+                return "the socket's path is too long for a Unix socket (107 bytes at most): use a shorter host= directory"
+            }
             return "the host name cannot be resolved (\(address))"
         }
         guard let errno = failures.compactMap({ ($0 as? IOError)?.errnoCode }).first else { return "PostgreSQL cannot be reached (\(error))" }

@@ -133,6 +133,10 @@ public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
             self.host = nil
             socketDirectory = host
         } else if let host, !host.isEmpty {
+            // No host name holds a slash: a socket directory missing its leading one, most likely.
+            guard !host.contains("/") else {
+                throw StoreURIError("host=\(host) is neither a socket directory (those start with /, as host=/\(host)) nor a host name")
+            }
             self.host = host
             socketDirectory = nil
         } else {

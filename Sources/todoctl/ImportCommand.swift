@@ -64,8 +64,9 @@ struct ImportCommand: AsyncParsableCommand {
                     // Each batch is its own transaction: the ones before this one are in.
                     if !changes.isEmpty {
                         Terminal.error("""
-                            \(changes.count) of the \(todos.count) todos were imported before this; the rest were not: run the same \
-                            import again, which leaves those as they are and imports the rest
+                            \(changes.count) of the \(todos.count) todos were imported; the next batch failed (below: "nothing" is that \
+                            batch), and it and the rest were not: run the same import again, which leaves those as they are and \
+                            imports the rest
                             """)
                     }
                     throw error

@@ -66,6 +66,15 @@ struct TododCommand: AsyncParsableCommand {
     @Flag(help: "Rebuild every todo from the journal alone, compare with the table, print what differs and exit 1 if anything does (the daemon is not started).")
     var check = false
 
+    /// One thing at a time: an option the chosen one would pass over is refused, not ignored.
+    func validate() throws {
+        let actions = [("--check", check), ("--leave-store", leaveStore), ("--migrate-to", migrateTo != nil)].filter(\.1).map(\.0)
+        if actions.count > 1 { throw ValidationError("\(actions.joined(separator: " and ")) are separate runs of todod: give one of them") }
+        if let action = actions.first, store != nil {
+            throw ValidationError("\(action) works on the database file alone and would pass over --store: give it without --store")
+        }
+    }
+
     func run() async throws {
         if check { return try JournalCheckRun.run(database: database ?? DefaultPaths.databasePath()) }
         if leaveStore { return try StoreLeaveRun.run(database: database ?? DefaultPaths.databasePath()) }

@@ -51,6 +51,10 @@ struct PostgresSetupTests {
         #expect(alone.stderr.contains("start todod with --store"))
         #expect(alone.stderr.contains("todod --leave-store --database \(shared.databasePath)"))
 
+        // An option the run would pass over is refused, not ignored (probe Q9).
+        let both = try await run("todod", ["--leave-store", "--database", shared.databasePath, "--store", server.uri])
+        #expect(both.status != 0)
+        #expect(both.stderr.contains("--leave-store works on the database file alone and would pass over --store"), "\(both.stderr)")
         let left = try await run("todod", ["--leave-store", "--database", shared.databasePath])
         #expect(left.status == 0, "\(left.stderr)")
         #expect(left.stdout.contains("is no longer the replica of postgresql://postgres@/todos"))
@@ -96,6 +100,12 @@ struct PostgresSetupTests {
         let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
         #expect(((status["sharedStore"] as? [String: Any])?["problem"] as? String)?.hasPrefix("there is no PostgreSQL socket there") == true)
         try await daemon.stop()
+        // A host name no resolver knows (Q9): said in words, without NIO's type names.
+        let unknown = try await DaemonProcess.start(arguments: ["--store", "postgresql://postgres@no-such-host.invalid/todos"])
+        let unresolved = try await unknown.todoctl("add", "x")
+        #expect(unresolved.stderr.contains("the host name no-such-host.invalid cannot be resolved: check its spelling"), "\(unresolved.stderr)")
+        #expect(!unresolved.stderr.contains("SocketAddressError"), "\(unresolved.stderr)")
+        try await unknown.stop()
     }
 
     @Test(
@@ -154,7 +164,7 @@ struct PostgresSetupTests {
         try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let first = try await daemon.todoctl("import", "--from", "todotxt", file)
         #expect(first.status != 0)
-        #expect(first.stderr.contains("64 of the 121 todos were imported before this; the rest were not: run the same import again"),
+        #expect(first.stderr.contains("64 of the 121 todos were imported; the next batch failed (below: \"nothing\" is that batch), and it and the rest were not: run the same import again"),
                 "\(first.stderr)")
         #expect(try await server.psql("SELECT count(*) FROM todo") == "64")
         _ = try await server.psql("DROP TRIGGER refuse_poison ON journal")

@@ -26,6 +26,12 @@ import TodoPostgres
         #expect(uri.database == "todos")
     }
 
+    @Test func aRelativeSocketDirectoryIsRefusedNotTakenForAHostName() {
+        #expect(throws: StoreURIError("host=run/pg is neither a socket directory (those start with /, as host=/run/pg) nor a host name")) {
+            try StoreURI("postgresql://alice@/todos?host=run/pg")
+        }
+    }
+
     @Test func aPercentEncodedSocketDirectoryInTheHostPlaceIsTakenToo() throws {
         let uri = try StoreURI("postgresql://alice@%2Frun%2Fpg:5433/todos")
         #expect(uri.socketPath == "/run/pg/.s.PGSQL.5433")
