@@ -192,6 +192,13 @@ public final class PostgresStore: SharedStore, Sendable {
         let connection = try writerConnection()
         do {
             return try body(connection)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
+            // todod's tables went away under this session (the database dropped and made again): a new session makes
+            // them, and the daemon reads the store as it is now (emptied: its replica is then refused, saying why).
+            tablesReady.withLock { $0 = false }
+            writer.withLock { $0 = nil }
+            PostgresStore.discard(connection)
+            return try PostgresStore.attempt(what) { try body(try writerConnection()) }
         } catch {
             guard connection.isClosed, !(error is Deadline.Expired) else { return try PostgresStore.attempt(what) { throw error } }
             return try PostgresStore.attempt(what) { try body(try writerConnection()) }

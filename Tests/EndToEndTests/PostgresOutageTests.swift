@@ -205,6 +205,22 @@ struct PostgresOutageTests {
         try await server.stop()
     }
 
+    @Test("Q7: the store's database dropped and made again under a running daemon: it is found emptied, and writes are refused saying so, not for want of grants")
+    func databaseMadeAgain() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for title in ["one", "two"] { #expect(try await daemon.todoctl("add", title).status == 0) }
+        try await server.makeDatabaseAgain()
+        try await daemon.awaitLog(containing: "this database is no replica of the shared store as it is now")
+        let refused = try await daemon.todoctl("add", "three")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("holds changes up to 2 and the shared store none"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("GRANT"), "\(refused.stderr)")
+        #expect(try jsonArray(try await daemon.todoctl("list", "--json").stdout).count == 2)
+        try await daemon.stop()
+        try await server.stop()
+    }
+
     @Test("8 writers over two daemons while PostgreSQL stops and starts: every acknowledged write is there once, no refused one, both replicas alike")
     func writesThroughARestart() async throws {
         let server = try await PostgresServer.start()

@@ -62,9 +62,14 @@ final class PostgresServer: @unchecked Sendable {
 
     /// The database dropped (its sessions ended) and made again from a `dump()`: a restore from a backup.
     func restore(_ dump: String) async throws {
+        try await makeDatabaseAgain()
+        try await asPostgres(Self.binaries + "/psql", "-h", directory, "-d", database, "-Xqf", dump)
+    }
+
+    /// The database dropped (its sessions ended) and made again, empty.
+    func makeDatabaseAgain() async throws {
         try await asPostgres(Self.binaries + "/dropdb", "-h", directory, "--force", database)
         try await asPostgres(Self.binaries + "/createdb", "-h", directory, database)
-        try await asPostgres(Self.binaries + "/psql", "-h", directory, "-d", database, "-Xqf", dump)
     }
 
     /// psql running `sql` as the `postgres` user until it ends by itself or is stopped (a
