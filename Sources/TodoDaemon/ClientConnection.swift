@@ -11,7 +11,8 @@ import TodoWire
 /// of the event loop goes out with one flush (one `writev`), small frames copied into one
 /// buffer, so a batch of 32 changes costs a client one write through NIO's pipeline, not
 /// 32 (measured: per-frame writes were most of the core's time with 32 busy writers). A client that
-/// leaves more than `maximumUnreadBytes` unread is sent nothing more but its goodbye,
+/// leaves more than `maximumUnreadBytes` unread (besides one frame larger than that: a big
+/// list, which a client that reads takes in its time) is sent nothing more but its goodbye,
 /// after the frames it already has, so the goodbye is the last line it reads; it is
 /// closed once the goodbye is written, or after `goodbyeTimeout` if it never reads.
 final class ClientConnection: Sendable {
@@ -30,10 +31,13 @@ final class ClientConnection: Sendable {
     static let gatheredFrameSize = 16 << 10
 
     private struct State {
-        /// Bytes written to this client and not yet handed to its socket.
+        /// Bytes written to this client and not yet handed to its socket, but for `big`.
         var unread = 0
-        /// Bytes written since the last flush.
+        /// The one frame over the bound not yet handed to the socket (0 for none).
+        var big = 0
+        /// Bytes written since the last flush, but for `unflushedBig`.
         var unflushed = 0
+        var unflushedBig = 0
         /// The flusher has this client on its list.
         var flushScheduled = false
         /// Small frames sent this turn, not yet handed to the channel.
@@ -63,10 +67,17 @@ final class ClientConnection: Sendable {
         enum Admission { case gathered(scheduleFlush: Bool), write(before: ByteBuffer?, scheduleFlush: Bool), drop, overload }
         let admission = state.withLock { state -> Admission in
             guard !state.closing else { return .drop }
-            // One frame always fits, so that a big list reaches a client that reads.
-            guard state.unread == 0 || state.unread + size <= maximumUnreadBytes else { return .overload }
-            state.unread += size
-            state.unflushed += size
+            if size > maximumUnreadBytes {
+                // One such frame at a time, beside the bound's worth of others: a big list reaches a client that
+                // reads, also when changes are broadcast while it does (they were cutting watch off for good).
+                guard state.big == 0 else { return .overload }
+                state.big = size
+                state.unflushedBig = size
+            } else {
+                guard state.unread + size <= maximumUnreadBytes else { return .overload }
+                state.unread += size
+                state.unflushed += size
+            }
             defer { state.flushScheduled = true }
             guard size <= ClientConnection.gatheredFrameSize else {
                 defer { state.gathered = nil }
@@ -92,14 +103,19 @@ final class ClientConnection: Sendable {
 
     /// Flushes what this turn wrote; the bytes count as read once the socket took them.
     func flush() {
-        let (size, gathered) = state.withLock { state in
-            defer { state.unflushed = 0; state.flushScheduled = false; state.gathered = nil }
-            return (state.unflushed, state.gathered)
+        let (size, big, gathered) = state.withLock { state in
+            defer { state.unflushed = 0; state.unflushedBig = 0; state.flushScheduled = false; state.gathered = nil }
+            return (state.unflushed, state.unflushedBig, state.gathered)
         }
-        guard size > 0 else { return }
+        guard size + big > 0 else { return }
         // Writes complete in order: when this last one completes, so have those before it.
         let written = channel.eventLoop.makePromise(of: Void.self)
-        written.futureResult.whenComplete { _ in self.state.withLock { $0.unread -= size } }
+        written.futureResult.whenComplete { _ in
+            self.state.withLock { state in
+                state.unread -= size
+                state.big -= big
+            }
+        }
         channel.writeAndFlush(gathered ?? ByteBuffer(), promise: written)
     }
 

@@ -70,6 +70,37 @@ struct BoundsTests {
         #expect(try await daemon.stop() == 0)
     }
 
+    @Test("probe Q2: a list larger than the unread bound, not yet read when changes are broadcast, reaches its client whole, then the changes: no goodbye")
+    func bigListBesideBroadcasts() async throws {
+        let daemon = try await DaemonProcess.start()
+        let seeder = try daemon.connect()
+        _ = try await seeder.awaitLine(containing: "responseHello")
+        // 500 todos with 20 KB notes: a list of about 10 MB, over the 8 MiB bound.
+        let notes = String(repeating: "n", count: 20_000)
+        for batch in 0..<10 {
+            // Each answer is about 20 KB: 50 at a time, read before the next, stay within the bound.
+            let adds = (batch * 50..<batch * 50 + 50).map {
+                #"{"event":"requestNewTodo","id":"s\#($0)","data":{"title":"todo \#($0)","notes":"\#(notes)"}}"# + "\n"
+            }.joined()
+            try await blocking { try seeder.send(adds) }
+            _ = try await seeder.awaitLine(containing: #""id":"s\#(batch * 50 + 49)""#)
+        }
+
+        let reader = try daemon.connect()
+        _ = try await reader.awaitLine(containing: "responseHello")
+        try reader.send(#"{"event":"requestTodoViewModels","id":"big","data":{"status":"all"}}"# + "\n")
+        // Not a byte read yet: the list waits in the daemon while changes are broadcast to every client.
+        for title in ["first change", "second change"] { #expect(try await daemon.todoctl("add", title).status == 0) }
+        var lines: [(size: Int, answered: Bool, text: String)] = []
+        while lines.count < 3, let line = try await reader.readLine(timeout: 60) {
+            lines.append((line.utf8.count, line.contains(#""id":"big""#), String(line.prefix(300))))
+        }
+        #expect(lines.count == 3)
+        #expect(lines.first.map { $0.size > 8 << 20 && $0.answered } == true, "\(lines.map { ($0.size, $0.text) })")
+        #expect(lines.dropFirst().allSatisfy { $0.text.contains("change") && !$0.text.contains("responseGoodbye") }, "\(lines.map(\.text))")
+        #expect(try await daemon.stop() == 0)
+    }
+
     @Test("list requests pipelined by a client that never reads: the daemon's memory stays bounded and others are answered")
     func pipelinedReadsWithoutReading() async throws {
         let daemon = try await DaemonProcess.start()
