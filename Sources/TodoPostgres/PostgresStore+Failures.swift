@@ -38,7 +38,7 @@ extension PostgresStore {
         if let errno = socketErrno(error), [EACCES, EPERM, ENOTDIR].contains(errno) { return false }
         if error is Deadline.Expired || error is IOError || error is NIOConnectionError || error is SocketAddressError { return true }
         guard let error = error as? PSQLError else { return false }
-        if let state = error.serverInfo?[.sqlState] { return state.hasPrefix("57P0") }
+        if let state = error.serverInfo?[.sqlState] { return state.hasPrefix("57P0") || state == undefinedTable }
         return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown].contains(error.code)
     }
 
@@ -55,7 +55,7 @@ extension PostgresStore {
         switch state {
         case "55P03": return lockTimedOut
         case "3D000": return "\(nothing): create the database (createdb NAME), or name one that exists"
-        case "42501", "42P01", "42703", "25006":
+        case "42501", "42703", "25006":
             return "\(nothing): \(tablesAdvice)"
         case _ where state.hasPrefix("28"):
             return "\(nothing): fix the role or its password (~/.pgpass or $PGPASSWORD, read at each connection), or the server's pg_hba.conf"
@@ -76,9 +76,19 @@ extension PostgresStore {
         public, and ALL on those tables, TO the role); and to a server that takes writes (not a standby)
         """
 
+    /// The SQLSTATE of a table that is not there: todod's, once made, only when its database
+    /// was dropped and made again, or is being restored (see `createTables`).
+    static let undefinedTable = "42P01"
+
     /// What went wrong, from the server's message when there is one, else from the socket's.
     static func reason(_ error: any Error) -> String {
         if let error = error as? SharedStoreError { return error.message }
+        if let error = error as? PSQLError, error.serverInfo?[.sqlState] == undefinedTable {
+            return """
+                todod's tables are not in the database any more (it was dropped and made again, or is being restored: \
+                restore it in one transaction, psql --single-transaction, and todod goes on once it is back)
+                """
+        }
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] {
                 return message + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
@@ -124,7 +134,8 @@ extension PostgresStore {
         case EACCES, EPERM:
             return """
                 this user may not reach PostgreSQL's socket there (permission denied): each directory on the way to it must be \
-                searchable by the user todod runs as (chmod o+x, or a group both share), as PostgreSQL's own /var/run/postgresql is
+                searchable by the user todod runs as (chmod o+x, or a group both share), as PostgreSQL's own /var/run/postgresql \
+                is, and the socket writable by it (unix_socket_permissions, unix_socket_group)
                 """
         case ENOTDIR: return "host= names a file, not a directory: give the directory PostgreSQL keeps its socket in (unix_socket_directories)"
         default: return "PostgreSQL cannot be reached (\(String(cString: strerror(errno))))"

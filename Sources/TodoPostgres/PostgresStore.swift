@@ -175,9 +175,16 @@ public final class PostgresStore: SharedStore, Sendable {
         return found.password
     }
 
-    /// Creates the tables unless that was done: on the first connection that succeeds.
+    /// Creates the tables on the first connection that succeeds; on later ones, checks they
+    /// are still there. Gone (the database dropped and made again, or a restore under way),
+    /// the store counts as unreachable until they are back: made again empty, they would break
+    /// a restore and make every replica look ahead of the store.
     private func createTables(on connection: PostgresConnection, whenUnreachable advice: String) throws {
-        guard !tablesReady.withLock({ $0 }) else { return }
+        guard !tablesReady.withLock({ $0 }) else {
+            return try PostgresStore.attempt("use todod's tables in \(uri)", whenUnreachable: advice) {
+                _ = try PostgresStore.rows("SELECT value FROM counter WHERE name = 'change'", on: connection, logger: logger)
+            }
+        }
         try PostgresStore.attempt("create or use todod's tables in \(uri)", whenUnreachable: advice) {
             try PostgresSchema.create(on: connection, database: uri.database, logger: logger)
         }
@@ -192,13 +199,6 @@ public final class PostgresStore: SharedStore, Sendable {
         let connection = try writerConnection()
         do {
             return try body(connection)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
-            // todod's tables went away under this session (the database dropped and made again): a new session makes
-            // them, and the daemon reads the store as it is now (emptied: its replica is then refused, saying why).
-            tablesReady.withLock { $0 = false }
-            writer.withLock { $0 = nil }
-            PostgresStore.discard(connection)
-            return try PostgresStore.attempt(what) { try body(try writerConnection()) }
         } catch {
             guard connection.isClosed, !(error is Deadline.Expired) else { return try PostgresStore.attempt(what) { throw error } }
             return try PostgresStore.attempt(what) { try body(try writerConnection()) }

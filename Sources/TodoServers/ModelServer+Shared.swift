@@ -12,12 +12,13 @@ extension ModelServer {
     static func catchUpAtStart(_ store: TodoStore, from shared: any SharedStore, logger: Logger) throws -> Bool {
         do {
             var page = try changesForReplica(store, of: shared)
+            // Marked once found the store's, before the fill: one the store interrupts goes on as its replica.
+            try markReplica(store, of: shared)
             try store.apply(page)
             while page.more {
                 page = try shared.changes(after: page.change)
                 try store.apply(page)
             }
-            try markReplica(store, of: shared)
             return true
         } catch let error as SharedStoreError where error.kind == .unreachable {
             try refuseUnlessMarked(store, as: shared.status.store)
@@ -63,14 +64,27 @@ extension ModelServer {
     }
 
     /// What to say when the replica's last change (`replica`) is not the store's change of
-    /// that number (`changes.base`); nil when they are the same, or cannot be compared (a purge).
+    /// that number (`changes.base`); nil when they are the same, or cannot be compared (two
+    /// purges, or a change whose entry a later purge took).
     static func differs(_ store: TodoStore, from changes: SharedChanges, replica: UInt64) throws -> String? {
-        guard replica > 0, let theirs = changes.base, theirs.seq == replica,
-              let ours = try store.changes(after: replica - 1, limit: 1).first, ours.seq == replica,
-              ours.after.id != theirs.id || ours.after.revision != theirs.revision else { return nil }
+        guard replica > 0, let theirs = changes.base, theirs.seq == replica else { return nil }
+        // The replica's last change has no entry when it is a purge.
+        let ours = try store.changes(after: replica - 1, limit: 1).first.flatMap { $0.seq == replica ? $0 : nil }
+        let there: String
+        switch (theirs.change, ours) {
+        case (.purge, nil):
+            return nil
+        case let (.entry(id, revision, _), ours?) where ours.after.id == id && ours.after.revision == revision:
+            return nil
+        case let (.entry(_, revision, number), _):
+            there = "#\(number) at revision \(revision)"
+        case (.purge, _):
+            there = "a purge"
+        }
+        let here = ours.map { "#\($0.after.number) at revision \($0.after.revision)" } ?? "a purge"
         return """
-            the shared store's change \(replica) is not the one the database \(store.path) holds (#\(theirs.number) there, \
-            #\(ours.after.number) here): PostgreSQL was restored from an older backup or failed over to a standby without the \
+            the shared store's change \(replica) is not the one the database \(store.path) holds (\(there) there, \
+            \(here) here): PostgreSQL was restored from an older backup or failed over to a standby without the \
             last commits, and was written since (or this database was used alone, or is another store's), so this database's \
             changes the store lost, up to \(replica), are only here, and this daemon writes nothing more: \(keepingThem)
             """
@@ -117,9 +131,10 @@ extension ModelServer {
         if let refusal { throw SharedStoreError(refusal) }
         guard !checked else { return }
         do {
-            try catchUp(ModelServer.changesForReplica(store, of: shared)) { try shared.changes(after: $0) }
+            let changes = try ModelServer.changesForReplica(store, of: shared)
             try ModelServer.markReplica(store, of: shared)
             state.withLock { $0.replicaChecked = true }
+            try catchUp(changes) { try shared.changes(after: $0) }
         } catch let error as TodoStoreError {
             throw refuseWrites(error.message, shared)
         }

@@ -1,20 +1,22 @@
 import Foundation
 
-/// Which change the shared store holds at one sequence number: the todo it wrote and the
-/// revision it gave it. A replica whose own change of that number differs has a history of
-/// its own (the store was restored from an older backup and written since, or the replica
-/// is another store's) and must not take the store's later changes on top of it.
+/// Which change the shared store holds at one sequence number. A replica whose own change
+/// of that number differs has a history of its own (the store was restored from an older
+/// backup and written since, or the replica is another store's) and must not take the
+/// store's later changes on top of it.
 public struct SharedChangeMark: Sendable, Equatable {
-    public var seq: UInt64
-    public var id: UUID
-    public var revision: Int
-    /// The todo's number, for the message that tells the two apart.
-    public var number: Int
+    public enum Change: Sendable, Equatable {
+        /// A journal entry: the todo it wrote, the revision it gave it, and its number (for messages).
+        case entry(id: UUID, revision: Int, number: Int)
+        /// A purge (its numbers are not compared: a replica does not keep them).
+        case purge
+    }
 
-    public init(seq: UInt64, id: UUID, revision: Int, number: Int) {
+    public var seq: UInt64
+    public var change: Change
+
+    public init(seq: UInt64, change: Change) {
         self.seq = seq
-        self.id = id
-        self.revision = revision
-        self.number = number
+        self.change = change
     }
 }

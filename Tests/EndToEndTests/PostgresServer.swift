@@ -66,6 +66,11 @@ final class PostgresServer: @unchecked Sendable {
         try await asPostgres(Self.binaries + "/psql", "-h", directory, "-d", database, "-Xqf", dump)
     }
 
+    /// A `dump()` loaded into the database as it is, in one transaction (as the README says to restore).
+    func load(_ dump: String) async throws {
+        try await asPostgres(Self.binaries + "/psql", "-h", directory, "-d", database, "-Xq", "-v", "ON_ERROR_STOP=1", "--single-transaction", "-f", dump)
+    }
+
     /// The database dropped (its sessions ended) and made again, empty.
     func makeDatabaseAgain() async throws {
         try await asPostgres(Self.binaries + "/dropdb", "-h", directory, "--force", database)

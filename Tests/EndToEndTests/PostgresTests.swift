@@ -289,7 +289,8 @@ struct PostgresTests {
         let socket = alone.directory + "/other.sock"
         let beside = try await run("todod", ["--socket", socket, "--database", alone.databasePath, "--store", server.uri])
         #expect(beside.status == 1)
-        #expect(beside.stderr.contains("is no replica of the shared store"), "\(beside.stderr)")
+        #expect(beside.stderr.contains("the shared store's change 2 is not the one the database"), "\(beside.stderr)")
+        #expect(beside.stderr.contains("or this database was used alone"))
         let empty = try await PostgresServer.start()
         let ahead = try await run("todod", ["--socket", socket, "--database", alone.databasePath, "--store", empty.uri])
         #expect(ahead.status == 1)
