@@ -227,6 +227,11 @@ public struct WatchScreen: Sendable {
         scrollToSelection()
     }
 
+    /// Takes `notice` away, unless another notice or a message took its place.
+    public mutating func withdraw(notice: String) {
+        if self.notice == notice { self.notice = nil }
+    }
+
     public mutating func show(notice: String) {
         self.notice = notice
         message = nil

@@ -50,6 +50,8 @@ enum WatchInput: Sendable {
     case failed(WatchScreen.Command, String)
     /// Words for the status line (notes saved, a change undone).
     case said(String)
+    /// A notice's time is up: it goes, unless another took its place.
+    case noticeExpired(String)
     /// A todo's history, as lines for the pane.
     case history(UUID, [String])
     /// Local midnight passed: due dates are told against the new day.

@@ -33,6 +33,7 @@ struct WatchLoop {
         case .terminate: return .quit
         case .resized: break
         case .dayChanged(let day): screen.today = day
+        case .noticeExpired(let notice): screen.withdraw(notice: notice)
         case .key(let key):
             guard let command = screen.handle(key) else { break }
             if command == .quit { return .quit }
@@ -59,7 +60,7 @@ struct WatchLoop {
         case .link(.sharedStore(let status)):
             let wasAway = screen.storeOutage != nil
             screen.storeOutage = Self.outage(status)
-            if status.reachable && wasAway { screen.show(notice: "the shared store is reachable again: changes are taken") }
+            if status.reachable && wasAway { showForAWhile(notice: "the shared store is reachable again: changes are taken") }
         case .storeStatus(let status):
             screen.storeOutage = status.flatMap(Self.outage)
         case .link(.disconnected(let reason, let retry)):
@@ -105,6 +106,16 @@ struct WatchLoop {
             } catch {
                 sink.yield(.failed(command, "\(error); your notes are kept in \(file.path)"))
             }
+        }
+    }
+
+    /// Shows `notice` for a few seconds: news nobody answers, that should not hide the keys' line until a key is pressed.
+    private mutating func showForAWhile(notice: String) {
+        screen.show(notice: notice)
+        let sink = sink
+        Task {
+            try? await Task.sleep(for: .seconds(5))
+            sink.yield(.noticeExpired(notice))
         }
     }
 

@@ -46,6 +46,8 @@ struct PostgresOutageTests {
         try await server.startServer()
         _ = try await events.awaitLine(containing: "is reachable again")
         try await tmux.waitUntil("the outage line to give way") { !$0.contains("shared store unreachable") && $0.contains("· connected") }
+        // The news that it is back goes by itself, giving its line back (probe Q3).
+        try await tmux.waitUntil("the empty list's hint to come back") { !$0.contains("reachable again") && $0.contains("press a to add one") }
         let back = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
         #expect((back["sharedStore"] as? [String: Any])?["reachable"] as? Bool == true)
         #expect(try await daemon.todoctl("add", "after").status == 0)
