@@ -46,7 +46,10 @@ public struct WatchRenderer: Sendable {
             let line = (selected ? "> " : "  ") + row
             lines.append(selected ? styler.apply(.bold, to: line) : line)
         }
-        if rows.isEmpty {
+        if rows.isEmpty, !screen.listArrived {
+            // A big list takes its time (60 MB took 20 s in a debug build): not "no todos" meanwhile.
+            lines.append(styler.apply(.dim, to: "  loading the list…"))
+        } else if rows.isEmpty {
             let filter = screen.list.filter
             let status = filter.status == .all ? "" : filter.status.rawValue + " "
             let conditions = Self.conditions(of: filter)

@@ -46,6 +46,8 @@ public struct WatchScreen: Sendable {
     }
 
     public internal(set) var list: TodoListViewModel
+    /// A list answer came: until then an empty screen is one still loading, not an empty list.
+    public private(set) var listArrived = false
     /// Progress and context parents, kept live between list answers.
     public private(set) var subtasks = SubtaskTracker()
     /// Parents (by number) whose subtasks are folded away (`z`).
@@ -182,6 +184,7 @@ public struct WatchScreen: Sendable {
 
     /// A whole list arrived (on connecting, after a filter change or a gap).
     public mutating func incorporate(_ answer: TodoViewModelList) {
+        listArrived = true
         _ = list.incorporate(answer)
         subtasks.reset(answer)
         for row in answer.todos { knownTags.formUnion(row.todo.tags) }

@@ -32,6 +32,10 @@ struct WatchLayoutTests {
         #expect(frame[0] == "todoctl watch · open #home -#admin !high /boiler due<2026-11-23 · 0 shown · connected")
         #expect(frame[1] == "  no open todos match #home -#admin !high /boiler due<2026-11-23: press a to add one, f for another list")
         #expect(renderer.render(screen([]))[1] == "  no open todos: press a to add one")
+        // Before the first list arrives, it is loading, not empty (probe R5).
+        var loading = WatchScreen(rows: 12, columns: 80, today: today)
+        loading.connection = .connected
+        #expect(renderer.render(loading)[1] == "  loading the list…")
         // Narrow: the filter is cut, the connection's state stays.
         let narrow = renderer.render(screen([], filter: filter, columns: 60))[0]
         #expect(narrow.hasSuffix(" · 0 shown · connected") && narrow.contains("…") && TerminalText.width(narrow) <= 60, "\(narrow)")
