@@ -139,23 +139,24 @@ enum PostgresSchema {
         let seq = Int64(base ?? 0)
         let query: PostgresQuery = switch lock {
         case true: """
-            SELECT c.name, c.value, j.id, j.number, (j.entry->'after'->>'revision')::bigint, p.seq
+            SELECT c.name, c.value, j.id, j.number, (j.entry->'after'->>'revision')::bigint, j.entry->'after'->>'title', p.seq
             FROM counter c LEFT JOIN journal j ON j.seq = \(seq) AND \(seq) > 0 LEFT JOIN purge p ON p.seq = \(seq) AND \(seq) > 0
             FOR UPDATE OF c
             """
         case false: """
-            SELECT c.name, c.value, j.id, j.number, (j.entry->'after'->>'revision')::bigint, p.seq
+            SELECT c.name, c.value, j.id, j.number, (j.entry->'after'->>'revision')::bigint, j.entry->'after'->>'title', p.seq
             FROM counter c LEFT JOIN journal j ON j.seq = \(seq) AND \(seq) > 0 LEFT JOIN purge p ON p.seq = \(seq) AND \(seq) > 0
             """
         }
         var values: [String: Int64] = [:]
         var mark: SharedChangeMark?
         for row in try PostgresStore.rows(query, on: connection, logger: logger) {
-            let (name, value, id, number, revision, purge) = try row.decode((String, Int64, UUID?, Int32?, Int64?, Int64?).self)
+            let (name, value, id, number, revision, title, purge) = try row.decode((String, Int64, UUID?, Int32?, Int64?, String?, Int64?).self)
             values[name] = value
             // Neither: that change's entry went with a later purge, and it cannot be compared.
             if let id, let number, let revision {
-                mark = SharedChangeMark(seq: UInt64(seq), change: .entry(id: id, revision: Int(revision), number: Int(number)))
+                mark = SharedChangeMark(
+                    seq: UInt64(seq), change: .entry(id: id, revision: Int(revision), number: Int(number), title: title ?? ""))
             } else if purge != nil {
                 mark = SharedChangeMark(seq: UInt64(seq), change: .purge)
             }

@@ -53,6 +53,16 @@ extension ModelServer {
     /// The changes `store`, a replica of `shared`, lacks; throws `TodoStoreError` when it
     /// is no replica of it (a history of its own, or ahead of the store).
     static func changesForReplica(_ store: TodoStore, of shared: any SharedStore) throws -> SharedChanges {
+        do {
+            return try checkedChanges(store, of: shared)
+        } catch let error as TodoStoreError {
+            // The file may say whose replica it is: that is the likelier mistake.
+            guard let mark = try store.replicaOf(), mark != shared.status.store else { throw error }
+            throw TodoStoreError("\(error.message) (this database is the replica of the shared store \(mark): for it, start todod with --store \(mark))")
+        }
+    }
+
+    private static func checkedChanges(_ store: TodoStore, of shared: any SharedStore) throws -> SharedChanges {
         let replica = try store.counters()
         let changes = try shared.changes(after: replica.change)
         guard replica.change <= changes.change else {
@@ -74,20 +84,25 @@ extension ModelServer {
         switch (theirs.change, ours) {
         case (.purge, nil):
             return nil
-        case let (.entry(id, revision, _), ours?) where ours.after.id == id && ours.after.revision == revision:
+        case let (.entry(id, revision, _, _), ours?) where ours.after.id == id && ours.after.revision == revision:
             return nil
-        case let (.entry(_, revision, number), _):
-            there = "#\(number) at revision \(revision)"
+        case let (.entry(_, revision, number, title), _):
+            there = describe(number: number, title: title, revision: revision)
         case (.purge, _):
             there = "a purge"
         }
-        let here = ours.map { "#\($0.after.number) at revision \($0.after.revision)" } ?? "a purge"
+        let here = ours.map { describe(number: $0.after.number, title: $0.after.title, revision: $0.after.revision) } ?? "a purge"
         return """
             the shared store's change \(replica) is not the one the database \(store.path) holds (\(there) there, \
             \(here) here): PostgreSQL was restored from an older backup or failed over to a standby without the \
             last commits, and was written since (or this database was used alone, or is another store's), so this database's \
             changes the store lost, up to \(replica), are only here, and this daemon writes nothing more: \(keepingThem)
             """
+    }
+
+    /// A change's todo, told apart from another of the same number.
+    private static func describe(number: Int, title: String, revision: Int) -> String {
+        "#\(number) \"\(title.count > 40 ? title.prefix(39) + "…" : title)\" at revision \(revision)"
     }
 
     /// How to keep the changes only a replica holds, also once todod refuses to start on it.

@@ -6,8 +6,8 @@ import Foundation
 /// store's later changes on top of it.
 public struct SharedChangeMark: Sendable, Equatable {
     public enum Change: Sendable, Equatable {
-        /// A journal entry: the todo it wrote, the revision it gave it, and its number (for messages).
-        case entry(id: UUID, revision: Int, number: Int)
+        /// A journal entry: the todo it wrote, the revision it gave it, and its number and title (for messages).
+        case entry(id: UUID, revision: Int, number: Int, title: String)
         /// A purge (its numbers are not compared: a replica does not keep them).
         case purge
     }

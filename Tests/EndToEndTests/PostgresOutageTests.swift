@@ -118,6 +118,12 @@ struct PostgresOutageTests {
         #expect(another.status == 1)
         #expect(another.stderr.contains("is the replica of the shared store \(server.uri), not of \(other)"), "\(another.stderr)")
         try await server.startServer()
+        // Reachable and empty, the other store still hears whose replica the file is.
+        _ = try await server.psql("CREATE DATABASE elsewhere")
+        let reachable = try await run("todod", ["--socket", replica.socketPath, "--database", replica.databasePath, "--store", other])
+        #expect(reachable.status == 1)
+        #expect(reachable.stderr.contains("this database is the replica of the shared store \(server.uri): for it, start todod with --store \(server.uri)"),
+                "\(reachable.stderr)")
         try await server.stop()
     }
 
@@ -178,6 +184,7 @@ struct PostgresOutageTests {
         let refused = try await writer.todoctl("add", "six")
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("the shared store's change 5 is not the one the database"), "\(refused.stderr)")
+        #expect(refused.stderr.contains(#"(#5 "new five" at revision 1 there, #5 "five" at revision 1 here)"#), "\(refused.stderr)")
         #expect(refused.stderr.contains("todod --leave-store --database COPY"), "\(refused.stderr)")
         #expect(try await server.psql("SELECT count(*) FROM journal WHERE entry->'after'->>'title' = 'six'") == "0")
 
@@ -219,7 +226,7 @@ struct PostgresOutageTests {
         #expect(try await newcomer.todoctl("purge", "--yes").status == 0)
         let refused = try await writer.todoctl("add", "six")
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("(a purge there, #5 at revision 1 here)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("(a purge there, #5 \"five\" at revision 1 here)"), "\(refused.stderr)")
         try await writer.stop()
         try await newcomer.stop()
 
