@@ -227,7 +227,8 @@ extension ModelServer {
     /// queue, after the writes before it. This daemon's own announcements cost a local read.
     func catchUpLater(upTo: UInt64?) {
         storage.async { [self] in
-            guard let shared else { return }
+            // Refused for good: the store's changes are not taken, and that was said once (not at every heartbeat).
+            guard let shared, state.withLock({ $0.notReplica }) == nil else { return }
             do {
                 try refuseWhenClosed()
                 try checkReplica(shared)
