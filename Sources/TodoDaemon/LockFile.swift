@@ -83,8 +83,10 @@ final class LockFile: Sendable {
     /// The pid holding a `flock` on the file of inode `inode`, as /proc/locks lists it
     /// ("1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF"); nil when it is not found.
     private static func holderOfLock(onInode inode: UInt64) -> String? {
-        guard let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
-        for line in locks.split(separator: "\n") {
+        // Read to its end: String(contentsOfFile:) stops at 4 KiB of a /proc file (measured: 4,047 of 21,092 bytes
+        // with 400 locks), and a busy machine's list is longer.
+        guard let data = FileHandle(forReadingAtPath: "/proc/locks").flatMap({ try? $0.readToEnd() }) else { return nil }
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count > 5, fields[1] == "FLOCK", fields[5].split(separator: ":").last == Substring("\(inode)") else { continue }
             return String(fields[4])
