@@ -75,8 +75,9 @@ final class LockFile: Sendable {
         guard error == EWOULDBLOCK else { return nil }
         let holder = holderOfLock(onInode: UInt64(status.st_ino)).map { "a todod (pid \($0))" } ?? "another todod"
         throw DaemonError("""
-            \(holder) is using the database \(database) under another name (a hard link to the same file, or its old name before a move), so nothing was \
-            done: two daemons on one file would lose each other's writes; stop that one first, or give this one a file of its own
+            \(holder) is using the database \(database) under another name (a hard link to the same file, or its old \
+            name before a move), so nothing was done: two daemons on one file would lose each other's writes; stop that one \
+            first, or give this one a file of its own
             """)
     }
 
