@@ -165,7 +165,8 @@ final class SystemdUserManager: @unchecked Sendable {
         let manager = try ChildProcess("/bin/sh", ["-c", script, "sh"] + cgroups.map { $0 + "/cgroup.procs" }, environment: variables)
         self.manager = manager
         do {
-            _ = try await notify.awaitMessage(containing: "READY=1", timeout: 60)
+            // 120 s: beside the bounds suite's heavy clients on 2 cores, it once took over 60 (a CI run of 2026-11-24).
+            _ = try await notify.awaitMessage(containing: "READY=1", timeout: 120)
         } catch {
             throw TestFailure("the user manager did not get ready: \(error)\n\(manager.output)")
         }
