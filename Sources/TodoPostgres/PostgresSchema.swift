@@ -137,17 +137,11 @@ enum PostgresSchema {
         on connection: PostgresConnection, lock: Bool, base: UInt64? = nil, logger: Logger
     ) throws -> (number: Int, change: UInt64, base: SharedChangeMark?) {
         let seq = Int64(base ?? 0)
-        let query: PostgresQuery = switch lock {
-        case true: """
+        let query: PostgresQuery = """
             SELECT c.name, c.value, j.id, j.number, (j.entry->'after'->>'revision')::bigint, j.entry->'after'->>'title', p.seq
             FROM counter c LEFT JOIN journal j ON j.seq = \(seq) AND \(seq) > 0 LEFT JOIN purge p ON p.seq = \(seq) AND \(seq) > 0
-            FOR UPDATE OF c
+            \(unescaped: lock ? "FOR UPDATE OF c" : "")
             """
-        case false: """
-            SELECT c.name, c.value, j.id, j.number, (j.entry->'after'->>'revision')::bigint, j.entry->'after'->>'title', p.seq
-            FROM counter c LEFT JOIN journal j ON j.seq = \(seq) AND \(seq) > 0 LEFT JOIN purge p ON p.seq = \(seq) AND \(seq) > 0
-            """
-        }
         var values: [String: Int64] = [:]
         var mark: SharedChangeMark?
         for row in try PostgresStore.rows(query, on: connection, logger: logger) {

@@ -124,7 +124,7 @@ extension PostgresStore {
             }
             return "the host name cannot be resolved (\(address))"
         }
-        guard let errno = failures.compactMap({ ($0 as? IOError)?.errnoCode }).first else { return "PostgreSQL cannot be reached (\(error))" }
+        guard let errno = socketErrno(error) else { return "PostgreSQL cannot be reached (\(error))" }
         switch errno {
         // A sandbox (the systemd unit's RestrictAddressFamilies=AF_UNIX) forbids network sockets.
         case EAFNOSUPPORT:

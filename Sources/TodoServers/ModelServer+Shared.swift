@@ -63,20 +63,24 @@ extension ModelServer {
     }
 
     private static func checkedChanges(_ store: TodoStore, of shared: any SharedStore) throws -> SharedChanges {
-        let replica = try store.counters()
-        let changes = try shared.changes(after: replica.change)
-        guard replica.change <= changes.change else {
-            throw TodoStoreError(wentBack(store: changes.change, replica: replica.change, path: store.path))
-        }
-        // Same numbers, another history (a replica of another store, a database used alone): refused, not mixed.
-        if let differing = try differs(store, from: changes, replica: replica.change) { throw TodoStoreError(differing) }
+        let replica = try store.counters().change
+        let changes = try shared.changes(after: replica)
+        if let reason = try notReplica(store, of: changes, replica: replica) { throw TodoStoreError(reason) }
         return changes
+    }
+
+    /// Why `store`, whose last change is `replica`, is no replica of the store `changes` were
+    /// read from: the store is behind it, or holds another change at its last number (same
+    /// numbers, another history); nil when it is one.
+    static func notReplica(_ store: TodoStore, of changes: SharedChanges, replica: UInt64) throws -> String? {
+        if changes.change < replica { return wentBack(store: changes.change, replica: replica, path: store.path) }
+        return try differs(store, from: changes, replica: replica)
     }
 
     /// What to say when the replica's last change (`replica`) is not the store's change of
     /// that number (`changes.base`); nil when they are the same, or cannot be compared (two
     /// purges, or a change whose entry a later purge took).
-    static func differs(_ store: TodoStore, from changes: SharedChanges, replica: UInt64) throws -> String? {
+    private static func differs(_ store: TodoStore, from changes: SharedChanges, replica: UInt64) throws -> String? {
         guard replica > 0, let theirs = changes.base, theirs.seq == replica else { return nil }
         // The replica's last change has no entry when it is a purge.
         let ours = try store.changes(after: replica - 1, limit: 1).first.flatMap { $0.seq == replica ? $0 : nil }
@@ -173,12 +177,7 @@ extension ModelServer {
     /// Throws, refusing writes for good, when the store is behind the replica, or holds
     /// another change than the replica's last (restored, then written through another daemon).
     private func refuseUnlessReplica(_ changes: SharedChanges, replica: UInt64, _ shared: any SharedStore) throws {
-        if changes.change < replica {
-            throw refuseWrites(ModelServer.wentBack(store: changes.change, replica: replica, path: store.path), shared)
-        }
-        if let differing = try ModelServer.differs(store, from: changes, replica: replica) {
-            throw refuseWrites(differing, shared)
-        }
+        if let reason = try ModelServer.notReplica(store, of: changes, replica: replica) { throw refuseWrites(reason, shared) }
     }
 
     /// On the storage queue: the shared transaction, its lock held, brings the replica up
