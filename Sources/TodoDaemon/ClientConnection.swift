@@ -15,6 +15,11 @@ import TodoWire
 /// list, which a client that reads takes in its time) is sent nothing more but its goodbye,
 /// after the frames it already has, so the goodbye is the last line it reads; it is
 /// closed once the goodbye is written, or after `goodbyeTimeout` if it never reads.
+///
+/// Answers to the client's own requests are counted until its socket took them
+/// (`answersWritten`): the registry holds back the requests of a client whose answers
+/// cannot leave, so a client that pipelines without reading is slowed, as by a TCP window,
+/// instead of being cut off when its answers pile up past the bound.
 final class ClientConnection: Sendable {
     let id: UInt64
     let channel: any Channel
@@ -23,6 +28,9 @@ final class ClientConnection: Sendable {
     private let state = Mutex(State())
     /// Asks for a flush at the end of the event loop's turn; shared by every client of the loop.
     private let flusher: Flusher
+    /// Told how many answers (frames sent with `answer: true`) the socket took, or that will
+    /// never be written (dropped while closing): each answer is reported once.
+    private let answersWritten: @Sendable (Int) -> Void
 
     /// How long a client that is cut off has to read its goodbye before it is closed anyway.
     static let goodbyeTimeout: TimeAmount = .seconds(30)
@@ -42,25 +50,30 @@ final class ClientConnection: Sendable {
         var flushScheduled = false
         /// Small frames sent this turn, not yet handed to the channel.
         var gathered: ByteBuffer?
+        /// Answers sent since the last flush.
+        var unflushedAnswers = 0
         var closing = false
     }
 
     init(id: UInt64, channel: any Channel, logger: Logger, flusher: Flusher,
-         maximumUnreadBytes: Int = WireProtocol.maximumUnreadBytes) {
+         maximumUnreadBytes: Int = WireProtocol.maximumUnreadBytes,
+         answersWritten: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.id = id
         self.channel = channel
         self.logger = logger
         self.flusher = flusher
         self.maximumUnreadBytes = maximumUnreadBytes
+        self.answersWritten = answersWritten
     }
 
     var isClosing: Bool { state.withLock { $0.closing } }
 
     /// Writes a frame, flushed at the end of this turn of the event loop. A client already
-    /// over its bound is cut off instead; one that is closing gets nothing more.
-    func send(_ frame: ByteBuffer) {
+    /// over its bound is cut off instead; one that is closing gets nothing more. `answer`:
+    /// the frame answers one of this client's requests, reported to `answersWritten` once written.
+    func send(_ frame: ByteBuffer, answer: Bool = false) {
         guard channel.eventLoop.inEventLoop else {
-            channel.eventLoop.execute { self.send(frame) }
+            channel.eventLoop.execute { self.send(frame, answer: answer) }
             return
         }
         let size = frame.readableBytes
@@ -79,6 +92,7 @@ final class ClientConnection: Sendable {
                 state.unflushed += size
             }
             defer { state.flushScheduled = true }
+            if answer { state.unflushedAnswers += 1 }
             guard size <= ClientConnection.gatheredFrameSize else {
                 defer { state.gathered = nil }
                 return .write(before: state.gathered, scheduleFlush: !state.flushScheduled)
@@ -94,8 +108,9 @@ final class ClientConnection: Sendable {
             channel.write(frame, promise: nil)
             if scheduleFlush { flusher.needsFlush(self) }
         case .drop:
-            break
+            if answer { answersWritten(1) }
         case .overload:
+            if answer { answersWritten(1) }
             logger.notice("disconnecting a client that left more than \(maximumUnreadBytes >> 20) MiB unread")
             close(saying: TodoError(.overloaded, "you left more than \(maximumUnreadBytes >> 20) MiB of events unread, so the daemon disconnected you: read faster, then reconnect and ask for the list again"))
         }
@@ -103,18 +118,23 @@ final class ClientConnection: Sendable {
 
     /// Flushes what this turn wrote; the bytes count as read once the socket took them.
     func flush() {
-        let (size, big, gathered) = state.withLock { state in
-            defer { state.unflushed = 0; state.unflushedBig = 0; state.flushScheduled = false; state.gathered = nil }
-            return (state.unflushed, state.unflushedBig, state.gathered)
+        let (size, big, gathered, answers) = state.withLock { state in
+            defer {
+                state.unflushed = 0; state.unflushedBig = 0; state.flushScheduled = false; state.gathered = nil
+                state.unflushedAnswers = 0
+            }
+            return (state.unflushed, state.unflushedBig, state.gathered, state.unflushedAnswers)
         }
         guard size + big > 0 else { return }
         // Writes complete in order: when this last one completes, so have those before it.
+        // (A failed write, the connection gone, also ends the answers' wait.)
         let written = channel.eventLoop.makePromise(of: Void.self)
         written.futureResult.whenComplete { _ in
             self.state.withLock { state in
                 state.unread -= size
                 state.big -= big
             }
+            if answers > 0 { self.answersWritten(answers) }
         }
         channel.writeAndFlush(gathered ?? ByteBuffer(), promise: written)
     }

@@ -8,6 +8,12 @@ import TodoWire
 /// Every connected client: publishes their requests on the bus, routes view responses
 /// back to them, and holds back a client that has too many requests in flight.
 ///
+/// An answer counts as in flight until the client's socket took it, not only until it
+/// was routed: a client that pipelines requests and does not read is held back (its
+/// requests wait in the kernel and its ClientSession, `HoldRequests`) and catches up as it
+/// reads, every answer arriving, instead of being cut off when its answers pass the unread
+/// bound. Only changes broadcast by others can still fill that bound.
+///
 /// A committed change, and news of the shared store, go to every client; everything else
 /// (a list, a detail, an error, a status) only to the client that asked. Each frame is encoded once, however
 /// many clients receive it. It routes inside the bus's dispatch, on the core event loop.
@@ -26,13 +32,17 @@ final class ClientRegistry: Sendable {
         let connection: ClientConnection
         /// Requests published and not yet answered.
         var inFlight = 0
-        /// Its socket is not being read until requests complete.
+        /// Answers routed to it that its socket has not taken yet.
+        var unwritten = 0
+        /// Its requests are held back until it has caught up (half the bound).
         var paused = false
+        var waiting: Int { inFlight + unwritten }
         /// What the client named itself in its first request that named anything.
         var program: String?
     }
 
-    /// A client with more requests than this in flight is not read until it has half as many.
+    /// A client with more requests than this in flight (published, or answered and not yet
+    /// written to its socket) is not read until it has half as many.
     static let maximumInFlight = 128
 
     /// A program's name is kept to this many characters, so the journal holds no essays.
@@ -90,23 +100,58 @@ final class ClientRegistry: Sendable {
 
     var count: Int { state.withLock { $0.clients.count } }
 
-    /// Publishes a client's request on the bus; false while the daemon shuts down.
+    /// Clients held back now: they ask faster than they read their answers.
+    var heldBackCount: Int { state.withLock { $0.clients.values.count(where: \.paused) } }
+
+    enum Admission: Equatable {
+        /// Published; the client may send more.
+        case accepted
+        /// Published, and the client has as much in flight as it may: hold its next requests
+        /// until the registry sends its session `ResumeRequests`.
+        case acceptedAndHeld
+        /// Not published: the daemon shuts down.
+        case refused
+    }
+
+    /// Publishes a client's request on the bus (not while the daemon shuts down).
     /// - Parameter program: the name the request gives its program; the first one sticks.
-    func publish(_ event: Event, from client: UInt64, request: String, program: String? = nil) -> Bool {
-        let (accepted, pause, name) = state.withLock { state -> (Bool, ClientConnection?, String) in
-            guard !state.draining, var entry = state.clients[client] else { return (false, nil, "") }
+    func publish(_ event: Event, from client: UInt64, request: String, program: String? = nil) -> Admission {
+        let (admission, name) = state.withLock { state -> (Admission, String) in
+            guard !state.draining, var entry = state.clients[client] else { return (.refused, "") }
             if entry.program == nil, let program { entry.program = String(program.prefix(ClientRegistry.maximumProgramLength)) }
             entry.inFlight += 1
             state.totalInFlight += 1
-            let pause = entry.inFlight > ClientRegistry.maximumInFlight && !entry.paused
-            if pause { entry.paused = true }
+            if entry.waiting >= ClientRegistry.maximumInFlight { entry.paused = true }
             state.clients[client] = entry
-            return (true, pause ? entry.connection : nil, entry.program ?? "")
+            return (entry.paused ? .acceptedAndHeld : .accepted, entry.program ?? "")
         }
-        // Backpressure: stop reading this client's socket; its requests wait in the kernel.
-        pause?.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
-        if accepted { bus.publish(event, correlation: Correlation(client: client, request: request, program: name)) }
-        return accepted
+        if admission != .refused { bus.publish(event, correlation: Correlation(client: client, request: request, program: name)) }
+        return admission
+    }
+
+    /// `count` answers of `client` were taken by its socket (or will never be written).
+    func written(_ count: Int, to client: UInt64) {
+        let resume = state.withLock { state -> ClientConnection? in
+            guard var entry = state.clients[client] else { return nil }
+            entry.unwritten -= count
+            defer { state.clients[client] = entry }
+            return Self.resumes(&entry)
+        }
+        resume.map(Self.resumeRequests)
+    }
+
+    /// Whether a held-back client has caught up; clears its hold if so.
+    private static func resumes(_ entry: inout Client) -> ClientConnection? {
+        guard entry.paused, entry.waiting <= ClientRegistry.maximumInFlight / 2 else { return nil }
+        entry.paused = false
+        return entry.connection
+    }
+
+    private static func resumeRequests(_ connection: ClientConnection) {
+        // On a turn of its own, not inside the write's completion that told us: the session then
+        // publishes the requests it held, whose answers write again.
+        let channel = connection.channel
+        channel.eventLoop.execute { channel.pipeline.fireUserInboundEventTriggered(ResumeRequests()) }
     }
 
     private func route(_ envelope: Envelope) {
@@ -124,20 +169,30 @@ final class ClientRegistry: Sendable {
         default: everyone = false
         }
         let asker = envelope.correlation?.client
+        // Counted as unwritten before it is sent, so that the socket's report cannot come first.
+        let answering = asker.map(reserveAnswer) ?? false
         if let frame {
             if everyone {
-                for client in state.withLock({ $0.clients.values.map(\.connection) }) { client.send(frame) }
+                for client in state.withLock({ $0.clients.values.map(\.connection) }) { client.send(frame, answer: answering && client.id == asker) }
             } else if let asker, let client = state.withLock({ $0.clients[asker]?.connection }) {
-                client.send(frame)
+                client.send(frame, answer: answering)
             }
         } else if let asker, let client = state.withLock({ $0.clients[asker]?.connection }), let request = envelope.correlation?.request {
             // The asker still hears that its request failed, and it is counted as answered.
             let error = TodoError(.storage, "the daemon could not encode its answer to this request: please report this as a bug")
-            if let answer = try? codec.encode(WireFrame(event: .responseError(error), id: request.isEmpty ? nil : request, client: asker)) {
-                client.send(answer)
-            }
+            let answer = (try? codec.encode(WireFrame(event: .responseError(error), id: request.isEmpty ? nil : request, client: asker))) ?? ByteBuffer()
+            client.send(answer, answer: answering)
         }
         if let asker { answered(asker) }
+    }
+
+    /// Counts the answer about to be sent to `asker` as unwritten; false if it asked nothing.
+    private func reserveAnswer(_ asker: UInt64) -> Bool {
+        state.withLock { state in
+            guard let entry = state.clients[asker], entry.inFlight > 0 else { return false }
+            state.clients[asker]!.unwritten += 1
+            return true
+        }
     }
 
     /// One request of `asker` is answered (counted only once sent, so a close that waits
@@ -148,13 +203,12 @@ final class ClientRegistry: Sendable {
             guard var entry = state.clients[asker], entry.inFlight > 0 else { return (nil, nil, []) }
             entry.inFlight -= 1
             state.totalInFlight -= 1
-            let resume = entry.paused && entry.inFlight <= ClientRegistry.maximumInFlight / 2
-            if resume { entry.paused = false }
+            let resume = Self.resumes(&entry)
             state.clients[asker] = entry
             let finished = entry.inFlight == 0 && state.closingWhenAnswered.contains(asker)
-            return (resume ? entry.connection : nil, finished ? entry.connection : nil, takeIdleWaiters(&state))
+            return (resume, finished ? entry.connection : nil, takeIdleWaiters(&state))
         }
-        resume?.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        resume.map(Self.resumeRequests)
         finished?.finish()
         waiters.forEach { $0.resume() }
     }

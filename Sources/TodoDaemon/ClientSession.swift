@@ -11,6 +11,10 @@ import Glibc
 /// One connection's inbound side: checks who the peer is, says hello, and turns each
 /// line into a view request on the bus. A bad line is answered with an error naming the
 /// problem, and the connection carries on; an over-long line closes it.
+///
+/// A client the registry holds back (too much in flight) is not read: its socket stops
+/// being read, and the lines already read wait in `held` (at most one read's worth) until
+/// the registry sends `ResumeRequests`.
 final class ClientSession: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
@@ -19,6 +23,11 @@ final class ClientSession: ChannelInboundHandler {
     private let logger: Logger
     private let codec = WireCodec()
     private var connection: ClientConnection?
+    /// Lines read while held back, in order.
+    private var held: [ByteBuffer] = []
+    private var holding = false
+    /// The client closed its side while lines were held: closed once they are answered.
+    private var inputClosed = false
 
     init(registry: ClientRegistry, logger: Logger, hello: @escaping @Sendable (UInt64) -> ServerHello) {
         self.registry = registry
@@ -30,7 +39,9 @@ final class ClientSession: ChannelInboundHandler {
         let id = registry.nextClientID()
         var logger = logger
         logger[metadataKey: "client"] = "\(id)"
-        let connection = ClientConnection(id: id, channel: context.channel, logger: logger, flusher: registry.flusher(for: context.eventLoop))
+        let connection = ClientConnection(
+            id: id, channel: context.channel, logger: logger, flusher: registry.flusher(for: context.eventLoop),
+            answersWritten: { [registry] count in registry.written(count, to: id) })
         PeerCredentials.userID(of: context.channel).assumeIsolated().whenComplete { [registry, hello] result in
             switch result {
             case .success(let uid) where uid == getuid():
@@ -51,9 +62,24 @@ final class ClientSession: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let connection, !connection.isClosing else { return }
-        switch codec.decodeRequest(unwrapInboundIn(data)) {
+        if holding {
+            held.append(unwrapInboundIn(data))
+        } else {
+            take(unwrapInboundIn(data), from: connection, context: context)
+        }
+    }
+
+    private func take(_ line: ByteBuffer, from connection: ClientConnection, context: ChannelHandlerContext) {
+        switch codec.decodeRequest(line) {
         case .success(let frame):
-            if !registry.publish(frame.event, from: connection.id, request: frame.id ?? "", program: frame.program) {
+            switch registry.publish(frame.event, from: connection.id, request: frame.id ?? "", program: frame.program) {
+            case .accepted:
+                break
+            case .acceptedAndHeld:
+                // Backpressure: stop reading this client's socket; its requests wait in the kernel.
+                holding = true
+                context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+            case .refused:
                 reply(to: connection, id: frame.id, TodoError(.shuttingDown, "the daemon is shutting down and takes no new requests: retry in a moment"))
             }
         case .failure(let rejected) where rejected.isBlank:
@@ -65,11 +91,34 @@ final class ClientSession: ChannelInboundHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ResumeRequests {
+            resume(context: context)
+            return
+        }
         // The client closed its side (`echo … | socat`): answer what it asked, then close.
         if let event = event as? ChannelEvent, event == .inputClosed, let connection {
-            registry.closeWhenAnswered(connection.id)
+            if held.isEmpty { registry.closeWhenAnswered(connection.id) } else { inputClosed = true }
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    /// The registry let a held-back client go on: its held lines first, then its socket.
+    private func resume(context: ChannelHandlerContext) {
+        guard holding, let connection else { return }
+        holding = false
+        var next = 0
+        while !holding, next < held.count, !connection.isClosing {
+            take(held[next], from: connection, context: context)
+            next += 1
+        }
+        held.removeFirst(next)
+        guard !holding else { return }
+        held = []
+        if inputClosed {
+            registry.closeWhenAnswered(connection.id)
+        } else {
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -100,6 +149,9 @@ final class ClientSession: ChannelInboundHandler {
         (try? WireCodec().encode(frame)) ?? ByteBuffer()
     }
 }
+
+/// Sent by the registry down a held-back client's pipeline once it has caught up.
+struct ResumeRequests: Sendable {}
 
 /// Who is at the other end of a Unix socket (SO_PEERCRED).
 enum PeerCredentials {

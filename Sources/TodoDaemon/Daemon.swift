@@ -61,7 +61,9 @@ public enum Daemon {
         let idle = IdleClock()
         let registryBox = RegistryBox()
         let monitor = shared.map { SharedStoreMonitor(store: $0, bus: bus, logger: logger) { work in coreLoop.execute(work) } }
-        let status = StatusResponder(bus: bus, model: model, configuration: configuration, sharedStore: monitor) { registryBox.registry?.count ?? 0 }
+        let status = StatusResponder(
+            bus: bus, model: model, configuration: configuration, sharedStore: monitor,
+            clients: { registryBox.registry?.count ?? 0 }, heldBackClients: { registryBox.registry?.heldBackCount ?? 0 })
         let registry = ClientRegistry(bus: bus, logger: logger) { count in
             idle.clientCountChanged(to: count)
             systemd.status(status.summary)

@@ -10,18 +10,20 @@ struct StatusResponder: Sendable {
     let bus: EventBus
     let model: ModelServer
     let clients: @Sendable () -> Int
+    let heldBackClients: @Sendable () -> Int
     let configuration: DaemonConfiguration
     let sharedStore: SharedStoreMonitor?
     let startedAt: ContinuousClock.Instant
 
     /// Subscribes at once: status requests are answered inside the bus's dispatch.
     init(bus: EventBus, model: ModelServer, configuration: DaemonConfiguration, sharedStore: SharedStoreMonitor? = nil,
-         clients: @escaping @Sendable () -> Int) {
+         clients: @escaping @Sendable () -> Int, heldBackClients: @escaping @Sendable () -> Int = { 0 }) {
         self.bus = bus
         self.model = model
         self.configuration = configuration
         self.sharedStore = sharedStore
         self.clients = clients
+        self.heldBackClients = heldBackClients
         startedAt = .now
         let responder = self
         bus.subscribe(to: [.requestStatus]) { request in
@@ -38,7 +40,8 @@ struct StatusResponder: Sendable {
             uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18,
             connectedClients: clients(), openTodos: counts.open, completedTodos: counts.completed,
             deletedTodos: counts.deleted, sequence: counts.asOf,
-            databasePath: configuration.databasePath, socketPath: configuration.socketPath, sharedStore: sharedStore?.status)
+            databasePath: configuration.databasePath, socketPath: configuration.socketPath, sharedStore: sharedStore?.status,
+            heldBackClients: heldBackClients())
     }
 
     /// One line for systemd's STATUS=.

@@ -27,6 +27,9 @@ public struct DaemonStatus: Sendable, Equatable, Codable {
     public var processID: Int32
     public var uptimeSeconds: Double
     public var connectedClients: Int
+    /// Clients whose requests wait until they read their answers (they ask faster than they
+    /// read); nil from a daemon that does not say.
+    public var heldBackClients: Int?
     public var openTodos: Int
     public var completedTodos: Int
     public var deletedTodos: Int
@@ -39,13 +42,15 @@ public struct DaemonStatus: Sendable, Equatable, Codable {
     public init(
         serverVersion: String, protocolVersion: Int, processID: Int32, uptimeSeconds: Double,
         connectedClients: Int, openTodos: Int, completedTodos: Int, deletedTodos: Int,
-        sequence: UInt64, databasePath: String, socketPath: String, sharedStore: SharedStoreStatus? = nil
+        sequence: UInt64, databasePath: String, socketPath: String, sharedStore: SharedStoreStatus? = nil,
+        heldBackClients: Int? = nil
     ) {
         self.serverVersion = serverVersion
         self.protocolVersion = protocolVersion
         self.processID = processID
         self.uptimeSeconds = uptimeSeconds
         self.connectedClients = connectedClients
+        self.heldBackClients = heldBackClients
         self.openTodos = openTodos
         self.completedTodos = completedTodos
         self.deletedTodos = deletedTodos

@@ -16,13 +16,17 @@ struct StatusCommand: AsyncParsableCommand {
         let lines = [
             ("todod", "\(status.serverVersion) (protocol \(status.protocolVersion)), pid \(status.processID)"),
             ("uptime", Self.describe(seconds: status.uptimeSeconds)),
-            ("clients", "\(status.connectedClients)"),
+            ("clients", "\(status.connectedClients)" + Self.heldBack(status.heldBackClients ?? 0)),
             ("todos", "\(status.openTodos) open, \(status.completedTodos) done, \(status.deletedTodos) deleted"),
             ("changes", "\(status.sequence)"),
             ("database", status.databasePath),
             ("socket", status.socketPath),
         ] + (status.sharedStore.map { [("store", "\($0.store), \($0.state)")] } ?? [])
         for (name, value) in lines { Terminal.print("\(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(value)") }
+    }
+
+    static func heldBack(_ count: Int) -> String {
+        count == 0 ? "" : ", \(count) held back (\(count == 1 ? "it asks" : "they ask") faster than \(count == 1 ? "it reads" : "they read"))"
     }
 
     static func describe(seconds: Double) -> String {

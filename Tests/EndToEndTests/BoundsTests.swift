@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Every queue between a socket and the store has a bound: clients that send faster than
@@ -44,21 +45,81 @@ struct BoundsTests {
         #expect(try await daemon.stop() == 0)
     }
 
-    @Test("a client that pipelined 30,000 adds without reading gets whole frames, then the overloaded goodbye, last")
-    func goodbyeAfterWholeFrames() async throws {
+    @Test("issue 25 probe 10: a client that pipelines 30,000 adds and reads only once the daemon holds it back is slowed, not cut off: every answer arrives")
+    func pipeliningWithoutReadingIsSlowedNotCutOff() async throws {
         let daemon = try await DaemonProcess.start()
         let raw = try daemon.connect()
         _ = try await raw.awaitLine(containing: "responseHello")
+        let count = 30_000
         var requests = ""
-        for index in 0..<30_000 {
+        for index in 0..<count {
             requests += #"{"event":"requestNewTodo","id":"a\#(index)","data":{"title":"pipelined \#(index) with a title long enough to matter"}}"# + "\n"
         }
-        // Sent in full before a single byte is read.
+        // 3.6 MB: more than the socket's buffers, so the sending blocks once the daemon stops reading.
         let all = requests
-        try await blocking { try raw.send(all) }
+        let sent = Mutex(false)
+        let sender = Task.detached {
+            try raw.send(all)
+            sent.withLock { $0 = true }
+        }
+        // Not a byte read until the daemon holds this client back (or, as before, read everything it sent).
+        let held = try await awaitHeldBack(daemon) { sent.withLock { $0 } }
+        #expect(held, "the daemon never held back a client that sent 30,000 requests without reading")
+        let (answered, goodbye) = try await blocking {
+            var answered = 0
+            var goodbye: String?
+            try raw.readLines(timeout: 60) { line in
+                if line.starts(with: Array(#"{"client":"#.utf8)) { answered += 1 }
+                if goodbye == nil, String(decoding: line, as: UTF8.self).contains("responseGoodbye") {
+                    goodbye = String(decoding: line.prefix(300), as: UTF8.self)
+                }
+                return answered < count && goodbye == nil
+            }
+            return (answered, goodbye)
+        }
+        try await sender.value
+        #expect(goodbye == nil, "the client was cut off: \(goodbye ?? "")")
+        #expect(answered == count, "\(answered) of \(count) answers arrived")
+        let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
+        #expect(status["openTodos"] as? Int == count, "status: \(status)")
+        #expect(try await daemon.stop() == 0)
+    }
+
+    @Test("a client that never reads while others write gets whole frames, then the overloaded goodbye, last")
+    func goodbyeAfterWholeFrames() async throws {
+        let daemon = try await DaemonProcess.start()
+        let stalled = try daemon.connect()
+        _ = try await stalled.awaitLine(containing: "responseHello")
+        // Another client writes 6,000 todos with 2 KB notes, reading its answers as it goes: about 14 MB of
+        // changes broadcast to the stalled client, past its 8 MiB bound and the socket's buffers.
+        let writer = try daemon.connect()
+        _ = try await writer.awaitLine(containing: "responseHello")
+        let count = 6_000
+        let notes = String(repeating: "n", count: 2_000)
+        let sender = Task.detached {
+            var batch = ""
+            for index in 0..<count {
+                batch += #"{"event":"requestNewTodo","id":"w\#(index)","data":{"title":"broadcast \#(index)","notes":"\#(notes)"}}"# + "\n"
+                if batch.utf8.count > 60_000 || index == count - 1 {
+                    try writer.send(batch)
+                    batch = ""
+                }
+            }
+        }
+        let answered = try await blocking {
+            var answered = 0
+            try writer.readLines(timeout: 60) { line in
+                // The id comes last in a frame (its keys are sorted), after the 2 KB of notes.
+                if String(decoding: line.suffix(40), as: UTF8.self).contains(#""id":"w"#) { answered += 1 }
+                return answered < count
+            }
+            return answered
+        }
+        try await sender.value
+        #expect(answered == count, "the writer had \(answered) of \(count) answers")
         var lines: [String] = []
-        while let line = try await raw.readLine(timeout: 60) { lines.append(line) }
-        #expect(lines.count > 1_000)
+        while let line = try await stalled.readLine(timeout: 60) { lines.append(line) }
+        #expect(lines.count > 1_000, "the stalled client read \(lines.count) lines")
         for line in lines {
             #expect((try? jsonObject(line)) != nil, "not a whole frame: \(line.prefix(120))…")
         }
@@ -101,7 +162,7 @@ struct BoundsTests {
         #expect(try await daemon.stop() == 0)
     }
 
-    @Test("list requests pipelined by a client that never reads: the daemon's memory stays bounded and others are answered")
+    @Test("list requests pipelined by a client that reads late: the daemon's memory stays bounded, others are answered, and every list arrives once it reads")
     func pipelinedReadsWithoutReading() async throws {
         let daemon = try await DaemonProcess.start()
         let seeder = try daemon.connect()
@@ -115,23 +176,55 @@ struct BoundsTests {
         let baseline = try residentKilobytes(of: daemon.pid)
 
         let greedy = try daemon.connect()
-        let list = #"{"event":"requestTodoViewModels","data":{"status":"all"}}"# + "\n"
-        let chunk = String(repeating: list, count: 1_000)
+        _ = try await greedy.awaitLine(containing: "responseHello")
+        // 2,000 lists of about 40 KB each: 80 MB of answers, ten times the unread bound.
+        let count = 2_000
+        let requests = (0..<count).map { #"{"event":"requestTodoViewModels","id":"g\#($0)","data":{"status":"all"}}"# + "\n" }.joined()
+        let sent = Mutex(false)
         let sender = Task.detached {
-            // About 6 MB of requests, each answered with ~40 KB: without bounds, gigabytes.
-            for _ in 0..<100 { try greedy.send(chunk) }
+            try greedy.send(requests)
+            sent.withLock { $0 = true }
         }
         // Another client is answered meanwhile.
         #expect(try await daemon.todoctl("status").status == 0)
-        try await sender.value
+        let held = try await awaitHeldBack(daemon) { false }
+        #expect(held, "the daemon never held back a client that asked for 2,000 lists without reading")
         let peak = try residentKilobytes(of: daemon.pid)
-        #expect(peak - baseline < 100_000, "resident memory grew from \(baseline) kB to \(peak) kB")
-        var last = ""
-        while let line = try await greedy.readLine(timeout: 60) { last = line }
-        #expect(last.contains("overloaded"))
+        #expect(peak - baseline < 60_000, "resident memory grew from \(baseline) kB to \(peak) kB")
+        let (answered, goodbye) = try await blocking {
+            var answered = 0
+            var goodbye: String?
+            try greedy.readLines(timeout: 60) { line in
+                // The id comes last in a frame (its keys are sorted), after the 40 KB of the list.
+                if String(decoding: line.suffix(40), as: UTF8.self).contains(#""id":"g"#) { answered += 1 }
+                let head = String(decoding: line.prefix(200), as: UTF8.self)
+                if head.contains("responseGoodbye") { goodbye = head }
+                return answered < count && goodbye == nil
+            }
+            return (answered, goodbye)
+        }
+        try await sender.value
+        #expect(goodbye == nil, "the client was cut off: \(goodbye ?? "")")
+        #expect(answered == count, "\(answered) of \(count) lists arrived")
         #expect(try await daemon.todoctl("list").status == 0)
         #expect(try await daemon.stop() == 0)
     }
+}
+
+/// Waits until the daemon's status counts a client held back (true), or `otherwise` holds (false);
+/// fails after 60 s with neither. Asks on a connection of its own: cheaper than a process a time.
+func awaitHeldBack(_ daemon: DaemonProcess, otherwise: @escaping @Sendable () -> Bool) async throws -> Bool {
+    let asker = try daemon.connect()
+    _ = try await asker.awaitLine(containing: "responseHello")
+    let deadline = ContinuousClock.now + .seconds(60)
+    var last = ""
+    while ContinuousClock.now < deadline {
+        try asker.send(#"{"event":"requestStatus","id":"held"}"# + "\n")
+        last = try await asker.awaitLine(containing: #""id":"held""#)
+        if (try? jsonObject(last))?.path("data", "heldBackClients") as? Int ?? 0 > 0 { return true }
+        if otherwise() { return false }
+    }
+    throw TestFailure("no client held back within 60 s; the last status: \(last)")
 }
 
 /// The resident set of a process, in kilobytes (`VmRSS` of /proc/PID/status).
