@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Logging
 import NIOCore
 
 #if canImport(Glibc)
@@ -11,14 +12,18 @@ import Glibc
 /// handler that never returns would. The test then sees the watchdog go unfed.
 enum CoreStallHook {
     static let variable = "TODOD_TEST_STALL_CORE_ON_SIGUSR2"
+    /// Logged from the core itself as it wedges: the test waits for this event, not for a
+    /// client's hello to be late, which on a loaded machine is no proof of a wedged core.
+    static let wedged = "the core is wedged for the watchdog's test"
 
     /// Installs the hook when the environment asks for it; the source must be kept.
-    static func install(core: any EventLoop) -> (any DispatchSourceSignal)? {
+    static func install(core: any EventLoop, logger: Logger) -> (any DispatchSourceSignal)? {
         guard ProcessInfo.processInfo.environment[variable] == "1" else { return nil }
         signal(SIGUSR2, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: .global())
         source.setEventHandler {
             core.execute {
+                logger.notice("\(wedged)")
                 while true { sleep(3600) }
             }
         }

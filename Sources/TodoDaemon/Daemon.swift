@@ -41,7 +41,7 @@ public enum Daemon {
         let core = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { core.shutdownGracefully { _ in } }
         let coreLoop = core.next()
-        let stallHook = CoreStallHook.install(core: coreLoop)
+        let stallHook = CoreStallHook.install(core: coreLoop, logger: logger)
         let bus = EventBus()
         let shared = try openShared(configuration)
         defer { shared?.close() }

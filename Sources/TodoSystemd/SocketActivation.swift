@@ -10,26 +10,37 @@ import Musl
 public enum SocketActivation {
     /// The passed listening Unix stream sockets, or [] when the process was not socket-activated.
     ///
-    /// Only descriptors meant for this process count: `sd_listen_fds` checks `$LISTEN_PID == getpid()`.
+    /// Only descriptors meant for this process count: `$LISTEN_PID` must be this process, as
+    /// `sd_listen_fds(3)` checks; they are made close-on-exec, as it does. Read from `environment`,
+    /// not by libsystemd from the process's (see SystemdEnvironment), and never unset: asking twice
+    /// gives the same answer.
     /// Throws ``SocketActivationError`` when the environment is malformed or a descriptor is of the wrong kind.
-    public static func listeningFileDescriptors() throws(SocketActivationError) -> [CInt] {
-        // 0 = keep $LISTEN_FDS: asking twice gives the same answer, and unsetenv is not thread-safe.
-        let count = sd_listen_fds(0)
-        guard count >= 0 else {
-            throw SocketActivationError(
-                fileDescriptor: nil,
-                message: """
-                    systemd socket activation: $LISTEN_FDS/$LISTEN_PID are malformed \
-                    (\(String(cString: strerror(-count)))); start todod through todod.socket or \
-                    without these variables set.
-                    """)
-        }
+    public static func listeningFileDescriptors(in environment: SystemdEnvironment = .process) throws(SocketActivationError) -> [CInt] {
+        guard let pidText = environment.listenPID else { return [] }
+        guard let pid = pid_t(pidText), pid > 0 else { throw malformed("$LISTEN_PID is \"\(pidText)\", not a process id") }
+        guard pid == getpid(), let countText = environment.listenFDs else { return [] }
         let first = CInt(SD_LISTEN_FDS_START)
+        guard let count = CInt(countText), count >= 0, count <= CInt.max - first else {
+            throw malformed("$LISTEN_FDS is \"\(countText)\", not a number of descriptors")
+        }
         let descriptors = Array(first..<first + count)
         for descriptor in descriptors {
+            let flags = fcntl(descriptor, F_GETFD)
+            guard flags >= 0, fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) == 0 else {
+                throw malformed("$LISTEN_FDS says \(count) descriptors were passed, but descriptor \(descriptor) is not open")
+            }
             try validate(descriptor)
         }
         return descriptors
+    }
+
+    private static func malformed(_ what: String) -> SocketActivationError {
+        SocketActivationError(
+            fileDescriptor: nil,
+            message: """
+                systemd socket activation: $LISTEN_FDS/$LISTEN_PID are malformed (\(what)); start todod through \
+                todod.socket or without these variables set.
+                """)
     }
 
     /// Checks that `descriptor` is a listening Unix stream socket, the only kind the daemon serves.

@@ -11,8 +11,8 @@ public enum SystemdLogging {
     /// A `JournalLogHandler` when stderr is connected to the journal, else `StreamLogHandler.standardError`.
     ///
     /// Meant for `LoggingSystem.bootstrap { label in SystemdLogging.makeHandler(label: label, level: level) }`.
-    public static func makeHandler(label: String, level: Logger.Level) -> any LogHandler {
-        if stderrIsJournal {
+    public static func makeHandler(label: String, level: Logger.Level, environment: SystemdEnvironment = .process) -> any LogHandler {
+        if stderrIsJournal(in: environment) {
             return BackgroundLogHandler(JournalLogHandler(label: label, logLevel: level))
         }
         var handler = StreamLogHandler.standardError(label: label)
@@ -29,8 +29,8 @@ public enum SystemdLogging {
     ///
     /// Comparing with stderr's own device and inode, not just checking the variable is set,
     /// tells apart a child whose stderr was redirected elsewhere but inherited the variable.
-    public static var stderrIsJournal: Bool {
-        guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return false }
+    public static func stderrIsJournal(in environment: SystemdEnvironment = .process) -> Bool {
+        guard let value = environment.journalStream else { return false }
         let parts = value.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else {
             return false

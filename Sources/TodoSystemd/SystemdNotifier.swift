@@ -1,30 +1,36 @@
-import CSystemd
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
 
-/// Tells the service manager about the daemon's state through `sd_notify(3)`.
+/// Tells the service manager about the daemon's state, as `sd_notify(3)` does: one datagram
+/// per message to the socket `$NOTIFY_SOCKET` names (a path, or `@name` in the abstract namespace).
 ///
 /// Every method is a quiet no-op when the process was not started by systemd
 /// (`$NOTIFY_SOCKET` unset), so the daemon can call them unconditionally.
 public struct SystemdNotifier: Sendable {
-    /// Creates a notifier; it holds no state, the target is read from the environment on each call.
-    public init() {}
+    /// Where messages go, or nil without a service manager.
+    let socket: String?
+    private let watchdogUSec: String?
+    private let watchdogPID: String?
 
-    /// Whether a service manager is listening for notifications (`$NOTIFY_SOCKET` is set).
-    public var isSupervised: Bool {
-        guard let socket = getenv("NOTIFY_SOCKET") else { return false }
-        return socket.pointee != 0
+    /// A notifier for the service manager `environment` names (see SystemdEnvironment: read
+    /// once, here, and never unset: the daemon notifies many times over its life).
+    public init(environment: SystemdEnvironment = .process) {
+        socket = environment.notifySocket.flatMap { $0.isEmpty ? nil : $0 }
+        watchdogUSec = environment.watchdogUSec
+        watchdogPID = environment.watchdogPID
     }
 
-    /// How often to call ``watchdog()``: half the unit's `WatchdogSec=`, or nil when the watchdog is off.
+    /// Whether a service manager is listening for notifications (`$NOTIFY_SOCKET` is set).
+    public var isSupervised: Bool { socket != nil }
+
+    /// How often to call ``watchdog()``: half the unit's `WatchdogSec=`, or nil when the watchdog
+    /// is off or meant for another process (`$WATCHDOG_PID`), as `sd_watchdog_enabled(3)` says.
     public var watchdogInterval: Duration? {
-        var usec: UInt64 = 0
-        // 0 = keep $WATCHDOG_USEC: this may be asked again, and unsetenv is not thread-safe.
-        guard sd_watchdog_enabled(0, &usec) > 0, usec > 0 else { return nil }
+        guard let watchdogUSec, let usec = UInt64(watchdogUSec), usec > 0 else { return nil }
+        if let watchdogPID, pid_t(watchdogPID) != getpid() { return nil }
         // Half the deadline, as sd_watchdog_enabled(3) recommends, so one late ping is not fatal.
         return .microseconds(Int64(clamping: usec / 2))
     }
@@ -56,8 +62,8 @@ public struct SystemdNotifier: Sendable {
     /// Sends `state`; returns true when a service manager received it, false when there is none or it failed.
     @discardableResult
     public func send(_ state: String) -> Bool {
-        // 0 = never unset $NOTIFY_SOCKET: the daemon notifies many times over its life.
-        sd_notify(0, state) > 0
+        guard let socket else { return false }
+        return NotifyDatagram.send(state, to: socket)
     }
 
     /// Newlines would start new assignments, so a status text could forge `READY=1`.

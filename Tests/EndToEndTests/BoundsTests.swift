@@ -10,7 +10,8 @@ struct BoundsTests {
     @Test("a client that pipelines 100,000 writes, reading as it goes, gets every answer; the daemon's memory stays flat")
     func pipelinedWrites() async throws {
         let daemon = try await DaemonProcess.start()
-        #expect(try await daemon.todoctl("add", "Toggled").status == 0)
+        let added = try await daemon.todoctl("add", "Toggled")
+        #expect(added.status == 0, "\(added.stderr)")
         let raw = try daemon.connect()
         _ = try await raw.awaitLine(containing: "responseHello")
         let baseline = try residentKilobytes(of: daemon.pid)
@@ -42,7 +43,8 @@ struct BoundsTests {
         #expect(answered == count)
         // Bounded work in flight: the daemon holds at most a few hundred requests, not 100,000.
         #expect(peak - baseline < 40_000, "resident memory grew from \(baseline) kB to \(peak) kB")
-        #expect(try await daemon.stop() == 0)
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
     }
 
     @Test("issue 25 probe 10: a client that pipelines 30,000 adds and reads only once the daemon holds it back is slowed, not cut off: every answer arrives")
@@ -82,7 +84,8 @@ struct BoundsTests {
         #expect(answered == count, "\(answered) of \(count) answers arrived")
         let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
         #expect(status["openTodos"] as? Int == count, "status: \(status)")
-        #expect(try await daemon.stop() == 0)
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
     }
 
     @Test("a client that never reads while others write gets whole frames, then the overloaded goodbye, last")
@@ -127,8 +130,10 @@ struct BoundsTests {
         #expect(last.contains("responseGoodbye") && last.contains("overloaded"), "the last line is \(last.prefix(200))")
         #expect(lines.dropLast().allSatisfy { !$0.contains("responseGoodbye") })
         // The others carry on.
-        #expect(try await daemon.todoctl("status").status == 0)
-        #expect(try await daemon.stop() == 0)
+        let status2 = try await daemon.todoctl("status")
+        #expect(status2.status == 0, "\(status2.stderr)")
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
     }
 
     @Test("probe Q2: a list larger than the unread bound, not yet read when changes are broadcast, reaches its client whole, then the changes: no goodbye")
@@ -151,7 +156,10 @@ struct BoundsTests {
         _ = try await reader.awaitLine(containing: "responseHello")
         try reader.send(#"{"event":"requestTodoViewModels","id":"big","data":{"status":"all"}}"# + "\n")
         // Not a byte read yet: the list waits in the daemon while changes are broadcast to every client.
-        for title in ["first change", "second change"] { #expect(try await daemon.todoctl("add", title).status == 0) }
+        for title in ["first change", "second change"] {
+            let added = try await daemon.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
         var lines: [(size: Int, answered: Bool, text: String)] = []
         while lines.count < 3, let line = try await reader.readLine(timeout: 60) {
             lines.append((line.utf8.count, line.contains(#""id":"big""#), String(line.prefix(300))))
@@ -159,7 +167,8 @@ struct BoundsTests {
         #expect(lines.count == 3)
         #expect(lines.first.map { $0.size > 8 << 20 && $0.answered } == true, "\(lines.map { ($0.size, $0.text) })")
         #expect(lines.dropFirst().allSatisfy { $0.text.contains("change") && !$0.text.contains("responseGoodbye") }, "\(lines.map(\.text))")
-        #expect(try await daemon.stop() == 0)
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
     }
 
     @Test("list requests pipelined by a client that reads late: the daemon's memory stays bounded, others are answered, and every list arrives once it reads")
@@ -186,7 +195,8 @@ struct BoundsTests {
             sent.withLock { $0 = true }
         }
         // Another client is answered meanwhile.
-        #expect(try await daemon.todoctl("status").status == 0)
+        let status = try await daemon.todoctl("status")
+        #expect(status.status == 0, "\(status.stderr)")
         let held = try await awaitHeldBack(daemon) { false }
         #expect(held, "the daemon never held back a client that asked for 2,000 lists without reading")
         let peak = try residentKilobytes(of: daemon.pid)
@@ -206,8 +216,10 @@ struct BoundsTests {
         try await sender.value
         #expect(goodbye == nil, "the client was cut off: \(goodbye ?? "")")
         #expect(answered == count, "\(answered) of \(count) lists arrived")
-        #expect(try await daemon.todoctl("list").status == 0)
-        #expect(try await daemon.stop() == 0)
+        let list = try await daemon.todoctl("list")
+        #expect(list.status == 0, "\(list.stderr)")
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
     }
 }
 

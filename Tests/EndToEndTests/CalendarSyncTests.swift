@@ -116,11 +116,13 @@ struct CalendarSyncTests {
         let good = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:good-1\r\nSUMMARY:Fine one\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
         try good.write(toFile: vdir + "/good-1.ics", atomically: false, encoding: .utf8)
         _ = try await events.awaitLine(containing: "added #1 Fine one")
-        #expect(try await daemon.stop() == 0)
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
         #expect(daemon.log.contains("broken.ics"), "\(daemon.log)")
         #expect(daemon.log.contains("does not parse"))
         #expect(daemon.log.contains("a VTODO has no END:VTODO"))
-        #expect(try String(contentsOfFile: vdir + "/broken.ics", encoding: .utf8) == broken)
+        let left = try String(contentsOfFile: vdir + "/broken.ics", encoding: .utf8)
+        #expect(left == broken)
     }
 
     @Test("A subtask's file names its parent with RELATED-TO: the UID an imported parent came with, a todod parent's id")
@@ -131,9 +133,12 @@ struct CalendarSyncTests {
         let garden = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:garden-1\r\nSUMMARY:Garden\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
         try garden.write(toFile: vdir + "/garden-1.ics", atomically: false, encoding: .utf8)
         let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
-        #expect(try await daemon.todoctl("add", "Mow", "--parent", "1").status == 0)
-        #expect(try await daemon.todoctl("add", "Paint").status == 0)
-        #expect(try await daemon.todoctl("add", "Buy brush", "--parent", "3").status == 0)
+        let added = try await daemon.todoctl("add", "Mow", "--parent", "1")
+        #expect(added.status == 0, "\(added.stderr)")
+        let added2 = try await daemon.todoctl("add", "Paint")
+        #expect(added2.status == 0, "\(added2.stderr)")
+        let added3 = try await daemon.todoctl("add", "Buy brush", "--parent", "3")
+        #expect(added3.status == 0, "\(added3.stderr)")
         let paint = try jsonObject(try await daemon.todoctl("show", "3", "--json").stdout)["id"] as? String ?? ""
         // Files are written as changes commit, before the asker hears its answer.
         func file(titled title: String) throws -> String {
@@ -143,10 +148,14 @@ struct CalendarSyncTests {
             }
             throw TestFailure("no file holds \(title)")
         }
-        #expect(try file(titled: "Mow").contains("RELATED-TO:garden-1\r\n"))
-        #expect(try file(titled: "Buy brush").contains("RELATED-TO:\(paint.lowercased())\r\n"))
-        #expect(try await daemon.todoctl("edit", "4", "--no-parent").status == 0)
-        #expect(try !file(titled: "Buy brush").contains("RELATED-TO"))
+        let mow = try file(titled: "Mow")
+        #expect(mow.contains("RELATED-TO:garden-1\r\n"))
+        let brush = try file(titled: "Buy brush")
+        #expect(brush.contains("RELATED-TO:\(paint.lowercased())\r\n"))
+        let edited = try await daemon.todoctl("edit", "4", "--no-parent")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let brushAlone = try file(titled: "Buy brush")
+        #expect(!brushAlone.contains("RELATED-TO"))
         try await daemon.stop()
     }
 
@@ -155,7 +164,10 @@ struct CalendarSyncTests {
         let directory = try makeTemporaryDirectory()
         let vdir = directory + "/vdir"
         let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
-        for title in ["one", "two", "three"] { #expect(try await daemon.todoctl("add", title).status == 0) }
+        for title in ["one", "two", "three"] {
+            let added = try await daemon.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
         // One file removed by another program (vdirsyncer after a delete on the phone) deletes its todo.
         let one = try FileManager.default.contentsOfDirectory(atPath: vdir).first { name in
             (try? String(contentsOfFile: vdir + "/" + name, encoding: .utf8))?.contains("SUMMARY:one\r\n") == true
@@ -166,11 +178,15 @@ struct CalendarSyncTests {
         try FileManager.default.removeItem(atPath: vdir + "/" + (one ?? "missing"))
         _ = try await events.awaitLine(containing: "deleted #1 one")
         _ = try await daemon.todoctl("restore", "1")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: vdir).count == 3)
-        #expect(try await run("/bin/rm", ["-rf", vdir]).status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: vdir)
+        #expect(files.count == 3, "\(files)")
+        let result = try await run("/bin/rm", ["-rf", vdir])
+        #expect(result.status == 0, "\(result.stderr)")
         try await daemon.awaitLog(containing: "iCalendar files went away with their directory; no todo was deleted")
-        #expect(try await daemon.todoctl("list").lines.count == 3)
-        #expect(try await daemon.todoctl("add", "four").status == 0)
+        let listed = try await daemon.todoctl("list")
+        #expect(listed.lines.count == 3)
+        let added = try await daemon.todoctl("add", "four")
+        #expect(added.status == 0, "\(added.stderr)")
         try await daemon.stop()
         #expect(daemon.log.contains("the iCalendar directory was removed, moved away or unmounted"))
         #expect(!daemon.log.contains("cannot write an iCalendar file"))
@@ -187,7 +203,8 @@ struct CalendarSyncTests {
         let good = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:good-1\r\nSUMMARY:Fine one\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
         try good.write(toFile: vdir + "/good-1.ics", atomically: false, encoding: .utf8)
         let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
-        #expect(try await daemon.todoctl("list").stdout == "#1 [ ]   Fine one\n")
+        let listed = try await daemon.todoctl("list")
+        #expect(listed.stdout == "#1 [ ]   Fine one\n")
         try await daemon.stop()
         #expect(daemon.log.contains("an iCalendar file is larger than 1 MiB"))
         #expect(daemon.log.contains("big.ics"))
@@ -199,7 +216,8 @@ struct CalendarSyncTests {
         let directory = try makeTemporaryDirectory()
         let vdir = directory + "/vdir"
         let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
-        #expect(try await daemon.todoctl("add", "one").status == 0)
+        let added = try await daemon.todoctl("add", "one")
+        #expect(added.status == 0, "\(added.stderr)")
         let id = (try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)["id"] as? String ?? "").lowercased()
         let own = vdir + "/\(id).ics"
         #expect(FileManager.default.fileExists(atPath: own))
@@ -215,14 +233,16 @@ struct CalendarSyncTests {
         try await daemon.awaitLog(containing: "holds the UID of the todo in \(id).ics")
         try FileManager.default.removeItem(atPath: vdir + "/dup.ics")
 
-        #expect(try await daemon.todoctl("edit", "1", "--title", "one, edited in todod").status == 0)
+        let edited2 = try await daemon.todoctl("edit", "1", "--title", "one, edited in todod")
+        #expect(edited2.status == 0, "\(edited2.stderr)")
         _ = try await events.awaitLine(containing: "edited #1 one, edited in todod")
         // A phone's edit of revision 1, made after todod's: newer, so it wins, and that is said.
         try vtodo("one, edited on the phone", sequence: 1).write(toFile: own + ".tmp", atomically: false, encoding: .utf8)
         #expect(rename(own + ".tmp", own) == 0)
         _ = try await events.awaitLine(containing: "edited #1 one, edited on the phone")
         try await daemon.awaitLog(containing: "written from an older revision than todod's todo, and both changed it")
-        #expect(try await daemon.todoctl("list", "-a").lines == ["#1 [ ]   one, edited on the phone"])
+        let listed = try await daemon.todoctl("list", "-a")
+        #expect(listed.lines == ["#1 [ ]   one, edited on the phone"])
         try await daemon.stop()
         #expect(!daemon.log.contains("taken over"))
     }
@@ -240,7 +260,8 @@ struct CalendarSyncTests {
         try vtodo("mom-1", "Mom").write(toFile: vdir + "/c-mom.ics", atomically: false, encoding: .utf8)
         let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
         // The kid's file sorts before its parent's: the parent is imported first all the same.
-        #expect(try await daemon.todoctl("list").lines == ["#1 [ ]   Mom [0/1]", "#2 [ ]     Kid"])
+        let listed = try await daemon.todoctl("list")
+        #expect(listed.lines == ["#1 [ ]   Mom [0/1]", "#2 [ ]     Kid"])
         try await daemon.stop()
         #expect(daemon.log.contains("an iCalendar file could not be imported; left alone"))
         #expect(daemon.log.contains("file=a-bad.ics"), "\(daemon.log)")

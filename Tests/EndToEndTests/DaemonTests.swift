@@ -14,7 +14,8 @@ struct DaemonTests {
         #expect(hello["event"] as? String == "responseHello")
         #expect(hello.path("data", "protocol") as? Int == 1)
         #expect(hello.path("data", "seq") as? Int == 1)
-        #expect(try await daemon.stop() == 0)
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
     }
 
     @Test("a client connected before an add hears it, and so does every other client")
@@ -45,7 +46,8 @@ struct DaemonTests {
         _ = try await first.todoctl("add", "keep me")
         _ = try await first.todoctl("add", "finish me", "--priority", "high", "--due", "2031-05-06")
         _ = try await first.todoctl("done", "2")
-        #expect(try await first.stop() == 0)
+        let exitStatus = try await first.stop()
+        #expect(exitStatus == 0)
 
         let second = try await DaemonProcess.start(in: first.directory)
         let todos = try jsonArray(try await second.todoctl("list", "--all", "--json").stdout)
@@ -55,7 +57,8 @@ struct DaemonTests {
         #expect(todos[1]["priority"] as? String == "high")
         let hello = try jsonObject(try #require(try await second.connect().readLine()))
         #expect(hello.path("data", "seq") as? Int == 3)
-        #expect(try await second.todoctl("add", "third", "--json").stdout.contains("\"number\" : 3"))
+        let added = try await second.todoctl("add", "third", "--json")
+        #expect(added.stdout.contains("\"number\" : 3"))
         try await second.stop()
     }
 
@@ -65,7 +68,8 @@ struct DaemonTests {
         let second = try await run("todod", ["--socket", daemon.socketPath, "--database", daemon.directory + "/other.sqlite"])
         #expect(second.status != 0)
         #expect(second.stderr.contains("already listening on \(daemon.socketPath)"))
-        #expect(try await daemon.todoctl("list").status == 0)
+        let listed = try await daemon.todoctl("list")
+        #expect(listed.status == 0, "\(listed.stderr)")
         try await daemon.stop()
     }
 
@@ -80,7 +84,8 @@ struct DaemonTests {
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
 
         let restarted = try await DaemonProcess.start(in: crashed.directory)
-        #expect(try await restarted.todoctl("list").stdout.contains("before the crash"))
+        let listed = try await restarted.todoctl("list")
+        #expect(listed.stdout.contains("before the crash"))
         try await restarted.stop()
     }
 
@@ -97,10 +102,12 @@ struct DaemonTests {
         let daemon = try await DaemonProcess.start()
         let raw = try daemon.connect()
         _ = try await raw.awaitLine(containing: "responseHello")
-        #expect(try await daemon.stop() == 0)
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
         let goodbye = try jsonObject(try await raw.awaitLine(containing: "responseGoodbye"))
         #expect(goodbye.path("data", "code") as? String == "shuttingDown")
-        #expect(try await raw.readLine() == nil)
+        let line = try await raw.readLine()
+        #expect(line == nil)
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
 
@@ -112,7 +119,8 @@ struct DaemonTests {
         raw.shutdownWrite()
         let answer = try jsonObject(try await raw.awaitLine(containing: "\"id\":\"a\""))
         #expect(answer.path("data", "todo", "title") as? String == "piped")
-        #expect(try await raw.readLine() == nil)
+        let line = try await raw.readLine()
+        #expect(line == nil)
         try await daemon.stop()
     }
 
@@ -127,7 +135,8 @@ struct DaemonTests {
         let goodbye = try jsonObject(try #require(other.lines.first))
         #expect(goodbye["event"] as? String == "responseGoodbye")
         #expect(goodbye.path("data", "code") as? String == "permissionDenied")
-        #expect(try await daemon.todoctl("list").status == 0)
+        let listed = try await daemon.todoctl("list")
+        #expect(listed.status == 0, "\(listed.stderr)")
         try await daemon.stop()
     }
 }

@@ -46,7 +46,8 @@ struct EditorTests {
         try await tmux.waitFor("title: draft")
         try await viSet(tmux, "priority", "urgent")
         try await tmux.waitFor("Edit the form again? [Y/n]")
-        #expect(try await tmux.screen().contains("\"urgent\" is not low, normal or high"))
+        let screen = try await tmux.screen()
+        #expect(screen.contains("\"urgent\" is not low, normal or high"))
         try await tmux.type("y")
         try await tmux.waitFor("# ERROR: priority: \"urgent\" is not low, normal or high")
         try await viSet(tmux, "priority", "low")
@@ -93,14 +94,15 @@ struct EditorTests {
 
     @Test("the form's due line takes the words --due takes")
     func dueWords() async throws {
-        let daemon = try await DaemonProcess.start()
+        // One fixed "now" for both "tomorrow"s: with the wall clock, midnight between them would make two days.
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
         _ = try await daemon.todoctl("add", "draft")
         let editor = daemon.directory + "/editor.sh"
         try "#!/bin/sh\nsed -i 's/^due:.*/due: tomorrow/' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
         chmod(editor, 0o755)
-        let edited = try await daemon.todoctl("edit", "1", environment: ["EDITOR": editor, "VISUAL": ""])
+        let edited = try await daemon.todoctl("edit", "1", environment: fixedClock.merging(["EDITOR": editor, "VISUAL": ""]) { $1 })
         #expect(edited.status == 0, "\(edited.stderr)")
-        let expected = try await daemon.todoctl("add", "probe", "--due", "tomorrow", "--json").stdout
+        let expected = try await daemon.todoctl("add", "probe", "--due", "tomorrow", "--json", environment: fixedClock).stdout
         let json = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
         let tomorrow = try jsonObject(expected)["due"] as? String
         #expect(tomorrow != nil && json["due"] as? String == tomorrow)

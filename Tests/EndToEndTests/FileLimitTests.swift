@@ -10,7 +10,8 @@ struct FileLimitTests {
     func acceptBacksOff() async throws {
         let daemon = try await DaemonProcess.start()
         let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd").count
-        #expect(try await run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--nofile=\(open + 4):"]).status == 0)
+        let result = try await run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--nofile=\(open + 4):"])
+        #expect(result.status == 0, "\(result.stderr)")
         // More clients than descriptors left: the last ones wait in the listen backlog.
         var clients: [RawConnection] = []
         for _ in 0..<12 { clients.append(try daemon.connect()) }
@@ -22,9 +23,12 @@ struct FileLimitTests {
         #expect(spent < 30, "the daemon used \(spent) of 100 ticks while out of descriptors")
         #expect(daemon.log.contains("cannot accept connections"))
         clients.removeAll()
-        #expect(try await run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--nofile=1024:"]).status == 0)
-        #expect(try await daemon.todoctl("add", "after the flood").status == 0)
-        #expect(try await daemon.stop() == 0)
+        let result2 = try await run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--nofile=1024:"])
+        #expect(result2.status == 0, "\(result2.stderr)")
+        let added = try await daemon.todoctl("add", "after the flood")
+        #expect(added.status == 0, "\(added.stderr)")
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
     }
 }
 

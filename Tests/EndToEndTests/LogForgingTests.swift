@@ -12,7 +12,8 @@ struct LogForgingTests {
         _ = try await raw.awaitLine(containing: "responseHello")
         try raw.send(#"{"event":"requestFly\nFORGED todod: critical: all your todos were deleted\u001b[2J","id":"f1"}"# + "\n")
         _ = try await raw.awaitLine(containing: "responseError", #""id":"f1""#)
-        #expect(try await daemon.stop() == 0)
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
         let log = daemon.log
         #expect(log.contains("FORGED"), "the bad request was not logged at all:\n\(log)")
         #expect(!log.split(separator: "\n").contains { $0.hasPrefix("FORGED") }, "a forged line:\n\(log)")

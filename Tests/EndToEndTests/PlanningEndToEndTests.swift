@@ -12,7 +12,8 @@ struct PlanningEndToEndTests {
     @Test("a recurring todo completed by two clients at once gets one next occurrence, which reopening removes")
     func recurringFromTwoClients() async throws {
         let daemon = try await DaemonProcess.start()
-        #expect(try await daemon.todoctl("add", "Water", "the", "plants", "--due", "2031-01-03", "--every", "1w").status == 0)
+        let added = try await daemon.todoctl("add", "Water", "the", "plants", "--due", "2031-01-03", "--every", "1w")
+        #expect(added.status == 0, "\(added.stderr)")
         let (first, second) = (try daemon.connect(), try daemon.connect())
         for peer in [first, second] { _ = try await peer.awaitLine(containing: "responseHello") }
         // Both requests are on the wire before either answer is read.
@@ -44,8 +45,10 @@ struct PlanningEndToEndTests {
         #expect(reopened.status == 0)
         // The occurrence it takes away is said too.
         #expect(reopened.lines == ["reopened #1 Water the plants", "deleted #2 Water the plants"])
-        #expect(try await all(daemon).compactMap { $0["number"] as? Int } == [1])
-        #expect(try await daemon.todoctl("list", "--deleted").stdout.contains("#2"))
+        let allNow = try await all(daemon)
+        #expect(allNow.compactMap { $0["number"] as? Int } == [1])
+        let listed = try await daemon.todoctl("list", "--deleted")
+        #expect(listed.stdout.contains("#2"))
         try await daemon.stop()
     }
 
@@ -55,9 +58,12 @@ struct PlanningEndToEndTests {
         _ = try await daemon.todoctl("add", "R", "--due", "2031-01-03", "--every", "1d")
         _ = try await daemon.todoctl("done", "1")
         _ = try await daemon.todoctl("add", "Important sub", "--parent", "2")
-        #expect(try await daemon.todoctl("reopen", "1").lines == ["reopened #1 R"])
-        #expect(try await daemon.todoctl("list", "--deleted").stdout == "no deleted todos\n")
-        #expect(try await all(daemon).compactMap { $0["number"] as? Int }.sorted() == [1, 2, 3])
+        let reopened2 = try await daemon.todoctl("reopen", "1")
+        #expect(reopened2.lines == ["reopened #1 R"])
+        let listed = try await daemon.todoctl("list", "--deleted")
+        #expect(listed.stdout == "no deleted todos\n")
+        let allNow = try await all(daemon)
+        #expect(allNow.compactMap { $0["number"] as? Int }.sorted() == [1, 2, 3])
         try await daemon.stop()
     }
 
@@ -65,9 +71,12 @@ struct PlanningEndToEndTests {
     func undoRecurring() async throws {
         let daemon = try await DaemonProcess.start()
         _ = try await daemon.todoctl("add", "Water", "--due", "2031-01-03", "--every", "weekly")
-        #expect(try await daemon.todoctl("done", "1").lines == ["done #1 Water", "added #2 Water"])
-        #expect(try await all(daemon).count == 2)
-        #expect(try await daemon.todoctl("undo").status == 0)
+        let completed2 = try await daemon.todoctl("done", "1")
+        #expect(completed2.lines == ["done #1 Water", "added #2 Water"])
+        let allNow = try await all(daemon)
+        #expect(allNow.count == 2)
+        let undone = try await daemon.todoctl("undo")
+        #expect(undone.status == 0, "\(undone.stderr)")
         let left = try await all(daemon)
         #expect(left.compactMap { $0["number"] as? Int } == [1])
         #expect(left.first?["completedAt"] is NSNull)
@@ -87,7 +96,8 @@ struct PlanningEndToEndTests {
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("#1 has 2 open subtasks (#2, #3)"))
         #expect(refused.stderr.contains("--with-children"))
-        #expect(try await daemon.todoctl("list", "--completed").stdout == "no completed todos\n")
+        let listed = try await daemon.todoctl("list", "--completed")
+        #expect(listed.stdout == "no completed todos\n")
 
         let watcher = try daemon.connect()
         _ = try await watcher.awaitLine(containing: "responseHello")
@@ -98,7 +108,8 @@ struct PlanningEndToEndTests {
         for number in [1, 2, 3] {
             _ = try await watcher.awaitLine(containing: #""change":"completed""#, #""number":\#(number),"#)
         }
-        #expect(try await all(daemon, "--completed").compactMap { $0["number"] as? Int }.sorted() == [1, 2, 3])
+        let allNow = try await all(daemon, "--completed")
+        #expect(allNow.compactMap { $0["number"] as? Int }.sorted() == [1, 2, 3])
         try await daemon.stop()
     }
 
@@ -107,12 +118,16 @@ struct PlanningEndToEndTests {
         let daemon = try await DaemonProcess.start()
         _ = try await daemon.todoctl("add", "Trip")
         _ = try await daemon.todoctl("add", "Tickets", "--parent", "1")
-        #expect(try await daemon.todoctl("rm", "1").status == 0)
-        #expect(try await daemon.todoctl("list").stdout == "no open todos\n")
+        let removed = try await daemon.todoctl("rm", "1")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let listed = try await daemon.todoctl("list")
+        #expect(listed.stdout == "no open todos\n")
         let orphan = try await daemon.todoctl("restore", "2")
         #expect(orphan.status != 0 && orphan.stderr.contains("restore #1"))
-        #expect(try await daemon.todoctl("restore", "1").status == 0)
-        #expect(try await all(daemon).compactMap { $0["number"] as? Int }.sorted() == [1, 2])
+        let restored = try await daemon.todoctl("restore", "1")
+        #expect(restored.status == 0, "\(restored.stderr)")
+        let allNow = try await all(daemon)
+        #expect(allNow.compactMap { $0["number"] as? Int }.sorted() == [1, 2])
         try await daemon.stop()
     }
 
@@ -128,9 +143,12 @@ struct PlanningEndToEndTests {
         try setNow("2031-01-02T23:59:58Z")
         let clock = ["TODOD_TEST_NOW": "@" + nowFile, "TZ": "UTC"]
         let daemon = try await DaemonProcess.start(in: directory, environment: clock)
-        #expect(try await daemon.todoctl("add", "Call", "the", "bank", "--wait", "2031-01-03", environment: clock).status == 0)
-        #expect(try await daemon.todoctl("list", environment: clock).stdout == "no open todos\n")
-        #expect(try await daemon.todoctl("list", "--waiting", environment: clock).lines.first?.contains("Call the bank") == true)
+        let added = try await daemon.todoctl("add", "Call", "the", "bank", "--wait", "2031-01-03", environment: clock)
+        #expect(added.status == 0, "\(added.stderr)")
+        let listed = try await daemon.todoctl("list", environment: clock)
+        #expect(listed.stdout == "no open todos\n")
+        let listed2 = try await daemon.todoctl("list", "--waiting", environment: clock)
+        #expect(listed2.lines.first?.contains("Call the bank") == true)
 
         let watcher = try daemon.connect()
         _ = try await watcher.awaitLine(containing: "responseHello")
@@ -138,7 +156,8 @@ struct PlanningEndToEndTests {
         // The daemon's own midnight timer, not a request, makes the change.
         let woken = try await watcher.awaitLine(containing: #""change":"updated""#, #""title":"Call the bank""#)
         #expect(woken.contains(#""wait":null"#))
-        #expect(try await daemon.todoctl("list", environment: clock).lines.first?.contains("Call the bank") == true)
+        let listed3 = try await daemon.todoctl("list", environment: clock)
+        #expect(listed3.lines.first?.contains("Call the bank") == true)
         try await daemon.stop()
     }
 }

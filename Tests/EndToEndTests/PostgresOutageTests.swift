@@ -37,7 +37,8 @@ struct PostgresOutageTests {
         #expect(shared?["reachable"] as? Bool == false)
         #expect(shared?["store"] as? String == store)
         #expect((shared?["problem"] as? String)?.isEmpty == false)
-        #expect(try await daemon.todoctl("status").stdout.contains("store     \(store), unreachable since"))
+        let status2 = try await daemon.todoctl("status")
+        #expect(status2.stdout.contains("store     \(store), unreachable since"))
         // A key that writes is refused with the store's words; the list stays.
         try await tmux.keys("a")
         try await tmux.type("written while away")
@@ -50,8 +51,10 @@ struct PostgresOutageTests {
         try await tmux.waitUntil("the empty list's hint to come back") { !$0.contains("reachable again") && $0.contains("press a to add one") }
         let back = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
         #expect((back["sharedStore"] as? [String: Any])?["reachable"] as? Bool == true)
-        #expect(try await daemon.todoctl("add", "after").status == 0)
-        #expect(try await server.psql("SELECT count(*) FROM journal") == "1")
+        let added = try await daemon.todoctl("add", "after")
+        #expect(added.status == 0, "\(added.stderr)")
+        let stored = try await server.psql("SELECT count(*) FROM journal")
+        #expect(stored == "1")
         await tmux.kill()
         try await daemon.stop()
         try await server.stop()
@@ -62,7 +65,8 @@ struct PostgresOutageTests {
         let server = try await PostgresServer.start()
         let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
         let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        #expect(try await first.todoctl("add", "one").status == 0)
+        let added = try await first.todoctl("add", "one")
+        #expect(added.status == 0, "\(added.stderr)")
         try await first.stop()
         try await server.stopServer()
         let again = try await DaemonProcess.start(in: first.directory, arguments: ["--store", server.uri])
@@ -89,11 +93,13 @@ struct PostgresOutageTests {
         #expect(form.contains("title: renamed while away"))
 
         try await server.startServer()
-        #expect(try await second.todoctl("add", "two").status == 0)
+        let added2 = try await second.todoctl("add", "two")
+        #expect(added2.status == 0, "\(added2.stderr)")
         try await awaitSequence(2, on: again)
         let caughtUp = try jsonArray(try await again.todoctl("list", "--json").stdout).compactMap { $0["title"] as? String }
         #expect(Set(caughtUp) == ["one", "two"])
-        #expect(try await again.todoctl("add", "three").stdout.contains("#3"))
+        let added3 = try await again.todoctl("add", "three")
+        #expect(added3.stdout.contains("#3"))
         try await again.stop()
         try await second.stop()
         try await server.stop()
@@ -103,7 +109,8 @@ struct PostgresOutageTests {
     func foreignReplicaRefusedOffline() async throws {
         let (server, alone) = try await storeBesideAForeignDatabase()
         let replica = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        #expect(try await replica.todoctl("add", "shared").status == 0)
+        let added = try await replica.todoctl("add", "shared")
+        #expect(added.status == 0, "\(added.stderr)")
         try await replica.stop()
         try await server.stopServer()
 
@@ -111,7 +118,8 @@ struct PostgresOutageTests {
         #expect(own.status == 1)
         #expect(own.stderr.contains("holds todos of its own, not a replica of a shared store"), "\(own.stderr)")
         #expect(own.stderr.contains("todod --migrate-to URI --database \(alone.databasePath)"), "\(own.stderr)")
-        #expect(try await alone.check().stdout.contains("2 todos, 2 changes"))
+        let checked = try await alone.check()
+        #expect(checked.stdout.contains("2 todos, 2 changes"))
 
         let other = server.uri.replacingOccurrences(of: "/todos?", with: "/elsewhere?")
         let another = try await run("todod", ["--socket", replica.socketPath, "--database", replica.databasePath, "--store", other])
@@ -135,9 +143,15 @@ struct PostgresOutageTests {
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: first.environment)
         defer { events.stopNow() }
         try await awaitClients(2, on: first)
-        for title in ["one", "two", "three"] { #expect(try await first.todoctl("add", title).status == 0) }
+        for title in ["one", "two", "three"] {
+            let added = try await first.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
         let backup = try await server.dump()
-        for title in ["four", "five"] { #expect(try await second.todoctl("add", title).status == 0) }
+        for title in ["four", "five"] {
+            let added = try await second.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
         try await awaitSequence(5, on: first)
         try await server.restore(backup)
 
@@ -155,7 +169,8 @@ struct PostgresOutageTests {
         let again = try await run("todod", ["--socket", first.socketPath, "--database", first.databasePath, "--store", server.uri])
         #expect(again.status == 1)
         #expect(again.stderr.contains("restored from an older backup"), "\(again.stderr)")
-        #expect(try await server.psql("SELECT max(seq) FROM journal") == "3")
+        let stored = try await server.psql("SELECT max(seq) FROM journal")
+        #expect(stored == "3")
         try await second.stop()
         try await server.stop()
     }
@@ -174,11 +189,17 @@ struct PostgresOutageTests {
         let server = try await PostgresServer.start()
         let writer = try await DaemonProcess.start(arguments: ["--store", server.uri])
         let reader = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        for title in ["one", "two", "three", "four", "five"] { #expect(try await writer.todoctl("add", title).status == 0) }
+        for title in ["one", "two", "three", "four", "five"] {
+            let added = try await writer.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
         try await awaitSequence(5, on: reader)
         try await forgetChanges(after: 3, in: server)
         let newcomer = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        for title in ["new four", "new five"] { #expect(try await newcomer.todoctl("add", title).status == 0) }
+        for title in ["new four", "new five"] {
+            let added = try await newcomer.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
 
         // The writer's replica ends at 5 too, but its 4 and 5 are not the store's: its write is refused, nothing written.
         let refused = try await writer.todoctl("add", "six")
@@ -186,10 +207,12 @@ struct PostgresOutageTests {
         #expect(refused.stderr.contains("the shared store's change 5 is not the one the database"), "\(refused.stderr)")
         #expect(refused.stderr.contains(#"(#5 "new five" at revision 1 there, #5 "five" at revision 1 here)"#), "\(refused.stderr)")
         #expect(refused.stderr.contains("todod --leave-store --database COPY"), "\(refused.stderr)")
-        #expect(try await server.psql("SELECT count(*) FROM journal WHERE entry->'after'->>'title' = 'six'") == "0")
+        let stored = try await server.psql("SELECT count(*) FROM journal WHERE entry->'after'->>'title' = 'six'")
+        #expect(stored == "0")
 
         // The reader learns it from the newcomer's next change, and does not take it on top of its own.
-        #expect(try await newcomer.todoctl("add", "new six").status == 0)
+        let added = try await newcomer.todoctl("add", "new six")
+        #expect(added.status == 0, "\(added.stderr)")
         try await reader.awaitLog(containing: "this database is no replica of the shared store as it is now")
         let titles = try jsonArray(try await reader.todoctl("list", "--json").stdout).compactMap { $0["title"] as? String }
         #expect(Set(titles) == ["one", "two", "three", "four", "five"])
@@ -203,7 +226,8 @@ struct PostgresOutageTests {
         #expect(again.stderr.contains("todod --leave-store --database COPY"), "\(again.stderr)")
         let copy = try makeTemporaryDirectory()
         try FileManager.default.copyItem(atPath: writer.databasePath, toPath: copy + "/todos.sqlite")
-        #expect(try await run("todod", ["--leave-store", "--database", copy + "/todos.sqlite"]).status == 0)
+        let result = try await run("todod", ["--leave-store", "--database", copy + "/todos.sqlite"])
+        #expect(result.status == 0, "\(result.stderr)")
         let kept = try await DaemonProcess.start(in: copy)
         let log = try await kept.todoctl("log", "--json")
         #expect(log.lines.count == 5)
@@ -219,11 +243,16 @@ struct PostgresOutageTests {
         // The store's change 5 is a purge; the replica's is an entry.
         let server = try await PostgresServer.start()
         let writer = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        for title in ["one", "two", "three", "four", "five"] { #expect(try await writer.todoctl("add", title).status == 0) }
+        for title in ["one", "two", "three", "four", "five"] {
+            let added = try await writer.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
         try await forgetChanges(after: 3, in: server)
         let newcomer = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        #expect(try await newcomer.todoctl("rm", "1").status == 0)
-        #expect(try await newcomer.todoctl("purge", "--yes").status == 0)
+        let removed = try await newcomer.todoctl("rm", "1")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let purged = try await newcomer.todoctl("purge", "--yes")
+        #expect(purged.status == 0, "\(purged.stderr)")
         let refused = try await writer.todoctl("add", "six")
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("(a purge there, #5 \"five\" at revision 1 here)"), "\(refused.stderr)")
@@ -233,11 +262,16 @@ struct PostgresOutageTests {
         // The replica's change 6 is a purge; the store's, made again, an entry.
         let purger = try await DaemonProcess.start(arguments: ["--store", server.uri])
         try await awaitSequence(5, on: purger)
-        #expect(try await purger.todoctl("rm", "2").status == 0)
-        #expect(try await purger.todoctl("purge", "--yes").status == 0)
+        let removed2 = try await purger.todoctl("rm", "2")
+        #expect(removed2.status == 0, "\(removed2.stderr)")
+        let purged2 = try await purger.todoctl("purge", "--yes")
+        #expect(purged2.status == 0, "\(purged2.stderr)")
         try await forgetChanges(after: 5, in: server)
         let another = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        for title in ["new six", "new seven"] { #expect(try await another.todoctl("add", title).status == 0) }
+        for title in ["new six", "new seven"] {
+            let added = try await another.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
         let alsoRefused = try await purger.todoctl("add", "eight")
         #expect(alsoRefused.status != 0)
         #expect(alsoRefused.stderr.contains("the shared store's change 7 is not the one the database"), "\(alsoRefused.stderr)")
@@ -250,19 +284,26 @@ struct PostgresOutageTests {
     func databaseMadeAgain() async throws {
         let server = try await PostgresServer.start()
         let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        for title in ["one", "two"] { #expect(try await daemon.todoctl("add", title).status == 0) }
+        for title in ["one", "two"] {
+            let added = try await daemon.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
         let backup = try await server.dump()
         try await server.makeDatabaseAgain()
         let refused = try await daemon.todoctl("add", "three")
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("todod's tables are not in the database any more"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("GRANT"), "\(refused.stderr)")
-        #expect(try await server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == "0")
-        #expect(try jsonArray(try await daemon.todoctl("list", "--json").stdout).count == 2)
+        let stored = try await server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+        #expect(stored == "0")
+        let listed = try await daemon.todoctl("list", "--json")
+        #expect(try jsonArray(listed.stdout).count == 2, "\(listed.stdout)")
         // The restore a person makes meanwhile goes through (tables made again empty would have broken it), and so do writes.
         try await server.load(backup)
-        #expect(try await daemon.todoctl("add", "three").status == 0)
-        #expect(try await server.psql("SELECT count(*) FROM journal") == "3")
+        let added = try await daemon.todoctl("add", "three")
+        #expect(added.status == 0, "\(added.stderr)")
+        let stored2 = try await server.psql("SELECT count(*) FROM journal")
+        #expect(stored2 == "3")
         try await daemon.stop()
         try await server.stop()
     }
@@ -292,7 +333,8 @@ struct PostgresOutageTests {
         #expect(tally.refused.isDisjoint(with: Set(stored)))
         #expect(Set(stored).subtracting(tally.acknowledged).isSubset(of: tally.inDoubt))
         let total = stored.count
-        #expect(try await server.psql("SELECT count(*), min(seq), max(seq) FROM journal") == "\(total)|1|\(total)")
+        let stored2 = try await server.psql("SELECT count(*), min(seq), max(seq) FROM journal")
+        #expect(stored2 == "\(total)|1|\(total)")
         // Both replicas catch up to the same todos, numbered 1… with nothing skipped.
         for daemon in [first, second] {
             var titles: [String] = []
@@ -314,7 +356,8 @@ struct PostgresOutageTests {
     func lockHeldElsewhere() async throws {
         let server = try await PostgresServer.start()
         let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        #expect(try await daemon.todoctl("add", "before").status == 0)
+        let added2 = try await daemon.todoctl("add", "before")
+        #expect(added2.status == 0, "\(added2.stderr)")
         let holder = try server.psqlInBackground("BEGIN; SELECT value FROM counter FOR UPDATE; SELECT pg_sleep(600); COMMIT")
         defer { holder.stopNow() }
         try await server.awaitValue(
@@ -339,7 +382,8 @@ struct PostgresOutageTests {
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
         defer { events.stopNow() }
         try await awaitClients(2, on: daemon)
-        #expect(try await daemon.todoctl("add", "before").status == 0)
+        let added2 = try await daemon.todoctl("add", "before")
+        #expect(added2.status == 0, "\(added2.stderr)")
         let processes = try await server.processes()
         for pid in processes { kill(pid, SIGSTOP) }
         defer { for pid in processes { kill(pid, SIGCONT) } }
@@ -355,7 +399,8 @@ struct PostgresOutageTests {
         _ = try await events.awaitLine(containing: "is reachable again")
         let added = try await daemon.todoctl("add", "after")
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(try await server.psql("SELECT string_agg(todo->>'title', ',' ORDER BY number) FROM todo") == "before,after")
+        let stored = try await server.psql("SELECT string_agg(todo->>'title', ',' ORDER BY number) FROM todo")
+        #expect(stored == "before,after")
         try await daemon.stop()
         try await server.stop()
     }
@@ -369,13 +414,15 @@ struct PostgresOutageTests {
         try #require(mounted.status == 0, "cannot mount a tmpfs: \(mounted.stderr)")
         defer { _ = umount2(directory, Int32(MNT_DETACH)) }
         let daemon = try await DaemonProcess.start(in: directory, arguments: ["--store", server.uri, "--log-level", "warning"])
-        #expect(try await daemon.todoctl("add", "small").status == 0)
+        let added2 = try await daemon.todoctl("add", "small")
+        #expect(added2.status == 0, "\(added2.stderr)")
         _ = try await run("/bin/dd", ["if=/dev/zero", "of=\(directory)/filler", "bs=4096"])
         let notes = String(repeating: "a long note that needs new pages. ", count: 1_800)
         let added = try await daemon.todoctl("add", "large", "--notes", notes)
         #expect(added.status != 0)
         #expect(added.stderr.contains("the shared store committed this change, but this machine's database could not"), "\(added.stderr)")
-        #expect(try await server.psql("SELECT count(*) FROM todo WHERE todo->>'title' = 'large'") == "1")
+        let stored = try await server.psql("SELECT count(*) FROM todo WHERE todo->>'title' = 'large'")
+        #expect(stored == "1")
         try FileManager.default.removeItem(atPath: directory + "/filler")
         // The heartbeat (every 5 s) finds the store ahead, and the replica catches up.
         try await awaitSequence(2, on: daemon)

@@ -53,6 +53,14 @@ final class PostgresServer: @unchecked Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// One value through psql over TCP at `host` and this server's port, with `password`, as a
+    /// daemon given `postgresql://postgres@HOST:PORT/todos` connects (the server must listen there).
+    func psql(_ sql: String, host: String, password: String) async throws -> String {
+        try await asPostgres(
+            Self.binaries + "/psql", "-h", host, "-p", "\(port)", "-d", database, "-XAtc", sql, environment: ["PGPASSWORD": password])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The database as `pg_dump` writes it (a backup), in a file of the server's directory.
     func dump() async throws -> String {
         let file = directory + "/backup-\(UUID().uuidString.prefix(8)).sql"
@@ -118,9 +126,10 @@ final class PostgresServer: @unchecked Sendable {
     /// A `ChildProcess`, not a Foundation `Process`: the server pg_ctl leaves running would
     /// keep the socket by which `Process` learns that its child ended (see ChildProcess).
     @discardableResult
-    private func asPostgres(_ arguments: String...) async throws -> String {
+    private func asPostgres(_ arguments: String..., environment: [String: String] = [:]) async throws -> String {
         let result = try await ChildProcess.run(
-            "/usr/sbin/runuser", ["-u", "postgres", "--"] + arguments, environment: ["PGHOST": directory, "PGPORT": "\(port)", "PATH": "/usr/bin:/bin"])
+            "/usr/sbin/runuser", ["-u", "postgres", "--"] + arguments,
+            environment: ["PGHOST": directory, "PGPORT": "\(port)", "PATH": "/usr/bin:/bin"].merging(environment) { $1 })
         guard result.status == 0 else {
             throw TestFailure("\(arguments.joined(separator: " ")) failed (\(result.status)): \(result.output)")
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A private PostgreSQL (a PostgresServer) that also listens on TCP, on 127.0.0.1 and
-/// 127.0.0.2 at a free port, where it asks for the `postgres` role's password (scram-sha-256),
+/// 127.0.0.2 at a port of its own (PostgresServerPorts, checked at start), where it asks for the `postgres` role's password (scram-sha-256),
 /// so that a daemon that connects proves its password reached the server. With TLS, `ssl = on`
 /// with a certificate of a throwaway CA that names localhost and 127.0.0.1 (not 127.0.0.2), and
 /// TCP takes only encrypted connections (pg_hba.conf: `hostssl`, and `hostnossl … reject`);
@@ -44,11 +44,42 @@ final class PostgresTLSServer: Sendable {
             options = "-c ssl=on -c ssl_cert_file=\(made.certificate) -c ssl_key_file=\(made.key)"
         }
         try hba.write(toFile: directory + "/pg_hba.conf", atomically: true, encoding: .utf8)
-        let port = try freePort()
-        let server = try await PostgresServer.start(
-            port: port, options: "-c listen_addresses='127.0.0.1,127.0.0.2' -c hba_file=\(directory)/pg_hba.conf \(options)")
-        _ = try await server.psql("ALTER ROLE postgres PASSWORD '\(password)'")
-        return PostgresTLSServer(server: server, certificates: certificates, directory: directory)
+        var refused: [String] = []
+        for _ in 0..<5 {
+            let port = try PostgresServerPorts.next()
+            let server = try await PostgresServer.start(
+                port: port, options: "-c listen_addresses='127.0.0.1,127.0.0.2' -c hba_file=\(directory)/pg_hba.conf \(options)")
+            _ = try await server.psql("ALTER ROLE postgres PASSWORD '\(password)'")
+            guard let problem = await otherServer(than: server) else {
+                return PostgresTLSServer(server: server, certificates: certificates, directory: directory)
+            }
+            refused.append("port \(port): \(problem)")
+            try await server.stop()
+        }
+        throw TestFailure("no port where only this test's PostgreSQL answers, after 5:\n" + refused.joined(separator: "\n"))
+    }
+
+    /// Why the server a daemon reaches over TCP would not be `server` (another process listens on
+    /// one of its addresses at that port, so it could not bind it, and a daemon would write to the
+    /// other one while psql, on the Unix socket, asks this one), or nil when it is.
+    private static func otherServer(than server: PostgresServer) async -> String? {
+        let log = (try? String(contentsOfFile: server.directory + "/server.log", encoding: .utf8)) ?? ""
+        if let line = log.split(separator: "\n").first(where: { $0.contains("could not bind") }) { return String(line) }
+        for host in ["127.0.0.1", "127.0.0.2"] {
+            do {
+                let answering = try await server.psql("SHOW data_directory", host: host, password: password)
+                guard answering == server.dataDirectory else {
+                    return "\(host):\(server.port) is the server of \(answering), not \(server.dataDirectory)"
+                }
+            } catch {
+                return "\(host):\(server.port) does not answer as this server: \(error)"
+            }
+        }
+        // `localhost` may be tried as ::1 first, where this server does not listen: nothing else may.
+        if let answering = try? await server.psql("SHOW data_directory", host: "::1", password: password) {
+            return "::1:\(server.port), where a daemon given localhost may connect, is the server of \(answering)"
+        }
+        return nil
     }
 
     private init(server: PostgresServer, certificates: TestCertificates?, directory: String) {
@@ -65,23 +96,5 @@ final class PostgresTLSServer: Sendable {
 
     deinit {
         try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// A TCP port on 127.0.0.1 that nobody listens on now: the kernel's pick for port 0.
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let found = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard found else { throw TestFailure("no free port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -23,15 +23,18 @@ struct PostgresTests {
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: second.environment)
         defer { events.stopNow() }
         try await awaitClients(2, on: second)
-        #expect(try await first.todoctl("add", "Buy milk").status == 0)
+        let added = try await first.todoctl("add", "Buy milk")
+        #expect(added.status == 0, "\(added.stderr)")
         let line = try await events.awaitLine(containing: "Buy milk")
         #expect(line.hasPrefix("1 "), "the change keeps its sequence number: \(line)")
         #expect(line.contains("#1"))
         // The second daemon's own next todo follows the first's number.
-        #expect(try await second.todoctl("add", "Bake bread").status == 0)
+        let added2 = try await second.todoctl("add", "Bake bread")
+        #expect(added2.status == 0, "\(added2.stderr)")
         let listed = try jsonArray(try await first.todoctl("list", "--json").stdout)
         #expect(Set(listed.compactMap { $0["number"] as? Int }) == [1, 2])
-        #expect(try await server.psql("SELECT value FROM counter WHERE name = 'change'") == "2")
+        let stored = try await server.psql("SELECT value FROM counter WHERE name = 'change'")
+        #expect(stored == "2")
         try await first.stop()
         try await second.stop()
         try await server.stop()
@@ -41,7 +44,8 @@ struct PostgresTests {
     func conflictAcrossDaemons() async throws {
         let server = try await PostgresServer.start()
         let (first, second) = try await pair(on: server)
-        #expect(try await first.todoctl("add", "Call plumber").status == 0)
+        let added = try await first.todoctl("add", "Call plumber")
+        #expect(added.status == 0, "\(added.stderr)")
         let a = try await TodoClient.connect(to: first.socketPath)
         let b = try await TodoClient.connect(to: second.socketPath)
         // Both read revision 1 (the second daemon once it has caught up).
@@ -98,14 +102,17 @@ struct PostgresTests {
         #expect(tally.unexpected.isEmpty && tally.refused.isEmpty && tally.inDoubt.isEmpty, "\(tally)")
         let total = tally.acknowledged.count
         #expect(total > 100, "only \(total) writes in 10 s")
-        #expect(try await server.psql("SELECT count(*), min(seq), max(seq) FROM journal") == "\(total)|1|\(total)")
-        #expect(try await server.psql("SELECT count(*), min(number), max(number) FROM todo") == "\(total)|1|\(total)")
+        let stored = try await server.psql("SELECT count(*), min(seq), max(seq) FROM journal")
+        #expect(stored == "\(total)|1|\(total)")
+        let stored2 = try await server.psql("SELECT count(*), min(number), max(number) FROM todo")
+        #expect(stored2 == "\(total)|1|\(total)")
         var replicas: [String] = []
         for daemon in [first, second] {
             // The other daemon's last changes may still be on their way.
             try await awaitSequence(UInt64(total), on: daemon)
             try await daemon.stop()
-            #expect(try await sqlite(daemon, "SELECT count(*), min(seq), max(seq) FROM journal") == "\(total)|1|\(total)")
+            let sqliteOutput = try await sqlite(daemon, "SELECT count(*), min(seq), max(seq) FROM journal")
+            #expect(sqliteOutput == "\(total)|1|\(total)")
             replicas.append(try await sqlite(daemon, "SELECT id, number, title, revision FROM todo ORDER BY number"))
         }
         #expect(replicas[0] == replicas[1])
@@ -119,10 +126,15 @@ struct PostgresTests {
         let writer = try await DaemonProcess.start(arguments: ["--store", server.uri])
         let file = writer.directory + "/todo.txt"
         try (1...1_200).map { "todo \($0)" }.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(try await writer.todoctl("import", "--from", "todotxt", file).status == 0)
+        let imported = try await writer.todoctl("import", "--from", "todotxt", file)
+        #expect(imported.status == 0, "\(imported.stderr)")
         let notes = String(repeating: "sixty thousand bytes of notes. ", count: 1_950)
-        for index in 1...30 { #expect(try await writer.todoctl("add", "long \(index)", "--notes", notes).status == 0) }
-        #expect(try await server.psql("SELECT count(*), sum(octet_length(entry::text)) > 1048576 FROM journal") == "1230|t")
+        for index in 1...30 {
+            let added = try await writer.todoctl("add", "long \(index)", "--notes", notes)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let stored = try await server.psql("SELECT count(*), sum(octet_length(entry::text)) > 1048576 FROM journal")
+        #expect(stored == "1230|t")
         try await writer.stop()
 
         // PostgreSQL's log shows each read of the journal: the new replica's are pages.
@@ -133,7 +145,8 @@ struct PostgresTests {
         #expect(reads >= 3, "the new replica read the journal in \(reads) statements")
         try await server.stopServer()
         let waiting = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        #expect(try jsonArray(try await waiting.todoctl("list", "--json").stdout).isEmpty)
+        let listed = try await waiting.todoctl("list", "--json")
+        #expect(try jsonArray(listed.stdout).isEmpty, "\(listed.stdout)")
         try await server.startServer()
         try await awaitSequence(1_230, on: waiting, timeout: 60)
         for daemon in [fresh, waiting] {
@@ -149,19 +162,28 @@ struct PostgresTests {
     func purgePropagates() async throws {
         let server = try await PostgresServer.start()
         let (first, second) = try await pair(on: server)
-        for title in ["keep", "drop one", "drop two"] { #expect(try await first.todoctl("add", title).status == 0) }
-        #expect(try await first.todoctl("rm", "2", "3").status == 0)
+        for title in ["keep", "drop one", "drop two"] {
+            let added = try await first.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let removed = try await first.todoctl("rm", "2", "3")
+        #expect(removed.status == 0, "\(removed.stderr)")
         try await awaitSequence(5, on: second)
         let purged = try await first.todoctl("purge", "--yes")
         #expect(purged.stdout.contains("purged for good: #2 #3"), "\(purged.stdout) \(purged.stderr)")
-        #expect(try await server.psql("SELECT count(*) FROM journal WHERE number IN (2, 3)") == "0")
-        #expect(try await server.psql("SELECT number FROM todo") == "1")
-        #expect(try await server.psql("SELECT seq, numbers FROM purge") == "6|{2,3}")
+        let stored = try await server.psql("SELECT count(*) FROM journal WHERE number IN (2, 3)")
+        #expect(stored == "0")
+        let stored2 = try await server.psql("SELECT number FROM todo")
+        #expect(stored2 == "1")
+        let stored3 = try await server.psql("SELECT seq, numbers FROM purge")
+        #expect(stored3 == "6|{2,3}")
         try await awaitSequence(6, on: second)
         let numbers = try jsonArray(try await second.todoctl("list", "--all", "--json").stdout).compactMap { $0["number"] as? Int }
         #expect(numbers == [1])
-        #expect(try await second.todoctl("history", "2").status != 0)
-        #expect(try await second.todoctl("add", "after").stdout.contains("#4"))
+        let history2 = try await second.todoctl("history", "2")
+        #expect(history2.status != 0, "\(history2.stderr)")
+        let added = try await second.todoctl("add", "after")
+        #expect(added.stdout.contains("#4"))
         let fresh = try await DaemonProcess.start(arguments: ["--store", server.uri])
         let freshNumbers = try jsonArray(try await fresh.todoctl("list", "--all", "--json").stdout).compactMap { $0["number"] as? Int }
         #expect(freshNumbers.sorted() == [1, 4])
@@ -189,7 +211,8 @@ struct PostgresTests {
         #expect(beside.status == 1)
         #expect(beside.stderr.contains("a todod (pid \(alone.pid)"), "\(beside.stderr)")
         #expect(beside.stderr.contains("nothing was done: stop it first"))
-        #expect(try await server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == "0")
+        let stored = try await server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+        #expect(stored == "0")
         try await alone.stop()
 
         let migrated = try await run("todod", ["--migrate-to", server.uri, "--database", alone.databasePath])
@@ -206,8 +229,10 @@ struct PostgresTests {
 
         // A new replica, filled from PostgreSQL alone.
         let replica = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        #expect(try await replica.todoctl("list", "--all", "--json").stdout == before)
-        #expect(try await replica.todoctl("add", "four").stdout.contains("#4"))
+        let listed = try await replica.todoctl("list", "--all", "--json")
+        #expect(listed.stdout == before)
+        let added = try await replica.todoctl("add", "four")
+        #expect(added.stdout.contains("#4"))
         try await replica.stop()
         let check = try await replica.check()
         #expect(check.status == 0)
@@ -222,7 +247,8 @@ struct PostgresTests {
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: second.environment)
         defer { events.stopNow() }
         try await awaitClients(2, on: second)
-        #expect(try await first.todoctl("add", "before").status == 0)
+        let added2 = try await first.todoctl("add", "before")
+        #expect(added2.status == 0, "\(added2.stderr)")
         _ = try await events.awaitLine(containing: "before")
 
         try await server.stopServer()
@@ -240,7 +266,8 @@ struct PostgresTests {
         // The second daemon's listener reconnects by itself and catches up.
         let line = try await events.awaitLine(containing: "after")
         #expect(line.hasPrefix("2 "))
-        #expect(try await server.psql("SELECT count(*) FROM journal") == "2")
+        let stored = try await server.psql("SELECT count(*) FROM journal")
+        #expect(stored == "2")
         try await first.stop()
         try await second.stop()
         try await server.stop()
@@ -250,14 +277,19 @@ struct PostgresTests {
     func killedDaemonCatchesUp() async throws {
         let server = try await PostgresServer.start()
         let (first, second) = try await pair(on: server)
-        #expect(try await first.todoctl("add", "one").status == 0)
+        let added = try await first.todoctl("add", "one")
+        #expect(added.status == 0, "\(added.stderr)")
         kill(first.pid, SIGKILL)
         _ = try await first.waitForExit()
-        for title in ["two", "three"] { #expect(try await second.todoctl("add", title).status == 0) }
+        for title in ["two", "three"] {
+            let added = try await second.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
         let again = try await DaemonProcess.start(in: first.directory, arguments: ["--store", server.uri])
         let numbers = try jsonArray(try await again.todoctl("list", "--json").stdout).compactMap { $0["number"] as? Int }
         #expect(numbers.sorted() == [1, 2, 3])
-        #expect(try await again.todoctl("add", "four").stdout.contains("#4"))
+        let added2 = try await again.todoctl("add", "four")
+        #expect(added2.stdout.contains("#4"))
         try await again.stop()
         try await second.stop()
         try await server.stop()
@@ -295,7 +327,8 @@ struct PostgresTests {
         let ahead = try await run("todod", ["--socket", socket, "--database", alone.databasePath, "--store", empty.uri])
         #expect(ahead.status == 1)
         #expect(ahead.stderr.contains("--migrate-to"), "\(ahead.stderr)")
-        #expect(try await alone.check().stdout.contains("2 todos, 2 changes"))
+        let checked = try await alone.check()
+        #expect(checked.stdout.contains("2 todos, 2 changes"))
         try await empty.stop()
         try await server.stop()
     }

@@ -53,7 +53,8 @@ struct RawSocketTests {
         let frame = #"{"event":"requestWriteTodo","id":"w","data":{"create":{"_0":{"title":"sneaky"}}}}"#
         let error = try await errorFor(Array(frame.utf8), on: daemon)
         #expect(message(error).contains("model event"))
-        #expect(try await daemon.todoctl("list", "--all", "--json").stdout.contains("sneaky") == false)
+        let listed = try await daemon.todoctl("list", "--all", "--json")
+        #expect(listed.stdout.contains("sneaky") == false)
         try await daemon.stop()
     }
 
@@ -77,8 +78,10 @@ struct RawSocketTests {
         try? raw.send([UInt8](repeating: UInt8(ascii: "a"), count: (1 << 20) + 10))
         let goodbye = try jsonObject(try await raw.awaitLine(containing: "responseGoodbye"))
         #expect(goodbye.path("data", "code") as? String == "frameTooLong")
-        #expect(try await raw.readLine() == nil)
-        #expect(try await daemon.todoctl("add", "still here").status == 0)
+        let line = try await raw.readLine()
+        #expect(line == nil)
+        let added = try await daemon.todoctl("add", "still here")
+        #expect(added.status == 0, "\(added.stderr)")
         _ = try await bystander.awaitLine(containing: "still here")
         try await daemon.stop()
     }
@@ -107,7 +110,8 @@ struct RawSocketTests {
             if line.contains("responseGoodbye") { sawGoodbye = line.contains("overloaded") }
         }
         #expect(sawGoodbye)
-        #expect(try await daemon.todoctl("add", "after the slow one").status == 0)
+        let added = try await daemon.todoctl("add", "after the slow one")
+        #expect(added.status == 0, "\(added.stderr)")
         try await daemon.stop()
     }
 }

@@ -53,6 +53,7 @@ struct ReadmeTourTests {
         #expect(events.output.components(separatedBy: "\n") == tour.events, "todoctl events printed:\n\(events.output)")
         events.stopNow()
         daemon.signal(SIGTERM)
-        #expect(try await daemon.waitForExit() == 0)
+        let exitStatus = try await daemon.waitForExit()
+        #expect(exitStatus == 0)
     }
 }

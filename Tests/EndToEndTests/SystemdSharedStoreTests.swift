@@ -38,7 +38,14 @@ extension SystemdTests {
             #expect(added.status == 0, "\(added.stderr)\n\(user.managerOutput)")
             let status = try jsonObject(try await user.runAsUser(prefix + "/bin/todoctl", ["status", "--json"]).stdout)
             #expect((status["sharedStore"] as? [String: Any])?["store"] as? String == store)
-            #expect(try await postgres.server.psql("SELECT todo->>'title' FROM todo") == "Buy milk")
+            // The server the daemon reached over TCP is this test's, whose Unix socket psql asks.
+            let answering = try await postgres.server.psql("SHOW data_directory", host: "127.0.0.1", password: PostgresTLSServer.password)
+            #expect(answering == postgres.server.dataDirectory)
+            // One change (seq 1, of #1), the acknowledged add: the refused one left nothing.
+            let changes = try await postgres.server.psql("SELECT seq || ' of #' || number FROM journal ORDER BY seq")
+            #expect(changes == "1 of #1")
+            let titles = try await postgres.server.psql("SELECT todo->>'title' FROM todo")
+            #expect(titles == "Buy milk")
         }
         try await postgres.stop()
     }

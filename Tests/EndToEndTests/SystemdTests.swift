@@ -22,7 +22,8 @@ struct SystemdTests {
         _ = try await activator.awaitLine(containing: "Listening on")
 
         // Nothing has connected: no todod yet, just the socket.
-        #expect(try String(contentsOfFile: "/proc/\(activator.pid)/comm", encoding: .utf8).hasPrefix("systemd-socket"))
+        let command = try String(contentsOfFile: "/proc/\(activator.pid)/comm", encoding: .utf8)
+        #expect(command.hasPrefix("systemd-socket"))
         #expect(notify.received.isEmpty)
 
         let added = try await run("todoctl", ["add", "Water", "the", "plants"], environment: ["TODOD_SOCKET": socketPath])
@@ -40,7 +41,7 @@ struct SystemdTests {
         _ = try await notify.awaitMessage(containing: "1 open")
 
         let listed = try await run("todoctl", ["list", "--json"], environment: ["TODOD_SOCKET": socketPath])
-        #expect(try jsonArray(listed.stdout).map { $0["title"] as? String } == ["Water the plants"])
+        #expect(try jsonArray(listed.stdout).map { $0["title"] as? String } == ["Water the plants"], "\(listed.stdout)")
 
         activator.signal(SIGTERM)
         #expect(try await activator.waitForExit() == 0, "\(activator.output)")
@@ -65,7 +66,7 @@ struct SystemdTests {
         try await Task.sleep(for: .seconds(4))
         let status = try await run("todoctl", ["status", "--json"], environment: ["TODOD_SOCKET": socketPath])
         #expect(status.status == 0, "\(status.stderr)\n\(activator.output)")
-        #expect(try jsonObject(status.stdout)["connectedClients"] as? Int == 2)
+        #expect(try jsonObject(status.stdout)["connectedClients"] as? Int == 2, "\(status.stdout)")
         client = nil  // the last client leaves
         #expect(try await activator.waitForExit(timeout: 20) == 0, "\(activator.output)")
         _ = try await activator.awaitLine(containing: "no client for 3.0 seconds; exiting until the socket is used again")
@@ -80,8 +81,10 @@ struct SystemdTests {
             try await user.start(unitPath: prefix + "/lib/systemd/user")
 
             try await user.systemctl("enable", "--now", "todod.socket")
-            #expect(try await user.show("todod.socket", "ActiveState")["ActiveState"] == "active")
-            #expect(try await user.show("todod.service", "ActiveState")["ActiveState"] == "inactive")
+            let socketState = try await user.show("todod.socket", "ActiveState")
+            #expect(socketState["ActiveState"] == "active")
+            let serviceState = try await user.show("todod.service", "ActiveState")
+            #expect(serviceState["ActiveState"] == "inactive")
 
             let added = try await user.runAsUser(prefix + "/bin/todoctl", ["add", "Buy", "milk"])
             #expect(added.status == 0, "\(added.stderr)\n\(user.managerOutput)")
@@ -112,12 +115,13 @@ struct SystemdTests {
             #expect(stopped["Result"] == "success")
             #expect(stopped["ExecMainCode"] == "1", "todod did not exit by itself (CLD_EXITED): \(stopped)")
             #expect(stopped["ExecMainStatus"] == "0")
-            #expect(try await user.show("todod.socket", "ActiveState")["ActiveState"] == "active")
+            let socketStateAfter = try await user.show("todod.socket", "ActiveState")
+            #expect(socketStateAfter["ActiveState"] == "active")
 
             // The next call starts it again, on the same data.
             let listed = try await user.runAsUser(prefix + "/bin/todoctl", ["list", "--json"])
             #expect(listed.status == 0, "\(listed.stderr)")
-            #expect(try jsonArray(listed.stdout).map { $0["title"] as? String } == ["Buy milk"])
+            #expect(try jsonArray(listed.stdout).map { $0["title"] as? String } == ["Buy milk"], "\(listed.stdout)")
             let again = try #require(try await user.show("todod.service", "MainPID")["MainPID"].flatMap(Int32.init))
             #expect(again != 0 && again != pid)
 
@@ -142,23 +146,24 @@ struct SystemdTests {
     func watchdogRestartsAStoppedDaemon() async throws {
         try await SystemdUserManager.with { user in
             let prefix = try await installForTest(user)
-            try user.writeUserFile(".config/systemd/user/todod.service.d/watchdog.conf", "[Service]\nWatchdogSec=5\n")
+            // 10 s (fed every 5): room for a todod on a loaded machine, whose feeds may come late.
+            try user.writeUserFile(".config/systemd/user/todod.service.d/watchdog.conf", "[Service]\nWatchdogSec=10\n")
             try await user.start(unitPath: prefix + "/lib/systemd/user")
             try await user.systemctl("enable", "--now", "todod.socket")
             let added = try await user.runAsUser(prefix + "/bin/todoctl", ["add", "Survive", "a", "hang"])
             #expect(added.status == 0, "\(added.stderr)")
             try await user.systemctl("start", "todod.service")
             let before = try await user.show("todod.service", "MainPID", "NRestarts", "WatchdogUSec", "ActiveState")
-            #expect(before["WatchdogUSec"] == "5s")
+            #expect(before["WatchdogUSec"] == "10s")
             #expect(before["ActiveState"] == "active")
             let pid = try #require(before["MainPID"].flatMap(Int32.init))
             let restartsBefore = try #require(before["NRestarts"].flatMap(Int.init))
 
             #expect(kill(pid, SIGSTOP) == 0)
             // systemd has no event to wait on from outside: poll its state, briefly, for a bounded time
-            // (5 s watchdog + TimeoutAbortSec=10 + the restart).
+            // (10 s watchdog + TimeoutAbortSec=10 + the restart; a loaded machine takes many times that).
             var state: [String: String] = [:]
-            let deadline = Date().addingTimeInterval(60)
+            let deadline = Date().addingTimeInterval(180)
             while Date() < deadline {
                 state = try await user.show("todod.service", "MainPID", "NRestarts", "ActiveState")
                 if let restarts = state["NRestarts"].flatMap(Int.init), restarts > restartsBefore,
@@ -167,13 +172,18 @@ struct SystemdTests {
                 }
                 try await Task.sleep(for: .milliseconds(200))
             }
-            #expect(state["ActiveState"] == "active", "systemd did not restart the stopped todod within 60 s: \(state)")
-            #expect(state["NRestarts"].flatMap(Int.init) == restartsBefore + 1, "\(state)")
+            #expect(state["ActiveState"] == "active", "systemd did not restart the stopped todod within 180 s: \(state)")
+            let restarts = state["NRestarts"].flatMap(Int.init) ?? 0
+            #expect(restarts > restartsBefore, "\(state)")
             #expect(state["MainPID"] != "\(pid)")
             #expect(kill(pid, 0) == -1 && errno == ESRCH, "the stopped todod \(pid) is still there")
+            // The watchdog is what ended it: the manager says so. (Not the number of restarts: on a
+            // loaded machine a todod that starts slowly may miss its watchdog once more.)
+            let managerLog = user.managerOutput
+            #expect(managerLog.contains("todod.service: Watchdog timeout"), "\(managerLog)")
 
             let listed = try await user.runAsUser(prefix + "/bin/todoctl", ["list", "--json"])
-            #expect(try jsonArray(listed.stdout).map { $0["title"] as? String } == ["Survive a hang"])
+            #expect(try jsonArray(listed.stdout).map { $0["title"] as? String } == ["Survive a hang"], "\(listed.stdout)")
         }
     }
 
@@ -303,7 +313,7 @@ struct SystemdPackageTests {
         let added = try await run(hide.program, client + ["add", "Packaged", "and", "working"])
         #expect(added.status == 0, "\(added.stderr)\n\(daemon.output)")
         let listed = try await run(hide.program, client + ["list", "--json"])
-        #expect(try jsonArray(listed.stdout).map { $0["title"] as? String } == ["Packaged and working"])
+        #expect(try jsonArray(listed.stdout).map { $0["title"] as? String } == ["Packaged and working"], "\(listed.stdout)")
         daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0, "\(daemon.output)")
     }

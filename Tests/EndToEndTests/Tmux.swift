@@ -38,14 +38,16 @@ final class Tmux: @unchecked Sendable {
     }
 
     /// Waits until the screen shows `text` (tmux offers no event for it, so the screen
-    /// is read again every 50 ms); fails after `timeout` seconds with the last screen.
+    /// is read again every 50 ms); fails after `timeout` seconds with the last screen. 30 s, as
+    /// every other wait of the suite: a watch that starts and draws in well under a second alone
+    /// waits for 2 loaded cores beside the rest of the suite.
     @discardableResult
-    func waitFor(_ text: String, timeout: TimeInterval = 10) async throws -> String {
+    func waitFor(_ text: String, timeout: TimeInterval = 30) async throws -> String {
         try await waitUntil(timeout: timeout, "the screen to show \"\(text)\"") { $0.contains(text) }
     }
 
     @discardableResult
-    func waitUntil(timeout: TimeInterval = 10, _ what: String, _ condition: (String) -> Bool) async throws -> String {
+    func waitUntil(timeout: TimeInterval = 30, _ what: String, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {

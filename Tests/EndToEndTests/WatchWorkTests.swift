@@ -25,7 +25,8 @@ struct WatchWorkTests {
         try await tmux.keys("a")
         try await tmux.keys("Call Bob", "Enter")
         try await tmux.waitUntil("the new todo in the #work list") { $0.contains("#1 [ ]   Call Bob  #work") && $0.contains("open #work · 1 shown") }
-        #expect(try await shown(daemon, 1)["tags"] as? [String] == ["work"])
+        let shownNow = try await shown(daemon, 1)
+        #expect(shownNow["tags"] as? [String] == ["work"])
         await tmux.kill()
         try await daemon.stop()
     }
@@ -130,7 +131,8 @@ struct WatchWorkTests {
         try await tmux.waitFor(":qa")
         try await tmux.keys("i", "call the bank", "Escape", ":wq", "Enter")
         try await tmux.waitFor("notes of #1 saved")
-        #expect(try await shown(daemon, 1)["notes"] as? String == "call the bank")
+        let shownNow = try await shown(daemon, 1)
+        #expect(shownNow["notes"] as? String == "call the bank")
         // The watch's keys work again once vi is gone.
         try await tmux.keys("Enter")
         try await tmux.waitFor("call the bank")
@@ -144,7 +146,8 @@ struct WatchWorkTests {
         let path = try #require(words.first { $0.hasPrefix("/") && $0.contains("todoctl-edit-1-") })
         let kept = try String(contentsOfFile: String(path), encoding: .utf8)
         #expect(kept.contains("call the bank\nask about fees"))
-        #expect(try await shown(daemon, 1)["notes"] as? String == "call the bank")
+        let shownNow2 = try await shown(daemon, 1)
+        #expect(shownNow2["notes"] as? String == "call the bank")
         await tmux.kill()
         try await daemon.stop()
     }

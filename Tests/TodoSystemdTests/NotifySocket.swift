@@ -4,23 +4,28 @@ import Glibc
 import Musl
 #endif
 
-/// A datagram socket standing in for systemd's notification socket, so tests read what sd_notify sent.
+/// A datagram socket standing in for systemd's notification socket, so tests read what the notifier sent.
 final class NotifySocket {
     let path: String
     private let descriptor: CInt
 
-    init() throws {
-        path = "/tmp/todod-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    /// `abstract`: in the abstract namespace ("@name" in $NOTIFY_SOCKET), as some managers use.
+    init(abstract: Bool = false) throws {
+        let name = "todod-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        path = abstract ? "@" + name : "/tmp/\(name).sock"
         descriptor = socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError(operation: "socket") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
+        // An abstract name starts with a NUL byte and is as long as the length passed says.
+        let bytes = abstract ? [0] + Array(name.utf8) : Array(path.utf8)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: path.utf8)
+            buffer.copyBytes(from: bytes)
         }
+        let length = abstract ? MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count : MemoryLayout<sockaddr_un>.size
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                bind(descriptor, $0, socklen_t(length))
             }
         }
         guard bound == 0 else { close(descriptor); throw SocketError(operation: "bind") }

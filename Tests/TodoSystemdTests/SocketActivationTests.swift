@@ -7,30 +7,27 @@ import Glibc
 import Musl
 #endif
 
-extension EnvironmentTests {
-    @Suite struct SocketActivationTests {
-        @Test func noDescriptorsWhenNotActivated() throws {
-            let descriptors = try withEnvironment(["LISTEN_FDS": nil, "LISTEN_PID": nil]) {
-                try SocketActivation.listeningFileDescriptors()
-            }
-            #expect(descriptors == [])
-        }
+/// The environment is given, not set with setenv(3): other tests of this process read theirs meanwhile.
+@Suite struct SocketActivationTests {
+    @Test func noDescriptorsWhenNotActivated() throws {
+        let descriptors = try SocketActivation.listeningFileDescriptors(in: SystemdEnvironment())
+        #expect(descriptors == [])
+    }
 
-        @Test func descriptorsMeantForAnotherProcessAreIgnored() throws {
-            let descriptors = try withEnvironment(["LISTEN_FDS": "1", "LISTEN_PID": "\(getpid() + 1)"]) {
-                try SocketActivation.listeningFileDescriptors()
-            }
-            #expect(descriptors == [])
-        }
+    @Test func descriptorsMeantForAnotherProcessAreIgnored() throws {
+        let environment = SystemdEnvironment(["LISTEN_FDS": "1", "LISTEN_PID": "\(getpid() + 1)"])
+        let descriptors = try SocketActivation.listeningFileDescriptors(in: environment)
+        #expect(descriptors == [])
+    }
 
-        @Test func malformedEnvironmentThrows() {
-            withEnvironment(["LISTEN_FDS": "many", "LISTEN_PID": "\(getpid())"]) {
-                let error = #expect(throws: SocketActivationError.self) {
-                    try SocketActivation.listeningFileDescriptors()
-                }
-                #expect(error?.fileDescriptor == nil)
-                #expect(error?.message.contains("LISTEN_FDS") == true)
+    @Test func malformedEnvironmentThrows() {
+        for (count, pid) in [("many", "\(getpid())"), ("1", "me")] {
+            let environment = SystemdEnvironment(["LISTEN_FDS": count, "LISTEN_PID": pid])
+            let error = #expect(throws: SocketActivationError.self, "LISTEN_FDS=\(count) LISTEN_PID=\(pid)") {
+                try SocketActivation.listeningFileDescriptors(in: environment)
             }
+            #expect(error?.fileDescriptor == nil)
+            #expect(error?.message.contains("LISTEN_FDS") == true, "\(error?.message ?? "no error")")
         }
     }
 }
