@@ -42,7 +42,7 @@ build: deps
 	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
 
 # The whole suite, the Debian package's tests included: `make deb` first (a release build,
-# about 2 minutes on 2 cores the first time), then every test with TODOD_DEB pointing at it.
+# several minutes on 2 cores the first time), then every test with TODOD_DEB pointing at it.
 # The shared store's end-to-end tests (private PostgreSQL servers, 10-second writer storms) run
 # after the rest, on their own: together, each's load made the other's deadlines fail on 2 cores.
 SHARED_STORE_TESTS = EndToEndTests\.Postgres
@@ -51,16 +51,27 @@ test: deps deb fuzz-smoke
 	TODOD_DEB=$(abspath $(DEB)) $(SWIFT) test --skip-build --scratch-path $(SCRATCH) --skip '$(SHARED_STORE_TESTS)'
 	$(SWIFT) test --skip-build --scratch-path $(SCRATCH) --filter '$(SHARED_STORE_TESTS)'
 
-# Only the README's tour (also part of `make test`): its commands run against a fresh daemon and
-# their output must be what README.md shows.
+# Only the documentation's checks (also part of `make test`): the tours of README.md and docs/
+# (their commands run against a fresh daemon and must print what the page shows), the links
+# between the pages, and docs/ARCHITECTURE.md's module graph against Package.swift.
 docs-check: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build --filter ReadmeTourTests
+	$(SWIFT) test --skip-build --filter 'ReadmeTourTests|DocumentationLinkTests|ArchitectureGraphTests'
 
+# `make run`: todod in the foreground, on the socket the environment names ($TODOD_SOCKET, else
+# $XDG_RUNTIME_DIR/todod.sock, else /tmp/todod-$UID/todod.sock; the database as todod finds it).
+# The socket is passed to todod explicitly, so the line printed for a second terminal names the
+# one it listens on whatever the environment of that terminal. Ctrl-C reaches make as well as
+# todod: todod stops cleanly and exits 0, and make then exits 130, as GNU make does when
+# interrupted (nothing in a Makefile can keep make out of the terminal's process group).
 run: build
 	@bin=$$($(SWIFT) build -c $(CONFIG) --show-bin-path); \
-	echo "todod and todoctl are in $$bin: in another terminal, $$bin/todoctl add Buy milk"; \
-	exec $$bin/todod
+	socket=$${TODOD_SOCKET:-$${XDG_RUNTIME_DIR:-/tmp/todod-$$(id -u)}/todod.sock}; \
+	echo "todod and todoctl are in $$bin. To reach this todod from a second terminal:"; \
+	echo "  export PATH=$$bin:\$$PATH TODOD_SOCKET=$$socket"; \
+	echo "  todoctl add Buy milk"; \
+	echo "Ctrl-C here stops todod cleanly (todod exits 0; make then reports the interrupt, status 130)."; \
+	exec $$bin/todod --socket "$$socket"
 
 clean:
 	rm -rf .build dist
@@ -100,25 +111,35 @@ release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product todod
 	$(SWIFT) build $(RELEASE_FLAGS) --product todoctl
 
+# The pages and the completions come from the argument parsers, which print the same help in any
+# build: they are made from BINARIES when given, else from the release build when `make install`
+# needs one anyway, else from the debug build `make build` and `make run` make (brought up to date,
+# which after `make run` takes seconds), else from a release build `make release` made. So `make man`
+# starts no release build when a debug one is there, and no second one when a release one is.
+HELP_FROM_RELEASE = $(or $(filter install,$(MAKECMDGOALS)),$(if $(wildcard .build/$(CONFIG)/todoctl),,$(wildcard $(SCRATCH)/release/todoctl)))
+HELP_BUILD        = $(if $(BINARIES),,$(if $(HELP_FROM_RELEASE),release,build))
+HELP_BINARY_DIR   = $(or $(BINARIES),$(if $(HELP_FROM_RELEASE),$(SCRATCH)/release,.build/$(CONFIG)))
+
 # In the pages, blank lines become paragraph breaks (.Pp), which mdoc wants; todod has no subcommands, so the
-# `help` one that the generator lists for every root command goes.
-man: $(if $(BINARIES),,release)
+# `help` one that the generator lists for every root command goes. Read them before installing with
+# `man -l .build/generated/man/todoctl.1`.
+man: $(HELP_BUILD)
 	test -d $(ARGUMENT_PARSER) || $(SWIFT) package --scratch-path $(SCRATCH) resolve
 	$(SWIFT) build --package-path $(ARGUMENT_PARSER) --scratch-path $(SCRATCH)/tools --product generate-manual -Xswiftc -suppress-warnings
 	mkdir -p $(GENERATED)/man
 	set -e; for tool in todod todoctl; do \
-		$(MANUAL_TOOL) $(BINARY_DIR)/$$tool --date $(MAN_DATE) --output-directory $(GENERATED)/man; \
+		$(MANUAL_TOOL) $(HELP_BINARY_DIR)/$$tool --date $(MAN_DATE) --output-directory $(GENERATED)/man; \
 		awk 'blank && !/^\./ && !/^$$/ { print ".Pp" } { blank = /^$$/ } !blank' $(GENERATED)/man/$$tool.1 > $(GENERATED)/man/$$tool.1.new; \
 		mv $(GENERATED)/man/$$tool.1.new $(GENERATED)/man/$$tool.1; \
 	done
 	sed -i -e '/^\.Ar subcommand$$/d' -e '/^\.It Em help$$/,/^\.El$$/d' $(GENERATED)/man/todod.1
 
-completions: $(if $(BINARIES),,release)
+completions: $(HELP_BUILD)
 	mkdir -p $(GENERATED)/completions
 	set -e; for tool in todod todoctl; do \
-		$(BINARY_DIR)/$$tool --generate-completion-script bash > $(GENERATED)/completions/$$tool.bash; \
-		$(BINARY_DIR)/$$tool --generate-completion-script zsh > $(GENERATED)/completions/_$$tool; \
-		$(BINARY_DIR)/$$tool --generate-completion-script fish > $(GENERATED)/completions/$$tool.fish; \
+		$(HELP_BINARY_DIR)/$$tool --generate-completion-script bash > $(GENERATED)/completions/$$tool.bash; \
+		$(HELP_BINARY_DIR)/$$tool --generate-completion-script zsh > $(GENERATED)/completions/_$$tool; \
+		$(HELP_BINARY_DIR)/$$tool --generate-completion-script fish > $(GENERATED)/completions/$$tool.fish; \
 	done
 
 install: man completions

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The tour in README.md, in the sections between `<!-- tour -->` and `<!-- /tour -->` (run
+/// The tour of a page (README.md, docs/TOUR.md, …), in the sections between `<!-- tour -->` and `<!-- /tour -->` (run
 /// in order, one world): each fenced block's `$ ` lines are commands, the lines under one
 /// its expected output (stdout and stderr as a terminal shows them, then `[exit N]` when N
 /// is not 0). The block after `<!-- tour: events -->` is what a `todoctl events` started
@@ -44,7 +44,28 @@ struct ReadmeTour {
                 throw TestFailure("the tour's block has output before any `$ ` command: \(line)")
             }
         }
-        if steps.isEmpty { throw TestFailure("README.md has no \(Self.start) … \(Self.end) section with commands") }
+        if steps.isEmpty { throw TestFailure("the page has no \(Self.start) … \(Self.end) section with commands") }
+    }
+
+    static let tryMarker = "<!-- try -->"
+
+    /// The lines of the fenced blocks that follow `<!-- try -->` (README's "Try it"): what
+    /// the first terminal types, then what the second one does.
+    static func tryBlocks(markdown: String) -> [[String]] {
+        var blocks: [[String]] = []
+        var started = false
+        var inBlock = false
+        for line in markdown.components(separatedBy: "\n") {
+            if line == tryMarker {
+                started = true
+            } else if started, line.hasPrefix("```") {
+                inBlock.toggle()
+                if inBlock { blocks.append([]) } else if blocks.count == 2 { break }
+            } else if inBlock {
+                blocks[blocks.count - 1].append(line)
+            }
+        }
+        return blocks
     }
 
     /// Ids differ from run to run: every UUID reads as the one in the README would.
