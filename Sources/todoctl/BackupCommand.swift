@@ -128,7 +128,8 @@ struct BackupCommand: AsyncParsableCommand {
     /// The `errno` behind a FileHandle's error.
     private static func posixCode(of error: any Error) -> Int32 {
         let error = error as NSError
-        return error.domain == NSPOSIXErrorDomain ? Int32(error.code) : EIO
+        // Foundation on Linux reports a failed write as a Cocoa error; the call's errno says why (ENOSPC).
+        return error.domain == NSPOSIXErrorDomain ? Int32(error.code) : errno
     }
 
     static func size(_ bytes: Int64) -> String {
