@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "TodoServers",
             dependencies: [
-                "TodoModel", "TodoViewModel", "TodoEvents",
+                "TodoModel", "TodoViewModel", "TodoEvents", "TodoPaths",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -126,7 +126,9 @@ public enum Daemon {
         let directory = (path as NSString).deletingLastPathComponent
         do {
             if !directory.isEmpty {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                // Private, whatever the umask: the database's directory must be writable by no one else (`DatabaseFile`).
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
         } catch {
             throw DaemonError("cannot create the database's directory \(directory): \(error.localizedDescription); check its permissions, or choose another file with --database")

@@ -8,7 +8,9 @@ public enum JournalCheck {
     ///   - journal: every entry, in seq order (`before` is not needed).
     ///   - table: every row of the todo table.
     ///   - lastChange: the change counter; no entry may be past it.
-    public static func differences(journal: [JournalEntry], table: [Todo], lastChange: UInt64) -> [String] {
+    ///   - lastNumber: the number counter; no todo may be past it (the next add would take a
+    ///     number in use, and fail).
+    public static func differences(journal: [JournalEntry], table: [Todo], lastChange: UInt64, lastNumber: Int = .max) -> [String] {
         var problems: [String] = []
         var rebuilt: [UUID: Todo] = [:]
         var order: [UUID] = []
@@ -46,6 +48,30 @@ public enum JournalCheck {
         }
         for todo in table where rebuilt[todo.id] == nil {
             problems.append("#\(todo.number) (\(todo.id.uuidString.lowercased())) is in the table but has no change in the journal")
+        }
+        return problems + links(table, lastNumber: lastNumber)
+    }
+
+    /// The number counter and the links between todos: what the journal cannot show,
+    /// since a counter or a link changed behind todod's back leaves every entry whole.
+    static func links(_ table: [Todo], lastNumber: Int) -> [String] {
+        var problems: [String] = []
+        let numbers = Set(table.map(\.number))
+        if let highest = numbers.max(), highest > lastNumber {
+            problems.append("""
+                the number counter says \(lastNumber) but #\(highest) exists: every add would take a number in use and fail; \
+                set it right (sqlite3 DATABASE "UPDATE counter SET value = \(highest) WHERE name = 'number'") with todod stopped
+                """)
+        }
+        for todo in table {
+            // A purge removes deleted todos only, and todod keeps no live subtask under a deleted parent: a live
+            // subtask's parent is in the table. An occurrence's previous one may have been purged, but never made later.
+            if let parent = todo.parent, parent == todo.number || parent > lastNumber || (todo.deletedAt == nil && !numbers.contains(parent)) {
+                problems.append("#\(todo.number) is a subtask of #\(parent), which \(parent == todo.number ? "is itself" : "does not exist")")
+            }
+            if let previous = todo.previous, previous >= todo.number || previous > lastNumber {
+                problems.append("#\(todo.number) repeats #\(previous), which was not made before it")
+            }
         }
         return problems
     }

@@ -46,7 +46,12 @@ public enum SocketDirectory {
 
     /// Checks the directory holding `socketPath` without following a link (`lstat`).
     public static func check(socketPath: String, user: uid_t = getuid()) -> Result<Void, Problem> {
-        let directory = directory(of: socketPath)
+        check(directory: directory(of: socketPath), user: user)
+    }
+
+    /// The same rule for any directory whose files others must not plant or replace (the
+    /// database's too): checked without following a link (`lstat`).
+    public static func check(directory: String, user: uid_t = getuid()) -> Result<Void, Problem> {
         var info = stat()
         guard lstat(directory, &info) == 0 else {
             return .failure(.unreadable(directory: directory, reason: String(cString: strerror(errno))))

@@ -20,8 +20,16 @@ enum DatabaseFile {
     /// Throws, saying what to do, unless todod may open `path` for writing. A `-shm` left
     /// unwritable by an earlier read-only attempt is made writable again (it holds no
     /// data: SQLite rebuilds it from the `-wal`).
+    ///
+    /// Every file of the database (the file its path leads to, `-wal`, `-shm`, their
+    /// directory, `backups/`) must be the user's own and writable by no one else: see
+    /// `checkOwnFile`.
     static func check(_ path: String) throws(TodoStoreError) {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let directory = directoryOf(path)
+        // A link to the database is followed, as SQLite does: its -wal and -shm are made beside the file it leads to.
+        let file = real(path)
+        for place in Set([path, file]) { try checkDirectory(of: place) }
+        try checkBackups((directory as NSString).appendingPathComponent("backups"))
         var info = stat()
         guard stat(path, &info) == 0 else {
             guard access(directory, W_OK) == 0 else {
@@ -32,6 +40,7 @@ enum DatabaseFile {
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw TodoStoreError("\(path) is not a regular file: choose a database file with --database")
         }
+        try checkOwnFile(file, info, what: "the database")
         guard access(path, R_OK | W_OK) == 0 else {
             throw TodoStoreError("the database \(path) is read-only for this user: make it writable (chmod u+rw \(path)), then start todod again")
         }
@@ -39,7 +48,7 @@ enum DatabaseFile {
             throw TodoStoreError("the database's directory \(directory) is not writable, and SQLite keeps its -wal and -shm files there: make it writable (chmod u+w \(directory))")
         }
         if info.st_size > 0 { try checkOwner(path) }
-        try repairSidecars(of: path, mode: info.st_mode & 0o777)
+        for database in Set([path, file]) { try repairSidecars(of: database, mode: info.st_mode & 0o777) }
     }
 
     /// Throws unless the non-empty file at `path` is a todod database, or an SQLite one
@@ -60,7 +69,13 @@ enum DatabaseFile {
     private static func repairSidecars(of path: String, mode: mode_t) throws(TodoStoreError) {
         for sidecar in [path + "-wal", path + "-shm"] {
             var info = stat()
-            guard stat(sidecar, &info) == 0, access(sidecar, R_OK | W_OK) != 0 else { continue }
+            // Not followed: a link in a -wal's place would have SQLite write where it leads.
+            guard lstat(sidecar, &info) == 0 else { continue }
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw TodoStoreError("\(sidecar) is not a regular file (SQLite's own are): remove it while no program uses the database")
+            }
+            try checkOwnFile(sidecar, info, what: "the database's \(sidecar.hasSuffix("-wal") ? "write-ahead log" : "shared memory")")
+            guard access(sidecar, R_OK | W_OK) != 0 else { continue }
             // Ours to fix: give it the database's own mode, as SQLite does when it creates it.
             if info.st_uid == geteuid(), chmod(sidecar, mode | S_IRUSR | S_IWUSR) == 0 { continue }
             throw TodoStoreError("\(sidecar) is not writable for this user, so the database would open read-only: make it writable (chmod u+rw \(sidecar)), or remove it while no program uses the database")

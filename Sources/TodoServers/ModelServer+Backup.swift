@@ -6,20 +6,23 @@ extension ModelServer {
     /// Writes a consistent copy of the database beside it (in `backups/`), on the storage
     /// thread, between commits; answers with its path.
     func backUp(_ envelope: Envelope) {
-        let directory = ((store.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("backups")
+        let directory = TodoStore.backupsDirectory(of: store.path)
         let name = "todos-" + ModelServer.backupStamp(clock()) + ".sqlite"
         storage.async { [self] in
             let result: DatabaseBackupResult
             do {
                 try refuseWhenClosed()
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                // Private: the copies hold every todo. One planted since the start (a link elsewhere) is refused.
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try DatabaseFile.checkBackups(directory)
                 let path = (directory as NSString).appendingPathComponent(name)
                 try store.backup(to: path)
                 let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
                 result = .written(DatabaseBackup(path: path, bytes: size))
             } catch {
                 logger.error("backup failed", metadata: ["error": "\(error)"])
-                result = .failed(ModelServer.describe(error))
+                result = .failed(store.describe(error))
             }
             returnToCore { self.bus.publish(.responseBackupDatabase(result), correlation: envelope.correlation) }
         }

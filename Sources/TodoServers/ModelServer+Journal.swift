@@ -43,7 +43,7 @@ extension ModelServer {
                 }
             } catch {
                 logger.error("could not read the journal", metadata: ["error": "\(error)"])
-                result = .failed(query, .storage(ModelServer.describe(error)))
+                result = .failed(query, .storage(store.describe(error)))
             }
             returnToCore { self.bus.publish(.responseJournal(result), correlation: envelope.correlation) }
         }

@@ -56,15 +56,34 @@ extension TodoStore {
         // read it as immutable, so that the check leaves no -wal or -shm behind.
         let idle = !["-wal", "-shm"].contains { FileManager.default.fileExists(atPath: path + $0) }
         let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-        let queue = try DatabaseQueue(path: idle ? "file:\(escaped)?immutable=1" : path, configuration: configuration)
-        return try queue.read { db in
-            guard try db.tableExists("journal") else {
-                throw TodoStoreError("\(path) has no journal yet: start todod on it once, which adds one, then check again")
-            }
+        do {
+            let queue = try DatabaseQueue(path: idle ? "file:\(escaped)?immutable=1" : path, configuration: configuration)
+            return try queue.read { db in try checkJournal(db, path: path) }
+        } catch let error as DatabaseError {
+            throw TodoStoreError(error, database: path)
+        }
+    }
+
+    private static func checkJournal(_ db: Database, path: String) throws -> (differences: [String], todos: Int, changes: Int) {
+        // A damaged page may hold no todo or entry, and the comparison would not see it.
+        let damage = try String.fetchAll(db, sql: "PRAGMA quick_check(5)").filter { $0 != "ok" }.map {
+            "SQLite finds the file damaged: \($0); restore a backup (\(lastBackupAdvice(of: path)))"
+        }
+        guard try db.tableExists("journal") else {
+            throw TodoStoreError("\(path) has no journal yet: start todod on it once, which adds one, then check again")
+        }
+        do {
             let journal = try JournalRecord.entries(Row.fetchAll(db, sql: "SELECT * FROM journal ORDER BY seq"), in: db)
-            let table = try TodoRecord.fetchAll(db, sql: "SELECT * FROM todo ORDER BY number").map(\.todo)
-            let differences = JournalCheck.differences(journal: journal, table: table, lastChange: UInt64(try Counters.load(db).change))
-            return (differences, table.count, journal.count)
+            let table = try Row.fetchAll(db, sql: "SELECT * FROM todo ORDER BY number").map { row throws(TodoStoreError) in
+                try TodoStore.todo(from: row, in: path)
+            }
+            let counters = try Counters.load(db)
+            let differences = JournalCheck.differences(
+                journal: journal, table: table, lastChange: UInt64(counters.change), lastNumber: counters.number)
+            return (damage + differences, table.count, journal.count)
+        } catch where !damage.isEmpty {
+            // What could not be read is part of the damage already reported.
+            return (damage + ["the rest could not be read: \(ModelServer.describe(error))"], 0, 0)
         }
     }
 }

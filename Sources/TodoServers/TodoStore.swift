@@ -16,20 +16,29 @@ public final class TodoStore: Sendable {
     ///   the disk "full".
     /// - Throws: `TodoStoreError` (before writing anything) when the file is another
     ///   program's, not SQLite, or not writable; SQLite's errors otherwise.
+    ///   A damaged file (`PRAGMA quick_check` fails) is refused before anything is written
+    ///   into it, naming the last backup.
     public init(path: String, maximumPageCount: Int? = nil) throws {
         try TodoStore.check(path)
         self.path = path
+        // A backup cut off (kill -9) left its partial copy; none can be running before the store opens.
+        TodoStore.removeUnfinishedBackups(of: path)
         var configuration = Configuration()
         configuration.label = "todod"
         configuration.busyMode = .timeout(5)
         if let maximumPageCount {
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
         }
-        pool = try DatabasePool(path: path, configuration: configuration)
-        // Here, not in prepareDatabase: the pool sets NORMAL when it turns WAL on, after that hook,
-        // and with NORMAL a commit reaches the disk only at the next checkpoint.
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        try TodoStore.migrator.migrate(pool)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try TodoStore.refuseDamage(pool, path: path)
+            // Here, not in prepareDatabase: the pool sets NORMAL when it turns WAL on, after that hook,
+            // and with NORMAL a commit reaches the disk only at the next checkpoint.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try TodoStore.migrator.migrate(pool)
+        } catch let error as DatabaseError {
+            throw TodoStoreError(error, database: path)
+        }
     }
 
     /// Throws, saying what to do, unless a `TodoStore` may open `path`: it is missing,
@@ -102,9 +111,37 @@ public final class TodoStore: Sendable {
             // so the todos' strings are not left scattered among freed rows.
             var todos: [Todo] = []
             todos.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM todo") ?? 0)
-            let records = try TodoRecord.fetchCursor(db, sql: "SELECT * FROM todo ORDER BY number")
-            while let record = try records.next() { todos.append(record.todo) }
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM todo ORDER BY number")
+            while let row = try rows.next() { todos.append(try TodoStore.todo(from: row, in: path)) }
             return (todos, UInt64(try Counters.load(db).change))
+        }
+    }
+
+    /// The todo of a `todo` row; a row todod could not have written (tags that are not a
+    /// JSON list, say) throws an error that names it and says what to do.
+    static func todo(from row: Row, in path: String) throws(TodoStoreError) -> Todo {
+        do {
+            return try TodoRecord(row: row).todo
+        } catch {
+            // The values as they are, whatever their type: the row is not to be trusted.
+            func value(_ column: String) -> (any DatabaseValueConvertible)? { row[column] }
+            let number = value("number").map { "#\($0)" } ?? "a todo"
+            let id = (value("id") as? String).map { " (\($0))" } ?? ""
+            let column = ["tags", "recurrence", "foreignFields"].first { column in
+                guard let text = value(column) as? String else { return false }
+                return (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) == nil
+            }
+            // Its start, without control characters: it is shown on a terminal.
+            func shown(_ text: String) -> String {
+                String(String.UnicodeScalarView(text.unicodeScalars.prefix(40).filter { $0.value >= 0x20 && $0.value != 0x7F }))
+            }
+            let what = column.map { "its \($0) column holds \"\(shown(value($0) as? String ?? ""))\", which is not JSON" }
+                ?? ModelServer.describe(error)
+            throw TodoStoreError("""
+                the todo \(number)\(id) in \(path) cannot be read: \(what); todod never writes such a row, so the file was \
+                changed by something else or damaged. Restore a backup (\(TodoStore.lastBackupAdvice(of: path))), or mend the row \
+                with sqlite3 while todod is stopped
+                """)
         }
     }
 
@@ -121,6 +158,17 @@ public final class TodoStore: Sendable {
     public func commit(
         _ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor] = [],
         beforeCommit: ((SharedChanges) throws -> Void)? = nil
+    ) throws -> [TodoWriteResult] {
+        do {
+            return try write(mutations, at: now, by: authors, beforeCommit: beforeCommit)
+        } catch let error as DatabaseError {
+            // Said for what it is: a full disk, a damaged file, a broken rule; not SQLite's bare code.
+            throw TodoStoreError(error, database: path)
+        }
+    }
+
+    private func write(
+        _ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], beforeCommit: ((SharedChanges) throws -> Void)?
     ) throws -> [TodoWriteResult] {
         try pool.write { db in
             var transaction = try TodoTransaction(db: db, now: now)

@@ -68,7 +68,7 @@ public final class ViewModelServer: Sendable {
             case .responseWriteTodos(let results): return importResponse(to: results)
             case .responseBackupDatabase(.written(let backup)): return .responseBackup(backup)
             case .responseBackupDatabase(.failed(let reason)):
-                return .responseError(TodoError(.storage, "the database could not be backed up, nothing was written (\(reason)): check free disk space and the data directory's permissions"))
+                return .responseError(TodoError(.storage, "the database could not be backed up, nothing was written: \(reason)"))
             case .responseTodos(let result): return viewResponse(to: result)
             case .responseTodo(let result): return viewResponse(to: result)
             default: return nil

@@ -76,7 +76,8 @@ public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConver
             // The store's words say whether anything was written: usually not, but a commit cut off may have been.
             self.init(.storage, "shared store: \(reason)")
         case .storage(let reason):
-            self.init(.storage, "the database could not write, nothing was changed (\(reason)): check free disk space and the database file's permissions")
+            // The store's reason says what happened and what to do (a full disk, a damaged file, a broken rule).
+            self.init(.storage, "the database could not write, nothing was changed: \(reason)")
         }
     }
 }

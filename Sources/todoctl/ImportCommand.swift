@@ -82,11 +82,39 @@ struct ImportCommand: AsyncParsableCommand {
 
     private func read() throws -> Data {
         guard let file, file != "-" else { return FileHandle.standardInput.readDataToEndOfFile() }
+        let kind = Self.kind(of: file)
+        guard kind == S_IFREG || kind == S_IFIFO else {
+            Terminal.error("cannot read \(file): it is \(Self.describe(kind)), not a file of todos; give a regular file, or - to read standard input")
+            throw ExitStatus.dataError
+        }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: file))
+            // A pipe (`<(command)`, a FIFO) is read to its end, as standard input is.
+            guard kind == S_IFIFO else { return try Data(contentsOf: URL(fileURLWithPath: file)) }
+            guard let pipe = FileHandle(forReadingAtPath: file) else { throw CocoaError(.fileReadNoPermission) }
+            defer { try? pipe.close() }
+            return try pipe.readToEnd() ?? Data()
         } catch {
             Terminal.error("cannot read \(file): \(error.localizedDescription)")
             throw ExitStatus.dataError
+        }
+    }
+
+    /// What lies at `path` (`S_IFREG`, `S_IFIFO`, …), its links followed; a missing file
+    /// is left for the reading to report.
+    private static func kind(of path: String) -> mode_t {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return S_IFREG }
+        return info.st_mode & S_IFMT
+    }
+
+    /// `a directory`, `a character device (such as /dev/zero)`, … in words.
+    private static func describe(_ kind: mode_t) -> String {
+        switch kind {
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device (such as /dev/zero or a terminal)"
+        case S_IFBLK: "a block device (a disk)"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
         }
     }
 
