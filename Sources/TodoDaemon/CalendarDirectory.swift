@@ -11,23 +11,32 @@ import TodoViewModel
 /// vdirsyncer (and so CalDAV servers and phones), Todoman or Khal.
 ///
 /// Every committed change is written to its file at once, atomically (a temporary file,
-/// then a rename); a deleted todo's file is removed. Files that others add, change or
-/// remove are imported through the ViewModelServer like any client's request. Conflicts:
-/// the newer side wins, the file's LAST-MODIFIED against todod's last change; when todod's
-/// todo is newer, the file is rewritten from it and the conflict logged. A file that does
-/// not parse is logged and left alone.
+/// then a rename: `CalendarFiles`); a deleted todo's file is removed. Files that others add,
+/// change or remove are imported through the ViewModelServer like any client's request.
+/// Conflicts: the newer side wins, the file's LAST-MODIFIED against todod's last change; when
+/// todod's todo is newer, the file is rewritten from it and the conflict logged. A file that
+/// does not parse is logged and left alone, and so is a file changed since todod last read
+/// it: todod never writes over what it has not read. A file that holds more than todod's
+/// todo (an event, other todos, an override of one occurrence) keeps the rest when todod
+/// rewrites its todo or deletes it.
 final class CalendarDirectory: Sendable {
     private struct State {
-        /// What todod last wrote to each file: an inotify event for it is todod's own.
-        var written: [String: Data] = [:]
+        /// What each file held when todod last wrote or read it: a change to it that still holds
+        /// this is todod's own (or read already), and todod writes over no other contents.
+        var known: [String: Data] = [:]
         /// Files todod removed itself.
         var removing: Set<String> = []
-        /// File names by todo id, for files not named `ID.ics` (a UID that is not a UUID).
+        /// File names by todo id, for files not named `ID.ics` (a UID that is not a UUID, a
+        /// file of several todos).
         var names: [UUID: String] = [:]
-        var ids: [String: UUID] = [:]
+        /// The todos last read from each file, for those that are removed.
+        var ids: [String: Set<UUID>] = [:]
         /// The SEQUENCE of files read and sent to be imported, by todo: a file written from an
         /// older revision than todod's todo had means both sides changed it.
         var sequences: [UUID: Int] = [:]
+        /// The todos of files sent to be imported and not answered yet: a file left as todod's
+        /// todo is because it holds the same todo is neither told of nor rewritten.
+        var importing: [UUID: ImportedTodo] = [:]
         /// Every todo's UID by number: a subtask's file names its parent's (RELATED-TO).
         var uids: [Int: String] = [:]
         /// Files removed by another program, deleted once removals have been quiet a moment.
@@ -35,9 +44,13 @@ final class CalendarDirectory: Sendable {
         var removalGeneration = 0
         /// The directory itself went: nothing is written or deleted any more.
         var gone = false
-        var requests = 0
-        /// Imports of the files found at start not answered yet.
-        var startImports = 0
+        /// The files found at start, each a batch to import (parents first) and its file's name,
+        /// sent once todod's todos are listed.
+        var startImports: [(todos: [ImportedTodo], file: String)] = []
+        /// Todos whose file could not be written (a full disk), tried again after `retryDelay`.
+        var unwritten: [UUID: Todo] = [:]
+        var retryDelay = CalendarDirectory.firstRetry
+        var retryScheduled = false
     }
 
     private let path: String
@@ -47,7 +60,7 @@ final class CalendarDirectory: Sendable {
     private let state = Mutex(State())
     private let watcher = Mutex<DirectoryWatcher?>(nil)
 
-    /// Checks DIR, imports the files in it, writes every todo, then watches it.
+    /// Checks DIR, writes the todos that have no file there, imports the files in it, then watches it.
     init(path: String, bus: EventBus, logger: Logger, onCore: @escaping ModelServer.Executor) throws {
         self.path = path
         self.bus = bus
@@ -58,21 +71,33 @@ final class CalendarDirectory: Sendable {
         } catch {
             throw DaemonError("cannot create the iCalendar directory \(path): \(error.localizedDescription); check the path given to --ical-dir")
         }
+        if let problem = CalendarFiles.othersCanWrite(path) {
+            // Shared on purpose (a household's calendar), it works: say what it means.
+            logger.warning(
+                "the iCalendar directory is \(problem): they can add, change and remove todos through it. todod writes its files there only through new temporary files and follows no link in it; if no one else is meant to, make it yours alone (chown, chmod 700)",
+                metadata: ["directory": "\(path)"])
+        }
         bus.subscribe(to: [.responseTodoViewModel, .responseImportTodos, .responseTodos, .responseError]) { [weak self] envelope in
             self?.handle(envelope)
         }
-        // One import per file, as later: a file that does not import keeps no other out.
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(Self.isCalendarFile).sorted()
-        let read = files.map { ($0, readFile($0)) }.filter { !$0.1.isEmpty }
-        let names = Dictionary(read.flatMap { name, todos in todos.map { ($0.id, name) } }) { first, _ in first }
-        let imports = ImportOrder.parentsFirst(read.map(\.1))
-        state.withLock { $0.startImports = imports.count }
-        onCore { [self] in
-            if imports.isEmpty { listEveryTodo() }
-            for todos in imports {
-                bus.publish(.requestImportTodos(todos), correlation: Self.correlation(Self.startPrefix + (names[todos[0].id] ?? "")))
-            }
+        let read = files.compactMap { name in parse(name).map { (name, $0) } }
+        // One UID, one file: of several holding a UID, the one named after it, or else the first by name.
+        var owners: [UUID: String] = [:]
+        for (name, file) in read {
+            for todo in file.todos where owners[todo.id] == nil || Self.isNamed(name, after: todo) { owners[todo.id] = name }
         }
+        let accepted = read.filter { name, file in
+            guard let taken = file.todos.first(where: { owners[$0.id] != name }) else { return true }
+            logDuplicate(name, of: owners[taken.id] ?? "")
+            return false
+        }
+        for (name, file) in accepted { keep(file, as: name) }
+        let names = Dictionary(accepted.flatMap { name, file in file.todos.map { ($0.id, name) } }) { first, _ in first }
+        let imports = ImportOrder.parentsFirst(accepted.map(\.1.todos)).map { ($0, names[$0[0].id] ?? "") }
+        state.withLock { $0.startImports = imports }
+        // Every todo first, for every UID before a file is written; its answer sends the imports.
+        onCore { [self] in listEveryTodo() }
         watcher.withLock { $0 = try? DirectoryWatcher(path: path) { [weak self] change in self?.changed(change) } }
     }
 
@@ -81,25 +106,29 @@ final class CalendarDirectory: Sendable {
 
     private static func correlation(_ request: String) -> Correlation { Correlation(client: 0, request: "ical-dir:" + request) }
 
-    /// Before a file's name, the import of a file found at start ("/" is in no file name).
-    private static let startPrefix = "/start/"
-
-    private static func isStartImport(_ envelope: Envelope) -> Bool {
-        envelope.correlation?.request.hasPrefix("ical-dir:" + startPrefix) == true
+    /// The file an answer to the directory's own request was about.
+    private static func file(of envelope: Envelope) -> String {
+        String((envelope.correlation?.request ?? "").dropFirst("ical-dir:".count))
     }
 
-    /// On the core: once every file found at start has been imported (or refused), every todo
-    /// is written, so that the directory holds them all.
-    private func startImportAnswered() {
-        let last = state.withLock { state -> Bool in
-            state.startImports -= 1
-            return state.startImports == 0
-        }
-        if last { listEveryTodo() }
-    }
-
+    /// Every todo: for their UIDs, to write those that have no file, and to import the files
+    /// found at start that are not as todod would write them.
     private func listEveryTodo() {
         bus.publish(.requestReadTodos(.list(TodoFilter(status: .all))), correlation: Self.correlation("list"))
+    }
+
+    private func fullPath(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    /// The name of `todo`'s file.
+    private func fileName(of todo: Todo) -> String {
+        state.withLock { $0.names[todo.id] } ?? Self.ownName(todo.id)
+    }
+
+    private static func ownName(_ id: UUID) -> String { id.uuidString.lowercased() + ".ics" }
+
+    /// Whether `name` is the name a vdir gives `todo`'s file: its UID, or todod's id.
+    private static func isNamed(_ name: String, after todo: ImportedTodo) -> Bool {
+        name == ownName(todo.id) || name == ICalendarFormat.uid(of: todo.todo(number: 0)) + ".ics"
     }
 
     // MARK: From the directory
@@ -112,59 +141,97 @@ final class CalendarDirectory: Sendable {
     /// file before the directory, and a directory that goes away must delete no todo.
     static let removalQuiet = DispatchTimeInterval.milliseconds(500)
 
-    /// The todos of one file, or none (logged) when it does not parse.
-    private func readFile(_ name: String) -> [ImportedTodo] {
-        let file = (path as NSString).appendingPathComponent(name)
-        let attributes = (try? FileManager.default.attributesOfItem(atPath: file)) ?? [:]
-        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+    /// A file read and parsed.
+    private struct ParsedFile {
+        var data: Data
+        var text: String
+        var todos: [ImportedTodo]
+    }
+
+    /// The todos of one file, or nil (logged) when it does not parse or is as todod last read
+    /// or wrote it. `justMade`: the file was just made (IN_CREATE): whole when another program
+    /// linked it there (vdirsyncer's new items), or still being written, which is read when it
+    /// is closed and is not an error yet.
+    private func parse(_ name: String, justMade: Bool = false) -> ParsedFile? {
+        let file = fullPath(name)
+        let data: Data, modified: Date
+        switch CalendarFiles.read(file, limit: Self.maximumFileBytes) {
+        case .regular(let contents, let time): (data, modified) = (contents, time)
+        case .missing: return nil
+        case .notRegular:
             logger.warning("an iCalendar directory entry is not a regular file (a link, a pipe, a directory); left alone", metadata: ["file": "\(file)"])
-            return []
-        }
-        if let size = attributes[.size] as? Int, size > Self.maximumFileBytes {
+            return nil
+        case .tooLarge(let size):
             logger.warning("an iCalendar file is larger than 1 MiB, the most todod reads from one file; left alone",
                            metadata: ["file": "\(file)", "bytes": "\(size)"])
-            return []
+            return nil
+        case .unreadable(let reason):
+            logger.warning("an iCalendar file cannot be read; left alone", metadata: ["file": "\(file)", "reason": "\(reason)"])
+            return nil
         }
-        guard let data = FileManager.default.contents(atPath: file) else { return [] }
-        if state.withLock({ $0.written[name] == data }) { return [] }
+        if state.withLock({ $0.known[name] == data }) { return nil }
         do throws(InteropError) {
             let text = try InteropText.unfoldedUTF8(data)
+            if justMade, !ICalendarFormat.isWhole(text) {
+                logger.debug("an iCalendar file made in the directory is not whole yet; it is read when it is closed", metadata: ["file": "\(name)"])
+                return nil
+            }
             // What the file does not date was changed when the file was.
-            let todos = try ICalendarFormat.decode(text, now: attributes[.modificationDate] as? Date ?? Date())
+            let todos = try ICalendarFormat.decode(text, now: modified)
             guard !todos.isEmpty else { throw InteropError(name, "holds no VTODO (BEGIN:VTODO … END:VTODO)") }
-            // One UID, one file: a second file with a todo's UID would take the todo from its own.
-            for todo in todos {
-                let own = state.withLock { $0.names[todo.id] } ?? todo.id.uuidString.lowercased() + ".ics"
-                if own != name, FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(own)) {
-                    throw InteropError(name, "holds the UID of the todo in \(own); a UID may be in one file only: remove one of them")
-                }
-            }
-            let sequences = ICalendarFormat.sequences(in: text)
-            state.withLock { state in
-                state.sequences.merge(sequences) { $1 }
-                for todo in todos where name != todo.id.uuidString.lowercased() + ".ics" {
-                    state.names[todo.id] = name
-                    state.ids[name] = todo.id
-                }
-            }
-            return todos
+            return ParsedFile(data: data, text: text, todos: todos)
         } catch {
+            if justMade {
+                // Perhaps half written: its close says.
+                logger.debug("an iCalendar file made in the directory does not parse yet; it is read when it is closed", metadata: ["file": "\(name)"])
+                return nil
+            }
             logger.warning("an iCalendar file does not parse; left alone", metadata: ["file": "\(file)", "reason": "\(error)"])
-            return []
+            return nil
         }
+    }
+
+    /// The todos of `file`, read as the todos of the file `name` from now on.
+    private func keep(_ file: ParsedFile, as name: String) {
+        let sequences = ICalendarFormat.sequences(in: file.text)
+        state.withLock { state in
+            state.known[name] = file.data
+            state.ids[name] = Set(file.todos.map(\.id))
+            state.sequences.merge(sequences) { $1 }
+            for todo in file.todos where name != Self.ownName(todo.id) { state.names[todo.id] = name }
+        }
+    }
+
+    private func logDuplicate(_ name: String, of own: String) {
+        logger.warning("an iCalendar file holds the UID of the todo in \(own); a UID may be in one file only: this one is left alone (remove one of them)",
+                       metadata: ["file": "\(name)"])
+    }
+
+    /// Reads the file `name` and sends its todos to be imported.
+    private func importFile(_ name: String, justMade: Bool) {
+        guard let file = parse(name, justMade: justMade) else { return }
+        // A second file with a todo's UID would take the todo from its own.
+        for todo in file.todos {
+            let own = state.withLock { $0.names[todo.id] } ?? Self.ownName(todo.id)
+            if own != name, !CalendarFiles.isMissing(fullPath(own)) { return logDuplicate(name, of: own) }
+        }
+        keep(file, as: name)
+        let todos = file.todos
+        logger.info("imported an iCalendar file changed by another program", metadata: ["file": "\(name)"])
+        state.withLock { state in for todo in todos { state.importing[todo.id] = todo } }
+        onCore { [self] in bus.publish(.requestImportTodos(todos), correlation: Self.correlation(name)) }
     }
 
     /// On the watcher's thread: a file changed in the directory.
     private func changed(_ change: DirectoryWatcher.Change) {
         switch change {
+        case .created(let name) where Self.isCalendarFile(name):
+            importFile(name, justMade: true)
         case .written(let name) where Self.isCalendarFile(name):
-            let todos = readFile(name)
-            guard !todos.isEmpty else { return }
-            logger.info("imported an iCalendar file changed by another program", metadata: ["file": "\(name)"])
-            onCore { [self] in bus.publish(.requestImportTodos(todos), correlation: Self.correlation(name)) }
+            importFile(name, justMade: false)
         case .removed(let name) where Self.isCalendarFile(name):
             let generation = state.withLock { state -> Int? in
-                state.written[name] = nil
+                state.known[name] = nil
                 guard state.removing.remove(name) == nil else { return nil }
                 state.removals.append(name)
                 state.removalGeneration += 1
@@ -185,7 +252,7 @@ final class CalendarDirectory: Sendable {
     }
 
     /// Deletes the todos of the files removed, once removals have been quiet since `generation`,
-    /// unless the directory itself went with them.
+    /// unless the directory itself went with them, or the file is there again.
     private func deleteRemoved(ifStill generation: Int) {
         let taken = state.withLock { state -> (names: [String], gone: Bool)? in
             guard state.removalGeneration == generation else { return nil }
@@ -199,9 +266,18 @@ final class CalendarDirectory: Sendable {
             return
         }
         for name in names {
-            guard let id = state.withLock({ $0.ids[name] }) ?? UUID(uuidString: String(name.dropLast(4))) else { continue }
-            logger.info("deleting a todo whose iCalendar file another program removed", metadata: ["file": "\(name)"])
-            onCore { [self] in bus.publish(.requestDeleteTodo(.id(id)), correlation: Self.correlation(name)) }
+            // Removed and written again (`rm f; write f`, an editor's backup renamed away): an
+            // edit, which the new file's own event imports.
+            guard CalendarFiles.isMissing(fullPath(name)) else {
+                logger.info("an iCalendar file removed is there again: its todo is kept, and the new file read as an edit", metadata: ["file": "\(name)"])
+                continue
+            }
+            let ids = state.withLock { $0.ids.removeValue(forKey: name) } ?? UUID(uuidString: String(name.dropLast(4))).map { Set([$0]) } ?? []
+            guard !ids.isEmpty else { continue }
+            logger.info("deleting a todo whose iCalendar file another program removed", metadata: ["file": "\(name)", "todos": "\(ids.count)"])
+            onCore { [self] in
+                for id in ids { bus.publish(.requestDeleteTodo(.id(id)), correlation: Self.correlation(name)) }
+            }
         }
     }
 
@@ -213,11 +289,14 @@ final class CalendarDirectory: Sendable {
         case .responseTodoViewModel(let change) where change.kind != .unchanged:
             write(change.todo.todo)
         case .responseImportTodos(let result) where envelope.correlation?.request.hasPrefix("ical-dir:") == true:
-            // A file older than todod's todo loses: it is rewritten from todod's.
-            for change in result.changes where change.kind == .unchanged {
+            let imported = state.withLock { state in result.changes.map { state.importing.removeValue(forKey: $0.todo.id) } }
+            // A file older than todod's todo loses: it is rewritten from todod's. One that holds
+            // the same todo is left as it is, and not told of (every file, at every start).
+            for (change, file) in zip(result.changes, imported) where change.kind == .unchanged {
+                if let file, Self.holdsTheSame(file, as: change.todo.todo) { continue }
+                guard write(change.todo.todo) else { continue }
                 logger.notice("an iCalendar file is not newer than todod's todo; todod's is kept and written over it",
-                              metadata: ["todo": "#\(change.todo.number)"])
-                write(change.todo.todo)
+                              metadata: ["todo": "#\(change.todo.number)", "file": "\(Self.file(of: envelope))"])
             }
             // A newer file wins; when it was written from an older revision, todod's changes since are
             // replaced, and that is said, with where they are kept.
@@ -228,49 +307,165 @@ final class CalendarDirectory: Sendable {
                     "an iCalendar file changed by another program was written from an older revision than todod's todo, and both changed it: the file is newer and wins; todod's changes are in the journal (todoctl history, todoctl undo)",
                     metadata: ["todo": "#\(change.todo.number)", "fileSequence": "\(sequence)", "revision": "\(change.todo.todo.revision - 1)"])
             }
-            if Self.isStartImport(envelope) { startImportAnswered() }
         case .responseTodos(let result) where envelope.correlation == Self.correlation("list"):
             // Every UID first, so that a subtask listed before its parent names it.
             state.withLock { state in
                 for todo in result.todos { state.uids[todo.number] = ICalendarFormat.uid(of: todo) }
             }
-            result.todos.forEach(write)
+            // The files found at start are answered by their imports: this writes the todos that have none.
+            for todo in result.todos where CalendarFiles.isMissing(fullPath(fileName(of: todo))) { write(todo) }
+            importStartFiles(listed: result.todos)
         case .responseError(let error) where envelope.correlation?.request.hasPrefix("ical-dir:") == true:
-            let request = envelope.correlation?.request ?? ""
-            let file = request.dropFirst("ical-dir:".count + (Self.isStartImport(envelope) ? Self.startPrefix.count : 0))
+            let file = Self.file(of: envelope)
+            // Read again when it is written again, even with the same bytes (what it needs may have come since).
+            state.withLock { state in
+                state.known[file] = nil
+                for id in state.ids[file] ?? [] { state.importing[id] = nil }
+            }
             logger.warning("an iCalendar file could not be imported; left alone", metadata: ["file": "\(file)", "reason": "\(error.message)"])
-            if Self.isStartImport(envelope) { startImportAnswered() }
         default:
             return
         }
     }
 
-    /// Writes `todo`'s file (temporary file, then rename), or removes it when the todo is deleted.
-    private func write(_ todo: Todo) {
-        guard !state.withLock({ $0.gone }) else { return }
-        let name = state.withLock { $0.names[todo.id] } ?? todo.id.uuidString.lowercased() + ".ics"
-        let file = (path as NSString).appendingPathComponent(name)
+    /// On the core: the files found at start sent to be imported, one import per file (a file that
+    /// does not import keeps no other out), but for those that hold todod's todos to the byte, as
+    /// todod wrote them: every file at every start, which would be read for nothing.
+    private func importStartFiles(listed: [Todo]) {
+        let todos = Dictionary(listed.map { ($0.id, $0) }) { first, _ in first }
+        let imports = state.withLock { state in
+            defer { state.startImports = [] }
+            return state.startImports
+        }
+        for (batch, file) in imports {
+            let known = state.withLock { $0.known[file] }
+            let asWritten = batch.allSatisfy { imported in
+                guard let todo = todos[imported.id], let known else { return false }
+                return rendering(of: todo, over: known) == known
+            }
+            guard !asWritten else {
+                state.withLock { state in for todo in batch { state.importing[todo.id] = nil } }
+                continue
+            }
+            state.withLock { state in for todo in batch { state.importing[todo.id] = todo } }
+            bus.publish(.requestImportTodos(batch), correlation: Self.correlation(file))
+        }
+    }
+
+    /// Whether a file's todo, though not newer, says what todod's does: a restart reads
+    /// every file todod wrote, and those are todod's todos to the letter.
+    private static func holdsTheSame(_ file: ImportedTodo, as todo: Todo) -> Bool {
+        var newest = file
+        newest.updatedAt = .distantFuture
+        return newest.replacing(todo) == nil
+    }
+
+    /// Writes `todo`'s file (temporary file, then rename), or takes it out when the todo is
+    /// deleted, keeping what else the file holds. A file changed since todod last read or
+    /// wrote it is left alone: its change is being read, or it does not parse.
+    /// - Returns: whether the file changed.
+    @discardableResult
+    private func write(_ todo: Todo) -> Bool {
+        guard !state.withLock({ $0.gone }) else { return false }
+        let name = fileName(of: todo)
+        let file = fullPath(name)
+        let current: Data?
+        switch CalendarFiles.read(file, limit: Self.maximumFileBytes) {
+        case .missing: current = nil
+        case .regular(let data, _) where state.withLock({ $0.known[name] == data }): current = data
+        default:
+            state.withLock { _ = $0.unwritten.removeValue(forKey: todo.id) }
+            logger.notice("an iCalendar file is not as todod last read or wrote it (changed since, not a regular file, or it does not parse): todod's todo is not written over it",
+                          metadata: ["file": "\(file)", "todo": "#\(todo.number)"])
+            return false
+        }
+        if todo.isDeleted, current == nil { return false }
+        guard let data = rendering(of: todo, over: current) else {
+            state.withLock { state in
+                state.removing.insert(name)
+                state.known[name] = nil
+            }
+            guard CalendarFiles.remove(file) else {
+                state.withLock { _ = $0.removing.remove(name) }
+                return false
+            }
+            return true
+        }
+        guard data != current else { return false }
+        state.withLock { $0.known[name] = data }
+        do throws(DaemonError) {
+            try CalendarFiles.replace(file, with: data)
+            written(todo)
+            return true
+        } catch {
+            state.withLock { $0.known[name] = current }
+            unwritten(todo, file: file, error: error)
+            return false
+        }
+    }
+
+    /// What `todo`'s file is to hold when it holds `current`: todod's file of the todo, or
+    /// `current` with the todo's VTODO put in or taken out, the rest of it to the byte; nil when
+    /// the file is to go (the todo deleted, nothing else in it but time zones).
+    private func rendering(of todo: Todo, over current: Data?) -> Data? {
+        let uid = ICalendarFormat.uid(of: todo)
+        let document = current.map(ICalendarDocument.init)
+        let others = document?.others(besides: uid) ?? []
         if todo.isDeleted {
-            let exists = FileManager.default.fileExists(atPath: file)
-            if exists { state.withLock { _ = $0.removing.insert(name) } }
-            try? FileManager.default.removeItem(atPath: file)
-            return
+            return others.allSatisfy { $0 == "VTIMEZONE" } ? nil : document?.removingTodo(uid: uid).data
         }
         let parents = state.withLock { state in
-            state.uids[todo.number] = ICalendarFormat.uid(of: todo)
+            state.uids[todo.number] = uid
             return state.uids
         }
-        let data = Data(ICalendarFormat.encode([todo], parents: parents).utf8)
-        guard FileManager.default.contents(atPath: file) != data else { return }
-        state.withLock { $0.written[name] = data }
-        let temporary = (path as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
-        do {
-            try data.write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, file) == 0 else { throw DaemonError(String(cString: strerror(errno))) }
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            logger.error("cannot write an iCalendar file; check the directory given to --ical-dir (it must exist and be writable)",
-                         metadata: ["file": "\(file)", "error": "\(error.localizedDescription)"])
+        guard let document, !others.isEmpty else { return Data(ICalendarFormat.encode([todo], parents: parents).utf8) }
+        return document.replacingTodo(uid: uid, with: ICalendarFormat.component(todo, parents: parents)).data
+    }
+
+    // MARK: Files not written
+
+    /// The first wait before a file not written is tried again, doubled at each failure up to `lastRetry`.
+    static let firstRetry = 1.0
+    static let lastRetry = 60.0
+
+    /// A file not written (a full disk, a read-only remount): told once, and tried again until it is.
+    private func unwritten(_ todo: Todo, file: String, error: DaemonError) {
+        let (first, delay) = state.withLock { state -> (Bool, Double?) in
+            let first = state.unwritten.isEmpty && !state.retryScheduled
+            state.unwritten[todo.id] = todo
+            guard !state.retryScheduled else { return (first, nil) }
+            state.retryScheduled = true
+            defer { state.retryDelay = min(state.retryDelay * 2, Self.lastRetry) }
+            return (first, state.retryDelay)
         }
+        if first {
+            logger.error("cannot write an iCalendar file; check the directory given to --ical-dir (it must exist, be writable and have room): todod tries again until it can",
+                         metadata: ["file": "\(file)", "error": "\(error.message)"])
+        } else {
+            logger.debug("an iCalendar file still cannot be written", metadata: ["file": "\(file)", "error": "\(error.message)"])
+        }
+        guard let delay else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self else { return }
+            onCore { [weak self] in self?.retryUnwritten() }
+        }
+    }
+
+    private func written(_ todo: Todo) {
+        let caughtUp = state.withLock { state -> Bool in
+            guard state.unwritten.removeValue(forKey: todo.id) != nil, state.unwritten.isEmpty else { return false }
+            state.retryDelay = Self.firstRetry
+            return true
+        }
+        if caughtUp { logger.notice("the iCalendar files that could not be written are written now", metadata: ["directory": "\(path)"]) }
+    }
+
+    /// On the core: every file not written yet, tried again.
+    private func retryUnwritten() {
+        let todos = state.withLock { state -> [Todo] in
+            state.retryScheduled = false
+            return Array(state.unwritten.values)
+        }
+        for todo in todos { write(todo) }
     }
 }

@@ -1,12 +1,16 @@
 import Foundation
 import Glibc
 
-/// Tells of files written, moved in, removed or moved out of one directory, through
+/// Tells of files created, written, moved in, removed or moved out of one directory, through
 /// inotify(7): the kernel wakes a thread of its own when something happens, no polling.
 final class DirectoryWatcher: Sendable {
     enum Change: Sendable, Equatable {
         /// Closed after writing, or renamed into the directory.
         case written(String)
+        /// A name made in the directory: by `open(O_CREAT)` (being written, `written` follows at
+        /// its close), by `link()` (whole already: vdirsyncer's new items, which nothing else
+        /// tells of), or a symbolic link, a pipe. Not a directory.
+        case created(String)
         /// Removed, or renamed out of the directory.
         case removed(String)
         /// The directory itself was removed, moved away or unmounted: nothing more will come.
@@ -19,7 +23,7 @@ final class DirectoryWatcher: Sendable {
     init(path: String, onChange: @escaping @Sendable (Change) -> Void) throws {
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else { throw DaemonError("cannot watch \(path): inotify_init1 failed (\(String(cString: strerror(errno))))") }
-        let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)
+        let mask = UInt32(IN_CREATE) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)
             | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
         guard inotify_add_watch(descriptor, path, mask) >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -58,6 +62,7 @@ final class DirectoryWatcher: Sendable {
             let directoryGone = UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_IGNORED) | UInt32(IN_UNMOUNT)
             if name.isEmpty, mask & directoryGone != 0, changes.last != .gone { changes.append(.gone) }
             guard !name.isEmpty else { continue }
+            if mask & UInt32(IN_CREATE) != 0, mask & UInt32(IN_ISDIR) == 0 { changes.append(.created(name)) }
             if mask & (UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO)) != 0 { changes.append(.written(name)) }
             if mask & (UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM)) != 0 { changes.append(.removed(name)) }
         }

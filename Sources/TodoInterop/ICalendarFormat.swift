@@ -25,7 +25,8 @@ public enum ICalendarFormat {
         "CREATED", "LAST-MODIFIED", "DTSTAMP", "SEQUENCE", "RRULE",
     ]
 
-    /// Every VTODO of a calendar file (events and other components are skipped).
+    /// Every VTODO of a calendar file (events and other components are skipped, and so are
+    /// overrides of one occurrence, VTODOs with RECURRENCE-ID: todod keeps no occurrence of its own).
     /// `now` stands in for times the file does not give.
     public static func decode(_ text: String, now: Date, zone: TimeZone = .current) throws(InteropError) -> [ImportedTodo] {
         var todos: [ImportedTodo] = []
@@ -44,8 +45,10 @@ public enum ICalendarFormat {
             }
             guard current != nil else { continue }
             if line.name == "END", line.value.uppercased() == "VTODO", nested.isEmpty {
-                todos.append(try todo(current ?? [], now: now, zone: zone))
+                let lines = current ?? []
                 current = nil
+                if lines.contains(where: { $0.line.name == "RECURRENCE-ID" && !isNested($0.line, lines.map(\.line)) }) { continue }
+                todos.append(try todo(lines, now: now, zone: zone))
                 continue
             }
             if line.name == "BEGIN" { nested.append(line.value.uppercased()) }
@@ -63,19 +66,33 @@ public enum ICalendarFormat {
     /// todod's todo the file was written from, when todod wrote it.
     public static func sequences(in text: String) -> [UUID: Int] {
         var sequences: [UUID: Int] = [:]
-        var uid: String?, sequence: Int?
+        var uid: String?, sequence: Int?, isOverride = false
         for raw in ContentLine.unfold(text) {
             guard let line = ContentLine(parsing: raw) else { continue }
             switch (line.name, line.value.uppercased()) {
-            case ("BEGIN", "VTODO"): (uid, sequence) = (nil, nil)
+            case ("BEGIN", "VTODO"): (uid, sequence, isOverride) = (nil, nil, false)
             case ("UID", _) where uid == nil: uid = line.text
             case ("SEQUENCE", _) where sequence == nil: sequence = Int(line.value)
+            case ("RECURRENCE-ID", _): isOverride = true
             case ("END", "VTODO"):
-                if let uid, let sequence { sequences[UUID(uuidString: uid) ?? StableID.uuid(for: "ical\n" + uid)] = sequence }
+                if let uid, let sequence, !isOverride { sequences[UUID(uuidString: uid) ?? StableID.uuid(for: "ical\n" + uid)] = sequence }
             default: break
             }
         }
         return sequences
+    }
+
+    /// Whether `text` ends where a calendar file ends (its last line END:VCALENDAR): a file
+    /// still being written seldom does.
+    public static func isWhole(_ text: String) -> Bool {
+        guard let last = ContentLine.unfold(text).last(where: { !$0.allSatisfy(\.isWhitespace) }),
+            let line = ContentLine(parsing: last) else { return false }
+        return line.name == "END" && line.value.uppercased() == "VCALENDAR"
+    }
+
+    /// One todo's VTODO as `encode` writes it, for a file that holds other components too.
+    public static func component(_ todo: Todo, parents: [Int: String] = [:], zone: TimeZone = .current) -> String {
+        vtodo(todo, parents: parents.merging([(todo.number, uid(of: todo))]) { $1 }, zone: zone).map(\.folded).joined()
     }
 
     /// A VCALENDAR holding one VTODO per todo, CRLF line ends, folded at 75 octets.

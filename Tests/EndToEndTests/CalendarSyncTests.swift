@@ -37,18 +37,8 @@ struct CalendarSyncTests {
         return (radicale, url)
     }
 
-    private func vdirsyncer(_ config: String, _ arguments: String...) async throws {
-        let result = try await run("/usr/bin/vdirsyncer", ["-c", config] + arguments, input: "")
-        #expect(result.status == 0, "vdirsyncer \(arguments): \(result.stdout) \(result.stderr)")
-    }
-
-    @Test("A todo added with todoctl reaches Radicale after a sync; completed there by a PUT, it is completed in todod after the next")
-    func radicaleRoundTrip() async throws {
-        let directory = try makeTemporaryDirectory()
-        let (radicale, url) = try await startRadicale(in: directory)
-        // Radicale waits on its clients' keep-alive connections after SIGTERM.
-        defer { radicale.stop(signal: SIGKILL) }
-        let vdir = directory + "/vdir"
+    /// README's pair: `vdir` (todod's --ical-dir) and the collection at `url`; returns the file's path.
+    private func vdirsyncerConfiguration(in directory: String, vdir: String, url: String) throws -> String {
         let config = directory + "/vdirsyncer.conf"
         try """
             [general]
@@ -70,7 +60,22 @@ struct CalendarSyncTests {
             username = "user"
             password = "x"
             """.write(toFile: config, atomically: true, encoding: .utf8)
+        return config
+    }
 
+    private func vdirsyncer(_ config: String, _ arguments: String...) async throws {
+        let result = try await run("/usr/bin/vdirsyncer", ["-c", config] + arguments, input: "")
+        #expect(result.status == 0, "vdirsyncer \(arguments): \(result.stdout) \(result.stderr)")
+    }
+
+    @Test("A todo added with todoctl reaches Radicale after a sync; completed there by a PUT, it is completed in todod after the next")
+    func radicaleRoundTrip() async throws {
+        let directory = try makeTemporaryDirectory()
+        let (radicale, url) = try await startRadicale(in: directory)
+        // Radicale waits on its clients' keep-alive connections after SIGTERM.
+        defer { radicale.stop(signal: SIGKILL) }
+        let vdir = directory + "/vdir"
+        let config = try vdirsyncerConfiguration(in: directory, vdir: vdir, url: url)
         let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
         let added = try await daemon.todoctl("add", "Buy milk", "--json")
         let id = try #require(try jsonObject(added.stdout)["id"] as? String)
@@ -101,14 +106,69 @@ struct CalendarSyncTests {
         try await daemon.stop()
     }
 
-    @Test("A file that does not parse is logged with its name and left alone")
-    func unparsable() async throws {
+    @Test("A todo made on the phone (a PUT to Radicale) reaches todod at the next sync: vdirsyncer links its new file into the directory")
+    func phoneCreation() async throws {
         let directory = try makeTemporaryDirectory()
+        let (radicale, url) = try await startRadicale(in: directory)
+        defer { radicale.stop(signal: SIGKILL) }
         let vdir = directory + "/vdir"
+        let config = try vdirsyncerConfiguration(in: directory, vdir: vdir, url: url)
         let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
+        try await vdirsyncer(config, "discover")
+        try await vdirsyncer(config, "sync")
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
         defer { events.stopNow() }
         try await awaitClients(2, on: daemon)
+
+        let now = Self.stamp(Date())
+        let phone = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Phone//Tasks//EN\r\nBEGIN:VTODO\r\nUID:phone-made-1\r\n"
+            + "DTSTAMP:\(now)\r\nLAST-MODIFIED:\(now)\r\nSUMMARY:Call the plumber\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let put = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", "-X", "PUT", "-H", "Content-Type: text/calendar",
+                                                 "--data-binary", "@-", url + "phone-made-1.ics"], input: phone)
+        #expect(put.status == 0, "PUT: \(put.stderr)")
+        try await vdirsyncer(config, "sync")
+        _ = try await events.awaitLine(containing: "added #1 Call the plumber")
+        let list = try await daemon.todoctl("list")
+        #expect(list.lines == ["#1 [ ]   Call the plumber"], "\(list.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("A file linked into the directory (written as a temporary file, ln to UID.ics, the temporary removed) is imported at once")
+    func linkedFile() async throws {
+        let (daemon, vdir, events) = try await startKeepingCalendar()
+        defer { events.stopNow() }
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:linked-1\r\nSUMMARY:Linked in\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        try text.write(toFile: vdir + "/tmpXYZ", atomically: false, encoding: .utf8)
+        let linked = try await run("/bin/ln", [vdir + "/tmpXYZ", vdir + "/linked-1.ics"])
+        #expect(linked.status == 0, "ln: \(linked.stderr)")
+        #expect(try await run("/bin/rm", [vdir + "/tmpXYZ"]).status == 0)
+        _ = try await events.awaitLine(containing: "added #1 Linked in")
+        try await daemon.stop()
+        #expect(!daemon.log.contains("does not parse"), "\(daemon.log)")
+    }
+
+    @Test("A file still being written when it is made is read once it is closed, and not logged as broken")
+    func fileWrittenSlowly() async throws {
+        let (daemon, vdir, events) = try await startKeepingCalendar()
+        defer { events.stopNow() }
+        let path = vdir + "/slow-1.ics"
+        // As an editor or a shell's > writes: open(O_CREAT), a write, later the rest, close.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        try #require(descriptor >= 0, "open: errno \(errno)")
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try file.write(contentsOf: Data("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:slow-1\r\n".utf8))
+        try await daemon.awaitLog(containing: "it is read when it is closed")
+        try file.write(contentsOf: Data("SUMMARY:Written slowly\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8))
+        try file.close()
+        _ = try await events.awaitLine(containing: "added #1 Written slowly")
+        try await daemon.stop()
+        #expect(!daemon.log.contains("does not parse"), "\(daemon.log)")
+    }
+
+    @Test("A file that does not parse is logged with its name and left alone")
+    func unparsable() async throws {
+        let (daemon, vdir, events) = try await startKeepingCalendar()
+        defer { events.stopNow() }
         let broken = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:no end\r\n"
         try broken.write(toFile: vdir + "/broken.ics", atomically: false, encoding: .utf8)
         // The watcher takes files in the order they changed: once the good one is imported,
