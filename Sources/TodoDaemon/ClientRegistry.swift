@@ -35,7 +35,8 @@ final class ClientRegistry: Sendable {
     /// A client with more requests than this in flight is not read until it has half as many.
     static let maximumInFlight = 128
 
-    /// A program's name is kept to this many characters, so the journal holds no essays.
+    /// A program's name is kept to this many characters (and 256 bytes: one character may
+    /// be a letter and 400,000 combining accents), so the journal holds no essays.
     static let maximumProgramLength = 64
 
     private let bus: EventBus
@@ -95,7 +96,7 @@ final class ClientRegistry: Sendable {
     func publish(_ event: Event, from client: UInt64, request: String, program: String? = nil) -> Bool {
         let (accepted, pause, name) = state.withLock { state -> (Bool, ClientConnection?, String) in
             guard !state.draining, var entry = state.clients[client] else { return (false, nil, "") }
-            if entry.program == nil, let program { entry.program = String(program.prefix(ClientRegistry.maximumProgramLength)) }
+            if entry.program == nil, let program { entry.program = TodoValidation.prefix(of: program, characters: ClientRegistry.maximumProgramLength, bytes: 256) }
             entry.inFlight += 1
             state.totalInFlight += 1
             let pause = entry.inFlight > ClientRegistry.maximumInFlight && !entry.paused

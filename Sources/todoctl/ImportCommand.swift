@@ -42,6 +42,11 @@ struct ImportCommand: AsyncParsableCommand {
     /// Todos per request: the protocol's longest array.
     static let batchSize = WireProtocol.maximumArrayLength
 
+    /// The most input one import reads: tens of thousands of todos, and a bound on what
+    /// `yes BEGIN:VCALENDAR | todoctl import --from ical -` costs (it reached 4.6 GB when
+    /// the whole of standard input was read before looking at it).
+    static let maximumInputBytes = 64 << 20
+
     func run() async throws {
         let name = file == nil || file == "-" ? "standard input" : file!
         // What a format does not date (a todo.txt line, a VTODO without LAST-MODIFIED) was last
@@ -81,13 +86,43 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     private func read() throws -> Data {
-        guard let file, file != "-" else { return FileHandle.standardInput.readDataToEndOfFile() }
+        guard let file, file != "-" else { return try Self.bounded(FileHandle.standardInput, name: "standard input") }
+        let data: Data
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: file))
+            // Mapped: a file too big is refused below without having been read.
+            data = try Data(contentsOf: URL(fileURLWithPath: file), options: .mappedIfSafe)
         } catch {
             Terminal.error("cannot read \(file): \(error.localizedDescription)")
             throw ExitStatus.dataError
         }
+        guard data.count <= Self.maximumInputBytes else { throw Self.tooBig(file) }
+        return data
+    }
+
+    /// All of `handle` up to `maximumInputBytes`, read a MiB at a time: more is refused as
+    /// soon as it arrives, so an endless input costs 64 MiB, not all memory.
+    static func bounded(_ handle: FileHandle, name: String) throws -> Data {
+        var data = Data()
+        while true {
+            let chunk: Data?
+            do {
+                chunk = try handle.read(upToCount: 1 << 20)
+            } catch {
+                Terminal.error("cannot read \(name): \(error.localizedDescription)")
+                throw ExitStatus.dataError
+            }
+            guard let chunk, !chunk.isEmpty else { return data }
+            data.append(chunk)
+            guard data.count <= maximumInputBytes else { throw tooBig(name) }
+        }
+    }
+
+    private static func tooBig(_ name: String) -> ExitCode {
+        Terminal.error("""
+            \(name) is more than \(maximumInputBytes >> 20) MiB, the most one import reads: nothing was imported; \
+            split it and import the parts one after another
+            """)
+        return ExitStatus.dataError
     }
 
     /// The input's todos, each validated as the daemon will; every bad one is reported
