@@ -27,7 +27,7 @@ struct FrameReader {
             }
             scanned = buffer.readableBytes
             guard scanned <= WireProtocol.maximumResponseLength else {
-                throw .protocolViolation("a line longer than \(WireProtocol.maximumResponseLength >> 20) MiB")
+                throw .answerTooLong(bytes: WireProtocol.maximumResponseLength)
             }
             if buffer.readerIndex > 0 { buffer.discardReadBytes() }
             // Read at least 64 KiB at a time, and more as a long line (a big list) grows.

@@ -13,6 +13,9 @@ public enum TodoClientError: Error, Sendable, CustomStringConvertible {
     case refused(TodoError)
     /// The daemon sent something this client does not understand.
     case protocolViolation(String)
+    /// An answer longer than the longest line this client reads (`maximumResponseLength`):
+    /// not a version mismatch, just too much asked at once.
+    case answerTooLong(bytes: Int)
 
     public var description: String {
         switch self {
@@ -26,6 +29,8 @@ public enum TodoClientError: Error, Sendable, CustomStringConvertible {
             return "todod closed the connection before answering: is it restarting? try again"
         case .refused(let error):
             return error.message
+        case .answerTooLong(let bytes):
+            return "todod's answer was longer than the \(bytes >> 20) MiB todoctl reads in one line, and was not read: ask for less at once (a narrower filter, or --limit)"
         case .protocolViolation(let detail):
             return "todod sent something this todoctl does not understand (\(detail)): are todod and todoctl the same version?"
         }

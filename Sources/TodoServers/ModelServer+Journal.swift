@@ -19,7 +19,7 @@ extension ModelServer {
         case .after(let seq, let limit) where asOf - seq > UInt64(limit):
             bus.publish(.responseJournal(.tooFarBehind(query, asOf: asOf)), correlation: envelope.correlation)
             return
-        case .history(let ref):
+        case .history(let ref, _):
             let found = read(.one(ref)).todos
             guard found.count == 1 else {
                 bus.publish(.responseJournal(.failed(query, found.isEmpty ? .notFound(ref) : .ambiguous(ref))), correlation: envelope.correlation)
@@ -35,11 +35,15 @@ extension ModelServer {
                 try refuseWhenClosed()
                 switch query {
                 case .after(let seq, let limit): result = .entries(query, try store.changes(after: seq, limit: limit, upTo: asOf), asOf: asOf)
-                case .history: result = .entries(query, try store.history(of: id ?? UUID(), upTo: asOf), asOf: asOf)
+                case .history(_, let after):
+                    let page = try store.historyPage(of: id ?? UUID(), after: after, upTo: asOf)
+                    result = .entries(query, page.entries, asOf: asOf, more: page.more)
                 case .log(let since, let after?, let limit):
-                    result = .entries(query, try store.changes(after: after, limit: limit, since: since, upTo: asOf), asOf: asOf)
+                    let page = try store.logPage(after: after, limit: limit, since: since, upTo: asOf)
+                    result = .entries(query, page.entries, asOf: asOf, more: page.more)
                 case .log(let since, nil, let limit):
-                    result = .entries(query, try store.changes(since: since, last: limit, upTo: asOf), asOf: asOf)
+                    let page = try store.logPage(since: since, last: limit, upTo: asOf)
+                    result = .entries(query, page.entries, asOf: asOf, more: page.more)
                 }
             } catch {
                 logger.error("could not read the journal", metadata: ["error": "\(error)"])

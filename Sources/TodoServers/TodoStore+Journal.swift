@@ -26,18 +26,6 @@ extension TodoStore {
         }
     }
 
-    /// The last `limit` changes made at or after `since` (all when nil), oldest first.
-    public func changes(since: Date?, last limit: Int, upTo: UInt64 = UInt64(Int64.max)) throws -> [JournalEntry] {
-        try pool.read { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT * FROM (SELECT * FROM journal WHERE at >= ? AND seq <= ? ORDER BY seq DESC LIMIT ?) ORDER BY seq
-                    """),
-                arguments: [since?.millisecondsSince1970 ?? Int64.min, Int64(upTo), limit])
-            return try JournalRecord.entries(rows, in: db)
-        }
-    }
-
     /// How many changes the journal holds.
     public func journalCount() throws -> Int {
         try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM journal") ?? 0 }

@@ -4,6 +4,10 @@ import TodoModel
 
 /// Replay inside a commit: every todo is checked against the rows (and the ones before it
 /// in the same replay) before the first is written, so a replay applies whole or not at all.
+///
+/// A change already here, with the same content, is skipped: after a crash in the middle of
+/// a replay no one can tell whether the batch that was committing is durable, so the answer
+/// to "where do I go on from" is "from the start, again" and that must be safe.
 extension TodoStore {
     static func applyReplay(_ todos: [Todo], as mutation: TodoMutation, in transaction: inout TodoTransaction) throws -> TodoWriteResult {
         var latest: [UUID: Todo] = [:]
@@ -12,9 +16,10 @@ extension TodoStore {
         for todo in todos {
             let current = try latest[todo.id] ?? transaction.todos(.id(todo.id)).first
             if let current {
+                if todo.revision <= current.revision, try isStored(todo, current: current, in: transaction) { continue }
                 guard todo.revision > current.revision, todo.number == current.number, todo.createdAt == current.createdAt else {
                     return .failed(mutation, .invalid(
-                        field: "todo", reason: "#\(todo.number) revision \(todo.revision) does not follow revision \(current.revision) of the same todo: replay a whole log, in order, into an empty database"))
+                        field: "todo", reason: "#\(todo.number) revision \(todo.revision) does not follow revision \(current.revision) of the same todo, and is not that revision as stored here: replay a whole log, in order, into an empty database (or into the one it was replayed into before)"))
                 }
             } else {
                 let holder = try numbers[todo.number] ?? transaction.todos(.number(todo.number)).first?.id
@@ -33,11 +38,24 @@ extension TodoStore {
             if step.before == nil { transaction.useNumber(step.after.number) }
             try transaction.write(step.after, before: step.before)
         }
-        return plan.isEmpty ? .failed(mutation, .invalid(field: "changes", reason: "nothing to replay")) : .written(mutation, [])
+        // Every change already here is an answer too (an empty list): the asker counts them skipped.
+        return todos.isEmpty ? .failed(mutation, .invalid(field: "changes", reason: "nothing to replay")) : .written(mutation, [])
+    }
+
+    /// Whether `todo` (at or before `current`'s revision) is a revision this database holds
+    /// exactly so: the row itself, or that revision's journal entry.
+    private static func isStored(_ todo: Todo, current: Todo, in transaction: TodoTransaction) throws -> Bool {
+        if todo.revision == current.revision { return todo == current }
+        let row = try Row.fetchOne(
+            transaction.db.cachedStatement(sql: "SELECT * FROM journal WHERE number = ? AND revision = ? ORDER BY seq DESC LIMIT 1"),
+            arguments: [current.number, todo.revision])
+        return try row.map { try TodoRecord(row: $0).todo == todo } ?? false
     }
 
     /// Why `todo`'s parent cannot be, or nil: it must be a todo here (replayed before it, or
-    /// stored) that is not a subtask itself, as `SubtaskRule` keeps every database.
+    /// stored) that is not a subtask itself, as `SubtaskRule` keeps every database; and a
+    /// live subtask's parent is live (todod deletes subtasks with their parent, after it in
+    /// the same step, and restores a subtask only with its parent).
     private static func replayedParentRefusal(
         _ todo: Todo, latest: [UUID: Todo], numbers: [Int: UUID], in transaction: TodoTransaction
     ) throws -> String? {
@@ -46,6 +64,9 @@ extension TodoStore {
         guard let parent else { return "#\(todo.number) names #\(number) as its parent, which is not a todo here: replay a whole log, in order" }
         if let grandparent = parent.parent {
             return "#\(todo.number) names #\(number) as its parent, itself a subtask of #\(grandparent); subtasks are one level deep"
+        }
+        if !todo.isDeleted, parent.isDeleted {
+            return "#\(todo.number) revision \(todo.revision) is a live subtask of #\(number), which is deleted; todod deletes subtasks with their parent: the log was changed, or is not whole"
         }
         return nil
     }

@@ -54,7 +54,7 @@ public final class ViewModelServer: Sendable {
             case .requestRestoreTodo(let ref): return .requestWriteTodo(.restore(ref))
             case .requestBackup: return .requestBackupDatabase
             case .requestChanges(let request): return .requestReadJournal(.after(seq: request.since, limit: try Self.limit(request.limit)))
-            case .requestHistory(let request): return .requestReadJournal(.history(request.ref))
+            case .requestHistory(let request): return .requestReadJournal(.history(request.ref, after: request.after ?? 0))
             case .requestLog(let request): return .requestReadJournal(.log(since: request.since, after: request.after, limit: try Self.limit(request.limit)))
             case .requestUndo(let undo):
                 if undo.seq != nil && undo.since != nil { throw TodoError.validation("since", "give a change's seq or a time, not both") }
@@ -142,11 +142,12 @@ public final class ViewModelServer: Sendable {
             return .responseError(TodoError(error))
         case .tooFarBehind(_, let asOf):
             return .responseChanges(ChangeList(changes: [], seq: asOf, tooFarBehind: true))
-        case .entries(let query, let entries, let asOf):
+        case .entries(let query, let entries, let asOf, let more):
             switch query {
             case .after: return .responseChanges(ChangeList(changes: entries.map { JournaledChange($0, withBefore: false) }, seq: asOf))
-            case .history: return .responseHistory(ChangeList(changes: entries.map { JournaledChange($0, withBefore: true) }, seq: asOf))
-            case .log: return .responseLog(ChangeList(changes: entries.map { JournaledChange($0, withBefore: true) }, seq: asOf))
+            case .history:
+                return .responseHistory(ChangeList(changes: entries.map { JournaledChange($0, withBefore: true) }, seq: asOf, more: more))
+            case .log: return .responseLog(ChangeList(changes: entries.map { JournaledChange($0, withBefore: true) }, seq: asOf, more: more))
             }
         }
     }

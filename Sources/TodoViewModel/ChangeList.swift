@@ -7,11 +7,16 @@ public struct ChangeList: Sendable, Equatable, Codable {
     /// For `requestChanges`: more changes than the limit were missed, none are sent; ask
     /// for the whole list (`requestTodoViewModels`) instead.
     public var tooFarBehind: Bool
+    /// For `requestLog` and `requestHistory`: the answer stopped at its size bound (about
+    /// `JournalReadResult.maximumPageBytes` of todo text, big todos being big): ask again
+    /// after its last change for the rest. Absent when the answer is whole.
+    public var more: Bool?
 
-    public init(changes: [JournaledChange], seq: UInt64, tooFarBehind: Bool = false) {
+    public init(changes: [JournaledChange], seq: UInt64, tooFarBehind: Bool = false, more: Bool = false) {
         self.changes = changes
         self.seq = seq
         self.tooFarBehind = tooFarBehind
+        self.more = more ? true : nil
     }
 
     /// The most changes one answer carries; also the default limit.

@@ -8,9 +8,15 @@ import TodoModel
 /// past their limit: one request cannot stall the writers behind it.
 public enum TodoValidation {
     public static let maximumTitleLength = 500
+    /// Characters are grapheme clusters, and one may be any number of scalars ("Z" and
+    /// 400,000 combining accents is one character of 800 KB): bytes are capped as well.
+    /// 4 KiB is 500 characters of any script at up to 8 bytes each (emoji sequences more).
+    public static let maximumTitleBytes = 4 * 1024
     public static let maximumNotesBytes = 64 * 1024
     public static let maximumTagCount = Todo.maximumTagCount
     public static let maximumTagLength = 64
+    /// A tag's bytes, for the same reason as `maximumTitleBytes`: 64 characters of 4 bytes.
+    public static let maximumTagBytes = 256
     /// The most tags one list may name, repeats included: repeats are forgiven
     /// (`--tag a --tag a`), a flood of them is not.
     public static let maximumTagsGiven = 8 * Todo.maximumTagCount
@@ -19,6 +25,10 @@ public enum TodoValidation {
     public static func title(_ raw: String) throws(TodoError) -> String {
         let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else { throw .validation("title", "a todo needs a title; it is empty") }
+        guard title.utf8.count <= maximumTitleBytes else {
+            throw .validation(
+                "title", "is \(title.utf8.count) bytes of UTF-8; the most is \(maximumTitleBytes) (combining marks and emoji take several bytes per character): shorten it")
+        }
         guard title.count <= maximumTitleLength else {
             throw .validation("title", "is \(title.count) characters long; the most is \(maximumTitleLength)")
         }
@@ -68,8 +78,8 @@ public enum TodoValidation {
     public static func tag(_ raw: String) throws(TodoError) -> String {
         let tag = raw.hasPrefix("#") ? String(raw.dropFirst()) : raw
         guard !tag.isEmpty else { throw .validation("tags", "a tag is empty") }
-        guard tag.count <= maximumTagLength else {
-            throw .validation("tags", "\"\(visible(tag.prefix(20)))…\" is longer than \(maximumTagLength) characters")
+        guard tag.utf8.count <= maximumTagBytes, tag.count <= maximumTagLength else {
+            throw .validation("tags", "\"\(visible(String(String.UnicodeScalarView(tag.unicodeScalars.prefix(20)))))…\" is longer than \(maximumTagLength) characters (or \(maximumTagBytes) bytes of UTF-8)")
         }
         guard !tag.contains(where: { $0.isWhitespace || $0.isNewline || $0 == "," }) else {
             throw .validation("tags", "\"\(visible(tag))\" is not one word: a tag has no spaces or commas")
@@ -114,17 +124,22 @@ public enum TodoValidation {
         valid.title = try title(imported.title)
         valid.notes = try notes(imported.notes)
         valid.tags = try tags(imported.tags)
-        // Kept lines are written back by export, often to a terminal: line breaks and tabs only.
-        for (format, kept) in imported.foreign.sorted(by: { $0.key < $1.key }) {
+        try foreign(imported.foreign)
+        return valid
+    }
+
+    /// Other programs' fields kept with a todo: at most `maximumForeignBytes`, and no
+    /// control character but line breaks and tabs (export writes them back, often to a terminal).
+    public static func foreign(_ foreign: [String: String]) throws(TodoError) {
+        let foreignBytes = foreign.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        guard foreignBytes <= maximumForeignBytes else {
+            throw .validation("foreign", "\(foreignBytes) bytes of other programs' fields; the most is \(maximumForeignBytes) (64 KiB)")
+        }
+        for (format, kept) in foreign.sorted(by: { $0.key < $1.key }) {
             if let control = firstControl(in: format + kept, allowing: ["\n", "\t"]) {
                 throw .validation("foreign", "the \(visible(format)) fields kept with it contain the control character \(control) (terminals obey these); remove it")
             }
         }
-        let foreignBytes = imported.foreign.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
-        guard foreignBytes <= maximumForeignBytes else {
-            throw .validation("foreign", "\(foreignBytes) bytes of other programs' fields; the most is \(maximumForeignBytes) (64 KiB)")
-        }
-        return valid
     }
 
     /// Imported todos, each validated; the error names the first bad one by its position
@@ -152,6 +167,18 @@ public enum TodoValidation {
         valid.removeTags = try tagsToRemove(edit.removeTags)
         if let parent = edit.parent, !edit.clearParent { try self.parent(parent) }
         return valid
+    }
+
+    /// The longest start of `text` of at most `characters` characters and `bytes` bytes of
+    /// UTF-8, cut between characters: for text that is kept shortened rather than refused.
+    public static func prefix(of text: String, characters: Int, bytes: Int) -> String {
+        var end = text.startIndex, size = 0
+        for character in text.prefix(characters) {
+            size += character.utf8.count
+            guard size <= bytes else { break }
+            end = text.index(after: end)
+        }
+        return String(text[..<end])
     }
 
     /// Whether a scalar is a C0 or C1 control character or DEL: the bytes a terminal
@@ -189,24 +216,39 @@ public enum TodoValidation {
 
 extension TodoValidation {
     /// The largest number and revision a replayed todo may carry: far beyond any real list,
-    /// and far enough below `Int.max` that counting on from them cannot overflow.
-    public static let maximumReplayedCount = Int(Int32.max)
+    /// and far enough below the shared store's 32-bit columns (`integer`, 2,147,483,647) and
+    /// `--migrate-to` that more than a billion todos and edits still fit after it. At
+    /// `Int32.max` itself the next add took #2147483648, which PostgreSQL refuses: every
+    /// later add on every daemon of a shared store failed for good.
+    public static let maximumReplayedCount = 1_000_000_000
 
-    /// Todos to replay, refused unless each is as todod would have stored it.
+    /// Todos to replay, refused unless each is as todod would have stored it; the error
+    /// starts with the todo's number and revision, which the asker finds in its log.
     public static func replayed(_ todos: [Todo]) throws(TodoError) -> [Todo] {
-        let counts = 1...maximumReplayedCount
         for todo in todos {
-            let stored = try validated(NewTodo(title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due, tags: todo.tags))
-            guard stored.title == todo.title, stored.notes == todo.notes, stored.tags == todo.tags,
-                counts.contains(todo.revision), counts.contains(todo.number),
-                todo.parent.map(counts.contains) ?? true, todo.previous.map(counts.contains) ?? true
-            else {
-                throw .validation("todo", "#\(todo.number) revision \(todo.revision) is not as todod stores a todo (title, notes and tags trimmed; revision, number, parent and previous from 1 to \(maximumReplayedCount))")
-            }
-            guard todo.parent != todo.number else {
-                throw .validation("parent", "#\(todo.number) names itself as its parent; a todo cannot be its own parent")
+            do throws(TodoError) {
+                try replayed(todo)
+            } catch {
+                let name = "#\(todo.number) revision \(todo.revision)"
+                guard !error.message.contains(name + " ") else { throw error }
+                throw TodoError(.validation, "\(name): \(error.message)", field: error.field)
             }
         }
         return todos
+    }
+
+    private static func replayed(_ todo: Todo) throws(TodoError) {
+        let counts = 1...maximumReplayedCount
+        let stored = try validated(NewTodo(title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due, tags: todo.tags))
+        guard stored.title == todo.title, stored.notes == todo.notes, stored.tags == todo.tags,
+            counts.contains(todo.revision), counts.contains(todo.number),
+            todo.parent.map(counts.contains) ?? true, todo.previous.map(counts.contains) ?? true
+        else {
+            throw .validation("todo", "#\(todo.number) revision \(todo.revision) is not as todod stores a todo (title, notes and tags trimmed and within their limits; revision, number, parent and previous from 1 to \(maximumReplayedCount), which leaves room for a billion more below the shared store's limit of 2147483647)")
+        }
+        guard todo.parent != todo.number else {
+            throw .validation("parent", "#\(todo.number) names itself as its parent; a todo cannot be its own parent")
+        }
+        try foreign(todo.foreign)
     }
 }

@@ -17,10 +17,18 @@ struct JSONLimits: Sendable {
     /// are called in the error; nil when uncapped.
     func arrayCap(key: ArraySlice<UInt8>?) -> (count: Int, noun: String)? {
         guard capsArrays else { return nil }
-        if let key, JSONLimits.tagKeys.contains(where: { $0.elementsEqual(key) }) {
+        if let key, JSONLimits.isTagList(key) {
             return (WireProtocol.maximumTagsPerRequest, "tags")
         }
         return (WireProtocol.maximumArrayLength, "elements")
+    }
+
+    /// The most tags the tag lists of one object may hold together; nil when uncapped.
+    var tagCap: Int? { capsArrays ? WireProtocol.maximumTagsPerRequest : nil }
+
+    /// Whether the member `key` is a list of tags.
+    static func isTagList(_ key: ArraySlice<UInt8>) -> Bool {
+        tagKeys.contains { $0.elementsEqual(key) }
     }
 
     private static let tagKeys: [[UInt8]] = ["tags", "addTags", "removeTags", "notTags"].map { Array($0.utf8) }

@@ -76,6 +76,8 @@ struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return close(node, count: 0) }
         var keys: [Int] = []
         var seen: Set<[UInt8]>?
+        // A filter's `tags` and `notTags` (an edit's `tags`, `addTags`, `removeTags`) share one cap.
+        var tags = 0
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 if index < bytes.count, bytes[index] == UInt8(ascii: "}") { throw fail("trailing comma in an object") }
@@ -90,7 +92,14 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             let key = nodes[keyNode].escaped ? nil : bytes[nodes[keyNode].start..<nodes[keyNode].end]
+            let valueNode = nodes.count
             try value(depth: depth, key: key)
+            if let cap = limits.tagCap, let key, JSONLimits.isTagList(key), nodes[valueNode].kind == .array {
+                tags += nodes[valueNode].count
+                guard tags <= cap else {
+                    throw fail("the tag lists of one object (tags, notTags, addTags, removeTags) hold more than \(cap) tags together: a request may send at most \(cap)")
+                }
+            }
             skipWhitespace()
             guard index < bytes.count else { throw fail("the line ends inside an object") }
             switch bytes[index] {

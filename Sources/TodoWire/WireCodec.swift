@@ -66,6 +66,10 @@ public struct WireCodec: Sendable {
         } catch {
             return .failure(RejectedFrame(id: nil, "cannot read the line as a frame (\(WireCodec.describe(error))): each line is a JSON object with a string \"event\" and an optional string \"id\", see docs/PROTOCOL.md"))
         }
+        if let id = header.id, id.utf8.count > WireProtocol.maximumIDBytes {
+            // Not echoed: the id comes back with every answer, and is kept while its request is in flight.
+            return .failure(RejectedFrame(id: nil, "the id is \(id.utf8.count) bytes of UTF-8; the most is \(WireProtocol.maximumIDBytes): choose a shorter one"))
+        }
         guard let kind = EventKind(rawValue: header.event) else {
             return .failure(RejectedFrame(id: header.id, "unknown event \"\(header.event)\": the requests are \(WireCodec.requestNames)"))
         }

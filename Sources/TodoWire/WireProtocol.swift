@@ -14,9 +14,14 @@ public enum WireProtocol {
     /// Arrays and objects nested in one another in any frame, the frame's own object
     /// counting 1 (no request needs more than 4). Deeper is a `badRequest`.
     public static let maximumNesting = 64
-    /// The most elements of a `tags`, `addTags` or `removeTags` array in a request: the
-    /// most tags a todo holds. Checked while the line is read.
-    public static let maximumTagsPerRequest = Todo.maximumTagCount
+    /// The most elements of the `tags`, `notTags`, `addTags` and `removeTags` arrays of one
+    /// object in a request, together: eight times the most tags a todo holds, so that
+    /// repeats (`--tag a --tag a`) reach validation, which names the request it refuses
+    /// (past 32 different tags), while a flood is refused as the line is read.
+    public static let maximumTagsPerRequest = 8 * Todo.maximumTagCount
+    /// The longest `id` a request may carry, in bytes of UTF-8: it is kept while its
+    /// request is in flight (up to 128 per client) and sent back with every answer.
+    public static let maximumIDBytes = 256
     /// The most elements of any other array in a request (no request has one; an unknown
     /// field's value is read, and capped, all the same).
     public static let maximumArrayLength = 64

@@ -11,6 +11,8 @@ struct BulkReport {
     /// Whether to end with the counts (a filter chose the todos, so the person has not seen them).
     let summarised: Bool
     private(set) var changed: [TodoViewModel] = []
+    /// What each of `changed` went through, for `--json`.
+    private var kinds: [TodoChange.Kind] = []
     private(set) var counts = (changed: 0, unchanged: 0, failed: 0)
 
     init(json: Bool, summarised: Bool) {
@@ -25,10 +27,12 @@ struct BulkReport {
         case .success(let change) where change.kind == .unchanged:
             counts.unchanged += 1
             changed.append(change.todo)
+            kinds.append(change.kind)
             if !json { Terminal.print("\(change.todo.numberText) \(TerminalText.escaped(change.todo.title)): nothing to change") }
         case .success(let change):
             counts.changed += 1
             changed.append(change.todo)
+            kinds.append(change.kind)
             if !json { Terminal.print(change.line) }
         case .failure(.refused(let error)):
             counts.failed += 1
@@ -43,6 +47,7 @@ struct BulkReport {
     mutating func recordFurther(_ changes: [TodoChange]) {
         for change in changes {
             changed.append(change.todo)
+            kinds.append(change.kind)
             if !json { Terminal.print(change.line) }
         }
     }
@@ -51,9 +56,9 @@ struct BulkReport {
     func finish() throws {
         if json {
             // Each todo once, as it ends up: a restored parent brings its subtasks along, named after it or not.
-            var latest: [UUID: TodoViewModel] = [:], order: [UUID] = []
-            for todo in changed {
-                if latest.updateValue(todo, forKey: todo.todo.id) == nil { order.append(todo.todo.id) }
+            var latest: [UUID: ChangedTodo] = [:], order: [UUID] = []
+            for (todo, kind) in zip(changed, kinds) {
+                if latest.updateValue(ChangedTodo(kind: kind, todo: todo), forKey: todo.todo.id) == nil { order.append(todo.todo.id) }
             }
             try Terminal.printJSON(order.compactMap { latest[$0] })
         }

@@ -14,9 +14,17 @@ struct HistoryCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let list = try await Session.run(connection) { client in
-            try client.ask(.requestHistory(HistoryRequest(ref: ref))) { if case .responseHistory(let list) = $0 { list } else { nil } }
+        try await Session.run(connection) { client in
+            // An answer that stopped at its size bound (`more`) goes on after its last change.
+            var after: UInt64?
+            while true {
+                let list = try client.ask(.requestHistory(HistoryRequest(ref: ref, after: after))) {
+                    if case .responseHistory(let list) = $0 { list } else { nil }
+                }
+                for change in list.changes { Terminal.print(json ? try WireCodec.json(change) : change.historyLine) }
+                guard list.more == true, let last = list.changes.last else { return }
+                after = last.sequence
+            }
         }
-        for change in list.changes { Terminal.print(json ? try WireCodec.json(change) : change.historyLine) }
     }
 }

@@ -42,6 +42,11 @@ struct ImportCommand: AsyncParsableCommand {
     /// Todos per request: the protocol's longest array.
     static let batchSize = WireProtocol.maximumArrayLength
 
+    /// The most input one import reads: tens of thousands of todos, and a bound on what
+    /// `yes BEGIN:VCALENDAR | todoctl import --from ical -` costs (it reached 4.6 GB when
+    /// the whole of standard input was read before looking at it).
+    static let maximumInputBytes = 64 << 20
+
     func run() async throws {
         let name = file == nil || file == "-" ? "standard input" : file!
         // What a format does not date (a todo.txt line, a VTODO without LAST-MODIFIED) was last
@@ -81,22 +86,57 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     private func read() throws -> Data {
-        guard let file, file != "-" else { return FileHandle.standardInput.readDataToEndOfFile() }
+        guard let file, file != "-" else { return try Self.bounded(FileHandle.standardInput, name: "standard input") }
         let kind = Self.kind(of: file)
         guard kind == S_IFREG || kind == S_IFIFO else {
             Terminal.error("cannot read \(file): it is \(Self.describe(kind)), not a file of todos; give a regular file, or - to read standard input")
             throw ExitStatus.dataError
         }
-        do {
-            // A pipe (`<(command)`, a FIFO) is read to its end, as standard input is.
-            guard kind == S_IFIFO else { return try Data(contentsOf: URL(fileURLWithPath: file)) }
-            guard let pipe = FileHandle(forReadingAtPath: file) else { throw CocoaError(.fileReadNoPermission) }
+        // A pipe (`<(command)`, a FIFO) is read to its end, as standard input is, within the same bound.
+        if kind == S_IFIFO {
+            guard let pipe = FileHandle(forReadingAtPath: file) else {
+                Terminal.error("cannot read \(file): it cannot be opened for reading")
+                throw ExitStatus.dataError
+            }
             defer { try? pipe.close() }
-            return try pipe.readToEnd() ?? Data()
+            return try Self.bounded(pipe, name: file)
+        }
+        let data: Data
+        do {
+            // Mapped: a file too big is refused below without having been read.
+            data = try Data(contentsOf: URL(fileURLWithPath: file), options: .mappedIfSafe)
         } catch {
             Terminal.error("cannot read \(file): \(error.localizedDescription)")
             throw ExitStatus.dataError
         }
+        guard data.count <= Self.maximumInputBytes else { throw Self.tooBig(file) }
+        return data
+    }
+
+    /// All of `handle` up to `maximumInputBytes`, read a MiB at a time: more is refused as
+    /// soon as it arrives, so an endless input costs 64 MiB, not all memory.
+    static func bounded(_ handle: FileHandle, name: String) throws -> Data {
+        var data = Data()
+        while true {
+            let chunk: Data?
+            do {
+                chunk = try handle.read(upToCount: 1 << 20)
+            } catch {
+                Terminal.error("cannot read \(name): \(error.localizedDescription)")
+                throw ExitStatus.dataError
+            }
+            guard let chunk, !chunk.isEmpty else { return data }
+            data.append(chunk)
+            guard data.count <= maximumInputBytes else { throw tooBig(name) }
+        }
+    }
+
+    private static func tooBig(_ name: String) -> ExitCode {
+        Terminal.error("""
+            \(name) is more than \(maximumInputBytes >> 20) MiB, the most one import reads: nothing was imported; \
+            split it and import the parts one after another
+            """)
+        return ExitStatus.dataError
     }
 
     /// What lies at `path` (`S_IFREG`, `S_IFIFO`, …), its links followed; a missing file

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TodoClient
 import TodoEvents
 import TodoViewModel
 import TodoWire
@@ -11,11 +12,19 @@ struct ReplayCommand: AsyncParsableCommand {
             Each change's todo is written as it is (id, number, times, revision), in order, \
             in batches of \(WireProtocol.maximumArrayLength), each batch all or nothing. A change \
             must follow its todo's current revision, so replay a whole log into an empty \
-            database: it then holds the same todos, numbers and revisions. `-` reads stdin.
+            database: it then holds the same todos, numbers and revisions. A change the \
+            database already holds, the same, is skipped: after an interruption, replay the \
+            same log again. `-` reads stdin.
             """)
 
     @Argument(help: "The file of JSON lines, or - for stdin.") var file: String
     @OptionGroup var connection: ConnectionOptions
+
+    /// A change to replay and the line of the input it came from (for messages).
+    struct Line {
+        var change: JournaledChange
+        var number: Int
+    }
 
     func run() async throws {
         let text: String
@@ -25,49 +34,88 @@ struct ReplayCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("cannot read \(file): \(error.localizedDescription)")
         }
-        var changes: [JournaledChange] = []
+        var lines: [Line] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
             do {
                 var change = try WireCodec.decode(JournaledChange.self, from: String(line))
                 change.before = nil  // the daemon writes the todo after; this keeps requests small
-                changes.append(change)
+                lines.append(Line(change: change, number: index + 1))
             } catch {
                 throw ValidationError("\(file), line \(index + 1) is not a change from `todoctl log --json` (\(error)); nothing was replayed")
             }
         }
         var replayed = 0
+        var skipped = 0
+        var stored: Line?
         try await Session.run(connection) { client in
-            var start = changes.startIndex
-            while start < changes.endIndex {
-                let batch = try Self.batch(from: changes[start...])
-                do {
-                    let list = try client.ask(.requestReplay(ReplayRequest(changes: batch))) { if case .responseReplay(let list) = $0 { list } else { nil } }
-                    replayed += list.changes.count
-                } catch {
-                    if replayed > 0 {
-                        let seq = batch[0].sequence
-                        Terminal.error("""
-                            \(replayed) changes were replayed; the ones from seq \(seq) on were not: to go on, replay only those lines of \
-                            \(file) (for instance jq -c 'select(.seq >= \(seq))' \(file) > rest.jsonl; todoctl replay rest.jsonl)
-                            """)
+            var start = lines.startIndex
+            while start < lines.endIndex {
+                let batch = try Self.batch(from: lines[start...])
+                do throws(TodoClientError) {
+                    let list = try client.ask(.requestReplay(ReplayRequest(changes: batch.map(\.change)))) {
+                        if case .responseReplay(let list) = $0 { list } else { nil }
                     }
+                    replayed += list.changes.count
+                    skipped += batch.count - list.changes.count
+                    stored = batch.last
+                } catch {
+                    Terminal.error(interruption(error, batch: batch, storedBefore: stored))
                     throw error
                 }
                 start += batch.count
             }
         }
-        Terminal.print("replayed \(replayed) change\(replayed == 1 ? "" : "s")")
+        let skips = skipped == 0 ? "" : "; \(skipped) already here, the same, skipped"
+        Terminal.print("replayed \(replayed) change\(replayed == 1 ? "" : "s")\(skips)")
     }
 
-    /// The changes at the start of `changes` that fit one request: at most
+    /// What is known when `batch` failed with `error`, and how to go on. A refused batch
+    /// wrote nothing (each is all or nothing); a lost connection leaves the batch unknown
+    /// until todod is asked again, so this asks, on a new connection, when it can.
+    private func interruption(_ error: TodoClientError, batch: [Line], storedBefore: Line?) -> String {
+        let first = batch[0], last = batch[batch.count - 1]
+        let through = storedBefore.map { "changes through line \($0.number) (seq \($0.change.sequence)) are stored" } ?? "no change was replayed"
+        let again = file == "-" ? "replay the same input again" : "run `todoctl replay \(file)` again"
+        if case .refused(let refusal) = error {
+            // The daemon names a refused change by its number and revision (`#3 revision 2`).
+            let culprit = batch.first(where: { line in
+                let name = "#\(line.change.todo.number) revision \(line.change.todo.todo.revision)"
+                return refusal.message.contains(name + " ") || refusal.message.contains(name + ":")
+            })
+            let place = culprit.map { "line \($0.number) (seq \($0.change.sequence))" } ?? "lines \(first.number)–\(last.number) (seq \(first.change.sequence)–\(last.change.sequence))"
+            return "\(through); \(place) was refused, and nothing from line \(first.number) on was replayed:"
+        }
+        // Read back: the batch is stored if its last todo is here at that revision or later.
+        let readBack = try? TodoConnection(path: connection.socketPath, program: "todoctl").detail(.id(last.change.todo.id))
+        switch readBack {
+        case .some(let detail) where detail.todo.revision >= last.change.todo.todo.revision:
+            return """
+                the connection was lost, but changes through line \(last.number) (seq \(last.change.sequence)) are stored \
+                (read back from todod): to go on, \(again); the changes already stored are skipped.
+                """
+        case .some:
+            return """
+                the connection was lost; \(through), and the ones from line \(first.number) (seq \(first.change.sequence)) on \
+                are not (read back from todod): to go on, \(again); the changes already stored are skipped.
+                """
+        case nil:
+            return """
+                the connection was lost; \(through); lines \(first.number)–\(last.number) (seq \(first.change.sequence)–\
+                \(last.change.sequence)) were being written and may be stored or not. Once todod runs again, \(again): \
+                the changes already stored are skipped.
+                """
+        }
+    }
+
+    /// The changes at the start of `lines` that fit one request: at most
     /// `maximumArrayLength`, and well under the request length limit (notes can be long).
-    static func batch(from changes: ArraySlice<JournaledChange>) throws -> [JournaledChange] {
-        var batch: [JournaledChange] = []
+    static func batch(from lines: ArraySlice<Line>) throws -> [Line] {
+        var batch: [Line] = []
         var bytes = 0
-        for change in changes.prefix(WireProtocol.maximumArrayLength) {
-            let size = try WireCodec.json(change).utf8.count
+        for line in lines.prefix(WireProtocol.maximumArrayLength) {
+            let size = try WireCodec.json(line.change).utf8.count
             if !batch.isEmpty && bytes + size > WireProtocol.maximumRequestLength / 2 { break }
-            batch.append(change)
+            batch.append(line)
             bytes += size
         }
         return batch

@@ -38,7 +38,7 @@ enum Session {
         switch error {
         case .refused: ExitStatus.refused
         case .untrusted: ExitStatus.untrusted
-        case .cannotConnect, .disconnected, .protocolViolation: ExitStatus.unavailable
+        case .cannotConnect, .disconnected, .protocolViolation, .answerTooLong: ExitStatus.unavailable
         }
     }
 }

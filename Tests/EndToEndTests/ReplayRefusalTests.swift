@@ -35,8 +35,50 @@ struct ReplayRefusalTests {
     func hugeCounts() async throws {
         for key in ["revision", "number"] {
             let file = try await tamperedLog { $0[key] = Int64.max }
-            try await expectRefused(file, saying: "from 1 to 2147483647")
+            try await expectRefused(file, saying: "from 1 to 1000000000")
         }
+    }
+
+    @Test("number 2147483647 is refused: the next add would get a number the shared store and --migrate-to refuse for good")
+    func numberWithoutRoom() async throws {
+        for key in ["revision", "number"] {
+            let file = try await tamperedLog { $0[key] = Int(Int32.max) }
+            try await expectRefused(file, saying: "from 1 to 1000000000, which leaves room for a billion more")
+        }
+        // At the bound, the next add still has room.
+        let file = try await tamperedLog { $0["number"] = 1_000_000_000 }
+        let target = try await DaemonProcess.start()
+        #expect(try await target.todoctl("replay", file).status == 0)
+        let add = try await target.todoctl("add", "next")
+        #expect(add.stdout == "added #1000000001 next\n", "\(add.stdout)\(add.stderr)")
+        try await target.stop()
+    }
+
+    @Test("more than 64 KiB of other programs' fields is refused, as an import's are")
+    func bigForeign() async throws {
+        let file = try await tamperedLog { $0["foreign"] = ["ical": String(repeating: "X", count: 70_000)] }
+        try await expectRefused(file, saying: "#1 revision 1: foreign: 70004 bytes of other programs' fields; the most is 65536 (64 KiB)")
+    }
+
+    @Test("a live subtask of a deleted todo is refused, naming its line and seq: todod deletes subtasks with their parent")
+    func liveSubtaskOfDeletedParent() async throws {
+        let source = try await DaemonProcess.start()
+        _ = try await source.todoctl("add", "Parent")
+        _ = try await source.todoctl("add", "Child", "--parent", "1")
+        _ = try await source.todoctl("rm", "1")
+        var lines = try await source.todoctl("log", "--json").lines
+        try await source.stop()
+        #expect(lines.count == 4, "\(lines)")
+        // The subtask's deletion, changed by hand into a live revision 2.
+        var entry = try jsonObject(lines[3])
+        var todo = entry["todo"] as? [String: Any] ?? [:]
+        todo["deletedAt"] = NSNull()
+        entry["todo"] = todo
+        lines[3] = String(decoding: try JSONSerialization.data(withJSONObject: entry), as: UTF8.self)
+        let file = source.directory + "/tampered.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        try await expectRefused(file, saying: "line 4 (seq 4) was refused")
+        try await expectRefused(file, saying: "#2 revision 2 is a live subtask of #1, which is deleted")
     }
 
     @Test("a todo that is its own parent, or whose parent is not there, is refused")
@@ -48,6 +90,6 @@ struct ReplayRefusalTests {
     @Test("a change over a wire limit (200 tags) is answered with the daemon's words, not waited for for ever")
     func overLimit() async throws {
         let file = try await tamperedLog { $0["tags"] = (0..<200).map { "t\($0)" } }
-        try await expectRefused(file, saying: "more than 32 tags")
+        try await expectRefused(file, saying: "more than 32 different tags")
     }
 }

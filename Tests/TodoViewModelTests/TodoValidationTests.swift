@@ -160,4 +160,48 @@ struct TodoValidationTests {
         }
         #expect(error.message == "foreign: the ical fields kept with it contain the control character U+001B (terminals obey these); remove it")
     }
+
+    @Test("a title or a tag of few characters but many bytes is refused by its bytes, saying so")
+    func bytesBehindCharacters() throws {
+        // One character: "Z" and 400,000 combining acute accents, 800 KB.
+        let heavy = "Z" + String(repeating: "\u{301}", count: 400_000)
+        #expect(heavy.count == 1)
+        let title = try #require(throws: TodoError.self) { try TodoValidation.title(heavy) }
+        #expect(title.message == "title: is 800001 bytes of UTF-8; the most is 4096 (combining marks and emoji take several bytes per character): shorten it", "\(title.message)")
+        let tag = try #require(throws: TodoError.self) { try TodoValidation.tag("Z" + String(repeating: "\u{301}", count: 200)) }
+        #expect(tag.message.contains("is longer than 64 characters (or 256 bytes of UTF-8)"), "\(tag.message)")
+        // The message quotes the start of the tag by scalars, not characters: it stays short.
+        #expect(tag.message.utf8.count < 200, "\(tag.message.utf8.count)")
+        #expect(try TodoValidation.title(String(repeating: "語", count: 500)).utf8.count == 1500)
+    }
+
+    @Test("a replayed todo must leave room for a billion more numbers and revisions below the shared store's 32-bit limit")
+    func replayedCountsLeaveRoom() throws {
+        let todo = Todo(id: UUID(), number: 1_000_000_000, title: "x", createdAt: at(0), revision: 1_000_000_000)
+        #expect(try TodoValidation.replayed([todo]) == [todo])
+        for (number, revision) in [(1_000_000_001, 1), (Int(Int32.max), 1), (1, Int(Int32.max))] {
+            let far = Todo(id: UUID(), number: number, title: "x", createdAt: at(0), revision: revision)
+            let error = try #require(throws: TodoError.self) { try TodoValidation.replayed([far]) }
+            #expect(error.message.contains("from 1 to 1000000000, which leaves room"), "\(error.message)")
+            #expect(error.message.hasPrefix("todo: #\(number) revision \(revision) "), "\(error.message)")
+        }
+    }
+
+    @Test("a replayed todo's fields kept from other programs are at most 64 KiB, as an import's, and the refusal names it")
+    func replayedForeign() throws {
+        var todo = Todo(id: UUID(), number: 3, title: "x", createdAt: at(0), revision: 2)
+        todo.foreign = ["ical": String(repeating: "X", count: 70_000)]
+        let error = try #require(throws: TodoError.self) { try TodoValidation.replayed([todo]) }
+        #expect(error.message == "#3 revision 2: foreign: 70004 bytes of other programs' fields; the most is 65536 (64 KiB)", "\(error.message)")
+        #expect(error.field == "foreign")
+    }
+
+    @Test("a name kept shortened is cut between characters, by characters and by bytes")
+    func prefixByBytes() {
+        #expect(TodoValidation.prefix(of: "todoctl", characters: 64, bytes: 256) == "todoctl")
+        #expect(TodoValidation.prefix(of: String(repeating: "a", count: 100), characters: 64, bytes: 256).count == 64)
+        let heavy = "Z" + String(repeating: "\u{301}", count: 400_000)
+        #expect(TodoValidation.prefix(of: "ab" + heavy, characters: 64, bytes: 256) == "ab")
+        #expect(TodoValidation.prefix(of: "éé", characters: 64, bytes: 3) == "é")
+    }
 }

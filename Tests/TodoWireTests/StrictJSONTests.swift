@@ -73,20 +73,43 @@ struct StrictJSONTests {
         #expect(codec.decodeRequest(ByteBuffer(string: line)) == .success(WireFrame(event: .requestStatus)))
     }
 
-    @Test("more than 32 tags in a request are refused while the line is read", arguments: ["tags", "addTags", "removeTags"])
+    @Test("more than 256 tags in one list are refused while the line is read", arguments: ["tags", "addTags", "removeTags", "notTags"])
     func tooManyTags(_ key: String) {
-        let tags = "[" + (0..<33).map { "\"t\($0)\"" }.joined(separator: ",") + "]"
+        let tags = "[" + (0..<257).map { "\"t\($0)\"" }.joined(separator: ",") + "]"
         let data = key == "tags" ? #"{"title":"x","tags":"# + tags + "}" : #"{"ref":1,"edit":{"\#(key)":"# + tags + "}}"
         let event = key == "tags" ? "requestNewTodo" : "requestUpdateTodoDetail"
         let text = message(#"{"event":"\#(event)","id":"t","data":"# + data + "}")
-        #expect(text.contains("\"\(key)\" holds more than 32 tags: a request may send at most 32"), "\(text)")
+        #expect(text.contains("\"\(key)\" holds more than 256 tags: a request may send at most 256"), "\(text)")
     }
 
-    @Test("32 tags are read")
-    func thirtyTwoTags() throws {
-        let tags = (0..<32).map { "t\($0)" }
-        let line = #"{"event":"requestNewTodo","data":{"title":"x","tags":["# + tags.map { "\"\($0)\"" }.joined(separator: ",") + "]}}"
-        #expect(try codec.decodeRequest(ByteBuffer(string: line)).get() == WireFrame(event: .requestNewTodo(NewTodo(title: "x", tags: tags))))
+    @Test("a filter's tags and notTags together over 256 are refused while the line is read")
+    func tagListsShareTheCap() {
+        let half = "[" + (0..<200).map { "\"t\($0)\"" }.joined(separator: ",") + "]"
+        let text = message(#"{"event":"requestTodoViewModels","id":"f","data":{"tags":"# + half + #","notTags":"# + half + "}}")
+        #expect(text.contains("hold more than 256 tags together"), "\(text)")
+    }
+
+    @Test("33 tags are read, so that validation refuses them with the request's id; 256 repeats too")
+    func thirtyThreeTags() throws {
+        for tags in [(0..<33).map { "t\($0)" }, Array(repeating: "home", count: 256)] {
+            let line = #"{"event":"requestNewTodo","data":{"title":"x","tags":["# + tags.map { "\"\($0)\"" }.joined(separator: ",") + "]}}"
+            let frame = try codec.decodeRequest(ByteBuffer(string: line)).get()
+            #expect(frame == WireFrame(event: .requestNewTodo(NewTodo(title: "x", tags: tags))), "\(frame)")
+        }
+    }
+
+    @Test("an id of more than 256 bytes is refused, and not sent back")
+    func longID() throws {
+        let long = String(repeating: "\u{301}", count: 129)
+        guard case .failure(let rejected) = codec.decodeRequest(ByteBuffer(string: #"{"event":"requestStatus","id":""# + long + #""}"#)) else {
+            Issue.record("an id of 258 bytes was read")
+            return
+        }
+        #expect(rejected.id == nil, "\(String(describing: rejected.id))")
+        #expect(rejected.error.message.contains("the id is 258 bytes of UTF-8; the most is 256"), "\(rejected.error.message)")
+        let fits = String(repeating: "i", count: 256)
+        let frame = try codec.decodeRequest(ByteBuffer(string: #"{"event":"requestStatus","id":""# + fits + #""}"#)).get()
+        #expect(frame.id == fits, "\(String(describing: frame.id))")
     }
 
     @Test("any other array in a request holds at most 64 elements")
