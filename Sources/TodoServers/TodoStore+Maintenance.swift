@@ -126,9 +126,15 @@ extension TodoStore {
 
     /// Refuses a database SQLite finds damaged (`PRAGMA quick_check`: every page and index
     /// entry read once, without comparing the indexes' contents to the rows'), before
-    /// anything is written into it.
-    static func refuseDamage(_ pool: DatabasePool, path: String) throws {
-        let problems = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(5)") }
+    /// anything is written into it: on a read-only connection of its own, since opening the
+    /// writer's pool already writes (it folded a page into a damaged file, seen with strace).
+    static func refuseDamage(path: String) throws {
+        guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let problems = try DatabaseQueue(path: path, configuration: configuration).read { db in
+            try String.fetchAll(db, sql: "PRAGMA quick_check(5)")
+        }
         guard problems != ["ok"] else { return }
         throw TodoStoreError(corruption(of: path, detail: problems.joined(separator: "; ")))
     }

@@ -30,8 +30,8 @@ public final class TodoStore: Sendable {
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
         }
         do {
+            try TodoStore.refuseDamage(path: path)
             pool = try DatabasePool(path: path, configuration: configuration)
-            try TodoStore.refuseDamage(pool, path: path)
             // Here, not in prepareDatabase: the pool sets NORMAL when it turns WAL on, after that hook,
             // and with NORMAL a commit reaches the disk only at the next checkpoint.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
