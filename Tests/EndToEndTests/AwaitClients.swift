@@ -4,7 +4,7 @@ import Foundation
 /// a listener such as `todoctl events` then hears every change made after it.
 /// No event says a client has subscribed, so the daemon's count is read until it holds,
 /// for up to `timeout` seconds (a loaded machine can take seconds to start a client).
-func awaitClients(_ count: Int, on daemon: DaemonProcess, timeout: TimeInterval = 30) async throws {
+func awaitClients(_ count: Int, on daemon: DaemonProcess, timeout: TimeInterval = 60) async throws {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)

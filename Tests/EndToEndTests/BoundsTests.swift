@@ -16,13 +16,16 @@ struct BoundsTests {
         _ = try await raw.awaitLine(containing: "responseHello")
         let baseline = try residentKilobytes(of: daemon.pid)
         let count = 100_000
+        // On a thread of its own: the send blocks whenever the daemon holds this client back.
         let sender = Task.detached {
-            var batch = ""
-            for index in 0..<count {
-                batch += #"{"event":"requestToggleComplete","id":"w\#(index)","data":"1"}"# + "\n"
-                if batch.utf8.count > 60_000 || index == count - 1 {
-                    try raw.send(batch)
-                    batch = ""
+            try await blocking {
+                var batch = ""
+                for index in 0..<count {
+                    batch += #"{"event":"requestToggleComplete","id":"w\#(index)","data":"1"}"# + "\n"
+                    if batch.utf8.count > 60_000 || index == count - 1 {
+                        try raw.send(batch)
+                        batch = ""
+                    }
                 }
             }
         }
@@ -60,8 +63,9 @@ struct BoundsTests {
         // 3.6 MB: more than the socket's buffers, so the sending blocks once the daemon stops reading.
         let all = requests
         let sent = Mutex(false)
+        // On a thread of its own: the send blocks while the daemon holds this client back.
         let sender = Task.detached {
-            try raw.send(all)
+            try await blocking { try raw.send(all) }
             sent.withLock { $0 = true }
         }
         // Not a byte read until the daemon holds this client back (or, as before, read everything it sent).
@@ -100,28 +104,35 @@ struct BoundsTests {
         let count = 6_000
         let notes = String(repeating: "n", count: 2_000)
         let sender = Task.detached {
-            var batch = ""
-            for index in 0..<count {
-                batch += #"{"event":"requestNewTodo","id":"w\#(index)","data":{"title":"broadcast \#(index)","notes":"\#(notes)"}}"# + "\n"
-                if batch.utf8.count > 60_000 || index == count - 1 {
-                    try writer.send(batch)
-                    batch = ""
+            try await blocking {
+                var batch = ""
+                for index in 0..<count {
+                    batch += #"{"event":"requestNewTodo","id":"w\#(index)","data":{"title":"broadcast \#(index)","notes":"\#(notes)"}}"# + "\n"
+                    if batch.utf8.count > 60_000 || index == count - 1 {
+                        try writer.send(batch)
+                        batch = ""
+                    }
                 }
             }
         }
-        let answered = try await blocking {
-            var answered = 0
-            try writer.readLines(timeout: 60) { line in
-                // The id comes last in a frame (its keys are sorted), after the 2 KB of notes.
-                if String(decoding: line.suffix(40), as: UTF8.self).contains(#""id":"w"#) { answered += 1 }
-                return answered < count
+        let reader = Task.detached {
+            try await blocking {
+                var answered = 0
+                try writer.readLines(timeout: 60) { line in
+                    // The id comes last in a frame (its keys are sorted), after the 2 KB of notes.
+                    if String(decoding: line.suffix(40), as: UTF8.self).contains(#""id":"w"#) { answered += 1 }
+                    return answered < count
+                }
+                return answered
             }
-            return answered
         }
-        try await sender.value
-        #expect(answered == count, "the writer had \(answered) of \(count) answers")
+        // The stalled client reads once the daemon gave up on it: it has 30 s from then to read its goodbye.
+        try await daemon.awaitLog(containing: "disconnecting a client that left more than 8 MiB unread", timeout: 120)
         var lines: [String] = []
         while let line = try await stalled.readLine(timeout: 60) { lines.append(line) }
+        try await sender.value
+        let answered = try await reader.value
+        #expect(answered == count, "the writer had \(answered) of \(count) answers")
         #expect(lines.count > 1_000, "the stalled client read \(lines.count) lines")
         for line in lines {
             #expect((try? jsonObject(line)) != nil, "not a whole frame: \(line.prefix(120))…")
@@ -191,7 +202,7 @@ struct BoundsTests {
         let requests = (0..<count).map { #"{"event":"requestTodoViewModels","id":"g\#($0)","data":{"status":"all"}}"# + "\n" }.joined()
         let sent = Mutex(false)
         let sender = Task.detached {
-            try greedy.send(requests)
+            try await blocking { try greedy.send(requests) }
             sent.withLock { $0 = true }
         }
         // Another client is answered meanwhile.

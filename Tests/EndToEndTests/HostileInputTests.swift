@@ -53,7 +53,7 @@ struct HostileInputTests {
         // answer has no id.
         let error = try jsonObject(try await raw.awaitLine(containing: "badRequest"))
         #expect(bystander.status == 0)
-        #expect((error.path("data", "message") as? String ?? "").contains("at most 32"), "\(error)")
+        #expect((error.path("data", "message") as? String ?? "").contains("at most 256"), "\(error)")
         try await daemon.stop()
     }
 
