@@ -23,6 +23,10 @@ public struct TodoStoreError: Error, CustomStringConvertible, Sendable, Equatabl
         switch error.resultCode {
         case .SQLITE_FULL:
             self.init("the disk holding \(directory) is full (\(sqlite)): free some space there (df -h \(directory)), then try again")
+        // A write cut short by a full disk can come back as an I/O error (a backup's step on a
+        // full tmpfs gave SQLITE_IOERR_WRITE): the free space tells which it was.
+        case .SQLITE_IOERR where Self.hasNoRoom(directory):
+            self.init("the disk holding \(directory) is full (\(sqlite)): free some space there (df -h \(directory)), then try again")
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             self.init(TodoStore.corruption(of: path, detail: sqlite))
         case .SQLITE_CONSTRAINT:
@@ -40,6 +44,15 @@ public struct TodoStoreError: Error, CustomStringConvertible, Sendable, Equatabl
         default:
             self.init("the database \(path) failed (\(sqlite))")
         }
+    }
+}
+
+extension TodoStoreError {
+    /// Whether the file system holding `directory` has less room than a few database pages.
+    static func hasNoRoom(_ directory: String) -> Bool {
+        var info = statvfs()
+        guard statvfs(directory, &info) == 0 else { return false }
+        return UInt64(info.f_bavail) * UInt64(info.f_frsize) < 64 << 10
     }
 }
 
