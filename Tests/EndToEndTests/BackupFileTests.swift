@@ -41,6 +41,13 @@ struct BackupFileTests {
         for index in 0..<5 { #expect(try await daemon.todoctl("add", "todo \(index)").status == 0) }
         #expect(try await daemon.todoctl("backup").status == 0)
         let before = try FileManager.default.contentsOfDirectory(atPath: disk.path + "/backups")
+        // Filled only once todod has checkpointed (5 s after the last write): the write-ahead log
+        // it then truncates would free room again after the fill (seen: the backup fitted).
+        let wal = daemon.databasePath + "-wal"
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ((try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0) > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let filler = try await disk.fill()
 
         let refused = try await daemon.todoctl("backup")

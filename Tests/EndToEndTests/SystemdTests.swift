@@ -220,7 +220,8 @@ struct SystemdPackageTests {
 
     @Test("its files: binaries in /usr/bin, user units, gzipped man pages, completions; all root's")
     func fileList() async throws {
-        let listing = try await run("/usr/bin/dpkg-deb", ["--contents", deb])
+        // Unpacking 37 MB beside a loaded suite once took over the default 30 s.
+        let listing = try await run("/usr/bin/dpkg-deb", ["--contents", deb], timeout: 120)
         #expect(listing.status == 0, "\(listing.stderr)")
         // "-rwxr-xr-x root/root 12345 2026-11-22 04:00 ./usr/bin/todod"
         let entries = listing.lines.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
