@@ -81,10 +81,22 @@ final class ClientState: Sendable {
             }
             waiter?.resume(returning: frame.event)
             switch frame.event {
-            case .responseTodoViewModel(let change) where change.kind != .unchanged: broadcasts.input.deliver(.frame(frame))
+            case .responseTodoViewModel(let change) where change.kind != .unchanged:
+                for each in Self.eachChange(of: frame, change) { broadcasts.input.deliver(.frame(each)) }
             case .responseSharedStore: broadcasts.input.deliver(.frame(frame))
             default: break
             }
+        }
+    }
+
+    /// A step's frame as a View takes it, one frame per change: the first the asker's, the
+    /// rest nobody's answer (as daemons before `further` sent them, and `events` prints them).
+    private static func eachChange(of frame: WireFrame, _ change: TodoChange) -> [WireFrame] {
+        guard !change.further.isEmpty else { return [frame] }
+        return change.eachChange.enumerated().map { index, each in
+            index == 0
+                ? WireFrame(event: .responseTodoViewModel(each), id: frame.id, client: frame.client)
+                : WireFrame(event: .responseTodoViewModel(each))
         }
     }
 

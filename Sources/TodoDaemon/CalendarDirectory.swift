@@ -287,7 +287,7 @@ final class CalendarDirectory: Sendable {
     private func handle(_ envelope: Envelope) {
         switch envelope.event {
         case .responseTodoViewModel(let change) where change.kind != .unchanged:
-            write(change.todo.todo)
+            for each in change.eachChange { write(each.todo.todo) }
         case .responseImportTodos(let result) where envelope.correlation?.request.hasPrefix("ical-dir:") == true:
             let imported = state.withLock { state in result.changes.map { state.importing.removeValue(forKey: $0.todo.id) } }
             // A file older than todod's todo loses: it is rewritten from todod's. One that holds

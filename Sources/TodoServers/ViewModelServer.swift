@@ -29,11 +29,8 @@ public final class ViewModelServer: Sendable {
             // Each imported change reaches every View as any change does, before the asker's summary.
             for change in ViewModelServer.broadcasts(for: envelope.event) { self.bus.publish(.responseTodoViewModel(change)) }
             guard let answer = answer(to: envelope.event) else { return }
+            // A write's answer carries its whole step (`TodoChange.further`), and goes to every client.
             self.bus.publish(answer, correlation: envelope.correlation)
-            // A mutation's further changes go to every client too, after its own, as no one's answer.
-            if case .responseTodo(.written(_, let changes)) = envelope.event {
-                for change in changes.dropFirst() { self.bus.publish(.responseTodoViewModel(TodoChange(change))) }
-            }
         }
     }
 
@@ -156,7 +153,7 @@ public final class ViewModelServer: Sendable {
         switch result {
         case .written(_, let changes):
             guard let own = changes.first else { return .responseError(TodoError(.storage, "a write committed without a change: please report this as a bug")) }
-            return .responseTodoViewModel(TodoChange(own))
+            return .responseTodoViewModel(TodoChange(own, further: changes.dropFirst()))
         case .purged(_, let todos, let change):
             return .responsePurge(PurgeResult(numbers: todos.map(\.number).sorted(), seq: change))
         case .unchanged(_, let todo):

@@ -3,6 +3,9 @@ import TodoModel
 /// One committed change to one todo, as every View receives it
 /// (`responseTodoViewModel`). `sequence` is its place in the commit order: consecutive,
 /// so a View that sees a gap knows it missed one and reloads.
+///
+/// A write that changes several todos in one step carries the others in `further`, so
+/// that its answer is the whole step: one frame tells the asker and every View all of it.
 public struct TodoChange: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         case created, updated, completed, reopened, deleted, restored
@@ -24,11 +27,16 @@ public struct TodoChange: Sendable, Equatable, Codable {
     public var kind: Kind
     public var todo: TodoViewModel
     public var sequence: UInt64
+    /// The other changes of the same step, in commit order, their sequence numbers following
+    /// this one's: a repeating todo's next occurrence, the subtasks completed, deleted or
+    /// restored with their parent. Empty on a change that is itself one of those.
+    public var further: [TodoChange]
 
-    public init(kind: Kind, todo: TodoViewModel, sequence: UInt64) {
+    public init(kind: Kind, todo: TodoViewModel, sequence: UInt64, further: [TodoChange] = []) {
         self.kind = kind
         self.todo = todo
         self.sequence = sequence
+        self.further = further
     }
 
     /// The broadcast of one journaled change.
@@ -36,8 +44,37 @@ public struct TodoChange: Sendable, Equatable, Codable {
         self.init(kind: Kind(entry.kind), todo: TodoViewModel(entry.after), sequence: entry.seq)
     }
 
+    /// A write's answer: its own journaled change, carrying the rest of its step.
+    public init(_ own: JournalEntry, further: some Sequence<JournalEntry>) {
+        self.init(own)
+        self.further = further.map(TodoChange.init)
+    }
+
+    /// Each change of the step on its own, in commit order: what a View applies one by one.
+    public var eachChange: [TodoChange] {
+        [TodoChange(kind: kind, todo: todo, sequence: sequence)] + further
+    }
+
     private enum CodingKeys: String, CodingKey {
-        case kind = "change", todo, sequence = "seq"
+        case kind = "change", todo, sequence = "seq", further
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            kind: try c.decode(Kind.self, forKey: .kind), todo: try c.decode(TodoViewModel.self, forKey: .todo),
+            sequence: try c.decode(UInt64.self, forKey: .sequence),
+            further: try c.decodeIfPresent([TodoChange].self, forKey: .further) ?? [])
+    }
+
+    /// `further` only when there are some, so a one-change step is the line it always was
+    /// (and a client that does not know `further` still reads every frame).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(todo, forKey: .todo)
+        try c.encode(sequence, forKey: .sequence)
+        if !further.isEmpty { try c.encode(further, forKey: .further) }
     }
 }
 

@@ -22,7 +22,7 @@ struct MutationArguments: ParsableArguments {
             for ref in refs {
                 let result = Result { () throws(TodoClientError) in try client.change(request(ref)) }
                 try report.record(result)
-                if case .success(let change) = result { try report.recordFurther(client.consequences(of: change)) }
+                if case .success(let change) = result { report.recordFurther(change.further) }
             }
             return report
         }

@@ -57,17 +57,6 @@ extension TodoConnection {
         try ask(event) { if case .responseTodoViewModel(let change) = $0 { change } else { nil } }
     }
 
-    /// The other changes the write behind `change` made in the same step (a repeating todo's
-    /// next occurrence, subtasks completed, deleted or restored with their parent). They reach
-    /// other clients as broadcasts; a one-shot command reads them from the journal.
-    func consequences(of change: TodoChange) throws(TodoClientError) -> [TodoChange] {
-        guard change.kind != .unchanged else { return [] }
-        let log = try ask(.requestLog(LogRequest(after: change.sequence, limit: ChangeList.maximumChanges))) {
-            if case .responseLog(let list) = $0 { list.changes } else { nil }
-        }
-        return log.prefix { $0.step == change.sequence }.map(\.change)
-    }
-
     func list(_ filter: TodoFilter) throws(TodoClientError) -> TodoViewModelList {
         try ask(.requestTodoViewModels(filter)) { if case .responseTodoViewModels(let list) = $0 { list } else { nil } }
     }

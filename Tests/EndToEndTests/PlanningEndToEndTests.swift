@@ -19,19 +19,21 @@ struct PlanningEndToEndTests {
         // Both requests are on the wire before either answer is read.
         try first.send(#"{"event":"requestCompleteTodo","id":"a","data":1}"# + "\n")
         try second.send(#"{"event":"requestCompleteTodo","id":"b","data":1}"# + "\n")
-        // Each peer hears its answer and the next occurrence's creation, in either order.
+        // Each peer hears its answer and the completion, in either order (its own answer, or the other's).
         var answers: [String] = []
         for (peer, id) in [(first, "a"), (second, "b")] {
             var answer: String?
-            var created: String?
-            while answer == nil || created == nil, let line = try await peer.readLine() {
+            var completion: String?
+            while answer == nil || completion == nil, let line = try await peer.readLine() {
                 if line.contains(#""id":"\#(id)""#) { answer = line }
-                if line.contains(#""change":"created""#) { created = line }
+                if line.contains(#""change":"completed""#) { completion = line }
             }
             answers.append(answer ?? "")
-            // Broadcast to both with no request id: nobody asked for it.
-            #expect(created?.contains(#""due":"2031-01-10""#) == true && created?.contains(#""previous":1"#) == true)
-            #expect(created?.contains(#""event":"responseTodoViewModel"}"#) == true)
+            // The next occurrence's creation is in the completion's line, which both receive.
+            let created = (try jsonObject(completion ?? "{}").path("data", "further") as? [[String: Any]])?.first
+            #expect(created?["change"] as? String == "created", "\(completion ?? "no completion")")
+            #expect(created?.path("todo", "due") as? String == "2031-01-10", "\(completion ?? "no completion")")
+            #expect(created?.path("todo", "previous") as? Int == 1, "\(completion ?? "no completion")")
         }
         #expect(answers.filter { $0.contains(#""change":"completed""#) }.count == 1)
         #expect(answers.filter { $0.contains(#""change":"unchanged""#) }.count == 1)
@@ -105,11 +107,46 @@ struct PlanningEndToEndTests {
         #expect(done.status == 0)
         // Every todo it completed is reported, not only the one named.
         #expect(done.lines.sorted() == ["done #1 Paint the house", "done #2 Buy paint", "done #3 Sand the walls"])
-        for number in [1, 2, 3] {
-            _ = try await watcher.awaitLine(containing: #""change":"completed""#, #""number":\#(number),"#)
-        }
-        let allNow = try await all(daemon, "--completed")
-        #expect(allNow.compactMap { $0["number"] as? Int }.sorted() == [1, 2, 3])
+        // Another client hears the step as one line, the parent's change carrying its subtasks'.
+        let step = try jsonObject(try await watcher.awaitLine(containing: #""change":"completed""#))
+        let further = step.path("data", "further") as? [[String: Any]] ?? []
+        #expect(step.path("data", "todo", "number") as? Int == 1, "\(step)")
+        #expect(further.compactMap { $0.path("todo", "number") as? Int }.sorted() == [2, 3], "\(step)")
+        #expect(further.allSatisfy { $0["change"] as? String == "completed" }, "\(step)")
+        #expect(try await all(daemon, "--completed").compactMap { $0["number"] as? Int }.sorted() == [1, 2, 3])
+        try await daemon.stop()
+    }
+
+    @Test("a write whose step makes several changes is answered with all of them in one line, the line every client receives")
+    func stepInOneAnswer() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Water", "--due", "2031-01-03", "--every", "1w")
+        _ = try await daemon.todoctl("add", "Trip")
+        _ = try await daemon.todoctl("add", "Tickets", "--parent", "2")
+        _ = try await daemon.todoctl("add", "Passport", "--parent", "2")
+        let (asker, watcher) = (try daemon.connect(), try daemon.connect())
+        for peer in [asker, watcher] { _ = try await peer.awaitLine(containing: "responseHello") }
+
+        try asker.send(#"{"event":"requestCompleteTodo","id":"c","data":1}"# + "\n")
+        let answer = try await asker.awaitLine(containing: #""id":"c""#)
+        let frame = try jsonObject(answer)
+        let seq = frame.path("data", "seq") as? Int ?? 0
+        #expect(frame.path("data", "change") as? String == "completed", "\(answer)")
+        let next = (frame.path("data", "further") as? [[String: Any]])?.first
+        #expect(next?["change"] as? String == "created" && next?["seq"] as? Int == seq + 1, "\(answer)")
+        #expect(next?.path("todo", "previous") as? Int == 1 && next?.path("todo", "due") as? String == "2031-01-10", "\(answer)")
+        // The same bytes reach the other client: one frame serves the asker and everyone.
+        #expect(try await watcher.awaitLine(containing: "responseTodoViewModel") == answer)
+
+        // todoctl prints the whole step from its one answer.
+        let removed = try await daemon.todoctl("rm", "2")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.lines.sorted() == ["deleted #2 Trip", "deleted #3 Tickets", "deleted #4 Passport"], "\(removed.lines)")
+        let step = try jsonObject(try await watcher.awaitLine(containing: #""change":"deleted""#))
+        #expect(step.path("data", "todo", "number") as? Int == 2, "\(step)")
+        let subtasks = step.path("data", "further") as? [[String: Any]] ?? []
+        #expect(subtasks.compactMap { $0.path("todo", "number") as? Int }.sorted() == [3, 4], "\(step)")
+        #expect(subtasks.compactMap { $0["seq"] as? Int }.sorted() == [seq + 3, seq + 4], "\(step)")
         try await daemon.stop()
     }
 
