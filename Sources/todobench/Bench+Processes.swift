@@ -84,6 +84,25 @@ extension Bench {
 
     /// Wall time of a whole command: hyperfine's runs when it is installed, else our own.
     func timeCommand(_ command: [String], environment: [String: String], runs: Int) async throws -> Summary {
+        let times = try await commandTimes(command, environment: environment, runs: runs)
+        return Summary([Sample(latencies: times, elapsed: times.reduce(0, +))])
+    }
+
+    /// Two commands timed in turns, `rounds` times `runs / rounds` runs of each, so that both
+    /// see the same moments of a shared machine: their ratio is the figure, not either time.
+    func timeSideBySide(_ ours: [String], environment: [String: String], _ theirs: [String], theirEnvironment: [String: String],
+                        runs: Int, rounds: Int = 4) async throws -> (ours: Summary, theirs: Summary) {
+        var (mine, peer): ([UInt64], [UInt64]) = ([], [])
+        let each = max(1, runs / rounds)
+        for _ in 0..<rounds {
+            mine += try await commandTimes(ours, environment: environment, runs: each)
+            peer += try await commandTimes(theirs, environment: theirEnvironment, runs: each)
+        }
+        return (Summary([Sample(latencies: mine, elapsed: mine.reduce(0, +))]), Summary([Sample(latencies: peer, elapsed: peer.reduce(0, +))]))
+    }
+
+    /// The wall times of `runs` runs of a command, after 3 warm-ups.
+    private func commandTimes(_ command: [String], environment: [String: String], runs: Int) async throws -> [UInt64] {
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { $1 }
         let environment = merged
@@ -126,7 +145,6 @@ extension Bench {
             }
             return times
         }
-        let sample = Sample(latencies: times, elapsed: times.reduce(0, +))
-        return Summary([sample])
+        return times
     }
 }

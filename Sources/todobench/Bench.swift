@@ -43,6 +43,7 @@ struct Bench {
         if options.scenarios.contains(2) { try await writeThroughput(in: work) }
         if options.scenarios.contains(3) { try await fanOut(in: work) }
         if options.scenarios.contains(4) { try await busAlone() }
+        if options.scenarios.contains(5) { try await everydayCommands(in: work) }
         if options.scenarios.contains(5) || options.scenarios.contains(6) { try await wholeProcesses(in: work) }
         if options.scenarios.contains(7) { try await sharedStore(in: work) }
 
@@ -51,6 +52,14 @@ struct Bench {
         table.print()
         print("")
         print("Medians over \(options.runs) runs (p50, p99 and max are each the median of the runs' figures); todobench took \(formatDuration(now() - started)).")
+        if options.check {
+            print("")
+            guard table.missed.isEmpty else {
+                print("✗ \(table.missed.count) of \(table.goals) goals missed: \(table.missed.joined(separator: "; "))")
+                exit(1)
+            }
+            print("✓ all \(table.goals) goals met")
+        }
     }
 
     // MARK: 2. Durable write throughput

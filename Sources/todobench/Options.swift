@@ -37,6 +37,9 @@ struct Options: ParsableCommand {
     @Option(name: .customLong("bin"), help: ArgumentHelp("Where todod and todoctl are: by default beside todobench.", valueName: "dir"))
     var binaries: String = Options.besideThisProgram
 
+    @Flag(help: "Exit 1 when a figure misses its goal, after printing the table (`make bench-check`).")
+    var check = false
+
     @Flag(help: "Keep the temporary directories (the daemons' and PostgreSQL's logs are there).")
     var keep = false
 

@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// Debian's `redis-server` on a Unix socket in a private directory, persistence off:
-/// the yardstick for a read round trip. Awaited by its `READY=1` (`--supervised systemd`,
+/// the yardstick for a read round trip; or, `durable`, with every write in its append-only
+/// file synced before it answers (`appendfsync always`), the yardstick for a durable write. Awaited by its `READY=1` (`--supervised systemd`,
 /// as for todod), stopped with `SHUTDOWN NOSAVE`, killed if todobench lets go of it first.
 final class RedisServer: SideServer, @unchecked Sendable {
     let socketPath: String
@@ -15,13 +16,13 @@ final class RedisServer: SideServer, @unchecked Sendable {
     var pid: Int32 { process.processIdentifier }
 
     /// Starts one in `directory`; says how to install it when it is missing.
-    static func start(in directory: String) async throws -> RedisServer {
+    static func start(in directory: String, durable: Bool = false) async throws -> RedisServer {
         guard let binary = findExecutable("redis-server") else {
             throw BenchError("redis-server is not installed, so there is nothing to compare reads with: apt-get install redis-server (make bench does)")
         }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let server = RedisServer(binary: binary, directory: directory)
-        try await server.launch(binary: binary, directory: directory)
+        try await server.launch(binary: binary, directory: directory, durable: durable)
         return server
     }
 
@@ -30,16 +31,17 @@ final class RedisServer: SideServer, @unchecked Sendable {
         version = RedisServer.version(of: binary)
     }
 
-    private func launch(binary: String, directory: String) async throws {
+    private func launch(binary: String, directory: String, durable: Bool) async throws {
         let notify = try NotifySocket(path: directory + "/notify.sock")
         defer { notify.close() }
         process.executableURL = URL(fileURLWithPath: binary)
-        // No TCP port, no snapshots, no append-only file: a cache on a Unix socket.
+        // No TCP port, no snapshots; an append-only file synced at every write only when durable.
+        let persistence = durable ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]
         process.arguments = [
             "--port", "0", "--unixsocket", socketPath, "--unixsocketperm", "700",
-            "--save", "", "--appendonly", "no", "--dir", directory, "--logfile", directory + "/redis.log",
+            "--save", "", "--dir", directory, "--logfile", directory + "/redis.log",
             "--daemonize", "no", "--supervised", "systemd",
-        ]
+        ] + persistence
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
         process.environment = environment

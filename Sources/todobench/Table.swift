@@ -34,10 +34,17 @@ final class Table: @unchecked Sendable {
 
     private var rows: [[String]] = []
     private var notes: [String] = []
+    /// The measures whose goal this run missed (`--check` fails on them).
+    private(set) var missed: [String] = []
+    private(set) var goals = 0
 
     /// A row. `ratio` is todod's figure over the comparison's, as the goal reads it.
     func add(_ scenario: String, _ measure: String, todod: String, comparison: String = "", ratio: Double? = nil,
              goal: Goal? = nil, notes: String = "") {
+        if let goal {
+            goals += 1
+            if !goal.met { missed.append(measure) }
+        }
         rows.append([
             scenario, measure, todod, comparison, ratio.map(formatRatio) ?? "", goal?.text ?? "",
             goal.map { $0.met ? "✓" : "✗" } ?? "", notes,
