@@ -125,20 +125,18 @@ struct WireDecoder: Decoder {
         case is UInt64.Type: return try integer(UInt64.self) as! T
         case is Bool.Type: return try decode(Bool.self) as! T
         case is Date.Type: return try instant() as! T
-        case is UUID.Type:
-            let text = try text()
-            guard let id = UUID(uuidString: text) else { throw corrupted("\"\(text)\" is not a UUID") }
-            return id as! T
+        case is UUID.Type: return try uuid() as! T
         case is LocalDate.Type: return try date() as! T
+        case is Todo.Type: return try todo() as! T
         case is TodoViewModel.Type:
-            return TodoViewModel(try Todo(from: self), today: context.currentDay) as! T
+            return TodoViewModel(try todo(), today: context.currentDay) as! T
         default: return try T(from: self)
         }
     }
 
     /// `2026-11-22T09:30:00.123Z` read from its digits; any other ISO 8601 form as
     /// `WireCodec.parseTimestamp` reads it.
-    private func instant() throws -> Date {
+    func instant() throws -> Date {
         let text = try text()
         let utf8 = Array(text.utf8)
         if utf8.count == 24, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
@@ -157,7 +155,7 @@ struct WireDecoder: Decoder {
     }
 
     /// A due date, through `LocalDate.init(from:)` once per different day in the frame.
-    private func date() throws -> LocalDate {
+    func date() throws -> LocalDate {
         let text = try text()
         let utf8 = Array(text.utf8)
         guard utf8.count == 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),

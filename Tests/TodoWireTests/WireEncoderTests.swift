@@ -154,7 +154,12 @@ struct WireEncoderTests {
                 due: Bool.random() ? LocalDate(year: Int.random(in: 1...9999), month: Int.random(in: 1...12), day: Int.random(in: 1...28)) : nil,
                 tags: (0..<Int.random(in: 0...3)).map { _ in text() }, createdAt: instant(), updatedAt: instant(),
                 completedAt: Bool.random() ? instant() : nil, deletedAt: Bool.random() ? instant() : nil,
-                revision: Int.random(in: Int.min...Int.max))
+                revision: Int.random(in: Int.min...Int.max),
+                recurrence: Bool.random() ? Recurrence(count: Int.random(in: 1...99), unit: [.day, .week, .month, .year].randomElement()!) : nil,
+                parent: Bool.random() ? Int.random(in: 1...number) : nil,
+                wait: Bool.random() ? LocalDate(year: Int.random(in: 1...9999), month: Int.random(in: 1...12), day: Int.random(in: 1...28)) : nil,
+                previous: Bool.random() ? Int.random(in: 1...number) : nil,
+                foreign: Bool.random() ? [text(): text(), "taskwarrior": text()] : [:])
             rows.append(TodoViewModel(todo))
         }
         let frame = WireFrame(event: .responseTodoViewModels(TodoViewModelList(filter: TodoFilter(search: text()), todos: rows, asOf: 1)), id: text(), client: 1)
@@ -165,6 +170,34 @@ struct WireEncoderTests {
         let text = String(decoding: slow.dropLast(), as: UTF8.self)
         let ours = try #require(read(text))
         #expect(ours == foundationRead(text))
+    }
+
+    @Test("a row the todo reader refuses is refused as Todo's own conformance refuses it, in the same words",
+          arguments: [
+            #"{"number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
+            #"{"id":null,"number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":"1","title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":null,"createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
+            #"{"id":"fc1cd20f","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","priority":"urgent","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","tags":["a",2],"createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","due":"2026-02-30","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"yesterday","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1.5}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1,"recurrence":{"every":"often"}}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1,"foreign":{"a":1}}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1,"foreign":["a"]}"#,
+            #"[1]"#,
+          ])
+    func todoReaderRefusesAsConformance(_ line: String) throws {
+        let document = try JSONDocument(bytes: Array(line.utf8), limits: .response)
+        // Todo's own init(from:), through the generic containers, against the reader.
+        let conformance = Result { try Todo(from: WireDecoder(document: document)) }
+        let reader = Result { try WireDecoder(document: document).todo() }
+        guard case .failure(let expected) = conformance else { Issue.record("the conformance read \(line)"); return }
+        guard case .failure(let error) = reader else { Issue.record("the reader read \(line)"); return }
+        let words = (WireCodec.describe(error), WireCodec.describe(expected))
+        #expect(words.0 == words.1, "\(line)")
     }
 
     @Test("the calendar arithmetic agrees with Foundation's calendar")
