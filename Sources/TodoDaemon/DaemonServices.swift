@@ -5,15 +5,6 @@ import Synchronization
 import TodoServers
 import TodoSystemd
 
-/// A part of the daemon that runs until shutdown and needs nothing done first.
-struct ForegroundService: Service {
-    let body: @Sendable () async -> Void
-
-    func run() async {
-        await cancelWhenGracefulShutdown { await body() }
-    }
-}
-
 /// The ModelServer, stopped last and gently: it commits every write it has received.
 struct ModelService: Service {
     let server: ModelServer
