@@ -61,11 +61,9 @@ final class ClientRegistry: Sendable {
         self.bus = bus
         self.logger = logger
         self.onClientCountChange = onClientCountChange
-        bus.subscribe(to: [
-            .responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseBackup, .responseError,
-            .responseChanges, .responseHistory, .responseLog, .responseUndo, .responseReplay, .responsePurge,
-            .responseImportTodos, .responseSharedStore,
-        ]) {
+        // Every view response, from the one list in EventKind: hello and goodbye are not
+        // published on the bus but written by the connection itself.
+        bus.subscribe(to: EventKind.viewResponses.subtracting([.responseHello, .responseGoodbye])) {
             [weak self] envelope in self?.route(envelope)
         }
     }
