@@ -234,6 +234,62 @@ struct BoundsTests {
     }
 }
 
+/// A client that never reads, beside one that writes: what `todoctl events` says of the
+/// changes it could not show.
+extension BoundsTests {
+    /// Adds `count` todos with 4 KB notes through `writer`, pipelined, reading the answers as
+    /// they come (each is the change broadcast to every client); returns how many were answered.
+    private func addTodos(_ count: Int, through writer: RawConnection) async throws -> Int {
+        let notes = String(repeating: "n", count: 4_000)
+        let sender = Task.detached {
+            try await blocking {
+                var batch = ""
+                for index in 0..<count {
+                    batch += #"{"event":"requestNewTodo","id":"w\#(index)","data":{"title":"broadcast \#(index)","notes":"\#(notes)"}}"# + "\n"
+                    if batch.utf8.count > 60_000 || index == count - 1 {
+                        try writer.send(batch)
+                        batch = ""
+                    }
+                }
+            }
+        }
+        let answered = try await blocking {
+            var answered = 0
+            try writer.readLines(timeout: 120) { line in
+                // The id comes last in a frame (its keys are sorted), after the notes.
+                if String(decoding: line.suffix(40), as: UTF8.self).contains(#""id":"w"#) { answered += 1 }
+                return answered < count
+            }
+            return answered
+        }
+        try await sender.value
+        return answered
+    }
+
+    @Test("issue 25: todoctl events, stopped (SIGSTOP) while another client makes 5,000 changes, says which it does not show as soon as it resumes, with no change made after")
+    func eventsSaysDroppedChangesAtOnce() async throws {
+        let daemon = try await DaemonProcess.start()
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
+        defer { events.stopNow() }
+        // events, and the status that asks.
+        try await awaitClients(2, on: daemon)
+        events.signal(SIGSTOP)
+        // About 21 MB of changes: the daemon cuts the stopped client off past its 8 MiB bound (about 2,000
+        // changes), and the rest are more than one catch-up from the journal holds (1,000).
+        let writer = try daemon.connect()
+        _ = try await writer.awaitLine(containing: "responseHello")
+        let count = 5_000
+        let answered = try await addTodos(count, through: writer)
+        #expect(answered == count, "the writer had \(answered) of \(count) answers")
+        try await daemon.awaitLog(containing: "disconnecting a client that left more than 8 MiB unread", timeout: 60)
+        events.signal(SIGCONT)
+        let notice = try await events.awaitLine(containing: "not shown", timeout: 60)
+        #expect(notice.contains("…\(count) are not shown: the output was not read in time"), "\(notice)")
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
+    }
+}
+
 /// Waits until the daemon's status counts a client held back (true), or `otherwise` holds (false);
 /// fails after 60 s with neither. Asks on a connection of its own: cheaper than a process a time.
 func awaitHeldBack(_ daemon: DaemonProcess, otherwise: @escaping @Sendable () -> Bool) async throws -> Bool {
