@@ -262,10 +262,10 @@ extension BoundsTests {
         return (peak - baseline, after - baseline)
     }
 
-    /// Adds `count` todos with 4 KB notes through `writer`, pipelined, reading the answers as
+    /// Adds `count` todos with notes of `size` bytes through `writer`, pipelined, reading the answers as
     /// they come (each is the change broadcast to every client); returns how many were answered.
-    private func addTodos(_ count: Int, through writer: RawConnection) async throws -> Int {
-        let notes = String(repeating: "n", count: 4_000)
+    private func addTodos(_ count: Int, notes size: Int = 4_000, through writer: RawConnection) async throws -> Int {
+        let notes = String(repeating: "n", count: size)
         let sender = Task.detached {
             try await blocking {
                 var batch = ""
@@ -310,6 +310,58 @@ extension BoundsTests {
         events.signal(SIGCONT)
         let notice = try await events.awaitLine(containing: "not shown", timeout: 60)
         #expect(notice.contains("…\(count) are not shown: the output was not read in time"), "\(notice)")
+        let exitStatus = try await daemon.stop()
+        #expect(exitStatus == 0)
+    }
+
+    @Test("issue 25: todoctl events whose output is not read while 12,500 changes are made accounts for each as soon as it is read again, with no change made after: printed, or named as not shown")
+    func eventsAccountsForChangesItDropped() async throws {
+        let daemon = try await DaemonProcess.start()
+        // Its output goes to a FIFO nobody reads yet: it blocks writing, while its client reads on,
+        // holds 10,000 changes unread and drops the rest.
+        let fifo = daemon.directory + "/events.out"
+        try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: errno \(errno)")
+        let output = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(output) }
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment, output: .file(fifo), errors: .pipe)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: daemon)
+        let writer = try daemon.connect()
+        _ = try await writer.awaitLine(containing: "responseHello")
+        // Small changes (about 5 MB in all): the daemon never cuts this client off.
+        let count = 12_500
+        let answered = try await addTodos(count, notes: 0, through: writer)
+        #expect(answered == count, "the writer had \(answered) of \(count) answers")
+
+        // Read now: every change is printed, or named on stderr as not shown, without another change.
+        let notices = try #require(events.errorReader)
+        let printed = try await blocking {
+            var printed: Set<Int> = []
+            var pending: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let deadline = Date().addingTimeInterval(60)
+            while !printed.contains(count), !notices.lines.contains(where: { $0.contains("…\(count) are not shown") || $0.contains("change \(count) is not shown") }) {
+                guard Date() < deadline else { throw TestFailure("change \(count) neither printed nor named within 60 s; stderr: \(notices.lines.suffix(5))") }
+                var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 100) == 1 else { continue }
+                let read = Glibc.read(output, &chunk, chunk.count)
+                guard read > 0 else { continue }
+                pending += chunk[..<read]
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    if let seq = Int(String(decoding: pending[..<newline], as: UTF8.self).prefix { $0 != " " }) { printed.insert(seq) }
+                    pending.removeSubrange(...newline)
+                }
+            }
+            return printed
+        }
+        // What stderr names as not shown: "changes A…B are not shown" or "change B is not shown".
+        var named: Set<Int> = []
+        for line in notices.lines where line.contains("not shown") {
+            let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            if line.contains("changes "), numbers.count >= 2 { named.formUnion(numbers[0]...numbers[1]) } else if let one = numbers.first { named.insert(one) }
+        }
+        let unaccounted = Set(1...count).subtracting(printed).subtracting(named)
+        #expect(unaccounted.isEmpty, "\(unaccounted.count) changes neither printed nor named, from \(unaccounted.min() ?? 0) to \(unaccounted.max() ?? 0); stderr: \(notices.lines)")
         let exitStatus = try await daemon.stop()
         #expect(exitStatus == 0)
     }
