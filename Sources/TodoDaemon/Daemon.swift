@@ -60,7 +60,9 @@ public enum Daemon {
         let systemd = SystemdReporter()
         let idle = IdleClock()
         let registryBox = RegistryBox()
-        let monitor = shared.map { SharedStoreMonitor(store: $0, bus: bus, logger: logger) { work in coreLoop.execute(work) } }
+        let monitor = shared.map {
+            SharedStoreMonitor(store: $0, bus: bus, logger: logger, refused: model.refusedWhileUnreachable) { work in coreLoop.execute(work) }
+        }
         let status = StatusResponder(
             bus: bus, model: model, configuration: configuration, sharedStore: monitor,
             clients: { registryBox.registry?.count ?? 0 }, heldBackClients: { registryBox.registry?.heldBackCount ?? 0 })

@@ -99,6 +99,8 @@ public final class ModelServer: Sendable {
     /// Journal reads: off the core, beside the writer (WAL readers do not wait for it).
     let journalReader = DispatchQueue(label: "todod.journal")
     let state: Mutex<State>
+    /// Writes refused because the shared store could not be reached: counted, not logged each.
+    public let refusedWhileUnreachable = RefusedWrites()
 
     /// Loads the store and subscribes to the bus at once, so no request published after
     /// this returns is missed. With `shared`, the store is first caught up from it, and
@@ -172,7 +174,12 @@ public final class ModelServer: Sendable {
     public func closeStore() throws {
         state.withLock { $0.closed = true }
         journalReader.sync {}
-        try storage.sync { try store.close() }
+        try storage.sync {
+            // The store did not come back before the daemon stopped: the outage's count is said now.
+            let refused = refusedWhileUnreachable.take()
+            if refused > 0 { logger.notice("\(refused) writes were refused while the shared store was unreachable, nothing of them written") }
+            try store.close()
+        }
     }
 
     /// Throws once the store is closed (the daemon is stopping): SQLite must not be touched then.
@@ -309,7 +316,15 @@ public final class ModelServer: Sendable {
                 results = try shared.map { try commit(mutations, at: now, by: authors, through: $0) }
                     ?? store.commit(mutations, at: now, by: authors)
             } catch {
-                logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
+                if (error as? SharedStoreError)?.kind == .unreachable {
+                    // The outage was logged as it began, and its count is logged as it ends (SharedStoreMonitor).
+                    if let count = refusedWhileUnreachable.refused(mutations.count) {
+                        logger.warning("the shared store is still unreachable: \(count) writes refused since it went away, nothing of them written",
+                                       metadata: ["error": "\(error)"])
+                    }
+                } else {
+                    logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
+                }
                 let reason = ModelServer.describe(error)
                 results = mutations.map { .failed($0, error is SharedStoreError ? .sharedStore(reason) : .storage(reason)) }
             }

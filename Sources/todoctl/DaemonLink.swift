@@ -8,14 +8,18 @@ import TodoWire
 /// when the daemon goes away it says so and tries again, waiting longer each time
 /// (0.1 s doubling up to 5 s), forever, until its task is cancelled. Back, it catches up
 /// with `requestChanges`: the changes made while it was away come first, each once; when
-/// more were made than one answer holds, `.missed` says to read the list again.
+/// more were made than one answer holds, `.missed` says to read the list again. So it does,
+/// at once, when its client dropped changes that were not read in time (`Broadcast.missed`):
+/// waiting for the next change to tell the gap left a reader that resumed after a burst
+/// unaware until someone changed something else (issue 25).
 struct DaemonLink: Sendable {
     enum Update: Sendable {
         case connected(TodoClient)
         /// A change, and the frame it came in (for `events --json`).
         case change(TodoChange, frame: WireFrame)
-        /// Changes were dropped (not read in time, or too many made while away): ask for the list again.
-        case missed
+        /// Changes were dropped (not read in time, or too many made while away) and are not
+        /// delivered: those after `after`, up to `through` (nil: not known). Ask for the list again.
+        case missed(after: UInt64, through: UInt64?)
         case disconnected(reason: String, retryIn: Duration)
         /// The shared store became unreachable, or reachable again.
         case sharedStore(SharedStoreStatus)
@@ -37,7 +41,7 @@ struct DaemonLink: Sendable {
                 delay = .milliseconds(100)
                 deliver(.connected(client))
                 if let seen = last, client.hello.sequence > seen {
-                    last = await catchUp(client, after: seen, deliver)
+                    last = await catchUp(client, after: seen, deliver) ?? client.hello.sequence
                 } else {
                     last = client.hello.sequence
                 }
@@ -53,7 +57,9 @@ struct DaemonLink: Sendable {
                         default: break
                         }
                     case .missed:
-                        deliver(.missed)
+                        // Read the dropped changes from the journal now: no later change may come to show the gap.
+                        let seen = last ?? client.hello.sequence
+                        last = await catchUp(client, after: seen, deliver) ?? seen
                     }
                 }
                 await client.close()
@@ -66,13 +72,14 @@ struct DaemonLink: Sendable {
         }
     }
 
-    /// Delivers the changes after `seen` and returns the last change now accounted for.
-    private func catchUp(_ client: TodoClient, after seen: UInt64, _ deliver: (Update) -> Void) async -> UInt64 {
+    /// Delivers the changes after `seen` and returns the last change now accounted for: up
+    /// to it, each was delivered or said missed. Nil when the daemon did not answer.
+    private func catchUp(_ client: TodoClient, after seen: UInt64, _ deliver: (Update) -> Void) async -> UInt64? {
         guard case .responseChanges(let list)? = try? await client.request(.requestChanges(ChangesRequest(since: seen))) else {
-            deliver(.missed)
-            return client.hello.sequence
+            deliver(.missed(after: seen, through: nil))
+            return nil
         }
-        if list.tooFarBehind { deliver(.missed) }
+        if list.tooFarBehind { deliver(.missed(after: seen, through: list.seq)) }
         for change in list.changes {
             let broadcast = change.change
             deliver(.change(broadcast, frame: WireFrame(event: .responseTodoViewModel(broadcast))))

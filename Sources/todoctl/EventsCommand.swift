@@ -12,8 +12,9 @@ struct EventsCommand: AsyncParsableCommand {
             When todod goes away (a restart, an upgrade), events says so on stderr and connects \
             again, waiting 0.1 s, then twice as long each time up to 5 s; with --once it exits 69 \
             instead. Back, it first prints the changes made while it was away (from the daemon's \
-            journal). Changes dropped because its output was not read in time, or more than 1000 \
-            made while it was away, are not printed: stderr names their sequence numbers. With a \
+            journal). Changes dropped because its output was not read in time are read from the \
+            journal as soon as it reads again; past 1000 of them, or 1000 made while it was away, \
+            they are not printed, and stderr names their sequence numbers at once. With a \
             shared store (todod --store), stderr also says when it becomes unreachable and reachable again \
             (with --json, stdout has the responseSharedStore line). The \
             filter options keep the changes whose todo, after the change, meets them (whatever its state).
@@ -30,7 +31,6 @@ struct EventsCommand: AsyncParsableCommand {
     func run() async throws {
         if once { return try await runOnce() }
         var last: UInt64?
-        var missing = false
         var lastReason: String?
         await DaemonLink(socketPath: connection.socketPath).run { update in
             switch update {
@@ -49,18 +49,17 @@ struct EventsCommand: AsyncParsableCommand {
                     }
                 }
             case .change(let change, let frame):
-                if missing, let last, change.sequence > last + 1 {
-                    Terminal.error("changes \(last + 1)…\(change.sequence - 1) are not shown: the output was not read in time, or too many were made while away")
-                }
-                missing = false
                 last = change.sequence
                 do {
                     try print(change, frame)
                 } catch {
                     Terminal.error("cannot print change \(change.sequence): \(error)")
                 }
-            case .missed:
-                missing = true
+            case .missed(let after, let through):
+                // Said as soon as it is known, not with the next change (which may never come).
+                let changes = through.map { $0 > after + 1 ? "changes \(after + 1)…\($0) are" : "change \($0) is" } ?? "changes after \(after) are"
+                Terminal.error("\(changes) not shown: the output was not read in time, or too many were made while away")
+                last = through ?? last
             case .disconnected(let reason, let retry):
                 // The reason once; while it stays the same, only the next attempt.
                 Terminal.error(reason == lastReason ? "still waiting; connecting again in \(retry)" : "\(reason); connecting again in \(retry)")

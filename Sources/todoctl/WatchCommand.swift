@@ -156,7 +156,8 @@ struct PlainWatch {
             case .change(let change, _) where filter.matchesIgnoringStatus(change.todo.todo):
                 Terminal.print("\(change.sequence) \(change.line)")
             case .change: break
-            case .missed: Terminal.print("missed changes (output not read in time); the next line's number shows how many")
+            case .missed(let after, let through):
+                Terminal.print("missed changes \(after + 1)…\(through.map(String.init) ?? "") (output not read in time)")
             case .disconnected(let reason, let retry): Terminal.print("disconnected (\(reason)); retrying in \(retry)")
             case .sharedStore(let status): Terminal.print(status.sentence)
             }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TodoClient
 import TodoEvents
+import TodoModel
 import TodoViewModel
 
 /// The shared store going away while daemons run on it: what every client is told, what is
@@ -349,6 +350,41 @@ struct PostgresOutageTests {
         }
         try await first.stop()
         try await second.stop()
+        try await server.stop()
+    }
+
+    @Test("issue 25: 200 writes refused while PostgreSQL is down log the outage once, not a line each, and their count once it is back")
+    func refusedWritesAreCounted() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri, "--log-level", "info"])
+        let client = try await TodoClient.connect(to: daemon.socketPath)
+        try await server.stopServer()
+        var refusals: [String] = []
+        for index in 0..<200 {
+            do {
+                let answer = try await client.request(.requestNewTodo(NewTodo(title: "refused \(index)")))
+                refusals.append("written: \(answer)")
+            } catch {
+                refusals.append("\(error)")
+            }
+        }
+        #expect(refusals.allSatisfy { $0.contains("nothing was written") }, "\(refusals.filter { !$0.contains("nothing was written") }.prefix(3))")
+
+        try await server.startServer()
+        try await daemon.awaitLog(containing: "the shared store is reachable again")
+        let lines = daemon.log.split(separator: "\n")
+        let start = try #require(lines.firstIndex { $0.contains("the shared store is unreachable") }, "\(daemon.log.suffix(2000))")
+        let end = try #require(lines.firstIndex { $0.contains("the shared store is reachable again") })
+        let outage = lines[start...end]
+        // The outage said once, what to do with it; the listener's reconnection attempts beside it, not a line per write.
+        #expect(outage.count(where: { $0.contains("the shared store is unreachable") }) == 1, "\(outage.joined(separator: "\n"))")
+        #expect(outage.first?.contains("todod reconnects by itself") == true, "\(outage.first ?? "")")
+        #expect(outage.count < 20, "\(outage.count) lines logged during the outage:\n\(outage.prefix(30).joined(separator: "\n"))")
+        #expect(outage.last?.contains("200 refused while it was unreachable") == true, "\(outage.last ?? "")")
+        await client.close()
+        let added = try await daemon.todoctl("add", "after")
+        #expect(added.status == 0, "\(added.stderr)")
+        try await daemon.stop()
         try await server.stop()
     }
 
