@@ -102,36 +102,12 @@ struct BoundsTests {
         let writer = try daemon.connect()
         _ = try await writer.awaitLine(containing: "responseHello")
         let count = 6_000
-        let notes = String(repeating: "n", count: 2_000)
-        let sender = Task.detached {
-            try await blocking {
-                var batch = ""
-                for index in 0..<count {
-                    batch += #"{"event":"requestNewTodo","id":"w\#(index)","data":{"title":"broadcast \#(index)","notes":"\#(notes)"}}"# + "\n"
-                    if batch.utf8.count > 60_000 || index == count - 1 {
-                        try writer.send(batch)
-                        batch = ""
-                    }
-                }
-            }
-        }
-        let reader = Task.detached {
-            try await blocking {
-                var answered = 0
-                try writer.readLines(timeout: 60) { line in
-                    // The id comes last in a frame (its keys are sorted), after the 2 KB of notes.
-                    if String(decoding: line.suffix(40), as: UTF8.self).contains(#""id":"w"#) { answered += 1 }
-                    return answered < count
-                }
-                return answered
-            }
-        }
+        let writing = startAddingTodos(count, notes: 2_000, through: writer)
         // The stalled client reads once the daemon gave up on it: it has 30 s from then to read its goodbye.
         try await daemon.awaitLog(containing: "disconnecting a client that left more than 8 MiB unread", timeout: 120)
         var lines: [String] = []
         while let line = try await stalled.readLine(timeout: 60) { lines.append(line) }
-        try await sender.value
-        let answered = try await reader.value
+        let answered = try await writing.value
         #expect(answered == count, "the writer had \(answered) of \(count) answers")
         #expect(lines.count > 1_000, "the stalled client read \(lines.count) lines")
         for line in lines {
@@ -247,7 +223,7 @@ extension BoundsTests {
         let writer = try daemon.connect()
         _ = try await writer.awaitLine(containing: "responseHello")
         let baseline = try residentKilobytes(of: daemon.pid)
-        let answered = try await addTodos(count, through: writer)
+        let answered = try await startAddingTodos(count, through: writer).value
         #expect(answered == count, "the writer had \(answered) of \(count) answers")
         if stalled {
             try await daemon.awaitLog(containing: "disconnecting a client that left more than 8 MiB unread", timeout: 60)
@@ -262,9 +238,11 @@ extension BoundsTests {
         return (peak - baseline, after - baseline)
     }
 
-    /// Adds `count` todos with notes of `size` bytes through `writer`, pipelined, reading the answers as
-    /// they come (each is the change broadcast to every client); returns how many were answered.
-    private func addTodos(_ count: Int, notes size: Int = 4_000, through writer: RawConnection) async throws -> Int {
+    /// Starts adding `count` todos with notes of `size` bytes through `writer`, pipelined, reading the
+    /// answers as they come (each is the change broadcast to every client); the task gives how many
+    /// were answered. Sending and reading each run on a thread of their own: held back, a blocking
+    /// send would otherwise block the threads of Swift concurrency and the reader that frees it.
+    private func startAddingTodos(_ count: Int, notes size: Int = 4_000, through writer: RawConnection) -> Task<Int, any Error> {
         let notes = String(repeating: "n", count: size)
         let sender = Task.detached {
             try await blocking {
@@ -278,17 +256,19 @@ extension BoundsTests {
                 }
             }
         }
-        let answered = try await blocking {
-            var answered = 0
-            try writer.readLines(timeout: 120) { line in
-                // The id comes last in a frame (its keys are sorted), after the notes.
-                if String(decoding: line.suffix(40), as: UTF8.self).contains(#""id":"w"#) { answered += 1 }
-                return answered < count
+        return Task.detached {
+            let answered = try await blocking {
+                var answered = 0
+                try writer.readLines(timeout: 120) { line in
+                    // The id comes last in a frame (its keys are sorted), after the notes.
+                    if String(decoding: line.suffix(40), as: UTF8.self).contains(#""id":"w"#) { answered += 1 }
+                    return answered < count
+                }
+                return answered
             }
+            try await sender.value
             return answered
         }
-        try await sender.value
-        return answered
     }
 
     @Test("issue 25: todoctl events, stopped (SIGSTOP) while another client makes 5,000 changes, says which it does not show as soon as it resumes, with no change made after")
@@ -304,7 +284,7 @@ extension BoundsTests {
         let writer = try daemon.connect()
         _ = try await writer.awaitLine(containing: "responseHello")
         let count = 5_000
-        let answered = try await addTodos(count, through: writer)
+        let answered = try await startAddingTodos(count, through: writer).value
         #expect(answered == count, "the writer had \(answered) of \(count) answers")
         try await daemon.awaitLog(containing: "disconnecting a client that left more than 8 MiB unread", timeout: 60)
         events.signal(SIGCONT)
@@ -330,7 +310,7 @@ extension BoundsTests {
         _ = try await writer.awaitLine(containing: "responseHello")
         // Small changes (about 5 MB in all): the daemon never cuts this client off.
         let count = 12_500
-        let answered = try await addTodos(count, notes: 0, through: writer)
+        let answered = try await startAddingTodos(count, notes: 0, through: writer).value
         #expect(answered == count, "the writer had \(answered) of \(count) answers")
 
         // Read now: every change is printed, or named on stderr as not shown, without another change.
