@@ -16,7 +16,9 @@ extension WireDecoder {
         guard kind == .object else { throw mismatch(Todo.self, "an object") }
         let nodes = document.nodes
         var id: UUID?, number: Int?, title: String?, createdAt: Date?, updatedAt: Date?, revision: Int?
-        var todo = Todo(number: 0, title: "", createdAt: Date(millisecondsSince1970: 0))
+        var notes = "", priority = Priority.normal, due: LocalDate?, tags: [String] = []
+        var completedAt: Date?, deletedAt: Date?, recurrence: Recurrence?
+        var parent: Int?, wait: LocalDate?, previous: Int?, foreign: [String: String] = [:]
         var member = node + 1
         for _ in 0..<nodes[node].count {
             let value = child(member + 1)
@@ -33,27 +35,27 @@ extension WireDecoder {
             case "createdAt": createdAt = try value.instant()
             case "updatedAt": updatedAt = try value.instant()
             case "revision": revision = try value.integer(Int.self)
-            case "notes" where present: todo.notes = try value.text()
-            case "priority" where present: todo.priority = try value.priority()
-            case "due" where present: todo.due = try value.date()
-            case "tags" where present: todo.tags = try value.strings()
-            case "completedAt" where present: todo.completedAt = try value.instant()
-            case "deletedAt" where present: todo.deletedAt = try value.instant()
-            case "recurrence" where present: todo.recurrence = try value.decodeValue(Recurrence.self)
-            case "parent" where present: todo.parent = try value.integer(Int.self)
-            case "wait" where present: todo.wait = try value.date()
-            case "previous" where present: todo.previous = try value.integer(Int.self)
-            case "foreign" where present: todo.foreign = try value.stringMap()
+            case "notes" where present: notes = try value.text()
+            case "priority" where present: priority = try value.priority()
+            case "due" where present: due = try value.date()
+            case "tags" where present: tags = try value.strings()
+            case "completedAt" where present: completedAt = try value.instant()
+            case "deletedAt" where present: deletedAt = try value.instant()
+            case "recurrence" where present: recurrence = try value.decodeValue(Recurrence.self)
+            case "parent" where present: parent = try value.integer(Int.self)
+            case "wait" where present: wait = try value.date()
+            case "previous" where present: previous = try value.integer(Int.self)
+            case "foreign" where present: foreign = try value.stringMap()
             default: continue  // unknown keys are a newer daemon's: skipped, as Codable skips them
             }
         }
-        todo.id = try required(id, "id")
-        todo.number = try required(number, "number")
-        todo.title = try required(title, "title")
-        todo.createdAt = try required(createdAt, "createdAt")
-        todo.updatedAt = try required(updatedAt, "updatedAt")
-        todo.revision = try required(revision, "revision")
-        return todo
+        // Built once, at the end: a placeholder Todo filled in would have drawn a random UUID per row.
+        return Todo(
+            id: try required(id, "id"), number: try required(number, "number"), title: try required(title, "title"),
+            notes: notes, priority: priority, due: due, tags: tags,
+            createdAt: try required(createdAt, "createdAt"), updatedAt: try required(updatedAt, "updatedAt"),
+            completedAt: completedAt, deletedAt: deletedAt, revision: try required(revision, "revision"),
+            recurrence: recurrence, parent: parent, wait: wait, previous: previous, foreign: foreign)
     }
 
     private func required<T>(_ value: T?, _ key: String) throws -> T {
