@@ -21,7 +21,11 @@ struct AddCommand: AsyncParsableCommand {
             title: title.joined(separator: " "), notes: notes ?? "", priority: priority ?? .normal,
             due: due?.date, tags: tags, recurrence: planning.recurrence, parent: planning.parent?.number,
             wait: planning.wait?.date)
-        let change = try await Session.run(connection) { try $0.change(.requestNewTodo(new)) }
-        if output.json { try Terminal.printJSON(change.todo) } else { Terminal.print(change.line) }
+        try await Self.add(new, socketPath: connection.socketPath, json: output.json)
+    }
+
+    static func add(_ new: NewTodo, socketPath: String, json: Bool) async throws {
+        let change = try await Session.run(socketPath: socketPath) { try $0.change(.requestNewTodo(new)) }
+        if json { try Terminal.printJSON(change.todo) } else { Terminal.print(change.line) }
     }
 }

@@ -47,6 +47,10 @@ extension TodoctlCommand {
                 "\(excess.option) is given \(excess.count) times; the most is \(excess.limit) (a todo holds at most \(TodoValidation.maximumTagCount) tags)")
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
+        if let quick = QuickCommand(arguments) {
+            do { try await quick.run() } catch { exit(withError: error) }
+            return
+        }
         await main(LeadingOptions.movedAfterCommand(arguments))
     }
 }

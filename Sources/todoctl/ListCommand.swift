@@ -34,10 +34,14 @@ struct ListCommand: AsyncParsableCommand {
     func run() async throws {
         var filter = filter.filter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open)
         filter.waiting = waiting
-        let list = try await Session.run(connection) { try $0.list(filter) }
-        if output.json { return try Terminal.printJSON(list.todos) }
+        try await Self.list(filter, status: status, socketPath: connection.socketPath, json: output.json)
+    }
+
+    static func list(_ filter: TodoFilter, status: Status, socketPath: String, json: Bool) async throws {
+        let list = try await Session.run(socketPath: socketPath) { try $0.list(filter) }
+        if json { return try Terminal.printJSON(list.todos) }
         if list.todos.isEmpty {
-            return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")\(waiting ? "waiting " : "")todos")
+            return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")\(filter.waiting ? "waiting " : "")todos")
         }
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
         Terminal.print(TodoTable.render(TodoOutline(list), styler: Terminal.styler).joined(separator: "\n"))

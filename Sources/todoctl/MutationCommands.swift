@@ -16,9 +16,19 @@ struct MutationArguments: ParsableArguments {
     /// Sends one request per todo, over the todos in `status` when a filter chooses them;
     /// reports each with the further changes it made, and exits 1 if any was refused.
     func apply(status: TodoFilter.Status, action: String, _ request: (TodoRef) -> Event) async throws {
-        let report = try await Session.run(connection) { client in
-            let (refs, found) = try selection.resolve(client, direct: filter, status: status, action: action)
-            var report = BulkReport(json: output.json, summarised: found)
+        try await Self.apply(socketPath: connection.socketPath, json: output.json, request) { client in
+            try selection.resolve(client, direct: filter, status: status, action: action)
+        }
+    }
+
+    /// Sends one request per todo `resolve` gives.
+    static func apply(
+        socketPath: String, json: Bool, _ request: (TodoRef) -> Event,
+        resolve: (TodoConnection) throws -> (refs: [TodoRef], found: Bool)
+    ) async throws {
+        let report = try await Session.run(socketPath: socketPath) { client in
+            let (refs, found) = try resolve(client)
+            var report = BulkReport(json: json, summarised: found)
             for ref in refs {
                 let result = Result { () throws(TodoClientError) in try client.change(request(ref)) }
                 try report.record(result)

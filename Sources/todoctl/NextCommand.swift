@@ -23,9 +23,13 @@ struct NextCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let list = try await Session.run(connection) { try $0.list(filter.filter(status: .open)) }
+        try await Self.next(filter.filter(status: .open), socketPath: connection.socketPath, json: output.json)
+    }
+
+    static func next(_ filter: TodoFilter, socketPath: String, json: Bool) async throws {
+        let list = try await Session.run(socketPath: socketPath) { try $0.list(filter) }
         let rows = NextOrder.ordered(list.todos, today: WallClock.today())
-        if output.json { return try Terminal.printJSON(rows) }
+        if json { return try Terminal.printJSON(rows) }
         if rows.isEmpty { return Terminal.print("nothing due within \(NextOrder.soonDays) days, overdue or of high priority") }
         Terminal.print(TodoTable(rows: rows, styler: Terminal.styler).render().joined(separator: "\n"))
     }

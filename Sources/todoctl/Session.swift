@@ -21,8 +21,12 @@ enum ExitStatus {
 /// exit code.
 enum Session {
     static func run<T>(_ options: ConnectionOptions, _ body: (TodoConnection) async throws -> T) async throws -> T {
+        try await run(socketPath: options.socketPath, body)
+    }
+
+    static func run<T>(socketPath: String, _ body: (TodoConnection) async throws -> T) async throws -> T {
         do {
-            return try await body(try TodoConnection(path: options.socketPath, program: "todoctl"))
+            return try await body(try TodoConnection(path: socketPath, program: "todoctl"))
         } catch let error as TodoClientError {
             throw fail(error)
         }

@@ -11,20 +11,22 @@ struct ShowCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() async throws {
-        let detail = try await Session.run(connection) { try $0.detail(ref) }
-        if output.json { return try Terminal.printJSON(detail) }
+    func run() async throws { try await Self.show(ref, socketPath: connection.socketPath, json: output.json) }
+
+    static func show(_ ref: TodoRef, socketPath: String, json: Bool) async throws {
+        let detail = try await Session.run(socketPath: socketPath) { try $0.detail(ref) }
+        if json { return try Terminal.printJSON(detail) }
         let summary = detail.summary
         Terminal.print(Terminal.styled("\(summary.numberText) \(TerminalText.escaped(detail.title))", .bold))
         var fields = [
             ("state", detail.stateText), ("priority", detail.priority.rawValue),
             ("due", detail.due.map { "\($0) (\(summary.dueText ?? ""))" } ?? "-"),
             ("tags", summary.tagsLine.isEmpty ? "-" : TerminalText.escaped(summary.tagsLine)),
-            ("created", Self.format(detail.todo.createdAt)), ("updated", Self.format(detail.todo.updatedAt)),
+            ("created", format(detail.todo.createdAt)), ("updated", format(detail.todo.updatedAt)),
         ]
         fields += PlanningLines(detail).fields
-        if let completed = detail.todo.completedAt { fields.append(("completed", Self.format(completed))) }
-        if let deleted = detail.todo.deletedAt { fields.append(("deleted", Self.format(deleted))) }
+        if let completed = detail.todo.completedAt { fields.append(("completed", format(completed))) }
+        if let deleted = detail.todo.deletedAt { fields.append(("deleted", format(deleted))) }
         fields += [("revision", "\(detail.revision)"), ("id", detail.todo.id.uuidString.lowercased())]
         for (name, value) in fields { Terminal.print("  \(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(value)") }
         if !detail.subtasks.isEmpty {
