@@ -36,8 +36,7 @@ struct Listener: Service {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers(
-                        ByteToMessageHandler(LineFrameDecoder(maximumLength: WireProtocol.maximumRequestLength)),
-                        ClientSession(registry: registry, logger: logger, hello: hello))
+                        ClientSession.handlers(registry: registry, logger: logger, hello: hello))
                 }
             }
         let inherited = try SocketActivation.listeningFileDescriptors()
