@@ -80,8 +80,10 @@ struct CorrelationTests {
         defer { connected.channel.close(promise: nil) }
         let (answer, id) = try await connected.ask(.requestTodoViewModels(TodoFilter()))
         try await connected.daemonSends(WireFrame(event: .responseTodoViewModels(Self.list), id: id, client: Self.me))
-        #expect(try await connected.outcome(of: answer).get() == .responseTodoViewModels(Self.list))
-        #expect(try await connected.daemonCloses() == [])
+        let got = try await connected.outcome(of: answer).get()
+        #expect(got == .responseTodoViewModels(Self.list))
+        let heard = try await connected.daemonCloses()
+        #expect(heard == [])
     }
 
     @Test("another client's change is a broadcast, and answers none of this client's requests, even one with the same id")
@@ -93,8 +95,10 @@ struct CorrelationTests {
         let others = WireFrame(event: .responseTodoViewModel(Self.change(5)), id: id, client: Self.someoneElse)
         try await connected.daemonSends(others)
         try await connected.daemonSends(WireFrame(event: .responseTodoViewModels(Self.list), id: id, client: Self.me))
-        #expect(try await connected.outcome(of: answer).get() == .responseTodoViewModels(Self.list))
-        #expect(try await connected.daemonCloses() == [.frame(others)])
+        let got = try await connected.outcome(of: answer).get()
+        #expect(got == .responseTodoViewModels(Self.list))
+        let heard = try await connected.daemonCloses()
+        #expect(heard == [.frame(others)])
     }
 
     @Test("this client's own change answers its request and is a broadcast too, as every client sees it")
@@ -104,8 +108,10 @@ struct CorrelationTests {
         let (answer, id) = try await connected.ask(.requestToggleComplete(.number(1)))
         let mine = WireFrame(event: .responseTodoViewModel(Self.change(6)), id: id, client: Self.me)
         try await connected.daemonSends(mine)
-        #expect(try await connected.outcome(of: answer).get() == .responseTodoViewModel(Self.change(6)))
-        #expect(try await connected.daemonCloses() == [.frame(mine)])
+        let got = try await connected.outcome(of: answer).get()
+        #expect(got == .responseTodoViewModel(Self.change(6)))
+        let heard = try await connected.daemonCloses()
+        #expect(heard == [.frame(mine)])
     }
 
     @Test("an error answer fails its own request alone; the others still get their answers")
@@ -120,8 +126,10 @@ struct CorrelationTests {
         #expect(refused?.refusal == notFound, "the second request failed with \(String(describing: refused))")
         let detail = TodoDetailViewModel(Self.todo)
         try await connected.daemonSends(WireFrame(event: .responseTodoDetail(detail), id: firstID, client: Self.me))
-        #expect(try await connected.outcome(of: first).get() == .responseTodoDetail(detail))
-        #expect(try await connected.daemonCloses() == [])
+        let got = try await connected.outcome(of: first).get()
+        #expect(got == .responseTodoDetail(detail))
+        let heard = try await connected.daemonCloses()
+        #expect(heard == [])
     }
 
     @Test("a frame this client does not understand fails only the request it answers")
@@ -134,8 +142,10 @@ struct CorrelationTests {
         let violation = await connected.outcome(of: first).failure
         #expect(violation?.isProtocolViolation == true, "the first request failed with \(String(describing: violation))")
         try await connected.daemonSends(WireFrame(event: .responseTodoViewModels(Self.list), id: secondID, client: Self.me))
-        #expect(try await connected.outcome(of: second).get() == .responseTodoViewModels(Self.list))
-        #expect(try await connected.daemonCloses() == [])
+        let got = try await connected.outcome(of: second).get()
+        #expect(got == .responseTodoViewModels(Self.list))
+        let heard = try await connected.daemonCloses()
+        #expect(heard == [])
     }
 
     @Test("a goodbye fails every pending request with its reason, ends the broadcasts as their last, and fails a request made after it")
@@ -147,7 +157,8 @@ struct CorrelationTests {
         let reason = TodoError(.overloaded, "you left more than 8 MiB of events unread")
         let goodbye = WireFrame(event: .responseGoodbye(reason), client: Self.me)
         try await connected.daemonSends(goodbye)
-        #expect(try await connected.daemonCloses() == [.frame(goodbye)])
+        let heard = try await connected.daemonCloses()
+        #expect(heard == [.frame(goodbye)])
         let pending = [await connected.outcome(of: first).failure, await connected.outcome(of: second).failure]
         #expect(pending.map { $0?.goodbye } == [reason, reason], "the pending requests failed with \(pending)")
         let late = await connected.outcome(of: Task { [client = connected.client] in try await client.request(.requestStatus) }).failure

@@ -65,15 +65,17 @@ struct ClientConnectionTests {
             // A turn per frame: each one is flushed, and none is read.
             channel.embeddedEventLoop.run()
         }
-        #expect(channel.isActive, "the connection waits for its client to read the goodbye")
-        #expect(connection.isClosing)
+        let (open, closing) = (channel.isActive, connection.isClosing)
+        #expect(open, "the connection waits for its client to read the goodbye")
+        #expect(closing)
 
         end.startReading()
         channel.embeddedEventLoop.run()
         let lines = try channel.linesRead()
         #expect(Self.firstDifference(Array(lines.dropLast()), queued) == nil)
         #expect(goodbyeCode(lines.last) == .overloaded, "the last line: \(lines.last?.prefix(200) ?? "none")")
-        #expect(!channel.isActive, "closed once its goodbye was read")
+        let closed = !channel.isActive
+        #expect(closed, "closed once its goodbye was read")
     }
 
     @Test("the goodbye comes after the whole frames already queued, those gathered in its own turn too; nothing is sent after it, and the connection closes once it is read")
@@ -98,14 +100,16 @@ struct ClientConnectionTests {
         channel.embeddedEventLoop.run()
         connection.send(try Self.frame(114, size: 100))
         channel.embeddedEventLoop.run()
-        #expect(channel.isActive, "the connection waits for its client to read the goodbye")
+        let waiting = channel.isActive
+        #expect(waiting, "the connection waits for its client to read the goodbye")
 
         end.startReading()
         channel.embeddedEventLoop.run()
         let lines = try channel.linesRead()
         #expect(Self.firstDifference(Array(lines.dropLast()), queued) == nil)
         #expect(goodbyeCode(lines.last) == .overloaded, "the last line: \(lines.last?.prefix(200) ?? "none")")
-        #expect(!channel.isActive)
+        let closed = !channel.isActive
+        #expect(closed, "closed once its goodbye was read")
     }
 
     @Test("a client that never reads its goodbye is closed 30 seconds after it, not before")
@@ -116,12 +120,16 @@ struct ClientConnectionTests {
             connection.send(try Self.frame(number, size: 1 << 20))
             channel.embeddedEventLoop.run()
         }
-        #expect(connection.isClosing, "9 MiB unread is past the bound")
+        let closing = connection.isClosing
+        #expect(closing, "9 MiB unread is past the bound")
         channel.embeddedEventLoop.advanceTime(by: ClientConnection.goodbyeTimeout - .seconds(1))
-        #expect(channel.isActive)
+        let openBefore = channel.isActive
+        #expect(openBefore, "open until the goodbye's time is up")
         channel.embeddedEventLoop.advanceTime(by: .seconds(1))
-        #expect(!channel.isActive, "closed \(ClientConnection.goodbyeTimeout) after the goodbye")
-        #expect(try channel.linesRead() == [], "it read nothing, so nothing reached it")
+        let closedThen = !channel.isActive
+        #expect(closedThen, "closed \(ClientConnection.goodbyeTimeout) after the goodbye")
+        let lines = try channel.linesRead()
+        #expect(lines == [], "it read nothing, so nothing reached it")
         #expect(ClientConnection.goodbyeTimeout == .seconds(30), "docs/PROTOCOL.md says 30 s")
     }
 
@@ -134,10 +142,12 @@ struct ClientConnectionTests {
         connection.send(list)
         connection.send(change)
         channel.embeddedEventLoop.run()
-        #expect(!connection.isClosing, "a big list and a change are a client's to read in its time")
+        let cutOff = connection.isClosing
+        #expect(!cutOff, "a big list and a change are a client's to read in its time")
         connection.send(try Self.frame(3, size: Self.bound + 1))
         channel.embeddedEventLoop.run()
-        #expect(connection.isClosing, "a second frame over the bound, the first unread")
+        let closing = connection.isClosing
+        #expect(closing, "a second frame over the bound, the first unread")
 
         end.startReading()
         channel.embeddedEventLoop.run()
@@ -157,8 +167,10 @@ struct ClientConnectionTests {
             sent.append(Self.line(list))
             channel.embeddedEventLoop.run()
         }
-        #expect(!connection.isClosing)
-        #expect(Self.firstDifference(try channel.linesRead(), sent) == nil)
+        let closing = connection.isClosing
+        #expect(!closing)
+        let lines = try channel.linesRead()
+        #expect(Self.firstDifference(lines, sent) == nil)
     }
 
     @Test("the frames sent in one turn reach the socket in one write and one flush, in order")
@@ -167,20 +179,23 @@ struct ClientConnectionTests {
         defer { _ = try? channel.finish(acceptAlreadyClosed: true) }
         let frames = try (1...5).map { try Self.frame($0, size: 200) }
         for frame in frames { connection.send(frame) }
-        #expect(end.flushes == 0, "nothing is flushed before the turn ends")
-        #expect(try channel.linesRead() == [])
+        let (flushesBefore, linesBefore) = (end.flushes, try channel.linesRead())
+        #expect(flushesBefore == 0, "nothing is flushed before the turn ends")
+        #expect(linesBefore == [])
 
         channel.embeddedEventLoop.run()
-        #expect(end.writes == 1, "one write of the five frames")
-        #expect(end.flushes == 1)
-        #expect(try channel.linesRead() == frames.map(Self.line))
+        let (writes, flushes, lines) = (end.writes, end.flushes, try channel.linesRead())
+        #expect(writes == 1, "one write of the five frames")
+        #expect(flushes == 1)
+        #expect(lines == frames.map(Self.line))
 
         // The next turn is flushed on its own, once.
         connection.send(try Self.frame(6, size: 200))
         connection.send(try Self.frame(7, size: 200))
         channel.embeddedEventLoop.run()
-        #expect(end.writes == 2)
-        #expect(end.flushes == 2)
+        let (writesThen, flushesThen) = (end.writes, end.flushes)
+        #expect(writesThen == 2)
+        #expect(flushesThen == 2)
     }
 
     @Test("a frame over 16 KiB is written as it is between the gathered ones, in order, with the one flush of the turn")
@@ -194,9 +209,10 @@ struct ClientConnectionTests {
         ]
         for frame in frames { connection.send(frame) }
         channel.embeddedEventLoop.run()
-        #expect(end.writes == 3, "the two small frames gathered, the large one, the last small one")
-        #expect(end.flushes == 1)
-        #expect(try channel.linesRead() == frames.map(Self.line))
+        let (writes, flushes, lines) = (end.writes, end.flushes, try channel.linesRead())
+        #expect(writes == 3, "the two small frames gathered, the large one, the last small one")
+        #expect(flushes == 1)
+        #expect(lines == frames.map(Self.line))
     }
 
     @Test("every client written to in a turn is flushed once at its end, by the loop's one flusher")
@@ -211,9 +227,11 @@ struct ClientConnectionTests {
             second.connection.send(try Self.frame(number, size: 200))
         }
         loop.run()
-        #expect([first.end.flushes, second.end.flushes] == [1, 1])
-        #expect([first.end.writes, second.end.writes] == [1, 1])
-        #expect(try first.channel.linesRead().count == 3)
-        #expect(try second.channel.linesRead().count == 3)
+        let flushes = [first.end.flushes, second.end.flushes]
+        let writes = [first.end.writes, second.end.writes]
+        let lines = [try first.channel.linesRead().count, try second.channel.linesRead().count]
+        #expect(flushes == [1, 1])
+        #expect(writes == [1, 1])
+        #expect(lines == [3, 3])
     }
 }

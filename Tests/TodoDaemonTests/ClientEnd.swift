@@ -13,6 +13,10 @@ import TodoWire
 /// that reads. Closing fails the writes still waiting, as NIO's socket channels do.
 ///
 /// It also counts what reaches the socket: writes that carry bytes, and flushes.
+///
+/// The tests' expectations take plain values (`let open = channel.isActive`), never a channel,
+/// a connection or this end: a failed `#expect` reflects what it was given, and NIO's
+/// description of a pipeline with no inbound handler (this one alone) crashes the test process.
 final class ClientEnd: ChannelOutboundHandler {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
