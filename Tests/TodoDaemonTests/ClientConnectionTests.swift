@@ -50,6 +50,21 @@ struct ClientConnectionTests {
         return read.count == sent.count ? nil : "read \(read.count) lines, sent \(sent.count)"
     }
 
+    /// The client reads at last: it reads `queued`, whole and in order, then a goodbye with
+    /// `code`, and the connection closes once it has.
+    static func expectReadAtLast(
+        _ queued: [String], then code: TodoError.Code, from channel: EmbeddedChannel, _ end: ClientEnd,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        end.startReading()
+        channel.embeddedEventLoop.run()
+        let lines = try channel.linesRead()
+        #expect(firstDifference(Array(lines.dropLast()), queued) == nil, sourceLocation: sourceLocation)
+        #expect(goodbyeCode(lines.last) == code, "the last line: \(lines.last?.prefix(200) ?? "none")", sourceLocation: sourceLocation)
+        let closed = !channel.isActive
+        #expect(closed, "closed once its goodbye was read", sourceLocation: sourceLocation)
+    }
+
     @Test("a client that does not read is queued every whole frame up to the unread bound, then the overloaded goodbye, and no part of the frame that would cross it")
     func unreadBound() throws {
         let (channel, end, connection) = try connected(reading: false)
@@ -69,13 +84,7 @@ struct ClientConnectionTests {
         #expect(open, "the connection waits for its client to read the goodbye")
         #expect(closing)
 
-        end.startReading()
-        channel.embeddedEventLoop.run()
-        let lines = try channel.linesRead()
-        #expect(Self.firstDifference(Array(lines.dropLast()), queued) == nil)
-        #expect(goodbyeCode(lines.last) == .overloaded, "the last line: \(lines.last?.prefix(200) ?? "none")")
-        let closed = !channel.isActive
-        #expect(closed, "closed once its goodbye was read")
+        try Self.expectReadAtLast(queued, then: .overloaded, from: channel, end)
     }
 
     @Test("the goodbye comes after the whole frames already queued, those gathered in its own turn too; nothing is sent after it, and the connection closes once it is read")
@@ -103,13 +112,7 @@ struct ClientConnectionTests {
         let waiting = channel.isActive
         #expect(waiting, "the connection waits for its client to read the goodbye")
 
-        end.startReading()
-        channel.embeddedEventLoop.run()
-        let lines = try channel.linesRead()
-        #expect(Self.firstDifference(Array(lines.dropLast()), queued) == nil)
-        #expect(goodbyeCode(lines.last) == .overloaded, "the last line: \(lines.last?.prefix(200) ?? "none")")
-        let closed = !channel.isActive
-        #expect(closed, "closed once its goodbye was read")
+        try Self.expectReadAtLast(queued, then: .overloaded, from: channel, end)
     }
 
     @Test("a client that never reads its goodbye is closed 30 seconds after it, not before")
@@ -149,11 +152,7 @@ struct ClientConnectionTests {
         let closing = connection.isClosing
         #expect(closing, "a second frame over the bound, the first unread")
 
-        end.startReading()
-        channel.embeddedEventLoop.run()
-        let lines = try channel.linesRead()
-        #expect(Self.firstDifference(Array(lines.dropLast()), [Self.line(list), Self.line(change)]) == nil)
-        #expect(goodbyeCode(lines.last) == .overloaded, "the last line: \(lines.last?.prefix(200) ?? "none")")
+        try Self.expectReadAtLast([Self.line(list), Self.line(change)], then: .overloaded, from: channel, end)
     }
 
     @Test("a client that reads takes one frame over the bound after another, each read before the next")

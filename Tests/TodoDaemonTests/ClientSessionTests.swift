@@ -109,6 +109,26 @@ struct ClientSessionTests {
         #expect(open)
     }
 
+    @Test("a client that closes its side while held back still gets every answer, and is closed once it has them")
+    func halfClosedWhileHeld() throws {
+        let client = try Connected(reading: false)
+        defer { client.finish() }
+        let count = ClientRegistry.maximumInFlight + 2
+        try client.send((1...count).map(Self.status))
+        // `echo … | socat`: the client's last request is sent, its side closed.
+        client.channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        client.channel.embeddedEventLoop.run()
+        let openUnread = client.channel.isActive
+        #expect(openUnread, "its answers are not read yet")
+
+        client.end.startReading()
+        client.channel.embeddedEventLoop.run()
+        let (lines, open) = (try client.channel.linesRead(), client.channel.isActive)
+        #expect(try Self.answered(lines) == (1...count).map(String.init))
+        #expect(!lines.contains { goodbyeCode($0) != nil }, "a client that said all it had is not told goodbye")
+        #expect(!open, "closed once every request it sent is answered")
+    }
+
     @Test("a client that reads its answers is never held back, however many requests it pipelines")
     func noBackpressureForAReader() throws {
         let client = try Connected(reading: true)
