@@ -5,7 +5,6 @@ import ServiceLifecycle
 import TodoEvents
 import TodoSystemd
 import TodoViewModel
-import TodoWire
 
 #if canImport(Glibc)
 import Glibc
