@@ -132,6 +132,22 @@ let package = Package(
             name: "TodoServersTests",
             dependencies: ["TodoServers", "TodoEvents", "EventTestSupport", "SpawnTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
+        // The network code's bounds on NIO's EmbeddedChannel: no socket, no process, no clock.
+        .testTarget(
+            name: "TodoDaemonTests",
+            dependencies: [
+                "TodoDaemon", "TodoEvents", "TodoWire", "TodoViewModel",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "TodoClientTests",
+            dependencies: [
+                "TodoClient", "TodoEvents", "TodoWire", "TodoViewModel", "TodoModel",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
         .testTarget(name: "TodoPostgresTests", dependencies: ["TodoPostgres"]),
         .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),

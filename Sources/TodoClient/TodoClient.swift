@@ -33,7 +33,8 @@ public final class TodoClient: Sendable {
     private let channel: any Channel
     private let state: ClientState
 
-    private init(hello: ServerHello, channel: any Channel, state: ClientState) {
+    /// A client on a channel whose pipeline is `handlers(state:)`, once `state` has the hello.
+    init(hello: ServerHello, channel: any Channel, state: ClientState) {
         self.hello = hello
         self.channel = channel
         self.state = state
@@ -54,9 +55,7 @@ public final class TodoClient: Sendable {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandlers(
-                            ByteToMessageHandler(LineFrameDecoder(maximumLength: WireProtocol.maximumResponseLength)),
-                            ClientHandler(state: state))
+                        try channel.pipeline.syncOperations.addHandlers(handlers(state: state))
                     }
                 }
                 .withConnectedSocket(socket).get()
@@ -70,6 +69,13 @@ public final class TodoClient: Sendable {
             channel.close(promise: nil)
             throw error
         }
+    }
+
+    /// The connection's pipeline, in order: the daemon's lines, cut at the longest this client
+    /// reads, then the handler that gives each frame to whoever waits for it (`state`). The
+    /// tests build theirs with it, on a channel without a socket.
+    static func handlers(state: ClientState) -> [any ChannelHandler] {
+        [ByteToMessageHandler(LineFrameDecoder(maximumLength: WireProtocol.maximumResponseLength)), ClientHandler(state: state)]
     }
 
     /// Sends a view request and returns the daemon's answer to it; an error answer is

@@ -20,6 +20,9 @@ final class ClientSession: ChannelInboundHandler {
 
     private let registry: ClientRegistry
     private let hello: @Sendable (UInt64) -> ServerHello
+    /// Who the peer is: `SO_PEERCRED` on a Unix socket. Given, so that a channel without a
+    /// socket (the tests' `EmbeddedChannel`) can be one user's or another's.
+    private let peerUserID: @Sendable (any Channel) -> EventLoopFuture<uid_t>
     private let logger: Logger
     private let codec = WireCodec()
     private var connection: ClientConnection?
@@ -29,10 +32,23 @@ final class ClientSession: ChannelInboundHandler {
     /// The client closed its side while lines were held: closed once they are answered.
     private var inputClosed = false
 
-    init(registry: ClientRegistry, logger: Logger, hello: @escaping @Sendable (UInt64) -> ServerHello) {
+    init(registry: ClientRegistry, logger: Logger, hello: @escaping @Sendable (UInt64) -> ServerHello,
+         peerUserID: @escaping @Sendable (any Channel) -> EventLoopFuture<uid_t> = PeerCredentials.userID(of:)) {
         self.registry = registry
         self.logger = logger
         self.hello = hello
+        self.peerUserID = peerUserID
+    }
+
+    /// A client connection's pipeline, in order: its bytes cut into lines at the protocol's
+    /// limit, then the session. The listener builds every connection with it, and the tests
+    /// theirs, so that what they test is what the daemon runs.
+    static func handlers(
+        registry: ClientRegistry, logger: Logger, hello: @escaping @Sendable (UInt64) -> ServerHello,
+        peerUserID: @escaping @Sendable (any Channel) -> EventLoopFuture<uid_t> = PeerCredentials.userID(of:)
+    ) -> [any ChannelHandler] {
+        [ByteToMessageHandler(LineFrameDecoder(maximumLength: WireProtocol.maximumRequestLength)),
+         ClientSession(registry: registry, logger: logger, hello: hello, peerUserID: peerUserID)]
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -42,7 +58,7 @@ final class ClientSession: ChannelInboundHandler {
         let connection = ClientConnection(
             id: id, channel: context.channel, logger: logger, flusher: registry.flusher(for: context.eventLoop),
             answersWritten: { [registry] count in registry.written(count, to: id) })
-        PeerCredentials.userID(of: context.channel).assumeIsolated().whenComplete { [registry, hello] result in
+        peerUserID(context.channel).assumeIsolated().whenComplete { [registry, hello] result in
             switch result {
             case .success(let uid) where uid == getuid():
                 self.connection = connection

@@ -5,7 +5,6 @@ import ServiceLifecycle
 import TodoEvents
 import TodoSystemd
 import TodoViewModel
-import TodoWire
 
 #if canImport(Glibc)
 import Glibc
@@ -36,8 +35,7 @@ struct Listener: Service {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers(
-                        ByteToMessageHandler(LineFrameDecoder(maximumLength: WireProtocol.maximumRequestLength)),
-                        ClientSession(registry: registry, logger: logger, hello: hello))
+                        ClientSession.handlers(registry: registry, logger: logger, hello: hello))
                 }
             }
         let inherited = try SocketActivation.listeningFileDescriptors()
