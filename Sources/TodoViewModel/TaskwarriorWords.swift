@@ -62,6 +62,8 @@ public struct TaskwarriorWords: Sendable, Equatable {
             try result.read(word, use: use, today: today)
         }
         result.title += literal
+        // A filter has no title: a word after `--` is a plain word too.
+        if use == .filter, let word = result.title.first { throw .wordInFilter(word: word) }
         return result
     }
 

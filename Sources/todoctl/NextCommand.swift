@@ -22,6 +22,8 @@ struct NextCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws { try filter.refuseRefs() }
+
     func run() async throws {
         let list = try await Session.run(connection) { try $0.list(filter.filter(status: .open)) }
         let rows = NextOrder.ordered(list.todos, today: WallClock.today())

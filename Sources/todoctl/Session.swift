@@ -73,7 +73,13 @@ extension TodoRef: ExpressibleByArgument {
     }
 }
 
-extension Priority: ExpressibleByArgument {}
+extension Priority: ExpressibleByArgument {
+    /// As people write it: H, M, L, high, medium, normal, low, in any case.
+    public init?(argument: String) {
+        guard let priority = TaskwarriorWords.priority(argument) else { return nil }
+        self = priority
+    }
+}
 
 /// A due date as typed; read against today when the command runs.
 struct DueDateArgument: ExpressibleByArgument {
@@ -84,9 +90,30 @@ struct DueDateArgument: ExpressibleByArgument {
         self.date = date
     }
 
+    /// For `transform:`: the date, or why the text names none (`2026-02-30`: February
+    /// 2026 has 28 days; `tomorow`: did you mean tomorrow?).
+    static func checked(_ text: String) throws -> DueDateArgument {
+        guard let date = DueDateArgument(argument: text) else { throw DateProblem(text, accepted: DueDateParser.accepted) }
+        return date
+    }
+
     static var defaultValueDescription: String { DueDateParser.accepted }
 
     static var defaultCompletionKind: CompletionKind {
         .list(["today", "tomorrow", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "+1w"])
+    }
+}
+
+/// Why a date as typed names no day, as ArgumentParser shows it after the value.
+struct DateProblem: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ text: String, accepted: String) {
+        if let reason = DueDateParser.impossibility(of: text) {
+            description = reason
+        } else {
+            let meant = DueDateParser.suggestion(for: text).map { "did you mean \($0)? " } ?? ""
+            description = "\(meant)write \(accepted)"
+        }
     }
 }
