@@ -14,7 +14,7 @@ struct FilterDateArgument: ExpressibleByArgument {
 
     /// For `transform:`: the date, or why the text names none.
     static func checked(_ text: String) throws -> FilterDateArgument {
-        guard let date = FilterDateArgument(argument: text) else { throw DateProblem(text, accepted: FilterDateParser.accepted) }
+        guard let date = FilterDateArgument(argument: text) else { throw DateProblem(text) }
         return date
     }
 

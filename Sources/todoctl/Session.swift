@@ -93,7 +93,7 @@ struct DueDateArgument: ExpressibleByArgument {
     /// For `transform:`: the date, or why the text names none (`2026-02-30`: February
     /// 2026 has 28 days; `tomorow`: did you mean tomorrow?).
     static func checked(_ text: String) throws -> DueDateArgument {
-        guard let date = DueDateArgument(argument: text) else { throw DateProblem(text, accepted: DueDateParser.accepted) }
+        guard let date = DueDateArgument(argument: text) else { throw DateProblem(text) }
         return date
     }
 
@@ -108,12 +108,12 @@ struct DueDateArgument: ExpressibleByArgument {
 struct DateProblem: Error, CustomStringConvertible {
     let description: String
 
-    init(_ text: String, accepted: String) {
+    init(_ text: String) {
         if let reason = DueDateParser.impossibility(of: text) {
             description = reason
         } else {
-            let meant = DueDateParser.suggestion(for: text).map { "did you mean \($0)? " } ?? ""
-            description = "\(meant)write \(accepted)"
+            // ArgumentParser's Help line below lists the forms.
+            description = DueDateParser.suggestion(for: text).map { "did you mean \($0)?" } ?? "it is none of the forms below"
         }
     }
 }
