@@ -10,7 +10,8 @@ import TodoViewModel
 /// and `-p` wanted a value. So before it parses, a `-word` (a dash, a letter, one or more
 /// characters more) where a modifier may stand is marked, and read back unmarked from the
 /// words; single-letter options stay options (`-t home`), and so does a `-word` that is the
-/// value of the option before it (`--search -foo`).
+/// value of the option before it (`--search -foo`). So short options are given one by one
+/// (`-a -j`): `-aj` is the tag `aj`.
 enum ModifierWords {
     /// Put before a `-word`; a private-use character nobody types, never sent anywhere.
     private static let mark: Character = "\u{E000}"
@@ -90,6 +91,8 @@ enum ModifierWords {
         case .notInFilter: return ": `todoctl show N` says how a todo repeats"
         case .attributeModifier(_, "due", _): return ": use --due-before DATE, --due-after DATE or --overdue"
         case .attributeModifier: return ": use the filter options (todoctl list --help)"
+        case .wordInFilter(let word) where word.first.map({ $0.isNumber || $0 == "#" }) == true:
+            return "; nor is it a todo: a todo is named by its number (1 or more), its id, or 8 or more leading characters of its id"
         case .wordInFilter: return "; to find todos by their words use --search TEXT"
         case .removalInAdd: return keep
         case .unknownModifier, .unreadableValue, .missingValue: return keep
