@@ -8,7 +8,7 @@ import TodoModel
 /// Which words are modifiers, so that nothing typed by habit lands in a title unread:
 /// - `+word` and `-word` (the sign, then a letter): a tag to add, or to remove (in a filter:
 ///   to leave out). `+1` and `-` alone are title words.
-/// - `name:value` where `name` is letters only, optionally with one `.suffix`
+/// - `name:value` where `name` is ASCII letters (any case), optionally with one `.suffix`
 ///   (`due.before:`): a modifier. Known names are read; any other is refused with the
 ///   nearest known one. Three shapes stay title words: a URL (`https://…`, any `name://`),
 ///   a word ending in its colon (`Re:`, `Bob:`) whose name is not a modifier's, and words

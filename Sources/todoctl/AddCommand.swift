@@ -18,7 +18,7 @@ struct AddCommand: AsyncParsableCommand {
 
             Which words are modifiers: +word, -word (a sign, then a letter; so short options \
             go one by one, -a -j, not -aj), and name:value \
-            where name is letters only (with at most one .suffix, as in due.before:). A \
+            where name is letters a-z, any case (at most one .suffix, as in due.before:). A \
             name:value that todoctl does not know is refused with the modifier it thinks \
             was meant (prio:H: did you mean priority:?), never put in the title. These stay \
             title words: URLs (https://…), words whose part before the colon is not letters \

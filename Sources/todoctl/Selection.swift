@@ -41,7 +41,7 @@ struct Selection: ParsableArguments {
         if filters.count > 1 { throw ValidationError("give the filter either as options or as --filter '…', not both") }
         if !refs.isEmpty && !filters.isEmpty { throw ValidationError("name todos or give a filter, not both") }
         if refs.isEmpty && filters.isEmpty {
-            throw ValidationError("name the todos (numbers or ids), or give a filter (such as -t home or --overdue) to act on every todo it finds")
+            throw ValidationError("name the todos (numbers or ids), or give a filter (such as +home, project:work, -t home or --overdue) to act on every todo it finds")
         }
     }
 
