@@ -39,6 +39,10 @@ public struct TaskwarriorWords: Sendable, Equatable {
 
     public init() {}
 
+    /// The project tag given (`project:home`) in an add or an edit, which an edit puts in
+    /// place of the todo's other project tags.
+    public var projectTag: String? { tags.last { $0.hasPrefix(Self.projectTagPrefix) } }
+
     /// The modifiers' names, the long one first; `pri:` and `pro:` are Taskwarrior's
     /// shortest abbreviations, which users type most.
     public static let modifierNames = ["project", "pro", "due", "wait", "priority", "pri", "recur", "scheduled", "until", "depends"]
@@ -125,6 +129,9 @@ public struct TaskwarriorWords: Sendable, Equatable {
         }
         switch name {
         case "project", "pro":
+            // A todo is in one project: the last project: given wins, as in Taskwarrior;
+            // a filter's project: words must all hold.
+            if use != .filter { tags.removeAll { $0.hasPrefix(Self.projectTagPrefix) } }
             tags.append(Self.projectTagPrefix + value)
         case "due":
             if value.isEmpty { clearDue = true; return }

@@ -78,12 +78,21 @@ struct EditCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let fieldEdit = try fieldEdit() else { return try await runEditor() }
+        let projectTag = try ModifierWords.read(Array(words.dropFirst(refs.count)), use: .edit).projectTag
         let report = try await Session.run(connection) { client in
             let (refs, found) = try selection.resolve(client, refs: refs, direct: nil, status: .open, action: "edit")
             var report = BulkReport(json: output.json, summarised: found)
             for ref in refs {
                 try report.record(Result { () throws(TodoClientError) in
-                    try client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: fieldEdit)))
+                    var edit = fieldEdit
+                    if let projectTag {
+                        // A todo is in one project: project:NAME takes the place of the stand-in
+                        // tag of any other (until a project field replaces the tags).
+                        edit.removeTags += try client.detail(ref).todo.tags.filter {
+                            $0.hasPrefix(TaskwarriorWords.projectTagPrefix) && $0 != projectTag
+                        }
+                    }
+                    return try client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: edit)))
                 })
             }
             return report

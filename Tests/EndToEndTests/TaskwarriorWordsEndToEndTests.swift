@@ -57,6 +57,17 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("edit 1 project:work puts the todo in work instead of home, as a todo is in one project")
+    func editProject() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "Report", "project:home.garden", "+later")
+        let edited = try await Self.todoctl(daemon, "edit", "1", "pro:work", "-j")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let todo = try jsonObject(edited.stdout)
+        #expect(todo["tags"] as? [String] == ["later", "project:work"], "\(todo)")
+        try await daemon.stop()
+    }
+
     @Test("a project:home filter finds project:home.garden and not project:homework, in list and in done")
     func projectFilter() async throws {
         let daemon = try await Self.start()

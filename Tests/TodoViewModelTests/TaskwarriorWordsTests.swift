@@ -34,6 +34,14 @@ struct TaskwarriorWordsTests {
         #expect(try parse("x " + word).tags == ["project:work.reports"])
     }
 
+    @Test("a todo is in one project: in add the last project: wins, in a filter both must hold")
+    func oneProject() throws {
+        let added = try parse("x project:home +a pro:work")
+        #expect(added.tags == ["a", "project:work"])
+        #expect(added.projectTag == "project:work")
+        #expect(try parse("project:home pro:work", .filter).tags == ["project:home", "project:work"])
+    }
+
     @Test("priorities: H/M/L, high/medium/normal/low, any case", arguments: [
         ("pri:H", Priority.high), ("pri:h", .high), ("priority:high", .high), ("pri:M", .normal), ("pri:medium", .normal),
         ("pri:Normal", .normal), ("pri:L", .low), ("pri:low", .low),
