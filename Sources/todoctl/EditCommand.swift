@@ -52,7 +52,7 @@ struct EditCommand: AsyncParsableCommand {
     }
 
     /// The todos named: the leading words that read as references.
-    private var refs: [TodoRef] { words.prefix { TodoRef(argument: $0) != nil }.compactMap { TodoRef(argument: $0) } }
+    private var refs: [TodoRef] { TodoRef.leading(in: words) }
 
     /// The edit the options and the words after the todos give; nil when they give none.
     private func fieldEdit() throws -> TodoEdit? {

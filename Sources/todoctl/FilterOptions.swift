@@ -39,7 +39,7 @@ struct FilterOptions: ParsableArguments {
 
     /// The leading words that name todos (`done 3 4`): a bulk command's todos.
     var leadingRefs: [TodoRef] {
-        words.prefix { TodoRef(argument: $0) != nil }.compactMap { TodoRef(argument: $0) }
+        TodoRef.leading(in: words)
     }
 
     /// The words after `leadingRefs`, read as a filter's modifiers.

@@ -73,6 +73,14 @@ extension TodoRef: ExpressibleByArgument {
     }
 }
 
+extension TodoRef {
+    /// The leading words that name todos (`3 4 +home` → #3, #4): the todos of a bulk
+    /// command or an edit, before its filter or its changes.
+    static func leading(in words: [String]) -> [TodoRef] {
+        Array(words.lazy.map { TodoRef(argument: $0) }.prefix { $0 != nil }.compactMap(\.self))
+    }
+}
+
 extension Priority: ExpressibleByArgument {
     /// As people write it: H, M, L, high, medium, normal, low, in any case.
     public init?(argument: String) {
