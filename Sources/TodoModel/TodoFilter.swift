@@ -87,8 +87,8 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     /// Whether `todo` meets every condition but the status: a change stream shows a todo
     /// being completed or deleted too.
     public func matchesIgnoringStatus(_ todo: Todo) -> Bool {
-        if !tags.allSatisfy(todo.tags.contains) { return false }
-        if notTags.contains(where: todo.tags.contains) { return false }
+        if !tags.allSatisfy({ Self.tags(todo.tags, include: $0) }) { return false }
+        if notTags.contains(where: { Self.tags(todo.tags, include: $0) }) { return false }
         if let priority, todo.priority != priority { return false }
         if let search, !search.isEmpty,
             todo.title.range(of: search, options: .caseInsensitive) == nil,
@@ -97,6 +97,19 @@ public struct TodoFilter: Sendable, Hashable, Codable {
             return false
         }
         return matchesDue(todo.due)
+    }
+
+    /// The tag that stands in for a project until todos have a project field (a real field
+    /// will replace it): `project:home` is the todo's project `home`.
+    public static let projectTagPrefix = "project:"
+
+    /// Whether `tags` hold `wanted`; a project tag also matches its sub-projects, as
+    /// Taskwarrior's `project:home` does: `project:home.garden`, not `project:homework`.
+    private static func tags(_ tags: [String], include wanted: String) -> Bool {
+        if tags.contains(wanted) { return true }
+        guard wanted.hasPrefix(projectTagPrefix) else { return false }
+        let parent = wanted + "."
+        return tags.contains { $0.hasPrefix(parent) }
     }
 
     private func matchesDue(_ due: LocalDate?) -> Bool {

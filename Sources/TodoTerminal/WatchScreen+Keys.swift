@@ -152,9 +152,27 @@ extension WatchScreen {
         mode = .browsing
         switch prompt {
         case .add:
+            // The line takes `todoctl add`'s modifiers (due:fri +shop pri:H); what does not
+            // read stays in the prompt with what was meant below it.
+            let words: TaskwarriorWords
+            do throws(TaskwarriorWordError) {
+                words = try TaskwarriorWords.parse(text.split(whereSeparator: \.isWhitespace).map(String.init), use: .add, today: today)
+            } catch {
+                mode = .prompting(prompt, text: text)
+                if case .removalInAdd(let word) = error, word.count == 2 {
+                    return say("\(word): options are not read here; write due:DATE, pri:H, +tag, project:NAME, recur:1w (after --, words are title words)")
+                }
+                return say(error.message + " (after --, words are title words)")
+            }
             // Under a filter the new todo has its tags, priority and day, or it would vanish at once.
             let filter = list.filter
-            return .add(NewTodo(title: text, priority: filter.priority ?? .normal, due: filter.dueOn, tags: filter.tags), typed: typed)
+            // A line of plain words keeps its spacing; validation trims it.
+            let title = words.title.count == text.split(whereSeparator: \.isWhitespace).count ? text : words.title.joined(separator: " ")
+            return .add(
+                NewTodo(
+                    title: title, priority: words.priority ?? filter.priority ?? .normal, due: words.due ?? filter.dueOn,
+                    tags: filter.tags + words.tags, recurrence: words.recurrence, wait: words.wait),
+                typed: typed)
         case .title(let id, let revision):
             return .edit(id, revision: revision, TodoEdit(title: text), typed: typed)
         case .due(let id, let revision):

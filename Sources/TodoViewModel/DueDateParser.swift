@@ -37,6 +37,27 @@ public enum DueDateParser {
         + "+3d/+2w/+1m/+1y or -1d, in 3 days, in 2 weeks, 3 days ago, sow/eow, som/eom, soy/eoy, "
         + "next week/month/year, dec 24 or 24 dec"
 
+    /// Why `text` names no date, when it is shaped like one that does not exist
+    /// (`2026-02-30: February 2026 has 28 days`); nil for text of any other shape.
+    public static func impossibility(of text: String) -> String? {
+        let word = text.trimmingCharacters(in: .whitespaces)
+        let parts = word.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), Int(parts[2]) != nil, LocalDate(word) == nil
+        else { return nil }
+        if year < 1 { return "\(word): there is no year 0; years run from 0001 to 9999" }
+        guard (1...12).contains(month) else { return "\(word): there is no month \(month); months run from 01 to 12" }
+        let days = LocalDate.daysIn(month: month, year: year)
+        return "\(word): \(months[month - 1].capitalized) \(parts[0]) has \(days) days"
+    }
+
+    /// The word of `accepted` nearest to `text` (one or two letters off), for a typo such as
+    /// `tomorow`; nil when none is that near.
+    public static func suggestion(for text: String) -> String? {
+        let vocabulary = ["today", "tomorrow", "yesterday", "sow", "eow", "som", "eom", "soy", "eoy"] + weekdays + months
+        return Nearest.word(to: text.lowercased(), in: vocabulary)
+    }
+
     private static func single(_ word: String, today: LocalDate) -> LocalDate? {
         if let date = LocalDate(word) { return date }
         switch word {

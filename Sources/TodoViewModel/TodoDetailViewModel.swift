@@ -121,8 +121,8 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
         // The form cannot show trailing newlines, so they are no change.
         if notes != todo.notes.trimmingTrailingNewlines { edit.notes = try TodoValidation.notes(notes) }
         if let text = fields["priority"], !text.isEmpty {
-            guard let priority = Priority(rawValue: text.lowercased()) else {
-                throw .validation("priority", "\"\(text)\" is not low, normal or high")
+            guard let priority = TaskwarriorWords.priority(text) else {
+                throw .validation("priority", "\"\(text)\" is not low, normal or high (or H, M, L, medium, any case)")
             }
             if priority != todo.priority { edit.priority = priority }
         }

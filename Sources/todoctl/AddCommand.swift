@@ -5,23 +5,57 @@ import TodoViewModel
 struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a todo.",
-        discussion: "The words of TITLE are joined with spaces: `todoctl add Buy milk -t home -d fri`.")
+        discussion: """
+            The words of TITLE are joined with spaces: `todoctl add Buy milk -t home -d fri`. \
+            Taskwarrior's modifiers among them set fields instead: `todoctl add Buy bread \
+            due:tomorrow +shop project:home pri:H` adds "Buy bread" with those fields.
 
-    @Argument(help: "The title.") var title: [String]
+            Modifiers: +TAG; project:NAME or pro:NAME (kept as the tag project:NAME; a filter \
+            project:home also finds project:home.garden); due:DATE and wait:DATE (the dates \
+            --due takes); priority:P or pri:P (H, M, L, high, medium, low, any case); \
+            recur:PERIOD (the periods --every takes). scheduled:, until: and depends: are \
+            refused: todod does not keep them yet.
+
+            Which words are modifiers: +word, -word (a sign, then a letter; so short options \
+            go one by one, -a -j, not -aj), and name:value \
+            where name is letters a-z, any case (at most one .suffix, as in due.before:). A \
+            name:value that todoctl does not know is refused with the modifier it thinks \
+            was meant (prio:H: did you mean priority:?), never put in the title. These stay \
+            title words: URLs (https://…), words whose part before the colon is not letters \
+            (10:30), and a word ending in its colon (Re:, Bob:). To put anything else in the \
+            title as typed, write it after --: `todoctl add Read -- due:x +y` adds "Read due:x +y".
+            """)
+
+    @Argument(help: ArgumentHelp("The title's words, and modifiers: +tag, project:NAME, due:DATE, wait:DATE, pri:H|M|L, recur:PERIOD.", valueName: "word"))
+    var title: [String] = []
     @Option(name: .shortAndLong, help: "Free text notes.") var notes: String?
-    @Option(name: .shortAndLong, help: "low, normal or high.") var priority: Priority?
-    @Option(name: .shortAndLong, help: ArgumentHelp("The due date: \(DueDateParser.accepted).", valueName: "date")) var due: DueDateArgument?
+    @Option(name: .shortAndLong, help: "high, normal or low: H, M or L, medium, any case.") var priority: Priority?
+    @Option(name: .shortAndLong, help: ArgumentHelp("The due date: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
     @Option(name: [.customShort("t"), .customLong("tag")], help: "A tag (one word); repeat for more.") var tags: [String] = []
     @OptionGroup(title: "Planning") var planning: PlanningOptions
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws { _ = try newTodo() }
+
+    /// The todo the options and the words give.
+    private func newTodo() throws -> NewTodo {
+        let words = try ModifierWords.read(title, use: .add)
+        for (given, word, option) in [
+            (words.priority != nil && priority != nil, "pri:", "-p"), (words.due != nil && due != nil, "due:", "--due"),
+            (words.wait != nil && planning.wait != nil, "wait:", "--wait"),
+            (words.recurrence != nil && planning.recurrence != nil, "recur:", "--every/--every-after"),
+        ] where given {
+            throw ValidationError("\(word) and \(option) both set the same field: give one")
+        }
+        return NewTodo(
+            title: words.title.joined(separator: " "), notes: notes ?? "", priority: words.priority ?? priority ?? .normal,
+            due: words.due ?? due?.date, tags: tags + words.tags, recurrence: words.recurrence ?? planning.recurrence,
+            parent: planning.parent?.number, wait: words.wait ?? planning.wait?.date)
+    }
+
     func run() async throws {
-        let new = NewTodo(
-            title: title.joined(separator: " "), notes: notes ?? "", priority: priority ?? .normal,
-            due: due?.date, tags: tags, recurrence: planning.recurrence, parent: planning.parent?.number,
-            wait: planning.wait?.date)
-        try await Self.add(new, socketPath: connection.socketPath, json: output.json)
+        try await Self.add(try newTodo(), socketPath: connection.socketPath, json: output.json)
     }
 
     static func add(_ new: NewTodo, socketPath: String, json: Bool) async throws {

@@ -18,17 +18,24 @@ struct EditCommand: AsyncParsableCommand {
             is shown again with the problem at its top, after you say so; without a terminal
             on standard input, todoctl fails instead and says where the form is kept.
 
+            Taskwarrior's words change fields too, after the todos: `todoctl edit 3 +shop -home
+            due:fri pri:H project:home recur:1w` (-tag removes a tag; an empty due:, wait: or
+            recur: removes that field), and other words are a new title (words after -- are
+            title words as typed).
+
             With field options, several todos can be changed at once: name them
             (`todoctl edit 3 4 5 -t errands -d fri`) or find them with --filter and `list`'s
             filter options over open todos (`todoctl edit --filter '-t home --overdue' -p high`);
             more than \(Selection.askAbove) found by a filter need a yes, as for `done`.
             """)
 
+    @Argument(help: ArgumentHelp("The todos (numbers, ids or id prefixes), then what to change: a new title's words and \(ModifierWords.help).", valueName: "todo-or-word"))
+    var words: [String] = []
     @OptionGroup var selection: Selection
     @Option(help: "A new title.") var title: String?
     @Option(name: .shortAndLong, help: "New notes (replacing the old).") var notes: String?
-    @Option(name: .shortAndLong, help: "low, normal or high.") var priority: Priority?
-    @Option(name: .shortAndLong, help: ArgumentHelp("A new due date: \(DueDateParser.accepted).", valueName: "date")) var due: DueDateArgument?
+    @Option(name: .shortAndLong, help: "high, normal or low: H, M or L, medium, any case.") var priority: Priority?
+    @Option(name: .shortAndLong, help: ArgumentHelp("A new due date: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
     @Flag(help: "Remove the due date.") var noDue = false
     @Option(name: [.customShort("t"), .customLong("tag")], help: "Add a tag; repeat for more.") var addTags: [String] = []
     @Option(name: .customLong("untag"), help: "Remove a tag; repeat for more.") var removeTags: [String] = []
@@ -38,33 +45,60 @@ struct EditCommand: AsyncParsableCommand {
 
     func validate() throws {
         if due != nil && noDue { throw ValidationError("--due and --no-due contradict each other: give one") }
-        try selection.validate(direct: nil)
-        if fieldEdit == nil && (selection.refs.count != 1 || selection.expression != nil) {
+        try selection.validate(refs: refs, direct: nil)
+        if try fieldEdit() == nil && (refs.count != 1 || selection.expression != nil) {
             throw ValidationError("the editor edits one todo: to change several, say what to change (-p, -d, -t, --untag, -n, --title)")
         }
     }
 
-    private var fieldEdit: TodoEdit? {
-        let edit = planning.applied(to: TodoEdit(
-            title: title, notes: notes, priority: priority, due: due?.date, clearDue: noDue,
-            addTags: addTags, removeTags: removeTags))
+    /// The todos named: the leading words that read as references.
+    private var refs: [TodoRef] { TodoRef.leading(in: words) }
+
+    /// The edit the options and the words after the todos give; nil when they give none.
+    private func fieldEdit() throws -> TodoEdit? {
+        let modifiers = try ModifierWords.read(Array(words.dropFirst(refs.count)), use: .edit)
+        let newTitle = modifiers.title.isEmpty ? nil : modifiers.title.joined(separator: " ")
+        for (given, word, option) in [
+            (newTitle != nil && title != nil, "title words", "--title"), (modifiers.priority != nil && priority != nil, "pri:", "-p"),
+            ((modifiers.due != nil || modifiers.clearDue) && (due != nil || noDue), "due:", "--due/--no-due"),
+            ((modifiers.wait != nil || modifiers.clearWait) && (planning.set.wait != nil || planning.noWait), "wait:", "--wait/--no-wait"),
+            ((modifiers.recurrence != nil || modifiers.clearRecurrence) && (planning.set.recurrence != nil || planning.noEvery), "recur:", "--every/--no-every"),
+        ] where given {
+            throw ValidationError("\(word) and \(option) both say what to change: give one")
+        }
+        var edit = planning.applied(to: TodoEdit(
+            title: title ?? newTitle, notes: notes, priority: priority ?? modifiers.priority, due: due?.date ?? modifiers.due,
+            clearDue: noDue || modifiers.clearDue, addTags: addTags + modifiers.tags, removeTags: removeTags + modifiers.removedTags))
+        if modifiers.wait != nil || modifiers.clearWait { (edit.wait, edit.clearWait) = (modifiers.wait, modifiers.clearWait) }
+        if modifiers.recurrence != nil || modifiers.clearRecurrence {
+            (edit.recurrence, edit.clearRecurrence) = (modifiers.recurrence, modifiers.clearRecurrence)
+        }
         return edit == TodoEdit() ? nil : edit
     }
 
     func run() async throws {
-        guard let fieldEdit else { return try await runEditor() }
+        guard let fieldEdit = try fieldEdit() else { return try await runEditor() }
+        let projectTag = try ModifierWords.read(Array(words.dropFirst(refs.count)), use: .edit).projectTag
         let report = try await Session.run(connection) { client in
-            let (refs, found) = try selection.resolve(client, direct: nil, status: .open, action: "edit")
+            let (refs, found) = try selection.resolve(client, refs: refs, direct: nil, status: .open, action: "edit")
             var report = BulkReport(json: output.json, summarised: found)
             for ref in refs {
                 try report.record(Result { () throws(TodoClientError) in
-                    try client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: fieldEdit)))
+                    var edit = fieldEdit
+                    if let projectTag {
+                        // A todo is in one project: project:NAME takes the place of the stand-in
+                        // tag of any other (until a project field replaces the tags).
+                        edit.removeTags += try client.detail(ref).todo.tags.filter {
+                            $0.hasPrefix(TaskwarriorWords.projectTagPrefix) && $0 != projectTag
+                        }
+                    }
+                    return try client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: edit)))
                 })
             }
             return report
         }
         // One todo named: its JSON object, as before several could be edited at once.
-        if output.json, selection.refs.count == 1 {
+        if output.json, refs.count == 1 {
             if let todo = report.changed.first { try Terminal.printJSON(todo) }
             if report.counts.failed > 0 { throw ExitStatus.refused }
             return
@@ -73,7 +107,7 @@ struct EditCommand: AsyncParsableCommand {
     }
 
     private func runEditor() async throws {
-        let change = try await Session.run(connection) { try await editInEditor($0, ref: selection.refs[0]) }
+        let change = try await Session.run(connection) { try await editInEditor($0, ref: refs[0]) }
         guard let change else { return }
         if output.json { try Terminal.printJSON(change.todo) } else { Terminal.print(change.line) }
     }

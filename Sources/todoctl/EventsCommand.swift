@@ -28,6 +28,8 @@ struct EventsCommand: AsyncParsableCommand {
     /// Read at each change, so `--overdue` follows the day as it turns.
     private var conditions: TodoFilter { filter.filter(status: .all) }
 
+    func validate() throws { try filter.refuseRefs() }
+
     func run() async throws {
         if once { return try await runOnce() }
         var last: UInt64?

@@ -12,6 +12,12 @@ struct FilterDateArgument: ExpressibleByArgument {
         self.date = date
     }
 
+    /// For `transform:`: the date, or why the text names none.
+    static func checked(_ text: String) throws -> FilterDateArgument {
+        guard let date = FilterDateArgument(argument: text) else { throw DateProblem(text) }
+        return date
+    }
+
     static var defaultValueDescription: String { FilterDateParser.accepted }
 
     static var defaultCompletionKind: CompletionKind {

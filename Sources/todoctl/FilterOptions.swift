@@ -6,20 +6,24 @@ import TodoViewModel
 /// The one filter language of `list`, `events`, `next` and the bulk commands: every
 /// condition given must hold. Dates take the words `--due` takes, and the past.
 struct FilterOptions: ParsableArguments {
+    /// Taskwarrior's words (`+home -work project:home due:fri pri:H`); a bulk command takes
+    /// the todos' numbers first here (`leadingRefs`).
+    @Argument(help: ArgumentHelp(ModifierWords.help + ".", valueName: "modifier"))
+    var words: [String] = []
     @Option(name: [.customShort("t"), .customLong("tag")], help: ArgumentHelp("Only todos with this tag; repeat: all must be there.", valueName: "tag"))
     var tags: [String] = []
     @Option(name: .customLong("not-tag"), help: ArgumentHelp("Leave out todos with this tag; repeat for more.", valueName: "tag"))
     var notTags: [String] = []
-    @Option(name: .shortAndLong, help: "Only todos of this priority: low, normal or high.")
+    @Option(name: .shortAndLong, help: "Only todos of this priority: high, normal or low (H, M or L, medium, any case).")
     var priority: Priority?
     @Option(help: ArgumentHelp("Only todos whose title or notes contain this text (any case).", valueName: "text"))
     var search: String?
     // Unconditional: `--due-before -1d` is a date, not an option.
-    @Option(name: [.customShort("d"), .customLong("due")], parsing: .unconditional, help: ArgumentHelp("Only todos due on this day: \(FilterDateParser.accepted).", valueName: "date"))
+    @Option(name: [.customShort("d"), .customLong("due")], parsing: .unconditional, help: ArgumentHelp("Only todos due on this day: \(FilterDateParser.accepted).", valueName: "date"), transform: FilterDateArgument.checked)
     var dueOn: FilterDateArgument?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Only todos due before this day (not on it): \(FilterDateParser.accepted).", valueName: "date"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only todos due before this day (not on it): \(FilterDateParser.accepted).", valueName: "date"), transform: FilterDateArgument.checked)
     var dueBefore: FilterDateArgument?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Only todos due after this day (not on it): \(FilterDateParser.accepted).", valueName: "date"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only todos due after this day (not on it): \(FilterDateParser.accepted).", valueName: "date"), transform: FilterDateArgument.checked)
     var dueAfter: FilterDateArgument?
     @Flag(help: "Only todos due before today and not done.")
     var overdue = false
@@ -27,9 +31,26 @@ struct FilterOptions: ParsableArguments {
     var noDue = false
 
     func validate() throws {
+        _ = try modifiers()
         if noDue && (dueOn != nil || dueBefore != nil || dueAfter != nil || overdue) {
             throw ValidationError("--no-due leaves out every dated todo: it cannot go with --due, --due-before, --due-after or --overdue")
         }
+    }
+
+    /// The leading words that name todos (`done 3 4`): a bulk command's todos.
+    var leadingRefs: [TodoRef] {
+        TodoRef.leading(in: words)
+    }
+
+    /// The words after `leadingRefs`, read as a filter's modifiers.
+    func modifiers() throws -> TaskwarriorWords {
+        try ModifierWords.read(Array(words.dropFirst(leadingRefs.count)), use: .filter)
+    }
+
+    /// For the commands that list (list, next, watch, events): a todo's number is no filter.
+    func refuseRefs() throws {
+        guard let first = words.first, leadingRefs.count > 0 else { return }
+        throw ValidationError("\(first) names a todo, and this command takes filters (+tag, due:DATE …): to see one todo, run todoctl show \(first)")
     }
 
     /// Whether any condition was given.
@@ -41,8 +62,11 @@ struct FilterOptions: ParsableArguments {
         let today = WallClock.today()
         let before = [dueBefore?.date, overdue ? today : nil].compactMap(\.self).min()
         // Done todos are not overdue: --overdue narrows "open and done" to open.
+        // `validate()` read the words already: here they read again, without fail.
+        let words = (try? modifiers()) ?? TaskwarriorWords()
         return TodoValidation.normalised(TodoFilter(
-            status: overdue && status == .all ? .open : status, tags: tags, notTags: notTags, priority: priority, search: search,
-            dueBefore: before, dueAfter: dueAfter?.date, dueOn: dueOn?.date, noDue: noDue))
+            status: overdue && status == .all ? .open : status, tags: tags + words.tags, notTags: notTags + words.removedTags,
+            priority: words.priority ?? priority, search: search,
+            dueBefore: before, dueAfter: dueAfter?.date, dueOn: words.due ?? dueOn?.date, noDue: noDue))
     }
 }

@@ -28,10 +28,26 @@ enum LeadingOptions {
         return [command] + leading + rest.dropFirst()
     }
 
-    private static func isCommand(_ name: String) -> Bool {
-        TodoctlCommand.configuration.subcommands.contains {
-            $0.configuration.commandName == name || $0.configuration.aliases.contains(name)
+    static func isCommand(_ name: String) -> Bool {
+        name == "help" || commandNames.contains(name)
+    }
+
+    /// Every command's name and alias.
+    private static var commandNames: [String] {
+        TodoctlCommand.configuration.subcommands.flatMap { [$0.configuration.commandName ?? ""] + $0.configuration.aliases }
+    }
+
+    /// What to say when the first word is a mistyped command: without a command todoctl
+    /// lists, so `todoctl ad Foo` reached list as two unexpected words. A word of letters
+    /// only that is no command is taken for one (list's own words are +tag, -tag, name:value
+    /// and options); nil when the first word is anything else.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.isEmpty, first.allSatisfy({ $0.isLetter }), !isCommand(first) else { return nil }
+        let names = TodoctlCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        if let meant = Nearest.word(to: first.lowercased(), in: commandNames) {
+            return "unknown command '\(first)'; did you mean \(meant)?"
         }
+        return "unknown command '\(first)'; the commands are \(names.joined(separator: ", ")) (todoctl --help says what each does)"
     }
 }
 
@@ -51,6 +67,11 @@ extension TodoctlCommand {
             do { try await quick.run() } catch { exit(withError: error) }
             return
         }
-        await main(LeadingOptions.movedAfterCommand(arguments))
+        let moved = LeadingOptions.movedAfterCommand(arguments)
+        if let complaint = LeadingOptions.unknownCommand(in: moved) {
+            Terminal.error(complaint)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        await main(ModifierWords.marked(moved))
     }
 }

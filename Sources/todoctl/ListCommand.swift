@@ -31,6 +31,8 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws { try filter.refuseRefs() }
+
     func run() async throws {
         var filter = filter.filter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open)
         filter.waiting = waiting

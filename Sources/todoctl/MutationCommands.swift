@@ -11,13 +11,13 @@ struct MutationArguments: ParsableArguments {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws { try selection.validate(direct: filter) }
+    func validate() throws { try selection.validate(refs: filter.leadingRefs, direct: filter) }
 
     /// Sends one request per todo, over the todos in `status` when a filter chooses them;
     /// reports each with the further changes it made, and exits 1 if any was refused.
     func apply(status: TodoFilter.Status, action: String, _ request: (TodoRef) -> Event) async throws {
         try await Self.apply(socketPath: connection.socketPath, json: output.json, request) { client in
-            try selection.resolve(client, direct: filter, status: status, action: action)
+            try selection.resolve(client, refs: filter.leadingRefs, direct: filter, status: status, action: action)
         }
     }
 
@@ -42,8 +42,8 @@ struct MutationArguments: ParsableArguments {
 
 /// Filters for `done` and friends pick from the todos each acts on.
 private let bulkDiscussion = """
-    Name todos by number or id, or give filter options (those of `list`, directly or as \
-    --filter '…') to act on every todo they find; more than \(Selection.askAbove) found by a filter \
+    Name todos by number or id, or give a filter (list's options and modifiers such as +tag \
+    project:home due:fri, directly or as --filter '…') to act on every todo it finds; more than \(Selection.askAbove) found by a filter \
     are listed and need a yes (or --yes; without a terminal todoctl refuses rather than ask).
     """
 

@@ -22,6 +22,8 @@ struct NextCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws { try filter.refuseRefs() }
+
     func run() async throws {
         try await Self.next(filter.filter(status: .open), socketPath: connection.socketPath, json: output.json)
     }

@@ -10,7 +10,7 @@ struct PlanningOptions: ParsableArguments {
     var everyAfter: Recurrence?
     @Option(help: ArgumentHelp("Make it a subtask of this todo (its number; one level deep).", valueName: "number"))
     var parent: ParentNumber?
-    @Option(help: ArgumentHelp("Hide it from the default list until this day: \(DueDateParser.accepted).", valueName: "date"))
+    @Option(help: ArgumentHelp("Hide it from the default list until this day: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked)
     var wait: DueDateArgument?
 
     func validate() throws {

@@ -5,14 +5,14 @@ import TodoModel
 import TodoTerminal
 import TodoViewModel
 
-/// Which todos a bulk command acts on: the ones named, or the ones a filter finds now.
+/// Which todos a bulk command acts on: the ones named (the command's leading words, which
+/// it passes in as `refs`), or the ones a filter finds now.
 /// Above `askAbove` todos found by a filter, todoctl asks first (as Taskwarrior does),
 /// unless `--yes`; it never asks when standard input is not a terminal, and refuses.
 struct Selection: ParsableArguments {
     /// More todos than this, found by a filter, need a yes.
     static let askAbove = 3
 
-    @Argument(help: "The todos: numbers, ids, or id prefixes (or none, and a filter).") var refs: [TodoRef] = []
     @Option(
         name: .customLong("filter"), parsing: .unconditional,
         help: ArgumentHelp("The filter options of `list` as one argument, e.g. --filter '-t home --overdue'.", valueName: "options"))
@@ -23,7 +23,8 @@ struct Selection: ParsableArguments {
     func parsedExpression() throws -> FilterOptions? {
         guard let expression else { return nil }
         do {
-            let options = try FilterOptions.parse(ShellWords.split(expression))
+            let options = try FilterOptions.parse(ModifierWords.marked(words: ShellWords.split(expression)))
+            try options.refuseRefs()
             guard !options.isEmpty else { throw ValidationError("--filter '\(expression)' gives no condition: use list's filter options, e.g. --filter '-t home --overdue'") }
             return options
         } catch let error as ValidationError {
@@ -35,18 +36,18 @@ struct Selection: ParsableArguments {
 
     /// Checks, before anything is sent, that todos are named or a filter is given, not
     /// both; `direct` are filter options given on the command line itself.
-    func validate(direct: FilterOptions?) throws {
+    func validate(refs: [TodoRef], direct: FilterOptions?) throws {
         let filters = try [parsedExpression(), direct?.isEmpty == false ? direct : nil].compactMap(\.self)
         if filters.count > 1 { throw ValidationError("give the filter either as options or as --filter '…', not both") }
         if !refs.isEmpty && !filters.isEmpty { throw ValidationError("name todos or give a filter, not both") }
         if refs.isEmpty && filters.isEmpty {
-            throw ValidationError("name the todos (numbers or ids), or give a filter (such as -t home or --overdue) to act on every todo it finds")
+            throw ValidationError("name the todos (numbers or ids), or give a filter (such as +home, project:work, -t home or --overdue) to act on every todo it finds")
         }
     }
 
     /// The todos to act on (checked by `validate(direct:)`), and whether a filter found
     /// them: then over the todos in `status`, confirmed when there are many.
-    func resolve(_ client: TodoConnection, direct: FilterOptions?, status: TodoFilter.Status, action: String) throws -> (refs: [TodoRef], found: Bool) {
+    func resolve(_ client: TodoConnection, refs: [TodoRef], direct: FilterOptions?, status: TodoFilter.Status, action: String) throws -> (refs: [TodoRef], found: Bool) {
         guard let options = try parsedExpression() ?? (direct?.isEmpty == false ? direct : nil) else { return (refs, false) }
         let list = try client.list(options.filter(status: status))
         try confirm(list.todos, action: action)

@@ -77,7 +77,21 @@ extension TodoRef: ExpressibleByArgument {
     }
 }
 
-extension Priority: ExpressibleByArgument {}
+extension TodoRef {
+    /// The leading words that name todos (`3 4 +home` → #3, #4): the todos of a bulk
+    /// command or an edit, before its filter or its changes.
+    static func leading(in words: [String]) -> [TodoRef] {
+        Array(words.lazy.map { TodoRef(argument: $0) }.prefix { $0 != nil }.compactMap(\.self))
+    }
+}
+
+extension Priority: ExpressibleByArgument {
+    /// As people write it: H, M, L, high, medium, normal, low, in any case.
+    public init?(argument: String) {
+        guard let priority = TaskwarriorWords.priority(argument) else { return nil }
+        self = priority
+    }
+}
 
 /// A due date as typed; read against today when the command runs.
 struct DueDateArgument: ExpressibleByArgument {
@@ -88,9 +102,30 @@ struct DueDateArgument: ExpressibleByArgument {
         self.date = date
     }
 
+    /// For `transform:`: the date, or why the text names none (`2026-02-30`: February
+    /// 2026 has 28 days; `tomorow`: did you mean tomorrow?).
+    static func checked(_ text: String) throws -> DueDateArgument {
+        guard let date = DueDateArgument(argument: text) else { throw DateProblem(text) }
+        return date
+    }
+
     static var defaultValueDescription: String { DueDateParser.accepted }
 
     static var defaultCompletionKind: CompletionKind {
         .list(["today", "tomorrow", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "+1w"])
+    }
+}
+
+/// Why a date as typed names no day, as ArgumentParser shows it after the value.
+struct DateProblem: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ text: String) {
+        if let reason = DueDateParser.impossibility(of: text) {
+            description = reason
+        } else {
+            // ArgumentParser's Help line below lists the forms.
+            description = DueDateParser.suggestion(for: text).map { "did you mean \($0)?" } ?? "it is none of the forms below"
+        }
     }
 }

@@ -25,6 +25,8 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "Print one line per change instead of drawing the list.") var plain = false
     @OptionGroup var connection: ConnectionOptions
 
+    func validate() throws { try filter.refuseRefs() }
+
     func run() async throws {
         // As the daemon reads it (`#work` is `work`): its answers carry the filter they answer.
         let filter = TodoValidation.normalised(filter.filter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open))

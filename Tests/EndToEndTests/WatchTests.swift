@@ -69,6 +69,25 @@ struct WatchTests {
         try await daemon.stop()
     }
 
+    @Test("watch's a line takes add's modifiers: a typo stays in the prompt with what was meant, then the todo gets its fields")
+    func addPromptModifiers() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watch(daemon)
+        try await tmux.keys("a")
+        try await tmux.keys("Buy bread +shop prio:H", "Enter")
+        try await tmux.waitFor("prio: is not a modifier; did you mean priority: (pri:)?")
+        try await tmux.keys("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "pri:H due:2026-12-24 project:home", "Enter")
+        try await tmux.waitFor("#1 [ ] ! Buy bread")
+        let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
+        #expect(listed.count == 1, "\(listed)")
+        #expect(listed.first?["title"] as? String == "Buy bread", "\(listed)")
+        #expect(listed.first?["tags"] as? [String] == ["shop", "project:home"], "\(listed)")
+        #expect(listed.first?["priority"] as? String == "high", "\(listed)")
+        #expect(listed.first?["due"] as? String == "2026-12-24", "\(listed)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("the daemon restarted under it: watch says so, reconnects and shows the new state")
     func survivesRestart() async throws {
         let daemon = try await DaemonProcess.start()

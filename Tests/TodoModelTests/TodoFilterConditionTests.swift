@@ -72,3 +72,19 @@ struct TodoFilterConditionTests {
         #expect(try decoder.decode(TodoFilter.self, from: Data(#"{"noDue":true}"#.utf8)).noDue)
     }
 }
+
+@Suite("Projects, stood in for by project: tags")
+struct ProjectTagFilterTests {
+    private func todo(_ tags: [String]) -> Todo { Todo(number: 1, title: "t", tags: tags, createdAt: Date(timeIntervalSince1970: 0)) }
+
+    @Test("a project:home filter matches project:home and project:home.garden, not project:homework")
+    func hierarchy() {
+        let filter = TodoFilter(tags: ["project:home"])
+        #expect(filter.matches(todo(["project:home"])))
+        #expect(filter.matches(todo(["project:home.garden"])))
+        #expect(!filter.matches(todo(["project:homework"])))
+        #expect(!filter.matches(todo(["home"])))
+        #expect(!TodoFilter(notTags: ["project:home"]).matches(todo(["project:home.garden"])))
+        #expect(!TodoFilter(tags: ["home"]).matches(todo(["home.garden"])), "only project tags have sub-projects")
+    }
+}

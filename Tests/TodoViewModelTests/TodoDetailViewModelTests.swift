@@ -200,3 +200,14 @@ struct TodoDetailPlanningFormTests {
         }
     }
 }
+
+@Suite("The edit form's priority line")
+struct EditFormPriorityTests {
+    @Test("takes H, M, L and medium as -p and pri: do", arguments: [("H", Priority.high), ("medium", .normal), ("l", .low)])
+    func priorityWords(text: String, expected: Priority) throws {
+        let detail = TodoDetailViewModel(Todo(number: 1, title: "t", createdAt: at(0)), today: today)
+        let form = detail.editForm.replacingOccurrences(of: "priority: normal", with: "priority: \(text)")
+        let edit = try detail.edit(fromForm: form)
+        #expect(edit?.priority == (expected == .normal ? nil : expected), "\(String(describing: edit))")
+    }
+}

@@ -1,0 +1,59 @@
+/// A word shaped like a Taskwarrior modifier that `TaskwarriorWords` cannot take. Each case
+/// keeps the word and what was meant; `message` says what is wrong, and a client adds its
+/// own advice (a flag, a key) where `advice` is not enough.
+public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `prio:H`: no modifier of that name; `suggestion` is the one probably meant.
+    case unknownModifier(word: String, name: String, suggestion: String?)
+    /// `due:tomorow`, `pri:X`, `due:2026-02-30`: the value does not read.
+    case unreadableValue(word: String, name: String, value: String, accepted: String, suggestion: String?, reason: String?)
+    /// `due:` with nothing after it, where nothing cannot mean "remove".
+    case missingValue(word: String, name: String)
+    /// `scheduled:`, `until:`, `depends:`: fields todod does not keep yet.
+    case notModelled(word: String, name: String)
+    /// `wait:` or `recur:` in a filter: a filter cannot ask for it yet.
+    case notInFilter(word: String, name: String)
+    /// `due.before:fri`: Taskwarrior's attribute modifiers are not read yet.
+    case attributeModifier(word: String, name: String, modifier: String)
+    /// `-shop` when adding: a new todo has no tag to remove.
+    case removalInAdd(word: String)
+    /// A plain word in a filter, which takes only modifiers.
+    case wordInFilter(word: String)
+
+    /// The word refused.
+    public var word: String {
+        switch self {
+        case .unknownModifier(let word, _, _), .unreadableValue(let word, _, _, _, _, _), .missingValue(let word, _),
+            .notModelled(let word, _), .notInFilter(let word, _), .attributeModifier(let word, _, _), .removalInAdd(let word),
+            .wordInFilter(let word):
+            word
+        }
+    }
+
+    /// What is wrong, and what to type instead where the grammar alone knows it.
+    public var message: String {
+        switch self {
+        case .unknownModifier(_, let name, let suggestion):
+            let meant = suggestion.map { "did you mean \(TaskwarriorWords.spelled($0))?" }
+                ?? "the modifiers are +tag, -tag, project:, due:, wait:, priority: (pri:) and recur:"
+            return "\(name): is not a modifier; \(meant)"
+        case .unreadableValue(let word, let name, let value, let accepted, let suggestion, let reason):
+            if let reason { return "\(word): \(reason.hasPrefix(value) ? String(reason.dropFirst(value.count + 2)) : reason)" }
+            let meant = suggestion.map { "did you mean \(name):\($0)? " } ?? ""
+            return "\(word): \"\(value)\" is not understood as \(name == "recur" ? "a period" : name == "priority" ? "a priority" : "a date"); \(meant)\(name): takes \(accepted)"
+        case .missingValue(let word, let name):
+            return "\(word) needs a value after the colon (\(TaskwarriorWords.spelled(name)))"
+        case .notModelled(let word, let name):
+            return "\(word): todod does not keep \(name == "depends" ? "dependencies" : "a \(name) date") yet"
+        case .notInFilter(let word, let name):
+            return "\(word): a filter cannot ask for \(name == "wait" ? "a wait date" : "a repeat period") yet"
+        case .attributeModifier(let word, let name, let modifier):
+            return "\(word): \(name).\(modifier): is not understood yet (Taskwarrior's attribute modifiers)"
+        case .removalInAdd(let word):
+            return "\(word) removes the tag \(word.dropFirst()), and a new todo has no tags to remove"
+        case .wordInFilter(let word):
+            return "\"\(word)\" is not a modifier: a filter takes +tag, -tag, project:, due: and priority: (pri:)"
+        }
+    }
+
+    public var description: String { message }
+}

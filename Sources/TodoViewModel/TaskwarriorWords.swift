@@ -1,0 +1,191 @@
+import TodoModel
+
+/// The words a Taskwarrior user types after `task add`, `task N modify` and in a filter:
+/// `+tag`, `-tag` and `name:value` modifiers, read into fields; every other word is a title
+/// word. Pure: the caller gives the words and today, and turns a `TaskwarriorWordError`
+/// into advice for its own user (a command line, a watch prompt).
+///
+/// Which words are modifiers, so that nothing typed by habit lands in a title unread:
+/// - `+word` and `-word` (the sign, then a letter): a tag to add, or to remove (in a filter:
+///   to leave out). `+1` and `-` alone are title words.
+/// - `name:value` where `name` is ASCII letters (any case), optionally with one `.suffix`
+///   (`due.before:`): a modifier. Known names are read; any other is refused with the
+///   nearest known one. Three shapes stay title words: a URL (`https://…`, any `name://`),
+///   a word ending in its colon (`Re:`, `Bob:`) whose name is not a modifier's, and words
+///   whose part before the colon is not letters (`10:30`, `C++:`).
+/// - after `--`, every word is a title word, as typed.
+public struct TaskwarriorWords: Sendable, Equatable {
+    /// What the words are for: a new todo, an edit, or a filter.
+    public enum Use: Sendable, Equatable {
+        case add, edit, filter
+    }
+
+    /// The words that are not modifiers, in order: a title (add, edit).
+    public var title: [String] = []
+    /// `+tag` and `project:` (stored as the tag `project:NAME`): tags to add, or that a
+    /// filter requires.
+    public var tags: [String] = []
+    /// `-tag`: tags to remove (edit), or to leave out (filter).
+    public var removedTags: [String] = []
+    public var due: LocalDate?
+    public var wait: LocalDate?
+    public var priority: Priority?
+    public var recurrence: Recurrence?
+    /// An empty `due:`, `wait:` or `recur:` in an edit: remove that field, as Taskwarrior's
+    /// `modify due:` does.
+    public var clearDue = false
+    public var clearWait = false
+    public var clearRecurrence = false
+
+    public init() {}
+
+    /// The project tag given (`project:home`) in an add or an edit, which an edit puts in
+    /// place of the todo's other project tags.
+    public var projectTag: String? { tags.last { $0.hasPrefix(Self.projectTagPrefix) } }
+
+    /// The modifiers' names, the long one first; `pri:` and `pro:` are Taskwarrior's
+    /// shortest abbreviations, which users type most.
+    public static let modifierNames = ["project", "pro", "due", "wait", "priority", "pri", "recur", "scheduled", "until", "depends"]
+
+    /// Today there is no project field: `project:home` is the tag `project:home`, the
+    /// stand-in users already used, and a filter's `project:home` tag also matches
+    /// `project:home.garden` (`TodoFilter`). A real project field will replace this prefix.
+    public static let projectTagPrefix = TodoFilter.projectTagPrefix
+
+    /// Reads `words` (after `literal`, the words after `--`, which are title words as typed),
+    /// for `use`, against `today`. A `--` among `words` starts the literal words too (a watch
+    /// prompt's line).
+    public static func parse(_ words: [String], literal: [String] = [], use: Use, today: LocalDate) throws(TaskwarriorWordError) -> TaskwarriorWords {
+        var result = TaskwarriorWords()
+        var rest = words[...]
+        while let word = rest.popFirst() {
+            if word == "--" {
+                result.title += rest
+                break
+            }
+            try result.read(word, use: use, today: today)
+        }
+        result.title += literal
+        // A filter has no title: a word after `--` is a plain word too.
+        if use == .filter, let word = result.title.first { throw .wordInFilter(word: word) }
+        return result
+    }
+
+    /// A priority as people write it: `H`/`M`/`L`, `high`/`medium`/`normal`/`low`, any case.
+    public static func priority(_ text: String) -> Priority? {
+        switch text.lowercased() {
+        case "h", "high": .high
+        case "m", "medium", "normal", "n": .normal
+        case "l", "low": .low
+        default: nil
+        }
+    }
+
+    /// The priority words, for messages and help.
+    public static let acceptedPriorities = "H, M or L (or high, medium/normal, low; any case)"
+
+    private mutating func read(_ word: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) {
+        if let sign = word.first, sign == "+" || sign == "-", let next = word.dropFirst().first, next.isLetter {
+            let tag = String(word.dropFirst())
+            if sign == "+" {
+                tags.append(tag)
+            } else {
+                guard use != .add else { throw .removalInAdd(word: word) }
+                removedTags.append(tag)
+            }
+            return
+        }
+        guard let (name, value) = Self.modifier(word) else {
+            guard use != .filter else { throw .wordInFilter(word: word) }
+            title.append(word)
+            return
+        }
+        try apply(name: name, value: value, word: word, use: use, today: today)
+    }
+
+    /// `name` and `value` of a modifier-shaped word, or nil for a title word (see the type's
+    /// rule).
+    private static func modifier(_ word: String) -> (name: String, value: String)? {
+        guard let colon = word.firstIndex(of: ":") else { return nil }
+        let name = String(word[..<colon])
+        let value = String(word[word.index(after: colon)...])
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isLetter } })
+        else { return nil }
+        if value.hasPrefix("//") { return nil }
+        if value.isEmpty && !modifierNames.contains(parts[0].lowercased()) { return nil }
+        return (name.lowercased(), value)
+    }
+
+    private mutating func apply(name: String, value: String, word: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) {
+        let parts = name.split(separator: ".")
+        if parts.count == 2 {
+            guard Self.modifierNames.contains(String(parts[0])) else { throw Self.unknown(word, name: String(parts[0])) }
+            throw .attributeModifier(word: word, name: String(parts[0]), modifier: String(parts[1]))
+        }
+        if value.isEmpty, use != .edit || ["project", "pro", "priority", "pri"].contains(name) {
+            // Only an edit can remove a field; a project is a tag, removed as one (-project:home).
+            throw .missingValue(word: word, name: Self.canonical(name))
+        }
+        switch name {
+        case "project", "pro":
+            // A todo is in one project: the last project: given wins, as in Taskwarrior;
+            // a filter's project: words must all hold.
+            if use != .filter { tags.removeAll { $0.hasPrefix(Self.projectTagPrefix) } }
+            tags.append(Self.projectTagPrefix + value)
+        case "due":
+            if value.isEmpty { clearDue = true; return }
+            due = try Self.date(value, word: word, name: "due", use: use, today: today)
+        case "wait":
+            guard use != .filter else { throw .notInFilter(word: word, name: "wait") }
+            if value.isEmpty { clearWait = true; return }
+            wait = try Self.date(value, word: word, name: "wait", use: use, today: today)
+        case "priority", "pri":
+            guard let priority = Self.priority(value) else {
+                throw .unreadableValue(word: word, name: "priority", value: value, accepted: Self.acceptedPriorities, suggestion: nil, reason: nil)
+            }
+            self.priority = priority
+        case "recur":
+            guard use != .filter else { throw .notInFilter(word: word, name: "recur") }
+            if value.isEmpty { clearRecurrence = true; return }
+            guard let recurrence = Recurrence(value) else {
+                let suggestion = Nearest.word(to: value.lowercased(), in: ["daily", "weekly", "monthly", "yearly", "weekdays"])
+                throw .unreadableValue(word: word, name: "recur", value: value, accepted: Recurrence.accepted, suggestion: suggestion, reason: nil)
+            }
+            self.recurrence = recurrence
+        case "scheduled", "until", "depends":
+            throw .notModelled(word: word, name: name)
+        default:
+            throw Self.unknown(word, name: name)
+        }
+    }
+
+    private static func date(_ value: String, word: String, name: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) -> LocalDate {
+        let date = use == .filter ? FilterDateParser.parse(value, today: today) : DueDateParser.parse(value, today: today)
+        if let date { return date }
+        throw .unreadableValue(
+            word: word, name: name, value: value, accepted: use == .filter ? FilterDateParser.accepted : DueDateParser.accepted,
+            suggestion: DueDateParser.suggestion(for: value), reason: DueDateParser.impossibility(of: value))
+    }
+
+    private static func unknown(_ word: String, name: String) -> TaskwarriorWordError {
+        let long = ["project", "due", "wait", "priority", "recur", "scheduled", "until", "depends"]
+        // An abbreviation is meant for the name it starts (`prio`, `proj`); else the nearest.
+        let meant = long.first { $0.hasPrefix(name) && name.count >= 3 } ?? Nearest.word(to: name, in: long)
+        return .unknownModifier(word: word, name: name, suggestion: meant)
+    }
+
+    /// `pri` → `priority`: the name messages use.
+    static func canonical(_ name: String) -> String {
+        ["pri": "priority", "pro": "project"][name] ?? name
+    }
+
+    /// How a modifier is written in messages: `priority: (pri:)`.
+    public static func spelled(_ name: String) -> String {
+        switch name {
+        case "priority": "priority: (pri:)"
+        case "project": "project: (pro:)"
+        default: name + ":"
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import TodoClock
+import TodoModel
+import TodoViewModel
+
+/// Taskwarrior's words on todoctl's command line: getting them past ArgumentParser, and
+/// reading them with `TaskwarriorWords` into fields or advice.
+///
+/// ArgumentParser reads `-shop` as the short options `-s -h -o -p`: `-h` printed the help
+/// and `-p` wanted a value. So before it parses, a `-word` (a dash, a letter, one or more
+/// characters more) where a modifier may stand is marked, and read back unmarked from the
+/// words; single-letter options stay options (`-t home`), and so does a `-word` that is the
+/// value of the option before it (`--search -foo`). So short options are given one by one
+/// (`-a -j`): `-aj` is the tag `aj`.
+enum ModifierWords {
+    /// Put before a `-word`; a private-use character nobody types, never sent anywhere.
+    private static let mark: Character = "\u{E000}"
+    /// Put before each word after `--`: ArgumentParser hands them over in the same array
+    /// as the words before it, and they are title words as typed.
+    private static let literalMark: Character = "\u{E001}"
+
+    /// The commands whose words may hold modifiers; the default command (list) too.
+    private static let commands: Set<String> = [
+        "add", "edit", "list", "ls", "next", "today", "done", "reopen", "toggle", "rm", "delete", "restore", "watch", "events",
+    ]
+
+    /// The options that take a value, as spelled on todoctl's command line: the word after
+    /// one is its value, never a modifier.
+    private static let valueOptions: Set<String> = [
+        "-n", "-p", "-d", "-t", "-o", "--notes", "--priority", "--due", "--tag", "--not-tag", "--search", "--due-before",
+        "--due-after", "--title", "--untag", "--every", "--every-after", "--parent", "--wait", "--filter", "--socket", "--since",
+        "--limit", "--older-than", "--from", "--to", "--output",
+    ]
+
+    /// `arguments` (without the program's name, the command first if any) with every
+    /// `-word` where a modifier may stand marked, up to `--`.
+    static func marked(_ arguments: [String]) -> [String] {
+        guard let first = arguments.first else { return arguments }
+        let isCommand = commands.contains(first)
+        // Another command (show, undo …) takes no modifiers.
+        if !isCommand && LeadingOptions.isCommand(first) { return arguments }
+        return marked(words: arguments)
+    }
+
+    /// `words` with each `-word` marked, up to `--`, unless it is an option's value.
+    static func marked(words: [String]) -> [String] {
+        var result: [String] = []
+        var literal = false
+        for word in words {
+            if literal {
+                result.append(String(literalMark) + word)
+                continue
+            }
+            literal = word == "--"
+            let isValue = result.last.map { valueOptions.contains($0) } ?? false
+            result.append(!isValue && isTagRemoval(word) ? String(mark) + word : word)
+        }
+        return result
+    }
+
+    private static func isTagRemoval(_ word: String) -> Bool {
+        guard word.hasPrefix("-"), word.count >= 3, let letter = word.dropFirst().first, letter.isLetter else { return false }
+        return !word.hasPrefix("--") && !word.contains("=")
+    }
+
+    /// The words as typed, marks removed: those before `--`, and those after it.
+    static func unmarked(_ words: [String]) -> (words: [String], literal: [String]) {
+        let end = words.firstIndex { $0.first == literalMark } ?? words.endIndex
+        return (words[..<end].map { $0.first == mark ? String($0.dropFirst()) : $0 }, words[end...].map { String($0.dropFirst()) })
+    }
+
+    /// `words` read with `TaskwarriorWords`, or a usage error that says what was meant
+    /// and what to do instead.
+    static func read(_ words: [String], use: TaskwarriorWords.Use) throws -> TaskwarriorWords {
+        let (words, literal) = unmarked(words)
+        do {
+            return try TaskwarriorWords.parse(words, literal: literal, use: use, today: WallClock.today())
+        } catch {
+            throw ValidationError(error.message + advice(for: error, use: use))
+        }
+    }
+
+    /// What todoctl offers instead, where a flag or a command does what the word cannot.
+    private static func advice(for error: TaskwarriorWordError, use: TaskwarriorWords.Use) -> String {
+        let keep = use == .filter ? "" : "\nTo keep \"\(error.word)\" in the title, write it after --: todoctl \(use == .add ? "add TITLE" : "edit N TITLE") -- \(error.word)"
+        switch error {
+        case .notModelled(_, "scheduled"): return ": hide it until that day with wait:DATE (or --wait), or give it a due: date" + keep
+        case .notModelled(_, "until"): return ": give it a due: date, and delete it when that day has passed" + keep
+        case .notModelled: return ": make it a subtask of the todo it waits for with --parent N (a parent cannot be done while a subtask is open)" + keep
+        case .notInFilter(_, "wait"): return ": list the waiting todos with `todoctl list --waiting`"
+        case .notInFilter: return ": `todoctl show N` says how a todo repeats"
+        case .attributeModifier(_, "due", _): return ": use --due-before DATE, --due-after DATE or --overdue"
+        case .attributeModifier: return ": use the filter options (todoctl list --help)"
+        case .wordInFilter(let word) where word.first.map({ $0.isNumber || $0 == "#" }) == true:
+            return "; nor is it a todo: a todo is named by its number (1 or more), its id, or 8 or more leading characters of its id"
+        case .wordInFilter: return "; to find todos by their words use --search TEXT"
+        case .removalInAdd: return keep
+        case .unknownModifier, .unreadableValue, .missingValue: return keep
+        }
+    }
+
+    /// Help for the words' argument.
+    static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, priority:H|M|L (pri:), recur:PERIOD"
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@Suite("Taskwarrior's words on todoctl's command line, through a real daemon")
+struct TaskwarriorWordsEndToEndTests {
+    /// A daemon on Monday 2026-11-23 (`fixedClock`), and todoctl run against it on that day.
+    private static func start() async throws -> DaemonProcess {
+        try await DaemonProcess.start(environment: fixedClock)
+    }
+
+    private static func todoctl(_ daemon: DaemonProcess, _ arguments: String...) async throws -> CommandResult {
+        try await run("todoctl", arguments, environment: daemon.environment.merging(fixedClock) { $1 })
+    }
+
+    private static func added(_ daemon: DaemonProcess, _ arguments: String...) async throws -> [String: Any] {
+        let result = try await run("todoctl", ["add", "-j"] + arguments, environment: daemon.environment.merging(fixedClock) { $1 })
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        return try jsonObject(result.stdout)
+    }
+
+    @Test("add Buy bread due:tomorrow +shop project:home pri:H adds \"Buy bread\" with those fields (the words used to land in the title)")
+    func addWithModifiers() async throws {
+        let daemon = try await Self.start()
+        let todo = try await Self.added(daemon, "Buy", "bread", "due:tomorrow", "+shop", "project:home", "pri:H", "recur:weekly", "wait:today")
+        #expect(todo["title"] as? String == "Buy bread", "\(todo)")
+        #expect(todo["due"] as? String == "2026-11-24", "\(todo)")
+        #expect(todo["tags"] as? [String] == ["shop", "project:home"], "\(todo)")
+        #expect(todo["priority"] as? String == "high", "\(todo)")
+        #expect(todo["wait"] as? String == "2026-11-23", "\(todo)")
+        #expect((todo["recurrence"] as? [String: Any])?["every"] as? String == "1w", "\(todo)")
+        try await daemon.stop()
+    }
+
+    @Test("after --, due:x and -y are title words; -word before it is never taken for short options (-hello printed the help)")
+    func literalAndDashes() async throws {
+        let daemon = try await Self.start()
+        let todo = try await Self.added(daemon, "Read", "--", "due:x", "-y")
+        #expect(todo["title"] as? String == "Read due:x -y", "\(todo)")
+        let hello = try await Self.todoctl(daemon, "add", "Foo", "-hello")
+        #expect(hello.status == 64, "\(hello.stdout)")
+        #expect(hello.stderr.contains("-hello removes the tag hello, and a new todo has no tags to remove"), "\(hello.stderr)")
+        #expect(hello.stderr.contains("todoctl add TITLE -- -hello"), "\(hello.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("edit 1 -shop +food pri:L due: removes shop, adds food, lowers the priority and removes the due date")
+    func editWithModifiers() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "Buy", "bread", "+shop", "due:fri")
+        let edited = try await Self.todoctl(daemon, "edit", "1", "-shop", "+food", "pri:L", "due:", "-j")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let todo = try jsonObject(edited.stdout)
+        #expect(todo["tags"] as? [String] == ["food"], "\(todo)")
+        #expect(todo["priority"] as? String == "low", "\(todo)")
+        #expect(todo["due"] is NSNull, "\(todo)")
+        #expect(todo["title"] as? String == "Buy bread", "\(todo)")
+        try await daemon.stop()
+    }
+
+    @Test("edit 1 project:work puts the todo in work instead of home, as a todo is in one project")
+    func editProject() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "Report", "project:home.garden", "+later")
+        let edited = try await Self.todoctl(daemon, "edit", "1", "pro:work", "-j")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let todo = try jsonObject(edited.stdout)
+        #expect(todo["tags"] as? [String] == ["later", "project:work"], "\(todo)")
+        try await daemon.stop()
+    }
+
+    @Test("a project:home filter finds project:home.garden and not project:homework, in list and in done")
+    func projectFilter() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "Sweep", "project:home")
+        _ = try await Self.added(daemon, "Weed", "pro:home.garden", "+outside")
+        _ = try await Self.added(daemon, "Essay", "project:homework")
+        let listed = try await FilterTests.numbers(daemon, "project:home")
+        #expect(listed == [1, 2])
+        let outside = try await FilterTests.numbers(daemon, "project:home", "-outside")
+        #expect(outside == [1])
+        let done = try await Self.todoctl(daemon, "done", "project:home.garden")
+        #expect(done.status == 0, "\(done.stderr)")
+        let open = try await FilterTests.numbers(daemon)
+        #expect(open == [1, 3])
+        try await daemon.stop()
+    }
+
+    @Test("a word shaped like a modifier that is not understood is refused with what was meant, and nothing is added", arguments: [
+        (["add", "x", "prio:H"], "prio: is not a modifier; did you mean priority: (pri:)?"),
+        (["add", "x", "due:tomorow"], "due:tomorow: \"tomorow\" is not understood as a date; did you mean due:tomorrow?"),
+        (["add", "x", "due:2026-02-30"], "due:2026-02-30: February 2026 has 28 days"),
+        (["add", "x", "depends:3"], "todod does not keep dependencies yet: make it a subtask of the todo it waits for with --parent N"),
+        (["add", "x", "scheduled:fri"], "todod does not keep a scheduled date yet: hide it until that day with wait:DATE"),
+        (["list", "wait:fri"], "wait:fri: a filter cannot ask for a wait date yet: list the waiting todos with `todoctl list --waiting`"),
+        (["list", "bread"], "\"bread\" is not a modifier"),
+    ])
+    func refusals(arguments: [String], message: String) async throws {
+        let daemon = try await Self.start()
+        let result = try await run("todoctl", arguments, environment: daemon.environment.merging(fixedClock) { $1 })
+        #expect(result.status == 64, "\(result.stdout)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        let open = try await FilterTests.numbers(daemon)
+        #expect(open.isEmpty)
+        try await daemon.stop()
+    }
+
+    @Test("a mistyped command suggests the nearest, exit 64 (it said '2 unexpected arguments … Usage: todoctl list')")
+    func typo() async throws {
+        let daemon = try await Self.start()
+        let result = try await Self.todoctl(daemon, "ad", "Foo")
+        #expect(result.status == 64)
+        #expect(result.stderr == "todoctl: unknown command 'ad'; did you mean add?\n", "\(result.stderr)")
+        let far = try await Self.todoctl(daemon, "zzzzzz")
+        #expect(far.status == 64)
+        #expect(far.stderr.contains("unknown command 'zzzzzz'; the commands are add, list, next"), "\(far.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("an impossible date given to -d or --wait says why", arguments: [
+        (["add", "x", "-d", "2026-02-30"], "2026-02-30: February 2026 has 28 days"),
+        (["add", "x", "--wait", "2026-13-01"], "2026-13-01: there is no month 13"),
+        (["list", "--due-before", "2026-04-31"], "2026-04-31: April 2026 has 30 days"),
+        (["add", "x", "-d", "tomorow"], "did you mean tomorrow?"),
+    ])
+    func impossibleDates(arguments: [String], message: String) async throws {
+        let daemon = try await Self.start()
+        let result = try await run("todoctl", arguments, environment: daemon.environment.merging(fixedClock) { $1 })
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("priorities: -p H, -p medium, -p low and pri:m are taken (H and medium were refused)", arguments: [
+        (["-p", "H"], "high"), (["-p", "medium"], "normal"), (["-p", "LOW"], "low"), (["pri:m"], "normal"), (["priority:h"], "high"),
+    ])
+    func priorities(arguments: [String], expected: String) async throws {
+        let daemon = try await Self.start()
+        let result = try await run("todoctl", ["add", "x", "-j"] + arguments, environment: daemon.environment.merging(fixedClock) { $1 })
+        #expect(result.status == 0, "\(result.stderr)")
+        let todo = try jsonObject(result.stdout)
+        #expect(todo["priority"] as? String == expected, "\(todo)")
+        try await daemon.stop()
+    }
+}

@@ -1,0 +1,136 @@
+import Testing
+import TodoModel
+import TodoViewModel
+
+@Suite("Taskwarrior's words: +tag, -tag and name:value")
+struct TaskwarriorWordsTests {
+    private func parse(_ line: String, _ use: TaskwarriorWords.Use = .add) throws(TaskwarriorWordError) -> TaskwarriorWords {
+        try TaskwarriorWords.parse(line.split(separator: " ").map(String.init), use: use, today: today)
+    }
+
+    private func refusal(_ line: String, _ use: TaskwarriorWords.Use = .add) -> String? {
+        do {
+            let words = try parse(line, use)
+            Issue.record("\(line) was read as \(words), not refused")
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("add Buy bread due:tomorrow +shop project:home pri:H gives the title and each field")
+    func everyModifier() throws {
+        let words = try parse("Buy bread due:tomorrow +shop project:home pri:H wait:fri recur:weekly")
+        #expect(words.title == ["Buy", "bread"])
+        #expect(words.due == day("2026-11-23"))
+        #expect(words.tags == ["shop", "project:home"])
+        #expect(words.priority == .high)
+        #expect(words.wait == day("2026-11-27"))
+        #expect(words.recurrence == Recurrence(count: 1, unit: .week))
+    }
+
+    @Test("pro: is project:'s short name; names are read in any case", arguments: ["pro:work.reports", "PROJECT:work.reports"])
+    func shortNames(word: String) throws {
+        #expect(try parse("x " + word).tags == ["project:work.reports"])
+    }
+
+    @Test("a todo is in one project: in add the last project: wins, in a filter both must hold")
+    func oneProject() throws {
+        let added = try parse("x project:home +a pro:work")
+        #expect(added.tags == ["a", "project:work"])
+        #expect(added.projectTag == "project:work")
+        #expect(try parse("project:home pro:work", .filter).tags == ["project:home", "project:work"])
+    }
+
+    @Test("priorities: H/M/L, high/medium/normal/low, any case", arguments: [
+        ("pri:H", Priority.high), ("pri:h", .high), ("priority:high", .high), ("pri:M", .normal), ("pri:medium", .normal),
+        ("pri:Normal", .normal), ("pri:L", .low), ("pri:low", .low),
+    ])
+    func priorities(word: String, expected: Priority) throws {
+        #expect(try parse("x " + word).priority == expected)
+    }
+
+    @Test("recur: takes --every's periods")
+    func recur() throws {
+        #expect(try parse("x recur:2w").recurrence == Recurrence(count: 2, unit: .week))
+        #expect(try parse("x recur:weekdays").recurrence == Recurrence(count: 1, unit: .weekday))
+    }
+
+    @Test("-tag removes a tag in an edit and leaves out todos in a filter; an edit's empty due: removes the date")
+    func removals() throws {
+        let edit = try parse("-shop due: recur: wait:", .edit)
+        #expect(edit.removedTags == ["shop"])
+        #expect(edit.clearDue && edit.clearRecurrence && edit.clearWait)
+        let filter = try parse("-shop +home project:home due:yesterday", .filter)
+        #expect(filter.removedTags == ["shop"])
+        #expect(filter.tags == ["home", "project:home"])
+        #expect(filter.due == day("2026-11-21"))
+    }
+
+    @Test("after --, every word is a title word, modifiers and all")
+    func literal() throws {
+        let words = try parse("Read -- due:x +y the book")
+        #expect(words.title == ["Read", "due:x", "+y", "the", "book"])
+        #expect(words.due == nil && words.tags.isEmpty)
+        let given = try TaskwarriorWords.parse(["Read"], literal: ["due:x"], use: .add, today: today)
+        #expect(given.title == ["Read", "due:x"])
+    }
+
+    @Test("URLs, times, a word ending in a colon and a lone sign stay in the title", arguments: [
+        "https://example.com/a:b", "http://x", "10:30", "Re:", "Bob:", "-", "+1", "C++:", "ratio 3:2",
+    ])
+    func titleWords(line: String) throws {
+        let words = try parse("Call " + line)
+        #expect(words.title == ["Call"] + line.split(separator: " ").map(String.init))
+    }
+
+    @Test("a modifier that is not one is refused with the one meant", arguments: [
+        ("x prio:H", "prio: is not a modifier; did you mean priority: (pri:)?"),
+        ("x proj:home", "proj: is not a modifier; did you mean project: (pro:)?"),
+        ("x deu:fri", "deu: is not a modifier; did you mean due:?"),
+        ("x colour:red", "colour: is not a modifier; the modifiers are +tag, -tag, project:, due:, wait:, priority: (pri:) and recur:"),
+    ])
+    func unknownModifier(line: String, message: String) {
+        #expect(refusal(line) == message)
+    }
+
+    @Test("a date that does not read says so, suggests the word meant and lists what is accepted")
+    func unreadableDate() throws {
+        let message = try #require(refusal("x due:tomorow"))
+        #expect(message.hasPrefix("due:tomorow: \"tomorow\" is not understood as a date; did you mean due:tomorrow?"), "\(message)")
+        #expect(message.contains(DueDateParser.accepted), "\(message)")
+    }
+
+    @Test("an impossible day says why", arguments: [
+        ("x due:2026-02-30", "due:2026-02-30: February 2026 has 28 days"),
+        ("x wait:2026-13-01", "wait:2026-13-01: there is no month 13; months run from 01 to 12"),
+        ("x due:2024-02-30", "due:2024-02-30: February 2024 has 29 days"),
+    ])
+    func impossibleDate(line: String, message: String) {
+        #expect(refusal(line) == message)
+    }
+
+    @Test("scheduled:, until: and depends: are refused as not kept yet, never put in a title", arguments: [
+        ("x scheduled:fri", "scheduled:fri: todod does not keep a scheduled date yet"),
+        ("x until:fri", "until:fri: todod does not keep a until date yet"),
+        ("x depends:3", "depends:3: todod does not keep dependencies yet"),
+    ])
+    func notModelled(line: String, message: String) {
+        #expect(refusal(line) == message)
+    }
+
+    @Test("other refusals: -tag in add, plain words, wait: and recur: in a filter, attribute modifiers, empty values", arguments: [
+        ("x -shop", TaskwarriorWords.Use.add, "-shop removes the tag shop, and a new todo has no tags to remove"),
+        ("bread", .filter, "\"bread\" is not a modifier: a filter takes +tag, -tag, project:, due: and priority: (pri:)"),
+        ("wait:fri", .filter, "wait:fri: a filter cannot ask for a wait date yet"),
+        ("recur:1w", .filter, "recur:1w: a filter cannot ask for a repeat period yet"),
+        ("due.before:fri", .filter, "due.before:fri: due.before: is not understood yet (Taskwarrior's attribute modifiers)"),
+        ("x due:", .add, "due: needs a value after the colon (due:)"),
+        ("x pri:", .edit, "pri: needs a value after the colon (priority: (pri:))"),
+        ("x pri:X", .add, "pri:X: \"X\" is not understood as a priority; priority: takes \(TaskwarriorWords.acceptedPriorities)"),
+        ("x recur:wekly", .add, "recur:wekly: \"wekly\" is not understood as a period; did you mean recur:weekly? recur: takes \(Recurrence.accepted)"),
+    ])
+    func refusals(line: String, use: TaskwarriorWords.Use, message: String) {
+        #expect(refusal(line, use) == message)
+    }
+}
