@@ -62,13 +62,13 @@ let package = Package(
         .target(
             name: "TodoSystemd",
             dependencies: [
-                "CSystemd",
+                "CSystemd", "UnixSocket",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
             name: "TodoDaemon",
             dependencies: [
-                "TodoServers", "TodoWire", "TodoSystemd", "TodoPaths", "TodoClock", "TodoInterop",
+                "TodoServers", "TodoWire", "TodoSystemd", "TodoPaths", "TodoClock", "TodoInterop", "UnixSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "TodoClient",
             dependencies: [
-                "TodoWire", "TodoEvents", "TodoViewModel", "TodoPaths",
+                "TodoWire", "TodoEvents", "TodoViewModel", "TodoPaths", "UnixSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
@@ -90,6 +90,9 @@ let package = Package(
         .target(name: "TodoTerminal", dependencies: ["TodoViewModel", "TodoModel", "CWidth"]),
         // glibc's wcwidth(3), which Swift's Glibc module leaves out: columns of wide text.
         .target(name: "CWidth"),
+        // A Unix socket's address and its peer's credentials: the one place that fills a
+        // sockaddr_un or a ucred, for every socket opened by hand.
+        .target(name: "UnixSocket"),
 
         // Executables
         .executableTarget(
@@ -102,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "todobench",
             dependencies: [
-                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoPaths",
+                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoPaths", "UnixSocket",
                 // Starts PostgreSQL's programs as the tests do (pg_ctl leaves a server running).
                 "SpawnTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -149,7 +152,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(name: "TodoPostgresTests", dependencies: ["TodoPostgres"]),
-        .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd"]),
+        .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd", "UnixSocket"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),
         // Real programs started with posix_spawn and reaped by pid, for every test that runs one
         // (Tests/SpawnTestSupport/Spawn.swift says why not with Foundation's Process).
@@ -159,7 +162,7 @@ let package = Package(
         .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TodoModel", "InteropTestSupport", "SpawnTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TodoClient", "TodoEvents", "TodoModel", "InteropTestSupport", "SpawnTestSupport"]),
+            dependencies: ["TodoClient", "TodoEvents", "TodoModel", "UnixSocket", "InteropTestSupport", "SpawnTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

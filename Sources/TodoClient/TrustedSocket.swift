@@ -1,5 +1,6 @@
 import TodoPaths
 import TodoWire
+import UnixSocket
 
 #if canImport(Glibc)
 import Glibc
@@ -11,13 +12,6 @@ import Glibc
 /// their own, as another user can with `/tmp/todod-UID` when `XDG_RUNTIME_DIR` is
 /// unset), and the listening process must run as this user (`SO_PEERCRED`).
 enum TrustedSocket {
-    /// Linux's `struct ucred`, which Glibc shows Swift only under _GNU_SOURCE.
-    private struct Credentials {
-        var pid: pid_t = 0
-        var uid: uid_t = 0
-        var gid: gid_t = 0
-    }
-
     /// A blocking, connected socket descriptor; the caller owns it.
     static func connect(to path: String) throws(TodoClientError) -> Int32 {
         switch SocketDirectory.check(socketPath: path) {
@@ -25,32 +19,22 @@ enum TrustedSocket {
         case .failure(.unreadable(_, let reason)): throw .cannotConnect(path: path, reason: reason)
         case .failure(let problem): throw .untrusted(path: path, reason: problem.description)
         }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let fits = withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            guard path.utf8.count < buffer.count else { return false }
-            buffer.copyBytes(from: path.utf8)
-            return true
+        guard let address = try? UnixAddress(path: path) else {
+            throw .cannotConnect(path: path, reason: "the path is longer than a Unix socket address holds")
         }
-        guard fits else { throw .cannotConnect(path: path, reason: "the path is longer than a Unix socket address holds") }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .cannotConnect(path: path, reason: String(cString: strerror(errno))) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
+        guard fd >= 0 else { throw .cannotConnect(path: path, reason: SocketCallError().description) }
+        guard address.connect(fd) == 0 else {
+            let reason = SocketCallError().description
             close(fd)
             throw .cannotConnect(path: path, reason: reason)
         }
-        var credentials = Credentials()
-        var length = socklen_t(MemoryLayout<Credentials>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else {
-            let reason = String(cString: strerror(errno))
+        let credentials: PeerCredentials
+        switch PeerCredentials.of(fd) {
+        case .success(let peer): credentials = peer
+        case .failure(let error):
             close(fd)
-            throw .untrusted(path: path, reason: "cannot learn who listens there (\(reason))")
+            throw .untrusted(path: path, reason: "cannot learn who listens there (\(error))")
         }
         guard credentials.uid == getuid() else {
             close(fd)

@@ -3,6 +3,7 @@ import NIOCore
 import TodoEvents
 import TodoViewModel
 import TodoWire
+import UnixSocket
 
 #if canImport(Glibc)
 import Glibc
@@ -169,24 +170,17 @@ final class ClientSession: ChannelInboundHandler {
 /// Sent by the registry down a held-back client's pipeline once it has caught up.
 struct ResumeRequests: Sendable {}
 
-/// Who is at the other end of a Unix socket (SO_PEERCRED).
-enum PeerCredentials {
+/// Who is at the other end of a client's channel (SO_PEERCRED, through NIO).
+extension PeerCredentials {
     struct Unsupported: Error, CustomStringConvertible {
         var description: String { "the channel cannot report its peer's credentials" }
-    }
-
-    /// Linux's `struct ucred`, which Glibc shows Swift only under _GNU_SOURCE.
-    struct Credentials: Sendable {
-        var pid: pid_t = 0
-        var uid: uid_t = 0
-        var gid: gid_t = 0
     }
 
     static func userID(of channel: any Channel) -> EventLoopFuture<uid_t> {
         guard let provider = channel as? any SocketOptionProvider else {
             return channel.eventLoop.makeFailedFuture(Unsupported())
         }
-        let credentials: EventLoopFuture<Credentials> = provider.unsafeGetSocketOption(
+        let credentials: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
         return credentials.map { $0.uid }
     }

@@ -1,6 +1,7 @@
 import TodoPaths
 import Foundation
 import TodoWire
+import UnixSocket
 
 #if canImport(Glibc)
 import Glibc
@@ -50,15 +51,9 @@ enum SocketFile {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: path.utf8.prefix(buffer.count - 1))
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return connected == 0
+        // A path too long to connect to has no listener (binding it fails and says so).
+        guard let address = try? UnixAddress(path: path) else { return false }
+        return address.connect(fd) == 0
     }
 
     /// The directory, created private (0700) when missing; an existing one must pass the

@@ -1,4 +1,5 @@
 import Foundation
+import UnixSocket
 
 #if canImport(Glibc)
 import Glibc
@@ -23,21 +24,11 @@ final class BlockingConnection: @unchecked Sendable {
     init(path: String) throws {
         descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw BenchError("socket() failed: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let fits = withUnsafeMutableBytes(of: &address.sun_path) { sunPath -> Bool in
-            guard path.utf8.count < sunPath.count else { return false }
-            sunPath.copyBytes(from: path.utf8)
-            return true
-        }
-        guard fits else {
+        guard let address = try? UnixAddress(path: path) else {
             Glibc.close(descriptor)
             throw BenchError("the socket path \(path) is too long for a Unix socket; give todobench a shorter --dir")
         }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else {
+        guard address.connect(descriptor) == 0 else {
             let reason = String(cString: strerror(errno))
             Glibc.close(descriptor)
             throw BenchError("cannot connect to \(path): \(reason)")

@@ -1,4 +1,5 @@
 import Foundation
+import UnixSocket
 
 #if canImport(Glibc)
 import Glibc
@@ -13,13 +14,7 @@ final class NotifySocket: @unchecked Sendable {
         self.path = path
         descriptor = socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue), 0)
         guard descriptor >= 0 else { throw BenchError("socket() for the notify socket failed") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in buffer.copyBytes(from: path.utf8.prefix(buffer.count - 1)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else { Glibc.close(descriptor); throw BenchError("cannot bind the notify socket \(path)") }
+        guard let address = try? UnixAddress(path: path), address.bind(descriptor) == 0 else { Glibc.close(descriptor); throw BenchError("cannot bind the notify socket \(path)") }
         var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }

@@ -1,12 +1,5 @@
 import Foundation
-
-/// The address of a Unix socket at `path`.
-func unixAddress(_ path: String) -> sockaddr_un {
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8.prefix($0.count - 1)) }
-    return address
-}
+import UnixSocket
 
 /// A datagram socket standing in for systemd's notify socket (`NOTIFY_SOCKET`): the
 /// daemon's `READY=1` is the event a test waits for before it talks to it. A thread
@@ -20,11 +13,7 @@ final class NotifyListener: @unchecked Sendable {
     init(path: String) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = unixAddress(path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard fd >= 0, bound == 0 else { throw TestFailure("cannot bind the notify socket \(path): errno \(errno)") }
+        guard fd >= 0, (try UnixAddress(path: path)).bind(fd) == 0 else { throw TestFailure("cannot bind the notify socket \(path): errno \(errno)") }
         Thread { [fd, condition] in
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
@@ -68,11 +57,7 @@ final class RawConnection: @unchecked Sendable {
 
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = unixAddress(path)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard fd >= 0, connected == 0 else { throw TestFailure("cannot connect to \(path): errno \(errno)") }
+        guard fd >= 0, (try UnixAddress(path: path)).connect(fd) == 0 else { throw TestFailure("cannot connect to \(path): errno \(errno)") }
     }
 
     deinit { close(fd) }

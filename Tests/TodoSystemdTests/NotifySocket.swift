@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import UnixSocket
 
 /// A datagram socket standing in for systemd's notification socket, so tests read what the notifier sent.
 final class NotifySocket {
@@ -15,20 +16,7 @@ final class NotifySocket {
         path = abstract ? "@" + name : "/tmp/\(name).sock"
         descriptor = socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError(operation: "socket") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        // An abstract name starts with a NUL byte and is as long as the length passed says.
-        let bytes = abstract ? [0] + Array(name.utf8) : Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-        }
-        let length = abstract ? MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count : MemoryLayout<sockaddr_un>.size
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(length))
-            }
-        }
-        guard bound == 0 else { close(descriptor); throw SocketError(operation: "bind") }
+        guard let address = UnixAddress(notifySocket: path), address.bind(descriptor) == 0 else { close(descriptor); throw SocketError(operation: "bind") }
         // A receive timeout, so a notifier that sends nothing fails the test instead of hanging it.
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
