@@ -153,6 +153,7 @@ let package = Package(
             ]),
         .testTarget(name: "TodoPostgresTests", dependencies: ["TodoPostgres"]),
         .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd", "UnixSocket"]),
+        .testTarget(name: "UnixSocketTests", dependencies: ["UnixSocket"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),
         // Real programs started with posix_spawn and reaped by pid, for every test that runs one
         // (Tests/SpawnTestSupport/Spawn.swift says why not with Foundation's Process).
