@@ -9,7 +9,8 @@ import Glibc
 
 /// For the watchdog's test only: with `TODOD_TEST_STALL_CORE_ON_SIGUSR2=1` in its
 /// environment, todod wedges its core event loop for good when it gets SIGUSR2, as a
-/// handler that never returns would. The test then sees the watchdog go unfed.
+/// handler that never returns would. The test then sees the watchdog go unfed. Compiled
+/// into debug builds only (the tests run those): the daemon that ships has no such door.
 enum CoreStallHook {
     static let variable = "TODOD_TEST_STALL_CORE_ON_SIGUSR2"
     /// Logged from the core itself as it wedges: the test waits for this event, not for a
@@ -18,6 +19,9 @@ enum CoreStallHook {
 
     /// Installs the hook when the environment asks for it; the source must be kept.
     static func install(core: any EventLoop, logger: Logger) -> (any DispatchSourceSignal)? {
+        #if !DEBUG
+        return nil
+        #else
         guard ProcessInfo.processInfo.environment[variable] == "1" else { return nil }
         signal(SIGUSR2, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: .global())
@@ -29,5 +33,6 @@ enum CoreStallHook {
         }
         source.resume()
         return source
+        #endif
     }
 }
