@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TodoClient
+import TodoClock
 import TodoEvents
 import TodoModel
 import TodoTerminal
@@ -124,7 +125,7 @@ struct EditCommand: AsyncParsableCommand {
             let text = try form.read()
             let edit: TodoEdit
             do {
-                guard let parsed = try detail.edit(fromForm: text) else {
+                guard let parsed = try detail.edit(fromForm: text, today: WallClock.today()) else {
                     Terminal.print("cancelled: the title was empty, nothing changed")
                     form.remove()
                     return nil

@@ -1,5 +1,6 @@
 import Foundation
 import TodoClient
+import TodoTerminal
 import TodoViewModel
 
 /// The edit form in a private temporary file, opened in the person's editor, kept when
