@@ -43,8 +43,13 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         }
     }
 
+    /// The day `instant` falls on here (see `LocalMinute` for why not `TimeZone.current`).
+    public init(_ instant: Date) {
+        self = LocalMinute(instant).date
+    }
+
     /// The day `instant` falls on in `timeZone`.
-    public init(_ instant: Date, in timeZone: TimeZone = .current) {
+    public init(_ instant: Date, in timeZone: TimeZone) {
         var calendar = LocalDate.calendar
         calendar.timeZone = timeZone
         let c = calendar.dateComponents([.year, .month, .day], from: instant)

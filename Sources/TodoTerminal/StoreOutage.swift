@@ -1,4 +1,5 @@
 import Foundation
+import TodoModel
 
 /// The shared store the daemon writes through is unreachable, as the daemon said: watch
 /// says so on a line of its own until it is back, since every change is refused meanwhile.
@@ -17,8 +18,7 @@ public struct StoreOutage: Sendable, Equatable {
 
     /// The status line: what is wrong since when, and what it means for the keys.
     public var line: String {
-        let time = Calendar.current.dateComponents([.hour, .minute], from: since)
-        let when = String(format: "%02d:%02d", time.hour ?? 0, time.minute ?? 0)
+        let when = LocalMinute(since).clock
         return "shared store unreachable since \(when)" + (problem.map { " (\($0))" } ?? "")
             + ": changes are refused; the list is this machine's copy; todod reconnects by itself"
     }

@@ -36,8 +36,6 @@ public struct TodoDetailPane: Sendable {
 
     /// Local day and time to the minute, as people read it.
     private static func stamp(_ date: Date) -> String {
-        let time = Calendar.current.dateComponents([.hour, .minute], from: date)
-        let clock = [time.hour ?? 0, time.minute ?? 0].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
-        return "\(LocalDate(date)) \(clock)"
+        LocalMinute(date).description
     }
 }

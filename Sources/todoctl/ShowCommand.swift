@@ -28,7 +28,8 @@ struct ShowCommand: AsyncParsableCommand {
         if let completed = detail.todo.completedAt { fields.append(("completed", format(completed))) }
         if let deleted = detail.todo.deletedAt { fields.append(("deleted", format(deleted))) }
         fields += [("revision", "\(detail.revision)"), ("id", detail.todo.id.uuidString.lowercased())]
-        for (name, value) in fields { Terminal.print("  \(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(value)") }
+        // Padded by hand: Foundation's padding(toLength:) goes through NSString.
+        for (name, value) in fields { Terminal.print("  " + name + String(repeating: " ", count: max(1, 10 - name.count)) + value) }
         if !detail.subtasks.isEmpty {
             Terminal.print("  subtasks  \(detail.progress.map { "\($0) done" } ?? "")")
             let table = TodoTable(rows: detail.subtasks, styler: Terminal.styler)
@@ -38,8 +39,5 @@ struct ShowCommand: AsyncParsableCommand {
     }
 
     /// `2026-11-22 14:05`, in local time.
-    static func format(_ date: Date) -> String {
-        let c = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
-    }
+    static func format(_ date: Date) -> String { LocalMinute(date).description }
 }

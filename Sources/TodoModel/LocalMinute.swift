@@ -1,0 +1,43 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An instant as people read it here: the local day, hour and minute (`2026-11-22 14:05`),
+/// in this process's time zone (`TZ`, else /etc/localtime).
+///
+/// Read with the C library's `localtime_r`, not Foundation's `TimeZone.current` and
+/// `Calendar.current`: those load ICU's locale, calendar and time-zone data on first use,
+/// which perf measured at about a sixth of `todoctl show`'s CPU time once ArgumentParser's
+/// start-up was gone (docs/PERFORMANCE.md, "Start-up"). Both read the same zone.
+public struct LocalMinute: Sendable, Equatable, CustomStringConvertible {
+    public let date: LocalDate
+    public let hour: Int
+    public let minute: Int
+
+    public init(_ instant: Date) {
+        var seconds = time_t(instant.timeIntervalSince1970.rounded(.down))
+        var fields = tm()
+        // localtime_r fails only for a year that does not fit an Int32: UTC's day then.
+        guard localtime_r(&seconds, &fields) != nil,
+            let date = LocalDate(year: Int(fields.tm_year) + 1900, month: Int(fields.tm_mon) + 1, day: Int(fields.tm_mday))
+        else {
+            self.date = LocalDate(instant, in: TimeZone(identifier: "UTC") ?? .current)
+            (hour, minute) = (0, 0)
+            return
+        }
+        self.date = date
+        (hour, minute) = (Int(fields.tm_hour), Int(fields.tm_min))
+    }
+
+    /// `2026-11-22 14:05`
+    public var description: String {
+        "\(date) \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"
+    }
+
+    /// `14:05`
+    public var clock: String { String(description.suffix(5)) }
+}
