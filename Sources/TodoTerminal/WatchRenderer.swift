@@ -148,7 +148,9 @@ public struct WatchRenderer: Sendable {
 
     private func style(_ line: WatchStatusLine) -> String {
         switch line.kind {
-        case .prompt, .notice: line.text
+        case .prompt:
+            line.reversed.map { String(line.text[..<$0.lowerBound]) + styler.apply(.reverse, to: String(line.text[$0])) + String(line.text[$0.upperBound...]) } ?? line.text
+        case .notice: line.text
         case .message: styler.apply(.red, to: line.text)
         case .outage: styler.apply(.yellow, to: line.text)
         case .help: styler.apply(.dim, to: line.text)
