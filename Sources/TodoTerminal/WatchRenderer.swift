@@ -85,6 +85,9 @@ public struct WatchRenderer: Sendable {
     /// Every key, one a line; in two columns, or else one after another, when one column is not tall enough.
     private func helpPage(height: Int, columns: Int) -> [String] {
         // The closing hint only where it fits: the keys come first.
+        // A prompt's editing keys where there is room for them too (`todoctl watch --help` lists them always).
+        let prompt = ["", "in a prompt:"] + WatchKeys.promptPage
+        if WatchKeys.page.count + prompt.count + 2 <= height { return WatchKeys.page + prompt + ["", "any key closes this list"] }
         if WatchKeys.page.count + 2 <= height { return WatchKeys.page + ["", "any key closes this list"] }
         let page = WatchKeys.page
         guard page.count > height else { return page }

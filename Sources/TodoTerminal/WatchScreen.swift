@@ -146,6 +146,8 @@ public struct WatchScreen: Sendable {
             lines += wrapped(words, as: kind, atMost: max(1, rows / 3))
         }
         if lines.allSatisfy({ $0.kind == .outage }) { lines.append(WatchStatusLine(kind: .help, text: WatchKeys.helpLine(columns: columns))) }
+        // Under a prompt, its editing keys, where no message is.
+        if lines.last?.kind == .prompt { lines.append(WatchStatusLine(kind: .help, text: WatchKeys.promptLine(columns: columns))) }
         return lines
     }
 

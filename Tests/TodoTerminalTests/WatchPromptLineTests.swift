@@ -30,7 +30,7 @@ struct WatchPromptLineTests {
         #expect(line.text == "title: Buy bread▏", "\(line.text)")
         let reversed = try #require(line.reversed)
         #expect(line.text[reversed] == "Buy bread", "\(line.text[reversed])")
-        let drawn = WatchRenderer(styler: TextStyler(colours: true)).render(screen).last ?? ""
+        let drawn = WatchRenderer(styler: TextStyler(colours: true)).render(screen).first { $0.hasPrefix("title:") } ?? ""
         #expect(drawn == "title: \u{1B}[7mBuy bread\u{1B}[0m▏", "\(drawn.debugDescription)")
         type("Buy sourdough bread", into: &screen)
         #expect(promptLine(screen) == WatchStatusLine(kind: .prompt, text: "title: Buy sourdough bread▏"), "\(String(describing: promptLine(screen)))")
@@ -95,5 +95,26 @@ struct WatchPromptLineTests {
         #expect(screen.handle(.left) == nil)
         #expect(screen.handle(.end) == nil)
         #expect(screen.handle(.controlW) == .reload(TodoFilter(search: "buy")))
+    }
+
+    @Test("under a prompt the help line lists its editing keys that fit, ending with Esc leave", arguments: [20, 40, 80, 200])
+    func promptHelpLine(columns: Int) throws {
+        var screen = screen([todo(1, "Buy bread")], columns: columns)
+        _ = screen.handle(.character("e"))
+        let lines = screen.statusLines
+        #expect(lines.map(\.kind) == [.prompt, .help], "\(lines)")
+        let help = try #require(lines.last?.text)
+        #expect(help.hasSuffix("Esc leave") && TerminalText.width(help) <= columns, "\(help)")
+        if columns >= 80 { #expect(help.hasPrefix("Ctrl-A start  Ctrl-E end"), "\(help)") }
+    }
+
+    @Test("? lists the prompt's keys too where the terminal is tall enough")
+    func promptKeysOnPage() {
+        var screen = WatchScreen(rows: 50, columns: 100)
+        _ = screen.handle(.character("?"))
+        let page = WatchRenderer(styler: TextStyler(colours: false)).render(screen).joined(separator: "\n")
+        for entry in WatchKeys.prompt {
+            #expect(page.contains(entry.keys) && page.contains(entry.action), "\(entry.keys) missing from\n\(page)")
+        }
     }
 }
