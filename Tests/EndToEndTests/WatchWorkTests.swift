@@ -122,6 +122,24 @@ struct WatchWorkTests {
         try await daemon.stop()
     }
 
+    @Test("in a real prompt a CJK character and an emoji move and delete as one, the cursor on the column after them")
+    func promptWideCharacters() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("no open todos")
+        try await tmux.keys("a")
+        try await tmux.keys("東京🙂 tea", "Left", "Left", "Left", "Left")
+        try await tmux.waitFor("add: 東京🙂▏ tea")
+        try await tmux.keys("BSpace", "Home", "Delete")
+        try await tmux.waitFor("add: ▏京 tea")
+        try await tmux.keys("Enter")
+        try await tmux.waitUntil("the added row") { $0.contains("#1 [ ]   ") && !$0.contains("add:") }
+        let todo = try await shown(daemon, 1)
+        #expect(todo["title"] as? String == "京 tea", "\(todo)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("/ filters as you type, #tag too, Escape clears it; t picks a tag with Tab")
     func searchAndTag() async throws {
         let daemon = try await DaemonProcess.start()
