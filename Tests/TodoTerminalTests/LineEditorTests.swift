@@ -20,35 +20,35 @@ struct LineEditorTests {
     @Test("characters go in at the cursor, which starts at the end")
     func typing() {
         let editor = edited(LineEditor("bread"), [.home] + typed("Buy "))
-        #expect(shown(editor) == "Buy |bread", "\(shown(editor))")
+        #expect(shown(editor) == "Buy |bread")
         #expect(editor.text == "Buy bread", "\(editor.text)")
     }
 
     @Test("Left and Right move one character and stop at the ends; Home and End go to them")
     func moving() {
         let start = LineEditor("abc")
-        #expect(shown(edited(start, [.left])) == "ab|c", "\(shown(edited(start, [.left])))")
-        #expect(shown(edited(start, [.left, .left, .left, .left])) == "|abc", "\(shown(edited(start, [.left, .left, .left, .left])))")
-        #expect(shown(edited(start, [.home, .right])) == "a|bc", "\(shown(edited(start, [.home, .right])))")
-        #expect(shown(edited(start, [.right])) == "abc|", "\(shown(edited(start, [.right])))")
-        #expect(shown(edited(start, [.home])) == "|abc", "\(shown(edited(start, [.home])))")
-        #expect(shown(edited(start, [.home, .end])) == "abc|", "\(shown(edited(start, [.home, .end])))")
+        #expect(shown(edited(start, [.left])) == "ab|c")
+        #expect(shown(edited(start, [.left, .left, .left, .left])) == "|abc")
+        #expect(shown(edited(start, [.home, .right])) == "a|bc")
+        #expect(shown(edited(start, [.right])) == "abc|")
+        #expect(shown(edited(start, [.home])) == "|abc")
+        #expect(shown(edited(start, [.home, .end])) == "abc|")
     }
 
     @Test("Alt-B and Alt-F move to the start of the word before and the end of the word after, over spaces")
     func words() {
         let start = LineEditor("pay  the gas")
-        #expect(shown(edited(start, [.wordBack])) == "pay  the |gas", "\(shown(edited(start, [.wordBack])))")
-        #expect(shown(edited(start, [.wordBack, .wordBack])) == "pay  |the gas", "\(shown(edited(start, [.wordBack, .wordBack])))")
-        #expect(shown(edited(start, [.home, .wordForward])) == "pay|  the gas", "\(shown(edited(start, [.home, .wordForward])))")
-        #expect(shown(edited(start, [.home, .wordForward, .wordForward])) == "pay  the| gas", "\(shown(edited(start, [.home, .wordForward, .wordForward])))")
-        #expect(shown(edited(start, [.home, .wordBack])) == "|pay  the gas", "\(shown(edited(start, [.home, .wordBack])))")
+        #expect(shown(edited(start, [.wordBack])) == "pay  the |gas")
+        #expect(shown(edited(start, [.wordBack, .wordBack])) == "pay  |the gas")
+        #expect(shown(edited(start, [.home, .wordForward])) == "pay|  the gas")
+        #expect(shown(edited(start, [.home, .wordForward, .wordForward])) == "pay  the| gas")
+        #expect(shown(edited(start, [.home, .wordBack])) == "|pay  the gas")
     }
 
     @Test("Backspace takes the character before the cursor; at the start nothing")
     func backspace() {
-        #expect(shown(edited(LineEditor("abc"), [.left, .backspace])) == "a|c", "\(shown(edited(LineEditor("abc"), [.left, .backspace])))")
-        #expect(shown(edited(LineEditor("abc"), [.home, .backspace])) == "|abc", "\(shown(edited(LineEditor("abc"), [.home, .backspace])))")
+        #expect(shown(edited(LineEditor("abc"), [.left, .backspace])) == "a|c")
+        #expect(shown(edited(LineEditor("abc"), [.home, .backspace])) == "|abc")
     }
 
     @Test("Delete and Ctrl-D take the character under the cursor; at the end nothing")
@@ -62,15 +62,15 @@ struct LineEditorTests {
     @Test("Ctrl-U kills to the start, Ctrl-K to the end")
     func kills() {
         let middle = edited(LineEditor("Buy bread"), [.left, .left, .left])
-        #expect(shown(middle.applying(.controlU)) == "|ead", "\(shown(middle.applying(.controlU)))")
-        #expect(shown(middle.applying(.controlK)) == "Buy br|", "\(shown(middle.applying(.controlK)))")
+        #expect(shown(middle.applying(.controlU)) == "|ead")
+        #expect(shown(middle.applying(.controlK)) == "Buy br|")
     }
 
     @Test("Ctrl-W kills the word before the cursor and the spaces after it")
     func killWord() {
-        #expect(shown(edited(LineEditor("Pay gas bill"), [.controlW])) == "Pay gas |", "\(shown(edited(LineEditor("Pay gas bill"), [.controlW])))")
-        #expect(shown(edited(LineEditor("Pay gas  "), [.controlW])) == "Pay |", "\(shown(edited(LineEditor("Pay gas  "), [.controlW])))")
-        #expect(shown(edited(LineEditor("Pay gas bill"), [.wordBack, .controlW])) == "Pay |bill", "\(shown(edited(LineEditor("Pay gas bill"), [.wordBack, .controlW])))")
+        #expect(shown(edited(LineEditor("Pay gas bill"), [.controlW])) == "Pay gas |")
+        #expect(shown(edited(LineEditor("Pay gas  "), [.controlW])) == "Pay |")
+        #expect(shown(edited(LineEditor("Pay gas bill"), [.wordBack, .controlW])) == "Pay |bill")
     }
 
     @Test("an old value starts selected: a character replaces it all")
@@ -95,7 +95,7 @@ struct LineEditorTests {
         let left = LineEditor("bread", selected: true).applying(.left)
         #expect(shown(left) == "brea|d" && !left.isSelected, "\(shown(left)) selected \(left.isSelected)")
         let end = LineEditor("bread", selected: true).applying(.end)
-        #expect(shown(end.applying(.character("s"))) == "breads|", "\(shown(end.applying(.character("s"))))")
+        #expect(shown(end.applying(.character("s"))) == "breads|")
     }
 
     @Test("Enter, Escape and Tab are the prompt's: the editor stays as it is, selection and all")
@@ -110,9 +110,9 @@ struct LineEditorTests {
     @Test("a wide character (CJK, emoji, a ZWJ family) moves and goes as one")
     func wideCharacters() {
         let editor = LineEditor("東京🙂👩‍👩‍👧")
-        #expect(shown(editor.applying(.left)) == "東京🙂|👩‍👩‍👧", "\(shown(editor.applying(.left)))")
+        #expect(shown(editor.applying(.left)) == "東京🙂|👩‍👩‍👧")
         #expect(editor.applying(.backspace).text == "東京🙂", "\(editor.applying(.backspace).text)")
-        #expect(shown(edited(editor, [.home, .right, .delete])) == "東|🙂👩‍👩‍👧", "\(shown(edited(editor, [.home, .right, .delete])))")
+        #expect(shown(edited(editor, [.home, .right, .delete])) == "東|🙂👩‍👩‍👧")
     }
 
     @Test("the scalars of an emoji typed one by one join into one character")
