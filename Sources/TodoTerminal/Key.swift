@@ -1,8 +1,13 @@
-/// A key press, as `todoctl watch` understands them.
+/// A key press, as `todoctl watch` understands them. Readline's synonyms arrive as the key
+/// they stand for (Ctrl-A is `home`, Ctrl-B `left`), so that browsing and prompts agree.
 public enum Key: Sendable, Equatable {
-    case up, down, pageUp, pageDown, home, end
-    case enter, escape, backspace, tab
+    case up, down, left, right, pageUp, pageDown, home, end
+    case enter, escape, backspace, delete, tab
     case controlC, controlD
+    /// Readline's kills: to the end (Ctrl-K), to the start (Ctrl-U), the word before (Ctrl-W).
+    case controlK, controlU, controlW
+    /// A word back and forward: Alt-B and Alt-F (ESC b, ESC f), Ctrl- or Alt-arrows.
+    case wordBack, wordForward
     case character(Character)
 }
 
@@ -35,9 +40,23 @@ public struct KeyParser: Sendable {
         Array("\u{1B}[A".utf8): .up, Array("\u{1B}[B".utf8): .down,
         Array("\u{1B}OA".utf8): .up, Array("\u{1B}OB".utf8): .down,
         Array("\u{1B}[5~".utf8): .pageUp, Array("\u{1B}[6~".utf8): .pageDown,
+        Array("\u{1B}[D".utf8): .left, Array("\u{1B}[C".utf8): .right,
+        Array("\u{1B}OD".utf8): .left, Array("\u{1B}OC".utf8): .right,
         Array("\u{1B}[H".utf8): .home, Array("\u{1B}[F".utf8): .end,
+        Array("\u{1B}OH".utf8): .home, Array("\u{1B}OF".utf8): .end,
         Array("\u{1B}[1~".utf8): .home, Array("\u{1B}[4~".utf8): .end,
+        Array("\u{1B}[7~".utf8): .home, Array("\u{1B}[8~".utf8): .end,
+        Array("\u{1B}[3~".utf8): .delete,
+        Array("\u{1B}[1;5D".utf8): .wordBack, Array("\u{1B}[1;5C".utf8): .wordForward,
+        Array("\u{1B}[1;3D".utf8): .wordBack, Array("\u{1B}[1;3C".utf8): .wordForward,
     ]
+
+    /// The key of one whole sequence of bytes (an escape sequence, a control, a UTF-8
+    /// character); nil when it is no key, or more than one.
+    public static func key(of bytes: [UInt8]) -> Key? {
+        guard let (key, length) = firstKey(in: bytes), length == bytes.count else { return nil }
+        return key
+    }
 
     /// The first key and how many bytes it took; nil when more bytes are needed.
     /// A nil key with a length is a sequence that is skipped (an unknown escape).
@@ -46,6 +65,9 @@ public struct KeyParser: Sendable {
         switch first {
         case 0x1B:
             guard bytes.count > 1 else { return nil }
+            // Alt sends ESC before the letter.
+            if bytes[1] == UInt8(ascii: "b") { return (.wordBack, 2) }
+            if bytes[1] == UInt8(ascii: "f") { return (.wordForward, 2) }
             guard bytes[1] == UInt8(ascii: "[") || bytes[1] == UInt8(ascii: "O") else { return (.escape, 1) }
             // A CSI sequence ends with a byte in 0x40...0x7E.
             guard let end = bytes.dropFirst(2).firstIndex(where: { (0x40...0x7E).contains($0) }) else { return nil }
@@ -53,8 +75,15 @@ public struct KeyParser: Sendable {
         case 0x0D, 0x0A: return (.enter, 1)
         case 0x7F, 0x08: return (.backspace, 1)
         case 0x09: return (.tab, 1)
+        case 0x01: return (.home, 1)
+        case 0x02: return (.left, 1)
         case 0x03: return (.controlC, 1)
         case 0x04: return (.controlD, 1)
+        case 0x05: return (.end, 1)
+        case 0x06: return (.right, 1)
+        case 0x0B: return (.controlK, 1)
+        case 0x15: return (.controlU, 1)
+        case 0x17: return (.controlW, 1)
         case ..<0x20: return (nil, 1)
         default:
             let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1

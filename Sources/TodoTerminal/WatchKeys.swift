@@ -30,17 +30,42 @@ public enum WatchKeys {
         Entry(keys: "z Z", action: "fold or unfold the selected parent's subtasks; Z: all", short: "fold"),
         Entry(keys: "Esc", action: "clear the search and tag, or leave a prompt", short: nil),
         Entry(keys: "?", action: "this list of keys", short: "keys"),
-        Entry(keys: "q Ctrl-C", action: "quit", short: "quit"),
+        Entry(keys: "q Ctrl-C", action: "quit (Ctrl-C in a prompt leaves it)", short: "quit"),
     ]
+
+    /// The keys of a prompt, which edits its line as readline does. A field's old value
+    /// starts selected: typing replaces it, Backspace empties it, a movement keeps it to edit.
+    public static let prompt: [Entry] = [
+        Entry(keys: "Ctrl-A Home", action: "to the start of the line", short: "start"),
+        Entry(keys: "Ctrl-E End", action: "to the end of the line", short: "end"),
+        Entry(keys: "← → Ctrl-B Ctrl-F", action: "a character back, forward", short: nil),
+        Entry(keys: "Alt-B Alt-F", action: "a word back, forward", short: "word"),
+        Entry(keys: "Ctrl-W", action: "delete the word before the cursor", short: "delete word"),
+        Entry(keys: "Ctrl-U Ctrl-K", action: "delete to the start, to the end", short: "delete to start"),
+        Entry(keys: "Bksp Del Ctrl-D", action: "delete before the cursor, under it", short: nil),
+        Entry(keys: "Enter", action: "send the line (an old value unchanged too)", short: nil),
+        Entry(keys: "Esc Ctrl-C", action: "leave the prompt", short: "leave"),
+    ]
+
+    /// The help line while a prompt is open: its editing keys that fit, ending with `Esc leave`.
+    public static func promptLine(columns: Int) -> String {
+        helpLine(of: prompt, last: "Esc leave", columns: columns)
+    }
 
     /// As many `key word` pairs as fit in `columns`, always ending with `? keys`.
     public static func helpLine(columns: Int) -> String {
-        let last = "? keys"
+        helpLine(of: all, last: "? keys", columns: columns)
+    }
+
+    /// As many `key word` pairs of `entries` as fit in `columns`, always ending with `last`.
+    private static func helpLine(of entries: [Entry], last: String, columns: Int) -> String {
         var line = ""
-        for entry in all where entry.keys != "?" {
+        for entry in entries {
             guard let short = entry.short else { continue }
             let key = entry.keys.split(separator: " ").first.map(String.init) ?? entry.keys
             let item = "\(key) \(short)"
+            // The last item comes last, whatever its place in the list.
+            if item == last { continue }
             let candidate = line.isEmpty ? item : line + "  " + item
             guard TerminalText.width(candidate) + 2 + TerminalText.width(last) <= columns else { break }
             line = candidate
@@ -49,8 +74,13 @@ public enum WatchKeys {
     }
 
     /// The `?` page: one key a line, `keys  what it does`.
-    public static var page: [String] {
-        let width = all.map { TerminalText.width($0.keys) }.max() ?? 0
-        return all.map { $0.keys + String(repeating: " ", count: width - TerminalText.width($0.keys)) + "  " + $0.action }
+    public static var page: [String] { lines(of: all) }
+
+    /// The prompt's keys, as the page lists them.
+    public static var promptPage: [String] { lines(of: prompt) }
+
+    private static func lines(of entries: [Entry]) -> [String] {
+        let width = entries.map { TerminalText.width($0.keys) }.max() ?? 0
+        return entries.map { $0.keys + String(repeating: " ", count: width - TerminalText.width($0.keys)) + "  " + $0.action }
     }
 }

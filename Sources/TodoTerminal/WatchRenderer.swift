@@ -85,6 +85,9 @@ public struct WatchRenderer: Sendable {
     /// Every key, one a line; in two columns, or else one after another, when one column is not tall enough.
     private func helpPage(height: Int, columns: Int) -> [String] {
         // The closing hint only where it fits: the keys come first.
+        // A prompt's editing keys where there is room for them too (`todoctl watch --help` lists them always).
+        let prompt = ["", "in a prompt:"] + WatchKeys.promptPage
+        if WatchKeys.page.count + prompt.count + 2 <= height { return WatchKeys.page + prompt + ["", "any key closes this list"] }
         if WatchKeys.page.count + 2 <= height { return WatchKeys.page + ["", "any key closes this list"] }
         let page = WatchKeys.page
         guard page.count > height else { return page }
@@ -148,7 +151,9 @@ public struct WatchRenderer: Sendable {
 
     private func style(_ line: WatchStatusLine) -> String {
         switch line.kind {
-        case .prompt, .notice: line.text
+        case .prompt:
+            line.reversed.map { String(line.text[..<$0.lowerBound]) + styler.apply(.reverse, to: String(line.text[$0])) + String(line.text[$0.upperBound...]) } ?? line.text
+        case .notice: line.text
         case .message: styler.apply(.red, to: line.text)
         case .outage: styler.apply(.yellow, to: line.text)
         case .help: styler.apply(.dim, to: line.text)

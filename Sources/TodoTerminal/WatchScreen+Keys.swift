@@ -5,7 +5,8 @@ import TodoViewModel
 extension WatchScreen {
     /// Applies a key; returns the request it asks for, if any.
     public mutating func handle(_ key: Key) -> Command? {
-        if key == .controlC { return .quit }
+        // In a prompt Ctrl-C leaves the prompt, as in a shell's line; elsewhere it quits.
+        if key == .controlC, !isPrompting { return .quit }
         defer { scrollToSelection() }
         switch mode {
         case .browsing:
@@ -16,7 +17,7 @@ extension WatchScreen {
         case .help:
             mode = .browsing
             return nil
-        case .prompting(let prompt, let text): return type(key, into: prompt, text: text)
+        case .prompting(let prompt, let editor): return type(key, into: prompt, editor: editor)
         }
     }
 
@@ -53,7 +54,7 @@ extension WatchScreen {
                 return say("u restores a deleted todo: press f until the deleted list shows")
             }
             return selected.map { .restore($0.id) }
-        case .character("a"): mode = .prompting(.add, text: "")
+        case .character("a"): mode = .prompting(.add, LineEditor())
         case .character("e"): open { .title($0.id, revision: $0.todo.revision) } text: { $0.title }
         case .character("D"): open { .due($0.id, revision: $0.todo.revision) } text: { $0.todo.due?.description ?? "" }
         case .character("T"): open { .tags($0.id, revision: $0.todo.revision) } text: { $0.todo.tags.joined(separator: " ") }
@@ -66,8 +67,8 @@ extension WatchScreen {
         case .character("/"):
             // The search as typed: the tag as `#tag`, so that it can be edited away too.
             let typed = [list.filter.tag.map { "#" + $0 }, list.filter.search].compactMap { $0 }.joined(separator: " ")
-            mode = .prompting(.search(before: list.filter), text: typed)
-        case .character("t"): mode = .prompting(.tag, text: list.filter.tag ?? "")
+            mode = .prompting(.search(before: list.filter), LineEditor(typed, selected: true))
+        case .character("t"): mode = .prompting(.tag, LineEditor(list.filter.tag ?? "", selected: true))
         case .character("f"):
             var filter = list.filter
             filter.status = filter.status.next
@@ -103,10 +104,11 @@ extension WatchScreen {
         reselect()
     }
 
-    /// Opens a prompt for a field of the selected todo, starting from its value now.
+    /// Opens a prompt for a field of the selected todo, starting from its value now,
+    /// selected: typing replaces it, a movement key keeps it to edit.
     private mutating func open(_ prompt: (TodoViewModel) -> WatchPrompt, text: (TodoViewModel) -> String) {
         guard let selected else { return }
-        mode = .prompting(prompt(selected), text: text(selected))
+        mode = .prompting(prompt(selected), LineEditor(text(selected), selected: true))
     }
 
     private mutating func say(_ words: String) -> Command? {
@@ -122,26 +124,25 @@ extension WatchScreen {
         return .reload(filter)
     }
 
-    private mutating func type(_ key: Key, into prompt: WatchPrompt, text: String) -> Command? {
-        var text = text
+    private mutating func type(_ key: Key, into prompt: WatchPrompt, editor: LineEditor) -> Command? {
+        var edited = editor
         switch key {
-        case .escape:
+        case .escape, .controlC:
             mode = .browsing
             message = nil
             if case .search(let before) = prompt { return show(TodoFilter(status: before.status, priority: before.priority)) }
             return nil
         case .enter:
             message = nil
-            return submit(prompt, text: text)
+            return submit(prompt, text: editor.text)
         case .tab:
-            guard case .tag = prompt, let first = tagCompletions(of: text).first else { return nil }
-            text = first
-        case .backspace: text = String(text.dropLast())
-        case .character(let character): text.append(character)
-        default: return nil
+            guard case .tag = prompt, let first = tagCompletions(of: editor.text).first else { return nil }
+            edited = LineEditor(first)
+        default: edited = editor.applying(key)
         }
-        mode = .prompting(prompt, text: text)
-        if case .search(let before) = prompt { return show(Self.searchFilter(text, before: before)) }
+        mode = .prompting(prompt, edited)
+        // The search follows the text, not the cursor.
+        if case .search(let before) = prompt, edited.text != editor.text { return show(Self.searchFilter(edited.text, before: before)) }
         return nil
     }
 
@@ -158,7 +159,7 @@ extension WatchScreen {
             do throws(TaskwarriorWordError) {
                 words = try TaskwarriorWords.parse(text.split(whereSeparator: \.isWhitespace).map(String.init), use: .add, today: today)
             } catch {
-                mode = .prompting(prompt, text: text)
+                mode = .prompting(prompt, LineEditor(text))
                 if case .removalInAdd(let word) = error, word.count == 2 {
                     return say("\(word): options are not read here; write due:DATE, pri:H, +tag, project:NAME, recur:1w (after --, words are title words)")
                 }
@@ -179,7 +180,7 @@ extension WatchScreen {
             let words = text.trimmingCharacters(in: .whitespaces)
             if words.isEmpty { return .edit(id, revision: revision, TodoEdit(clearDue: true), typed: typed) }
             guard let due = DueDateParser.parse(words, today: today) else {
-                mode = .prompting(prompt, text: text)
+                mode = .prompting(prompt, LineEditor(text))
                 return say("\"\(words)\" is not a date; write \(DueDateParser.accepted), or nothing for no due date")
             }
             return .edit(id, revision: revision, TodoEdit(due: due), typed: typed)
@@ -188,7 +189,7 @@ extension WatchScreen {
             do throws(TodoError) {
                 return .edit(id, revision: revision, TodoEdit(tags: try TodoValidation.tags(words)), typed: typed)
             } catch {
-                mode = .prompting(prompt, text: text)
+                mode = .prompting(prompt, LineEditor(text))
                 return say(error.message)
             }
         case .every(let id, let revision), .parent(let id, let revision), .wait(let id, let revision):
@@ -220,7 +221,7 @@ extension WatchScreen {
         do throws(TodoError) {
             try detail.planningDifference(fields: fields, today: today, into: &edit)
         } catch {
-            mode = .prompting(prompt, text: text)
+            mode = .prompting(prompt, LineEditor(text))
             return say(error.message)
         }
         // Nothing changed: nothing to send.

@@ -16,7 +16,8 @@ public struct WatchScreen: Sendable {
     /// What the keys are doing.
     public enum Mode: Sendable, Equatable {
         case browsing
-        case prompting(WatchPrompt, text: String)
+        /// A prompt and its line, edited as readline edits one.
+        case prompting(WatchPrompt, LineEditor)
         /// The `?` page of every key; any key closes it.
         case help
     }
@@ -97,6 +98,11 @@ public struct WatchScreen: Sendable {
         entries.indices.contains(selectedIndex) ? entries[selectedIndex].row : nil
     }
 
+    /// Whether a prompt has the keys.
+    public var isPrompting: Bool {
+        if case .prompting = mode { true } else { false }
+    }
+
     /// Whether the outline nests (a subtask or a parent's progress shows), so that the
     /// renderer leaves room for an indent and a progress.
     public var isNested: Bool { entries.contains { $0.depth > 0 || $0.progress != nil } }
@@ -135,13 +141,13 @@ public struct WatchScreen: Sendable {
         if let storeOutage, connection == .connected {
             lines += wrapped(storeOutage.line, as: .outage, atMost: max(1, rows / 5))
         }
-        if case .prompting(let prompt, let text) = mode {
-            lines.append(WatchStatusLine(kind: .prompt, text: promptLine(prompt, text: text)))
-        }
+        if case .prompting(let prompt, let editor) = mode { lines.append(promptLine(prompt, editor: editor)) }
         if let (words, kind) = message.map({ ($0, WatchStatusLine.Kind.message) }) ?? notice.map({ ($0, .notice) }) {
             lines += wrapped(words, as: kind, atMost: max(1, rows / 3))
         }
         if lines.allSatisfy({ $0.kind == .outage }) { lines.append(WatchStatusLine(kind: .help, text: WatchKeys.helpLine(columns: columns))) }
+        // Under a prompt, its editing keys, where no message is.
+        if lines.last?.kind == .prompt { lines.append(WatchStatusLine(kind: .help, text: WatchKeys.promptLine(columns: columns))) }
         return lines
     }
 
@@ -159,19 +165,32 @@ public struct WatchScreen: Sendable {
     /// How many todo rows fit between the header and the line that marks rows above and below.
     public var visibleRows: Int { max(1, rows - 2 - detailHeight - statusLines.count) }
 
-    /// The prompt's line: its label, the end of the text that fits, the cursor; for `t`, the
-    /// tags that complete what is typed.
-    private func promptLine(_ prompt: WatchPrompt, text: String) -> String {
+    /// The prompt's line: its label, the text around the cursor `▏` (the old value reversed
+    /// while selected), scrolled sideways so that the cursor shows; for `t`, the tags that
+    /// complete what is typed.
+    private func promptLine(_ prompt: WatchPrompt, editor: LineEditor) -> WatchStatusLine {
         let label = prompt.label + (prompt.label == "/" ? "" : ": ")
-        var line = label + TerminalText.suffix(of: TerminalText.escaped(text), toWidth: columns - TerminalText.width(label) - 1) + "▏"
+        let room = max(columns - TerminalText.width(label) - 1, 1)
+        // Escaped on each side, so that the cursor never lands inside a written-out control.
+        let before = TerminalText.escaped(editor.beforeCursor)
+        let after = TerminalText.escaped(editor.afterCursor)
+        // A long line keeps up to a quarter of the room for what follows the cursor.
+        let shownBefore = TerminalText.suffix(of: before, toWidth: room - min(TerminalText.width(after), room / 4))
+        let rest = room - TerminalText.width(shownBefore)
+        let head = rest > 0 ? TerminalText.prefix(of: after, toWidth: rest) : ""
+        let shownAfter = TerminalText.width(head) <= rest ? head : ""
+        var line = label + shownBefore + "▏" + shownAfter
+        // Counted in UTF-8, which joining strings never changes (characters may merge).
+        let start = line.utf8.index(line.startIndex, offsetBy: label.utf8.count)
+        let selection = editor.isSelected && !shownBefore.isEmpty ? start..<line.utf8.index(start, offsetBy: shownBefore.utf8.count) : nil
         if case .tag = prompt {
-            for tag in tagCompletions(of: text) {
+            for tag in tagCompletions(of: editor.text) {
                 let next = line + "  #" + TerminalText.escaped(tag)
                 guard TerminalText.width(next) <= columns else { break }
                 line = next
             }
         }
-        return line
+        return WatchStatusLine(kind: .prompt, text: line, reversed: selection)
     }
 
     /// Known tags that start with `text` (a leading `#` aside), in order.
@@ -211,8 +230,8 @@ public struct WatchScreen: Sendable {
     /// A request failed: its words are shown, and what the person typed is given back.
     public mutating func failed(_ command: Command, message: String) {
         switch command {
-        case .add(_, let typed): mode = .prompting(typed.prompt, text: typed.text)
-        case .edit(_, _, _, let typed?): mode = .prompting(typed.prompt, text: typed.text)
+        case .add(_, let typed): mode = .prompting(typed.prompt, LineEditor(typed.text))
+        case .edit(_, _, _, let typed?): mode = .prompting(typed.prompt, LineEditor(typed.text))
         default: break
         }
         self.message = message

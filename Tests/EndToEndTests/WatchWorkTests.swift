@@ -61,7 +61,7 @@ struct WatchWorkTests {
         try await tmux.keys("#home trip", "Enter")
         try await tmux.waitFor("tags: #home #trip")
         try await tmux.keys("e")
-        try await tmux.keys("!", "Enter")
+        try await tmux.keys("End", "!", "Enter")
         try await tmux.waitFor("#1 plan trip!")
         let todo = try await shown(daemon, 1)
         #expect(todo["title"] as? String == "plan trip!")
@@ -87,6 +87,55 @@ struct WatchWorkTests {
         #expect((planned["recurrence"] as? [String: Any])?["every"] as? String == "1w")
         #expect(planned["wait"] as? String != nil)
         #expect(!(planned["parent"] is Int))
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("e shows the old title selected: typing replaces it, and the title is the new text only")
+    func typingReplacesSelectedTitle() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Buy bread")
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("#1 [ ]   Buy bread")
+        try await tmux.keys("e")
+        try await tmux.waitFor("title: Buy bread")
+        try await tmux.keys("Buy sourdough bread", "Enter")
+        try await tmux.waitUntil("the edited row") { $0.contains("#1 [ ]   Buy") && $0.contains("sourdough bread") && !$0.contains("title:") }
+        let todo = try await shown(daemon, 1)
+        #expect(todo["title"] as? String == "Buy sourdough bread", "\(todo)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("a prompt edits as readline does: Ctrl-W takes the word back, Home and Ctrl-E move to the ends")
+    func promptLineEditing() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("no open todos")
+        try await tmux.keys("a")
+        try await tmux.keys("Pay gas bill", "C-w")
+        try await tmux.keys("Home", "Now ", "C-e", "water", "Enter")
+        try await tmux.waitUntil("the added row") { $0.contains("#1 [ ]   ") && !$0.contains("add:") }
+        let todo = try await shown(daemon, 1)
+        #expect(todo["title"] as? String == "Now Pay gas water", "\(todo)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("in a real prompt a CJK character and an emoji move and delete as one, the cursor on the column after them")
+    func promptWideCharacters() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("no open todos")
+        try await tmux.keys("a")
+        try await tmux.keys("東京🙂 tea", "Left", "Left", "Left", "Left")
+        try await tmux.waitFor("add: 東京🙂▏ tea")
+        try await tmux.keys("BSpace", "Home", "Delete")
+        try await tmux.waitFor("add: ▏京 tea")
+        try await tmux.keys("Enter")
+        try await tmux.waitUntil("the added row") { $0.contains("#1 [ ]   ") && !$0.contains("add:") }
+        let todo = try await shown(daemon, 1)
+        #expect(todo["title"] as? String == "京 tea", "\(todo)")
         await tmux.kill()
         try await daemon.stop()
     }

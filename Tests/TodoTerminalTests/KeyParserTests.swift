@@ -33,4 +33,39 @@ struct KeyParserTests {
         #expect(parser.keys(from: Array(bytes[..<1])) == [])
         #expect(parser.keys(from: Array(bytes[1...])) == [.character("é"), .character("✓")])
     }
+
+    @Test("each editing sequence a terminal sends is its key", arguments: [
+        ("\u{1B}[H", Key.home), ("\u{1B}[F", .end), ("\u{1B}[1~", .home), ("\u{1B}[4~", .end),
+        ("\u{1B}OH", .home), ("\u{1B}OF", .end), ("\u{1B}[7~", .home), ("\u{1B}[8~", .end),
+        ("\u{1B}[3~", .delete), ("\u{1B}[D", .left), ("\u{1B}[C", .right), ("\u{1B}OD", .left), ("\u{1B}OC", .right),
+        ("\u{1B}b", .wordBack), ("\u{1B}f", .wordForward), ("\u{1B}[1;5D", .wordBack), ("\u{1B}[1;5C", .wordForward),
+        ("\u{1B}[1;3D", .wordBack), ("\u{1B}[1;3C", .wordForward),
+    ])
+    func editingSequence(sequence: String, key: Key) {
+        #expect(KeyParser.key(of: Array(sequence.utf8)) == key, "\(Array(sequence.utf8)): \(String(describing: KeyParser.key(of: Array(sequence.utf8))))")
+    }
+
+    @Test("readline's control keys: Ctrl-A, E, B, F as Home, End, Left, Right; Ctrl-D, K, U, W their own", arguments: [
+        (0x01, Key.home), (0x05, .end), (0x02, .left), (0x06, .right),
+        (0x04, .controlD), (0x0B, .controlK), (0x15, .controlU), (0x17, .controlW), (0x7F, .backspace), (0x08, .backspace),
+    ] as [(UInt8, Key)])
+    func controlKey(byte: UInt8, key: Key) {
+        #expect(KeyParser.key(of: [byte]) == key, "\(byte): \(String(describing: KeyParser.key(of: [byte])))")
+    }
+
+    @Test("a wide character is one key, whole: CJK and emoji; a ZWJ family is its scalars, each whole")
+    func wideCharacterKeys() {
+        #expect(KeyParser.key(of: Array("東".utf8)) == .character("東"))
+        #expect(KeyParser.key(of: Array("🙂".utf8)) == .character("🙂"))
+        var parser = KeyParser()
+        let keys = parser.keys(from: Array("東🙂\u{1B}[D".utf8))
+        #expect(keys == [.character("東"), .character("🙂"), .left], "\(keys)")
+    }
+
+    @Test("Alt-B is a word back, but ESC then another letter is Escape and the letter")
+    func altLetters() {
+        var parser = KeyParser()
+        let keys = parser.keys(from: Array("\u{1B}b\u{1B}x".utf8))
+        #expect(keys == [.wordBack, .escape, .character("x")], "\(keys)")
+    }
 }

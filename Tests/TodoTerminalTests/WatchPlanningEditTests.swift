@@ -17,7 +17,7 @@ struct WatchPlanningEditTests {
     /// Opens the prompt of `key`, replaces its text with `text` and presses Enter.
     private func enter(_ text: String, after key: Character, on screen: inout WatchScreen) -> WatchScreen.Command? {
         _ = screen.handle(.character(key))
-        while case .prompting(_, let typed) = screen.mode, !typed.isEmpty { _ = screen.handle(.backspace) }
+        while case .prompting(_, let typed) = screen.mode, !typed.text.isEmpty { _ = screen.handle(.backspace) }
         for character in text { _ = screen.handle(.character(character)) }
         return screen.handle(.enter)
     }
@@ -32,7 +32,7 @@ struct WatchPlanningEditTests {
         repeating.recurrence = Recurrence("1w")
         screen.incorporate(change(repeating, sequence: 2))
         _ = screen.handle(.character("r"))
-        #expect(screen.mode == .prompting(.every(id, revision: 3), text: "1w"))
+        #expect(screen.mode == .prompting(.every(id, revision: 3), LineEditor("1w", selected: true)))
         _ = screen.handle(.escape)
         #expect(enter("", after: "r", on: &screen) == .edit(id, revision: 3, TodoEdit(clearRecurrence: true), typed: TypedText(.every(id, revision: 3), "")))
     }
@@ -42,15 +42,15 @@ struct WatchPlanningEditTests {
         var screen = screen([todo(1, "bins out")])
         let id = try #require(screen.selected?.id)
         #expect(enter("every fortnight", after: "r", on: &screen) == nil)
-        #expect(screen.mode == .prompting(.every(id, revision: 1), text: "every fortnight"))
+        #expect(screen.mode == .prompting(.every(id, revision: 1), LineEditor("every fortnight")))
         #expect(screen.message?.contains("is not a period") == true)
         _ = screen.handle(.escape)
         #expect(enter("two", after: "P", on: &screen) == nil)
-        #expect(screen.mode == .prompting(.parent(id, revision: 1), text: "two"))
+        #expect(screen.mode == .prompting(.parent(id, revision: 1), LineEditor("two")))
         #expect(screen.message?.contains("is not a todo number") == true)
         _ = screen.handle(.escape)
         #expect(enter("someday", after: "w", on: &screen) == nil)
-        #expect(screen.mode == .prompting(.wait(id, revision: 1), text: "someday"))
+        #expect(screen.mode == .prompting(.wait(id, revision: 1), LineEditor("someday")))
         #expect(screen.message?.contains("is not a date") == true)
     }
 

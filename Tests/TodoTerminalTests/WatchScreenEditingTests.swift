@@ -69,7 +69,7 @@ struct WatchScreenEditingTests {
         _ = screen.handle(.character("D"))
         _ = type("someday", into: &screen)
         #expect(screen.handle(.enter) == nil)
-        #expect(screen.mode == .prompting(.due(id, revision: 1), text: "someday"))
+        #expect(screen.mode == .prompting(.due(id, revision: 1), LineEditor("someday")))
         #expect(screen.message?.contains("\"someday\" is not a date; write YYYY-MM-DD") == true)
     }
 
@@ -84,7 +84,7 @@ struct WatchScreenEditingTests {
         _ = screen.handle(.character("\u{7}"))
         #expect(screen.handle(.enter) == nil)
         #expect(screen.message != nil)
-        #expect(screen.mode == .prompting(.tags(id, revision: 1), text: "\u{7}"))
+        #expect(screen.mode == .prompting(.tags(id, revision: 1), LineEditor("\u{7}")))
     }
 
     @Test("/ filters as you type, #word picks the tag, Escape goes back to the filter before")

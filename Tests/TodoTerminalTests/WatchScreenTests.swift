@@ -63,7 +63,7 @@ struct WatchScreenTests {
         #expect(screen.handle(.character("a")) == nil)
         for character in "Buy milk" { _ = screen.handle(.character(character)) }
         _ = screen.handle(.backspace)
-        #expect(screen.mode == .prompting(.add, text: "Buy mil"))
+        #expect(screen.mode == .prompting(.add, LineEditor("Buy mil")))
         #expect(screen.handle(.enter) == .add(NewTodo(title: "Buy mil"), typed: TypedText(.add, "Buy mil")))
         #expect(screen.mode == .browsing)
         _ = screen.handle(.character("a"))
@@ -76,7 +76,7 @@ struct WatchScreenTests {
     func failedAddKeepsText() {
         var screen = screen([])
         screen.failed(.add(NewTodo(title: "   "), typed: TypedText(.add, "   ")), message: "title: a todo needs a title; it is empty")
-        #expect(screen.mode == .prompting(.add, text: "   "))
+        #expect(screen.mode == .prompting(.add, LineEditor("   ")))
         #expect(screen.message == "title: a todo needs a title; it is empty")
     }
 
@@ -84,12 +84,14 @@ struct WatchScreenTests {
     func editTitle() throws {
         var screen = screen([todo(1, "draft", revision: 3)])
         _ = screen.handle(.character("e"))
+        // End keeps the selected old title to add to.
+        _ = screen.handle(.end)
         _ = screen.handle(.character("!"))
         let command = screen.handle(.enter)
         let id = try #require(screen.selected?.id)
         #expect(command == .edit(id, revision: 3, TodoEdit(title: "draft!"), typed: TypedText(.title(id, revision: 3), "draft!")))
         screen.failed(command!, message: "conflict")
-        #expect(screen.mode == .prompting(.title(id, revision: 3), text: "draft!"))
+        #expect(screen.mode == .prompting(.title(id, revision: 3), LineEditor("draft!")))
     }
 
     @Test("f cycles the filter and asks for the list under it")
