@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// The reports of #27: `list --sort --limit`, `tags`, `projects`, `summary`, `calendar`.
+@Suite("todoctl's reports against a real daemon")
+struct ReportTests {
+    /// A small list: two projects, one with a sub-project, tags, due dates, one done.
+    private func smallList() async throws -> DaemonProcess {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        for words in [
+            ["add", "Dig beds", "project:home.garden", "+outside", "due:2026-12-01"],
+            ["add", "Fix tap", "project:home", "+diy", "pri:H", "due:2026-11-30"],
+            ["add", "Write report", "project:work", "+desk", "+outside"],
+            ["add", "Call Ann", "+phone", "due:2026-12-01", "pri:L"],
+            ["add", "Paint fence", "project:home", "+outside"],
+        ] {
+            let added = try await run("todoctl", words, environment: daemon.environment.merging(fixedClock) { $1 })
+            #expect(added.status == 0, "\(words): \(added.stderr)")
+        }
+        let done = try await daemon.todoctl("done", "5", environment: fixedClock)
+        #expect(done.status == 0, "\(done.stderr)")
+        return daemon
+    }
+
+    private func numbers(_ result: CommandResult) -> [String] {
+        result.lines.compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    @Test("list --sort orders by the keys given, ties by number, and --limit shows the first N and how many more")
+    func listSortAndLimit() async throws {
+        let daemon = try await smallList()
+        let byDue = try await daemon.todoctl("list", "--sort", "due,-priority", environment: fixedClock)
+        #expect(byDue.status == 0, "\(byDue.stderr)")
+        #expect(numbers(byDue) == ["#2", "#1", "#4", "#3"], "\(byDue.stdout)")
+        let limited = try await daemon.todoctl("list", "--sort", "-number", "--limit", "2", environment: fixedClock)
+        #expect(limited.lines == [limited.lines.first ?? "", limited.lines.dropFirst().first ?? "", "… and 2 more"], "\(limited.stdout)")
+        #expect(numbers(limited).prefix(2) == ["#4", "#3"], "\(limited.stdout)")
+        let json = try jsonArray(try await daemon.todoctl("list", "--json", "--sort", "title", "--limit", "3").stdout)
+        #expect(json.map { $0["title"] as? String } == ["Call Ann", "Dig beds", "Fix tap"])
+        let refused = try await daemon.todoctl("list", "--sort", "due,prio")
+        #expect(refused.status == 64, "\(refused.status)")
+        #expect(refused.stderr.contains("unknown sort key 'prio'") && refused.stderr.contains("number, due, priority, title, created, updated, project"), "\(refused.stderr)")
+        try await daemon.stop()
+    }
+}
