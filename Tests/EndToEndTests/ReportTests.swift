@@ -43,3 +43,31 @@ struct ReportTests {
         try await daemon.stop()
     }
 }
+
+extension ReportTests {
+    @Test("tags, projects and summary count the small list, for people and with --json")
+    func tagsProjectsSummary() async throws {
+        let daemon = try await smallList()
+        let tags = try await daemon.todoctl("tags")
+        #expect(tags.lines == ["#outside  2", "#desk     1", "#diy      1", "#phone    1"], "\(tags.stdout)\(tags.stderr)")
+        let tagsJSON = try jsonArray(try await daemon.todoctl("tags", "--json").stdout)
+        #expect(tagsJSON.first?["tag"] as? String == "outside" && tagsJSON.first?["open"] as? Int == 2, "\(tagsJSON)")
+
+        let projects = try await daemon.todoctl("projects")
+        #expect(projects.lines == [
+            "Project   Open  Done  Done%",
+            "home         2     1    33%",
+            "  garden     1     0     0%",
+            "work         1     0     0%",
+        ], "\(projects.stdout)\(projects.stderr)")
+        let projectsJSON = try jsonArray(try await daemon.todoctl("projects", "--json").stdout)
+        #expect(projectsJSON.map { $0["project"] as? String } == ["home", "home.garden", "work"], "\(projectsJSON)")
+        #expect(projectsJSON.first?["percentDone"] as? Int == 33, "\(projectsJSON)")
+
+        let summary = try await daemon.todoctl("summary", environment: ["COLUMNS": "40"])
+        #expect(summary.lines.count == 4, "\(summary.stdout)\(summary.stderr)")
+        #expect(summary.lines.dropFirst().allSatisfy { $0.count == 40 }, "\(summary.lines.map(\.count))")
+        #expect(summary.lines.dropFirst().first?.hasPrefix("home         2    33%  █████░") == true, "\(summary.stdout)")
+        try await daemon.stop()
+    }
+}
