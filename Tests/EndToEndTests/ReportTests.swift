@@ -71,3 +71,31 @@ extension ReportTests {
         try await daemon.stop()
     }
 }
+
+extension ReportTests {
+    @Test("calendar draws the month given with its due todos, 40 columns wide, and refuses a month that is none")
+    func calendar() async throws {
+        let daemon = try await smallList()
+        let added = try await daemon.todoctl("add", "東京で会議の準備をするとても長いタイトル", "due:2026-12-31", environment: fixedClock)
+        #expect(added.status == 0, "\(added.stderr)")
+        // (`lines` leaves out the empty line between the grid and the list.)
+        let december = try await daemon.todoctl("calendar", "2026-12", environment: fixedClock.merging(["COLUMNS": "40"]) { $1 })
+        #expect(december.lines == [
+            "        December 2026",
+            "Wk Mo  Tu  We  Th  Fr  Sa  Su",
+            "49      1²  2   3   4   5   6",
+            "50  7   8   9  10  11  12  13",
+            "51 14  15  16  17  18  19  20",
+            "52 21  22  23  24  25  26  27",
+            "53 28  29  30  31¹",
+            "Tu  1  #1 Dig beds",
+            "Tu  1  #4 Call Ann",
+            "Th 31  #6 東京で会議の準備をするとても…",
+        ], "\(december.stdout)\(december.stderr)")
+        let now = try await daemon.todoctl("calendar", environment: fixedClock)
+        #expect(now.lines.first == "        November 2026" && now.lines.last == "Mo 30  #2 Fix tap", "\(now.stdout)\(now.stderr)")
+        let refused = try await daemon.todoctl("calendar", "2026-13")
+        #expect(refused.status == 64 && refused.stderr.contains("2026-13 is not a month: write YEAR-MONTH"), "\(refused.status) \(refused.stderr)")
+        try await daemon.stop()
+    }
+}
