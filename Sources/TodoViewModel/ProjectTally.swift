@@ -30,9 +30,11 @@ public struct ProjectTally: Sendable, Equatable, Codable {
     public static func tallies(of todos: [Todo]) -> [ProjectTally] {
         var counts: [String: (open: Int, done: Int)] = [:]
         for todo in todos where !todo.isDeleted {
-            guard let project = TodoSort.project(of: todo), !project.isEmpty else { continue }
+            // Empty parts (`project:home..x`, `project:.x`) name no project of their own.
+            guard let project = TodoSort.project(of: todo) else { continue }
+            let parts = project.split(separator: ".")
+            guard !parts.isEmpty else { continue }
             // The project and each project above it: home.garden counts for home too.
-            let parts = project.split(separator: ".", omittingEmptySubsequences: false)
             for end in 1...parts.count {
                 let name = parts[..<end].joined(separator: ".")
                 var count = counts[name] ?? (0, 0)

@@ -37,10 +37,11 @@ struct ReportViewTests {
         ])
     }
 
-    @Test("a project with only a sub-project's todos is still listed, and sub-projects sort under their parent")
+    @Test("a project with only a sub-project's todos is still listed, sub-projects sort under their parent, and an empty name is none")
     func parentsFromSubProjects() {
         let tallies = ProjectTally.tallies(of: [
             todo(1, "a", tags: ["project:home-office"]), todo(2, "b", tags: ["project:home.garden.beds"], completed: true),
+            todo(3, "c", tags: ["project:."]), todo(4, "d", tags: ["project:"]),
         ])
         #expect(tallies.map(\.project) == ["home", "home.garden", "home.garden.beds", "home-office"])
         #expect(tallies.first?.percentDone == 100)
