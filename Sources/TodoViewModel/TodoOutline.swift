@@ -16,7 +16,15 @@ public struct TodoOutline: Sendable, Equatable {
 
     public let entries: [Entry]
 
-    public init(_ list: TodoViewModelList) {
+    /// - Parameter order: a `--sort` order: the parents (and todos of their own) in that
+    ///   order, each parent's subtasks under it in the same order. Without one, the list's
+    ///   order, which is the default order.
+    public init(_ list: TodoViewModelList, order: TodoSort? = nil) {
+        var list = list
+        if let order {
+            list.todos = order.sorted(list.todos)
+        }
+        let precedes = order.map { order in { order.precedes($0, $1) } } ?? Todo.precedesInDefaultOrder
         let listed = Set(list.todos.map(\.number))
         let context = list.context.filter { !listed.contains($0.number) }
         let known = listed.union(context.map(\.number))
@@ -27,7 +35,7 @@ public struct TodoOutline: Sendable, Equatable {
         }
         // Context parents take their place in the default order among the others.
         for parent in context {
-            let at = tops.firstIndex { Todo.precedesInDefaultOrder(parent.todo, $0.row.todo) } ?? tops.count
+            let at = tops.firstIndex { precedes(parent.todo, $0.row.todo) } ?? tops.count
             tops.insert((parent, true), at: at)
         }
         var entries: [Entry] = []
@@ -39,5 +47,26 @@ public struct TodoOutline: Sendable, Equatable {
             }
         }
         self.entries = entries
+    }
+
+    private init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    /// The outline cut after its first `count` listed todos (`list --limit`), and how many
+    /// listed todos were left out. A context parent counts for nothing: it stays only
+    /// when one of its subtasks does.
+    public func limited(to count: Int) -> (outline: TodoOutline, more: Int) {
+        var kept: [Entry] = []
+        var shown = 0
+        for entry in entries {
+            if !entry.isContext {
+                guard shown < count else { break }
+                shown += 1
+            }
+            kept.append(entry)
+        }
+        if kept.last?.isContext == true { kept.removeLast() }
+        return (TodoOutline(entries: kept), entries.filter { !$0.isContext }.count - shown)
     }
 }

@@ -6,6 +6,14 @@ import TodoViewModel
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List todos: open ones unless told otherwise.",
+        discussion: """
+            --sort orders the list by keys, each ascending or, with - before it, descending: \
+            --sort due,-priority puts the earliest due first and, on the same day, high priority \
+            first. Ties go by number. A todo without a due date or a project comes after those \
+            with one, in either direction. Subtasks stay under their parent: the parents are \
+            sorted, and each parent's subtasks under it by the same keys. --limit N shows the \
+            first N todos and says how many more there are (with --json, only the first N).
+            """,
         aliases: ["ls"])
 
     enum Status: String, EnumerableFlag {
@@ -28,24 +36,44 @@ struct ListCommand: AsyncParsableCommand {
     @Flag var status: Status = .open
     @OptionGroup(title: "Filter") var filter: FilterOptions
     @Flag(help: "Only todos waiting for a later day (--wait), which the other lists leave out.") var waiting = false
+    // Unconditional: the keys may start with a dash (`--sort -due`), which would read as an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sort by these keys, comma-separated, - before one for descending: \(TodoSort.keyList).", valueName: "keys"))
+    var sort: String?
+    @Option(help: ArgumentHelp("Show only the first N todos.", valueName: "N")) var limit: Int?
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws { try filter.refuseRefs() }
+    func validate() throws {
+        try filter.refuseRefs()
+        if let sort {
+            do { _ = try TodoSort(sort) } catch { throw ValidationError(error.description) }
+        }
+        if let limit, limit < 1 { throw ValidationError("--limit \(limit): give 1 or more todos to show") }
+    }
 
     func run() async throws {
         var filter = filter.filter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open)
         filter.waiting = waiting
-        try await Self.list(filter, status: status, socketPath: connection.socketPath, json: output.json)
+        let order = try sort.map { try TodoSort($0) }
+        try await Self.list(filter, status: status, socketPath: connection.socketPath, json: output.json, order: order, limit: limit)
     }
 
-    static func list(_ filter: TodoFilter, status: Status, socketPath: String, json: Bool) async throws {
+    static func list(
+        _ filter: TodoFilter, status: Status, socketPath: String, json: Bool, order: TodoSort? = nil, limit: Int? = nil
+    ) async throws {
         let list = try await Session.run(socketPath: socketPath) { try $0.list(filter) }
-        if json { return try Terminal.printJSON(list.todos) }
+        if json {
+            let todos = order?.sorted(list.todos) ?? list.todos
+            return try Terminal.printJSON(Array(todos.prefix(limit ?? .max)))
+        }
         if list.todos.isEmpty {
             return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")\(filter.waiting ? "waiting " : "")todos")
         }
+        var outline = TodoOutline(list, order: order)
+        var more = 0
+        if let limit { (outline, more) = outline.limited(to: limit) }
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
-        Terminal.print(TodoTable.render(TodoOutline(list), styler: Terminal.styler).joined(separator: "\n"))
+        let lines = TodoTable.render(outline, styler: Terminal.styler) + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])
+        Terminal.print(lines.joined(separator: "\n"))
     }
 }

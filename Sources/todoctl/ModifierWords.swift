@@ -29,7 +29,7 @@ enum ModifierWords {
     private static let valueOptions: Set<String> = [
         "-n", "-p", "-d", "-t", "-o", "--notes", "--priority", "--due", "--tag", "--not-tag", "--search", "--due-before",
         "--due-after", "--title", "--untag", "--every", "--every-after", "--parent", "--wait", "--filter", "--socket", "--since",
-        "--limit", "--older-than", "--from", "--to", "--output",
+        "--limit", "--sort", "--older-than", "--from", "--to", "--output",
     ]
 
     /// `arguments` (without the program's name, the command first if any) with every

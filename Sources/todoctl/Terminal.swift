@@ -29,6 +29,15 @@ enum Terminal {
 
     static let styler = TextStyler(colours: colours)
 
+    /// The columns a report may fill: $COLUMNS (so a script or a test can say), else the
+    /// terminal's, else 80 (a pipe).
+    static var width: Int {
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        var window = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else { return 80 }
+        return Int(window.ws_col)
+    }
+
     static func styled(_ text: String, _ style: TextStyler.Style?) -> String {
         styler.apply(style, to: text)
     }

@@ -1,0 +1,110 @@
+import TodoModel
+import TodoViewModel
+
+/// `todoctl calendar`: a month as a grid of ISO weeks (Monday first, the week's number
+/// on the left), each day with due todos marked with their count (`12²`), today in
+/// reverse video; under it, the month's due todos, one a line, titles cut with `…` to
+/// the width given. The grid is 30 columns whatever the width: it stays whole on a
+/// narrow terminal, where the list gives way.
+public struct CalendarView: Sendable {
+    public let year: Int
+    public let month: Int
+    public let today: LocalDate
+    /// The open todos due in the month, by due date, then number.
+    public let due: [TodoViewModel]
+
+    public static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+    ]
+    private static let dayNames = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"]
+
+    /// - Parameter todos: any todos; those open and due in the month are kept.
+    public init(year: Int, month: Int, today: LocalDate, todos: [Todo]) {
+        self.year = year
+        self.month = month
+        self.today = today
+        due = todos.filter { todo in
+            guard let date = todo.due, !todo.isCompleted, !todo.isDeleted else { return false }
+            return date.year == year && date.month == month
+        }
+        .sorted { ($0.due!, $0.number) < ($1.due!, $1.number) }
+        .map { TodoViewModel($0, today: today) }
+    }
+
+    public func lines(width: Int, styler: TextStyler) -> [String] {
+        grid(styler: styler) + list(width: width, styler: styler)
+    }
+
+    /// The month's name over the grid, a header of weekdays, a line a week.
+    public func grid(styler: TextStyler) -> [String] {
+        let gridWidth = 2 + 7 * 4
+        let title = "\(Self.monthNames[month - 1]) \(year)"
+        let left = (gridWidth - title.count) / 2
+        var lines = [String(repeating: " ", count: left) + styler.apply(.bold, to: title)]
+        lines.append(styler.apply(.dim, to: "Wk" + Self.dayNames.map { " \($0) " }.joined()).trimmingTrailingSpaces())
+        let days = LocalDate.daysIn(month: month, year: year)
+        guard let first = LocalDate(year: year, month: month, day: 1) else { return lines }
+        var counts: [Int: Int] = [:]
+        for row in due { counts[row.todo.due!.day, default: 0] += 1 }
+        // The Monday on or before the 1st: the grid's first row starts there.
+        var monday = first.adding(days: -Self.isoWeekdayIndex(first))
+        while monday.daysSince1970 <= first.adding(days: days - 1).daysSince1970 {
+            var line = styler.apply(.dim, to: Self.padded(String(Self.isoWeek(of: monday)), 2))
+            for offset in 0..<7 {
+                let date = monday.adding(days: offset)
+                guard date.year == year, date.month == month else {
+                    line += "    "
+                    continue
+                }
+                let count = counts[date.day] ?? 0
+                let number = Self.padded(String(date.day), 2)
+                let style: TextStyler.Style? = date == today ? .reverse : (count > 0 ? .yellow : nil)
+                line += " " + styler.apply(style, to: number) + styler.apply(.yellow, to: Self.mark(count))
+            }
+            lines.append(line.trimmingTrailingSpaces())
+            monday = monday.adding(days: 7)
+        }
+        return lines
+    }
+
+    /// The month's due todos under the grid: `Tu  1  #4 Call Ann`, titles cut to `width`.
+    public func list(width: Int, styler: TextStyler) -> [String] {
+        guard !due.isEmpty else { return ["", "nothing due in \(Self.monthNames[month - 1]) \(year)"] }
+        let numberWidth = due.map(\.numberText.count).max() ?? 2
+        return [""] + due.map { row in
+            let date = row.todo.due!
+            let lead = Self.dayNames[Self.isoWeekdayIndex(date)] + " " + Self.padded(String(date.day), 2) + "  "
+                + Self.padded(row.numberText, numberWidth) + " "
+            let title = TerminalText.truncated(TerminalText.escaped(row.title), toWidth: max(1, width - TerminalText.width(lead)))
+            let day = styler.apply(date == today ? .reverse : nil, to: String(lead.prefix(5)))
+            return day + String(lead.dropFirst(5)) + styler.apply(row.isOverdue ? .red : nil, to: title)
+        }
+    }
+
+    /// `²` for two todos due that day, blank for none, `⁺` for more than nine: one column.
+    static func mark(_ count: Int) -> String {
+        let superscripts: [Character] = ["¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
+        switch count {
+        case 0: return " "
+        case 1...9: return String(superscripts[count - 1])
+        default: return "⁺"
+        }
+    }
+
+    /// 0 for Monday … 6 for Sunday.
+    static func isoWeekdayIndex(_ date: LocalDate) -> Int {
+        (date.weekday + 5) % 7
+    }
+
+    /// The ISO 8601 week of the week starting `monday`: the week holding the year's first
+    /// Thursday is week 1, so a week's number is that of its Thursday's year.
+    static func isoWeek(of monday: LocalDate) -> Int {
+        let thursday = monday.adding(days: 3)
+        guard let january1 = LocalDate(year: thursday.year, month: 1, day: 1) else { return 0 }
+        return (thursday.daysSince1970 - january1.daysSince1970) / 7 + 1
+    }
+
+    private static func padded(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}

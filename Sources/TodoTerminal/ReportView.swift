@@ -1,0 +1,59 @@
+import TodoViewModel
+
+/// The reports `todoctl tags`, `projects` and `summary` print, as lines: tags and project
+/// names escaped and measured in columns (`TerminalText`), the summary's bars fitted to
+/// the terminal's width.
+public enum ReportView {
+    /// `outside  2`: each tag with its count of open todos, counts aligned.
+    public static func tags(_ tallies: [TagTally], styler: TextStyler) -> [String] {
+        let names = tallies.map { TerminalText.escaped("#" + $0.tag) }
+        let nameWidth = names.map { TerminalText.width($0) }.max() ?? 0
+        let countWidth = tallies.map { String($0.open).count }.max() ?? 0
+        return zip(names, tallies).map { name, tally in
+            styler.apply(.cyan, to: TerminalText.fitted(name, toWidth: nameWidth)) + "  " + padded(String(tally.open), countWidth)
+        }
+    }
+
+    /// Projects indented under their parent, with open and done counts and percent done.
+    public static func projects(_ tallies: [ProjectTally], styler: TextStyler) -> [String] {
+        let names = tallies.map(indentedName)
+        let nameWidth = max(names.map { TerminalText.width($0) }.max() ?? 0, "Project".count)
+        let header = styler.apply(.bold, to: TerminalText.fitted("Project", toWidth: nameWidth) + "  Open  Done  Done%")
+        return [header] + zip(names, tallies).map { name, tally in
+            TerminalText.fitted(name, toWidth: nameWidth) + "  " + padded(String(tally.open), 4) + "  " + padded(String(tally.done), 4)
+                + "  " + padded("\(tally.percentDone)%", 5)
+        }
+    }
+
+    /// Per project, its open count and percent done, and a bar of the percent that fills
+    /// what `width` columns leave. Names give way first (cut with `…`, down to 8
+    /// columns), then the bar; the counts always show.
+    public static func summary(_ tallies: [ProjectTally], width: Int, styler: TextStyler) -> [String] {
+        let names = tallies.map(indentedName)
+        let counts = "  Open  Done%"  // the columns after the name
+        let widest = max(names.map { TerminalText.width($0) }.max() ?? 0, "Project".count)
+        // The bar wants at least 10 columns beside the counts; names keep at least 8.
+        let nameWidth = max(8, min(widest, width - counts.count - 2 - 10))
+        let barWidth = max(0, width - nameWidth - counts.count - 2)
+        let header = TerminalText.fitted("Project", toWidth: nameWidth) + counts
+        return [styler.apply(.bold, to: header)] + zip(names, tallies).map { name, tally in
+            let line = TerminalText.fitted(name, toWidth: nameWidth) + "  " + padded(String(tally.open), 4) + "  " + padded("\(tally.percentDone)%", 5)
+            return barWidth > 0 ? line + "  " + bar(percent: tally.percentDone, width: barWidth, styler: styler) : line
+        }
+    }
+
+    /// `█████░░░░░`: the done part of `width` columns filled.
+    public static func bar(percent: Int, width: Int, styler: TextStyler) -> String {
+        let filled = min(width, max(0, percent * width / 100))
+        return styler.apply(.green, to: String(repeating: "█", count: filled)) + styler.apply(.dim, to: String(repeating: "░", count: width - filled))
+    }
+
+    /// `  garden` for `home.garden`: two spaces a level, the last part of the name.
+    private static func indentedName(_ tally: ProjectTally) -> String {
+        String(repeating: "  ", count: tally.depth) + TerminalText.escaped(tally.leaf)
+    }
+
+    private static func padded(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}

@@ -1,0 +1,97 @@
+import TodoModel
+
+/// The order `todoctl list --sort due,-priority` asks for: keys compared in turn, each
+/// ascending or (`-key`) descending, ties broken by number, ascending. A todo without a
+/// value for a key (no due date, no project) comes after those with one in either
+/// direction, as Taskwarrior puts them: "no date" is never the most pressing.
+public struct TodoSort: Sendable, Equatable {
+    public enum Key: String, Sendable, CaseIterable {
+        case number, due, priority, title, created, updated, project
+    }
+
+    public struct Term: Sendable, Equatable {
+        public let key: Key
+        public let descending: Bool
+    }
+
+    /// A `--sort` that names no key there is, said with the keys there are.
+    public struct UnknownKey: Error, Sendable, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let terms: [Term]
+
+    /// The keys people may name, for `--help` and the error.
+    public static let keyList = Key.allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// Reads `due,-priority`; an unknown or empty key is refused with the keys there are.
+    public init(_ text: String) throws(UnknownKey) {
+        var terms: [Term] = []
+        for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let descending = piece.hasPrefix("-")
+            let name = descending ? piece.dropFirst() : piece
+            guard let key = Key(rawValue: name.lowercased()) else {
+                let what = name.isEmpty ? "an empty sort key" : "unknown sort key '\(name)'"
+                throw UnknownKey(
+                    description: "\(what) in --sort \(text); the keys are \(Self.keyList), each with - before it for descending (--sort due,-priority)")
+            }
+            terms.append(Term(key: key, descending: descending))
+        }
+        self.terms = terms
+    }
+
+    /// Whether `a` comes before `b`.
+    public func precedes(_ a: Todo, _ b: Todo) -> Bool {
+        for term in terms {
+            switch Self.compare(term.key, a, b) {
+            case .same: continue
+            case .less(let less): return term.descending ? !less : less
+            case .missing(let aFirst): return aFirst
+            }
+        }
+        return a.number < b.number
+    }
+
+    /// The rows in this order.
+    public func sorted(_ rows: [TodoViewModel]) -> [TodoViewModel] {
+        rows.sorted { precedes($0.todo, $1.todo) }
+    }
+
+    /// The project a todo's `project:` tag names, or nil.
+    public static func project(of todo: Todo) -> String? {
+        todo.tags.first { $0.hasPrefix(TodoFilter.projectTagPrefix) }.map { String($0.dropFirst(TodoFilter.projectTagPrefix.count)) }
+    }
+
+    private enum Comparison {
+        case same
+        /// Both have a value and they differ: whether `a`'s is the smaller.
+        case less(Bool)
+        /// Only one has a value: whether it is `a`, which then comes first in either direction.
+        case missing(aFirst: Bool)
+    }
+
+    private static func compare(_ key: Key, _ a: Todo, _ b: Todo) -> Comparison {
+        switch key {
+        case .number: ordered(a.number, b.number)
+        case .due: optional(a.due, b.due)
+        case .priority: ordered(a.priority, b.priority)
+        case .title: ordered(a.title.lowercased(), b.title.lowercased())
+        case .created: ordered(a.createdAt, b.createdAt)
+        case .updated: ordered(a.updatedAt, b.updatedAt)
+        case .project: optional(project(of: a), project(of: b))
+        }
+    }
+
+    private static func ordered<T: Comparable>(_ a: T, _ b: T) -> Comparison {
+        a == b ? .same : .less(a < b)
+    }
+
+    private static func optional<T: Comparable>(_ a: T?, _ b: T?) -> Comparison {
+        switch (a, b) {
+        case let (a?, b?): ordered(a, b)
+        case (.some, nil): .missing(aFirst: true)
+        case (nil, .some): .missing(aFirst: false)
+        case (nil, nil): .same
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import TodoTerminal
+import TodoViewModel
+
+struct TagsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tags", abstract: "Each tag with its count of open todos, most used first.",
+        discussion: """
+            project: tags are left out: they are projects (todoctl projects). --json prints \
+            [{"tag": "home", "open": 3}, …] in the same order.
+            """)
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let tallies = TagTally.tallies(of: try await AllTodos.fetch(connection))
+        if output.json { return try Terminal.printJSON(tallies) }
+        if tallies.isEmpty { return Terminal.print("no tags on open todos") }
+        Terminal.print(ReportView.tags(tallies, styler: Terminal.styler).joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// The reports of #27: `list --sort --limit`, `tags`, `projects`, `summary`, `calendar`.
+@Suite("todoctl's reports against a real daemon")
+struct ReportTests {
+    /// A small list: two projects, one with a sub-project, tags, due dates, one done.
+    private func smallList() async throws -> DaemonProcess {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        for words in [
+            ["add", "Dig beds", "project:home.garden", "+outside", "due:2026-12-01"],
+            ["add", "Fix tap", "project:home", "+diy", "pri:H", "due:2026-11-30"],
+            ["add", "Write report", "project:work", "+desk", "+outside"],
+            ["add", "Call Ann", "+phone", "due:2026-12-01", "pri:L"],
+            ["add", "Paint fence", "project:home", "+outside"],
+        ] {
+            let added = try await run("todoctl", words, environment: daemon.environment.merging(fixedClock) { $1 })
+            #expect(added.status == 0, "\(words): \(added.stderr)")
+        }
+        let done = try await daemon.todoctl("done", "5", environment: fixedClock)
+        #expect(done.status == 0, "\(done.stderr)")
+        return daemon
+    }
+
+    private func numbers(_ result: CommandResult) -> [String] {
+        result.lines.compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
+    @Test("list --sort orders by the keys given, ties by number, and --limit shows the first N and how many more")
+    func listSortAndLimit() async throws {
+        let daemon = try await smallList()
+        let byDue = try await daemon.todoctl("list", "--sort", "due,-priority", environment: fixedClock)
+        #expect(byDue.status == 0, "\(byDue.stderr)")
+        #expect(numbers(byDue) == ["#2", "#1", "#4", "#3"], "\(byDue.stdout)")
+        let limited = try await daemon.todoctl("list", "--sort", "-number", "--limit", "2", environment: fixedClock)
+        #expect(limited.lines == [limited.lines.first ?? "", limited.lines.dropFirst().first ?? "", "… and 2 more"], "\(limited.stdout)")
+        #expect(numbers(limited).prefix(2) == ["#4", "#3"], "\(limited.stdout)")
+        let json = try jsonArray(try await daemon.todoctl("list", "--json", "--sort", "title", "--limit", "3").stdout)
+        #expect(json.map { $0["title"] as? String } == ["Call Ann", "Dig beds", "Fix tap"])
+        let refused = try await daemon.todoctl("list", "--sort", "due,prio")
+        #expect(refused.status == 64, "\(refused.status)")
+        #expect(refused.stderr.contains("unknown sort key 'prio'") && refused.stderr.contains("number, due, priority, title, created, updated, project"), "\(refused.stderr)")
+        try await daemon.stop()
+    }
+}
+
+extension ReportTests {
+    @Test("tags, projects and summary count the small list, for people and with --json")
+    func tagsProjectsSummary() async throws {
+        let daemon = try await smallList()
+        let tags = try await daemon.todoctl("tags")
+        #expect(tags.lines == ["#outside  2", "#desk     1", "#diy      1", "#phone    1"], "\(tags.stdout)\(tags.stderr)")
+        let tagsJSON = try jsonArray(try await daemon.todoctl("tags", "--json").stdout)
+        #expect(tagsJSON.first?["tag"] as? String == "outside" && tagsJSON.first?["open"] as? Int == 2, "\(tagsJSON)")
+
+        let projects = try await daemon.todoctl("projects")
+        #expect(projects.lines == [
+            "Project   Open  Done  Done%",
+            "home         2     1    33%",
+            "  garden     1     0     0%",
+            "work         1     0     0%",
+        ], "\(projects.stdout)\(projects.stderr)")
+        let projectsJSON = try jsonArray(try await daemon.todoctl("projects", "--json").stdout)
+        #expect(projectsJSON.map { $0["project"] as? String } == ["home", "home.garden", "work"], "\(projectsJSON)")
+        #expect(projectsJSON.first?["percentDone"] as? Int == 33, "\(projectsJSON)")
+
+        let summary = try await daemon.todoctl("summary", environment: ["COLUMNS": "40"])
+        #expect(summary.lines.count == 4, "\(summary.stdout)\(summary.stderr)")
+        #expect(summary.lines.dropFirst().allSatisfy { $0.count == 40 }, "\(summary.lines.map(\.count))")
+        #expect(summary.lines.dropFirst().first?.hasPrefix("home         2    33%  █████░") == true, "\(summary.stdout)")
+        try await daemon.stop()
+    }
+}
+
+extension ReportTests {
+    @Test("calendar draws the month given with its due todos, 40 columns wide, and refuses a month that is none")
+    func calendar() async throws {
+        let daemon = try await smallList()
+        let added = try await daemon.todoctl("add", "東京で会議の準備をするとても長いタイトル", "due:2026-12-31", environment: fixedClock)
+        #expect(added.status == 0, "\(added.stderr)")
+        // (`lines` leaves out the empty line between the grid and the list.)
+        let december = try await daemon.todoctl("calendar", "2026-12", environment: fixedClock.merging(["COLUMNS": "40"]) { $1 })
+        #expect(december.lines == [
+            "        December 2026",
+            "Wk Mo  Tu  We  Th  Fr  Sa  Su",
+            "49      1²  2   3   4   5   6",
+            "50  7   8   9  10  11  12  13",
+            "51 14  15  16  17  18  19  20",
+            "52 21  22  23  24  25  26  27",
+            "53 28  29  30  31¹",
+            "Tu  1  #1 Dig beds",
+            "Tu  1  #4 Call Ann",
+            "Th 31  #6 東京で会議の準備をするとても…",
+        ], "\(december.stdout)\(december.stderr)")
+        let now = try await daemon.todoctl("calendar", environment: fixedClock)
+        #expect(now.lines.first == "        November 2026" && now.lines.last == "Mo 30  #2 Fix tap", "\(now.stdout)\(now.stderr)")
+        let refused = try await daemon.todoctl("calendar", "2026-13")
+        #expect(refused.status == 64 && refused.stderr.contains("2026-13 is not a month: write YEAR-MONTH"), "\(refused.status) \(refused.stderr)")
+        try await daemon.stop()
+    }
+}

@@ -1,0 +1,82 @@
+import Testing
+import TodoModel
+import TodoTerminal
+import TodoViewModel
+
+@Suite("The month todoctl calendar draws")
+struct CalendarViewTests {
+    private let plain = TextStyler(colours: false)
+    private let today = LocalDate("2026-11-23")!
+    private let boundary = [
+        todo(1, "Dig beds", due: LocalDate("2026-12-01")), todo(2, "Call Ann", due: LocalDate("2026-12-01")),
+        todo(3, "東京で会議の準備をするとても長いタイトル 🙂", due: LocalDate("2026-12-31")),
+        todo(4, "New year", due: LocalDate("2027-01-01")), todo(5, "Last of November", due: LocalDate("2026-11-30")),
+        todo(6, "Done already", due: LocalDate("2026-12-02"), completed: true),
+    ]
+
+    @Test("December 2026: ISO weeks, each day with todos due marked with their count, the 31st in and the 1st of January out")
+    func december() {
+        let lines = CalendarView(year: 2026, month: 12, today: today, todos: boundary).lines(width: 80, styler: plain)
+        #expect(lines == [
+            "        December 2026",
+            "Wk Mo  Tu  We  Th  Fr  Sa  Su",
+            "49      1²  2   3   4   5   6",
+            "50  7   8   9  10  11  12  13",
+            "51 14  15  16  17  18  19  20",
+            "52 21  22  23  24  25  26  27",
+            "53 28  29  30  31¹",
+            "",
+            "Tu  1  #1 Dig beds",
+            "Tu  1  #2 Call Ann",
+            "Th 31  #3 東京で会議の準備をするとても長いタイトル 🙂",
+        ])
+    }
+
+    @Test("January 2027 starts in ISO week 53 of 2026 and lists the todo due on the 1st, not December's")
+    func january() {
+        let lines = CalendarView(year: 2027, month: 1, today: today, todos: boundary).lines(width: 80, styler: plain)
+        #expect(lines.prefix(3) == ["         January 2027", "Wk Mo  Tu  We  Th  Fr  Sa  Su", "53                  1¹  2   3"])
+        #expect(lines.last == "Fr  1  #4 New year", "\(lines)")
+    }
+
+    @Test("a month starting on a Sunday has its 1st alone at the end of the first week")
+    func startsOnSunday() {
+        let lines = CalendarView(year: 2026, month: 11, today: today, todos: boundary).lines(width: 80, styler: plain)
+        #expect(lines[2] == "44                          1", "\(lines)")
+        #expect(lines[7] == "49 30¹", "\(lines)")
+        #expect(lines.last == "Mo 30  #5 Last of November", "\(lines)")
+    }
+
+    @Test("February of a leap year has its 29th; with nothing due, the list says so")
+    func leapFebruary() {
+        let lines = CalendarView(year: 2028, month: 2, today: today, todos: []).lines(width: 80, styler: plain)
+        #expect(lines.contains(" 9 28  29"), "\(lines)")
+        #expect(lines.last == "nothing due in February 2028", "\(lines)")
+        let common = CalendarView(year: 2027, month: 2, today: today, todos: []).lines(width: 80, styler: plain)
+        #expect(common.prefix(6).last == " 8 22  23  24  25  26  27  28", "\(common)")
+    }
+
+    @Test("at 40, 32 and 20 columns the grid stays whole and the list's wide titles are cut with … to the width")
+    func narrowWidths() {
+        let view = CalendarView(year: 2026, month: 12, today: today, todos: boundary)
+        let grid = view.grid(styler: plain)
+        for width in [40, 32, 20] {
+            let lines = view.lines(width: width, styler: plain)
+            #expect(Array(lines.prefix(grid.count)) == grid)
+            let list = lines.dropFirst(grid.count + 1)
+            #expect(list.allSatisfy { TerminalText.width($0) <= width }, "\(width): \(list.map { TerminalText.width($0) })")
+            #expect(list.last?.hasSuffix("…") == true, "\(width): \(list)")
+        }
+        let forty = view.lines(width: 40, styler: plain).last
+        #expect(forty == "Th 31  #3 東京で会議の準備をするとても…", "\(forty ?? "")")
+    }
+
+    @Test("today is in reverse video with colours, and plain without")
+    func todayHighlighted() {
+        let coloured = CalendarView(year: 2026, month: 11, today: today, todos: []).lines(width: 80, styler: TextStyler(colours: true))
+        #expect(coloured.contains { $0.contains("\u{1B}[7m23\u{1B}[0m") }, "\(coloured)")
+        let plainLines = CalendarView(year: 2026, month: 11, today: today, todos: []).lines(width: 80, styler: plain)
+        #expect(!plainLines.joined().contains("\u{1B}"), "\(plainLines)")
+        #expect(plainLines.contains("48 23  24  25  26  27  28  29"), "\(plainLines)")
+    }
+}

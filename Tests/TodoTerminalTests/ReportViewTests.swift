@@ -1,0 +1,64 @@
+import Testing
+import TodoModel
+import TodoTerminal
+import TodoViewModel
+
+@Suite("The reports todoctl tags, projects and summary draw")
+struct ReportViewTests {
+    private let plain = TextStyler(colours: false)
+    private let todos = [
+        todo(1, "Dig beds", tags: ["project:home.garden", "outside"]),
+        todo(2, "Fix tap", tags: ["project:home", "diy"]),
+        todo(3, "Paint fence", tags: ["project:home", "outside"], completed: true),
+        todo(4, "Write report", tags: ["project:work", "outside", "desk"]),
+        todo(5, "Call Ann", tags: ["phone"]),
+    ]
+
+    @Test("tags: open todos only, project: tags left out, most used first, then by name")
+    func tags() {
+        let tallies = TagTally.tallies(of: todos)
+        #expect(tallies.map { "\($0.tag) \($0.open)" } == ["outside 2", "desk 1", "diy 1", "phone 1"])
+        #expect(ReportView.tags(tallies, styler: plain) == ["#outside  2", "#desk     1", "#diy      1", "#phone    1"])
+    }
+
+    @Test("projects: a parent counts its sub-projects' todos, sub-projects indented under it")
+    func projects() {
+        let tallies = ProjectTally.tallies(of: todos + [todo(6, "Gone", tags: ["project:gone"])].map {
+            var deleted = $0
+            deleted.deletedAt = base
+            return deleted
+        })
+        #expect(tallies.map { "\($0.project) \($0.open)/\($0.done) \($0.percentDone)%" } == ["home 2/1 33%", "home.garden 1/0 0%", "work 1/0 0%"])
+        #expect(ReportView.projects(tallies, styler: plain) == [
+            "Project   Open  Done  Done%",
+            "home         2     1    33%",
+            "  garden     1     0     0%",
+            "work         1     0     0%",
+        ])
+    }
+
+    @Test("a project with only a sub-project's todos is still listed, sub-projects sort under their parent, and an empty name is none")
+    func parentsFromSubProjects() {
+        let tallies = ProjectTally.tallies(of: [
+            todo(1, "a", tags: ["project:home-office"]), todo(2, "b", tags: ["project:home.garden.beds"], completed: true),
+            todo(3, "c", tags: ["project:."]), todo(4, "d", tags: ["project:"]),
+        ])
+        #expect(tallies.map(\.project) == ["home", "home.garden", "home.garden.beds", "home-office"])
+        #expect(tallies.first?.percentDone == 100)
+    }
+
+    @Test("summary fills the width given with each project's bar, at 80 and 40 columns, names cut before the counts")
+    func summaryWidths() {
+        let tallies = ProjectTally.tallies(of: todos)
+        for width in [80, 40] {
+            let lines = ReportView.summary(tallies, width: width, styler: plain)
+            #expect(lines.map { TerminalText.width($0) } == [13 + 8, width, width, width], "\(width): \(lines)")
+            #expect(lines[1].hasPrefix("home         2    33%  █"), "\(lines[1])")
+        }
+        let bar = ReportView.bar(percent: 33, width: 10, styler: plain)
+        #expect(bar == "███░░░░░░░", "\(bar)")
+        let wide = ProjectTally.tallies(of: [todo(1, "x", tags: ["project:東京の家の庭とその他のとても長い名前"])])
+        let narrow = ReportView.summary(wide, width: 40, styler: plain)
+        #expect(narrow.dropFirst().allSatisfy { TerminalText.width($0) == 40 } && narrow[1].contains("…"), "\(narrow)")
+    }
+}
