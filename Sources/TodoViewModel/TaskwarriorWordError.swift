@@ -18,13 +18,16 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     case removalInAdd(word: String)
     /// A plain word in a filter, which takes only modifiers.
     case wordInFilter(word: String)
+    /// `pri:H pri:L` in a filter: a todo has one priority and one due date, so a second,
+    /// different one could match nothing (`earlier` is the one given first, as read).
+    case secondValueInFilter(word: String, name: String, earlier: String)
 
     /// The word refused.
     public var word: String {
         switch self {
         case .unknownModifier(let word, _, _), .unreadableValue(let word, _, _, _, _, _), .missingValue(let word, _),
             .notModelled(let word, _), .notInFilter(let word, _), .attributeModifier(let word, _, _), .removalInAdd(let word),
-            .wordInFilter(let word):
+            .wordInFilter(let word), .secondValueInFilter(let word, _, _):
             word
         }
     }
@@ -52,6 +55,8 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
             return "\(word) removes the tag \(word.dropFirst()), and a new todo has no tags to remove"
         case .wordInFilter(let word):
             return "\"\(word)\" is not a modifier: a filter takes +tag, -tag, project:, due: and priority: (pri:)"
+        case .secondValueInFilter(let word, let name, let earlier):
+            return "\(word): the filter already asks for \(name) \(earlier), and a todo has one \(name): give one"
         }
     }
 

@@ -135,7 +135,9 @@ public struct TaskwarriorWords: Sendable, Equatable {
             tags.append(Self.projectTagPrefix + value)
         case "due":
             if value.isEmpty { clearDue = true; return }
-            due = try Self.date(value, word: word, name: "due", use: use, today: today)
+            let date = try Self.date(value, word: word, name: "due", use: use, today: today)
+            if use == .filter, let due, due != date { throw .secondValueInFilter(word: word, name: "due date", earlier: due.description) }
+            due = date
         case "wait":
             guard use != .filter else { throw .notInFilter(word: word, name: "wait") }
             if value.isEmpty { clearWait = true; return }
@@ -143,6 +145,9 @@ public struct TaskwarriorWords: Sendable, Equatable {
         case "priority", "pri":
             guard let priority = Self.priority(value) else {
                 throw .unreadableValue(word: word, name: "priority", value: value, accepted: Self.acceptedPriorities, suggestion: nil, reason: nil)
+            }
+            if use == .filter, let earlier = self.priority, earlier != priority {
+                throw .secondValueInFilter(word: word, name: "priority", earlier: earlier.rawValue)
             }
             self.priority = priority
         case "recur":

@@ -22,7 +22,8 @@ struct EditCommand: AsyncParsableCommand {
             Taskwarrior's words change fields too, after the todos: `todoctl edit 3 +shop -home
             due:fri pri:H project:home recur:1w` (-tag removes a tag; an empty due:, wait: or
             recur: removes that field), and other words are a new title (words after -- are
-            title words as typed).
+            title words as typed). A new title is for one todo: `todoctl edit 16 2026 budget`
+            retitles #16 "2026 budget".
 
             With field options, several todos can be changed at once: name them
             (`todoctl edit 3 4 5 -t errands -d fri`) or find them with --filter and `list`'s
@@ -52,8 +53,17 @@ struct EditCommand: AsyncParsableCommand {
         }
     }
 
-    /// The todos named: the leading words that read as references.
-    private var refs: [TodoRef] { TodoRef.leading(in: words) }
+    /// The todos named: the leading words that read as references, except that a new title
+    /// is for one todo: when the words after them give one, only the first word names a todo
+    /// and the others are the title's (`edit 16 2026 budget` retitles #16 "2026 budget", as
+    /// `task 16 modify 2026 budget` does, where 2026 was taken for a second todo).
+    private var refs: [TodoRef] {
+        let leading = TodoRef.leading(in: words)
+        guard leading.count > 1,
+            let rest = try? ModifierWords.read(Array(words.dropFirst(leading.count)), use: .edit), !rest.title.isEmpty
+        else { return leading }
+        return Array(leading.prefix(1))
+    }
 
     /// The edit the options and the words after the todos give; nil when they give none.
     private func fieldEdit() throws -> TodoEdit? {

@@ -8,7 +8,7 @@ import TodoViewModel
 struct FilterOptions: ParsableArguments {
     /// Taskwarrior's words (`+home -work project:home due:fri pri:H`); a bulk command takes
     /// the todos' numbers first here (`leadingRefs`).
-    @Argument(help: ArgumentHelp(ModifierWords.help + ".", valueName: "modifier"))
+    @Argument(help: ArgumentHelp(ModifierWords.filterHelp + ".", valueName: "modifier"))
     var words: [String] = []
     @Option(name: [.customShort("t"), .customLong("tag")], help: ArgumentHelp("Only todos with this tag; repeat: all must be there.", valueName: "tag"))
     var tags: [String] = []
@@ -31,7 +31,16 @@ struct FilterOptions: ParsableArguments {
     var noDue = false
 
     func validate() throws {
-        _ = try modifiers()
+        let words = try modifiers()
+        // As add and edit refuse them: a todo has one priority and one due day, so a flag
+        // and a word asking for two could only match nothing, and one silently winning
+        // changed the wrong todos in `done pri:L -p high`.
+        for (given, word, option) in [
+            (words.priority != nil && priority != nil, "pri:", "-p"),
+            (words.due != nil && (dueOn != nil || noDue), "due:", noDue ? "--no-due" : "--due"),
+        ] where given {
+            throw ValidationError("\(word) and \(option) both ask for the \(word == "pri:" ? "priority" : "due day"): give one")
+        }
         if noDue && (dueOn != nil || dueBefore != nil || dueAfter != nil || overdue) {
             throw ValidationError("--no-due leaves out every dated todo: it cannot go with --due, --due-before, --due-after or --overdue")
         }

@@ -57,6 +57,40 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("edit 2 1 people retitles #2 \"1 people\" and leaves #1 alone; edit 2 99 budget is #2's title \"99 budget\", not a second todo (both used to change two todos)")
+    func editTitleStartingWithANumber() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "First")
+        _ = try await Self.added(daemon, "Second")
+        let retitled = try await Self.todoctl(daemon, "edit", "2", "1", "people", "-j")
+        #expect(retitled.status == 0, "\(retitled.stderr)")
+        #expect(try jsonObject(retitled.stdout)["title"] as? String == "1 people", "\(retitled.stdout)")
+        let first = try jsonObject(try await Self.todoctl(daemon, "show", "1", "-j").stdout)
+        #expect(first["title"] as? String == "First", "#1 was edited too: \(first)")
+        let several = try await Self.todoctl(daemon, "edit", "1", "2", "+both")
+        #expect(several.status == 0 && several.stdout.split(separator: "\n").count == 2, "\(several)")
+        let budget = try await Self.todoctl(daemon, "edit", "2", "99", "budget")
+        #expect(budget.status == 0 && budget.stdout == "edited #2 99 budget\n", "\(budget)")
+        try await daemon.stop()
+    }
+
+    @Test("done pri:L -p high is refused, as add refuses it: it used to complete the low todos; pri:H pri:L too")
+    func filterFlagAndModifierConflict() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "Low", "pri:L")
+        _ = try await Self.added(daemon, "High", "pri:H")
+        let both = try await Self.todoctl(daemon, "done", "pri:L", "-p", "high")
+        #expect(both.status == 64, "\(both)")
+        #expect(both.stderr.contains("pri: and -p both ask for the priority: give one"), "\(both.stderr)")
+        let twice = try await Self.todoctl(daemon, "list", "pri:H", "pri:L")
+        #expect(twice.status == 64 && twice.stderr.contains("already asks for priority high"), "\(twice)")
+        let due = try await Self.todoctl(daemon, "list", "-d", "today", "due:fri")
+        #expect(due.status == 64 && due.stderr.contains("due: and --due both ask for the due day"), "\(due)")
+        let open = try jsonArray(try await Self.todoctl(daemon, "list", "-j").stdout)
+        #expect(open.count == 2, "a todo was completed: \(open)")
+        try await daemon.stop()
+    }
+
     @Test("edit 1 project:work puts the todo in work instead of home, as a todo is in one project")
     func editProject() async throws {
         let daemon = try await Self.start()

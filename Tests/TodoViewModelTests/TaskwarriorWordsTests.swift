@@ -29,6 +29,14 @@ struct TaskwarriorWordsTests {
         #expect(words.recurrence == Recurrence(count: 1, unit: .week))
     }
 
+    @Test("a filter refuses a second, different priority or due day (a todo has one; pri:H pri:L used to keep the last)")
+    func secondValueInFilter() throws {
+        #expect(refusal("pri:H pri:L", .filter) == "pri:L: the filter already asks for priority high, and a todo has one priority: give one")
+        #expect(refusal("due:2026-12-01 due:tomorrow", .filter)?.contains("already asks for due date 2026-12-01") == true)
+        #expect(try parse("pri:H priority:high", .filter).priority == .high)
+        #expect(try parse("Report pri:H pri:L").priority == .low, "in add the last wins, as in Taskwarrior")
+    }
+
     @Test("pro: is project:'s short name; names are read in any case", arguments: ["pro:work.reports", "PROJECT:work.reports"])
     func shortNames(word: String) throws {
         #expect(try parse("x " + word).tags == ["project:work.reports"])
