@@ -131,6 +131,12 @@ public struct TaskwarriorWords: Sendable, Equatable {
         case "project", "pro":
             // A todo is in one project: the last project: given wins, as in Taskwarrior;
             // a filter's project: words must all hold.
+            // Each part of home.garden names a project: `a..b`, `.a` and `a.` have one without.
+            guard !value.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+                throw .unreadableValue(
+                    word: word, name: "project", value: value, accepted: "a name, or names joined by dots (home.garden)",
+                    suggestion: nil, reason: "\(value): a project's name has a part with no letters between its dots")
+            }
             if use != .filter { tags.removeAll { $0.hasPrefix(Self.projectTagPrefix) } }
             tags.append(Self.projectTagPrefix + value)
         case "due":

@@ -22,7 +22,7 @@ struct CalendarCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let month, Self.parse(month) == nil {
-            throw ValidationError("\(month) is not a month: write YEAR-MONTH, 2026-12, with a month from 01 to 12")
+            throw ValidationError("\(month) is not a month: write YEAR-MONTH, 2026-12, with a year from 0001 and a month from 01 to 12")
         }
     }
 
@@ -37,7 +37,7 @@ struct CalendarCommand: AsyncParsableCommand {
     static func parse(_ text: String) -> (year: Int, month: Int)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, (1...2).contains(parts[1].count),
-            let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month)
+            let year = Int(parts[0]), year >= 1, let month = Int(parts[1]), (1...12).contains(month)
         else { return nil }
         return (year, month)
     }

@@ -42,6 +42,11 @@ enum LeadingOptions {
     /// only that is no command is taken for one (list's own words are +tag, -tag, name:value
     /// and options); nil when the first word is anything else.
     static func unknownCommand(in arguments: [String]) -> String? {
+        // Past a leading `--socket PATH` that no known command followed (left in place).
+        var arguments = arguments[...]
+        while let option = arguments.first, option == "--socket" || option.hasPrefix("--socket=") {
+            arguments = arguments.dropFirst(option == "--socket" ? 2 : 1)
+        }
         guard let first = arguments.first, !first.isEmpty, first.allSatisfy({ $0.isLetter }), !isCommand(first) else { return nil }
         let names = TodoctlCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
         if let meant = Nearest.word(to: first.lowercased(), in: commandNames) {

@@ -20,7 +20,7 @@ struct ShowCommand: AsyncParsableCommand {
         Terminal.print(Terminal.styled("\(summary.numberText) \(TerminalText.escaped(detail.title))", .bold))
         var fields = [
             ("state", detail.stateText), ("priority", detail.priority.rawValue),
-            ("due", detail.due.map { "\($0) (\(summary.dueText ?? ""))" } ?? "-"),
+            ("due", detail.due.map { due in summary.dueText.map { $0 == "\(due)" ? $0 : "\(due) (\($0))" } ?? "\(due)" } ?? "-"),
             ("tags", summary.tagsLine.isEmpty ? "-" : TerminalText.escaped(summary.tagsLine)),
             ("created", format(detail.todo.createdAt)), ("updated", format(detail.todo.updatedAt)),
         ]

@@ -96,6 +96,9 @@ extension ReportTests {
         #expect(now.lines.first == "        November 2026" && now.lines.last == "Mo 30  #2 Fix tap", "\(now.stdout)\(now.stderr)")
         let refused = try await daemon.todoctl("calendar", "2026-13")
         #expect(refused.status == 64 && refused.stderr.contains("2026-13 is not a month: write YEAR-MONTH"), "\(refused.status) \(refused.stderr)")
+        // There is no year 0 (found from outside: it drew "January 0" with an empty grid).
+        let yearZero = try await daemon.todoctl("calendar", "0000-01")
+        #expect(yearZero.status == 64 && yearZero.stderr.contains("a year from 0001"), "\(yearZero.status) \(yearZero.stderr)")
         try await daemon.stop()
     }
 }

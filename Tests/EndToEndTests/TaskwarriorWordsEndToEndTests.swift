@@ -147,6 +147,11 @@ struct TaskwarriorWordsEndToEndTests {
         let far = try await Self.todoctl(daemon, "zzzzzz")
         #expect(far.status == 64)
         #expect(far.stderr.contains("unknown command 'zzzzzz'; the commands are add, list, next"), "\(far.stderr)")
+        // The same with --socket before it (found from outside: it said "ad" is not a modifier).
+        for leading in [["--socket", daemon.socketPath], ["--socket=" + daemon.socketPath]] {
+            let placed = try await run("todoctl", leading + ["ad", "Foo"], environment: fixedClock)
+            #expect(placed.status == 64 && placed.stderr == result.stderr, "\(leading): \(placed)")
+        }
         try await daemon.stop()
     }
 

@@ -71,6 +71,10 @@ struct TodoctlTests {
         #expect(json["id"] as? String == id)
         let shown2 = try await daemon.todoctl("show", id)
         #expect(shown2.status == 0, "\(shown2.stderr)")
+        // A far date is said once, not "2031-01-02 (2031-01-02)" (found from outside).
+        _ = try await daemon.todoctl("add", "Far", "--due", "2031-01-02")
+        let far = try await daemon.todoctl("show", "2")
+        #expect(far.lines.contains("  due       2031-01-02"), "\(far.stdout)")
         try await daemon.stop()
     }
 

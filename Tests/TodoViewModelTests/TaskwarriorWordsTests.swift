@@ -37,6 +37,12 @@ struct TaskwarriorWordsTests {
         #expect(try parse("Report pri:H pri:L").priority == .low, "in add the last wins, as in Taskwarrior")
     }
 
+    @Test("a project's name has no empty part between dots: project:a..b, .a and a. are refused (projects counted them apart from what a filter found)", arguments: ["a..b", ".a", "a.", "."])
+    func emptyProjectPart(value: String) {
+        #expect(refusal("x project:\(value)")?.contains("a part with no letters between its dots") == true)
+        #expect(refusal("project:\(value)", .filter) != nil)
+    }
+
     @Test("pro: is project:'s short name; names are read in any case", arguments: ["pro:work.reports", "PROJECT:work.reports"])
     func shortNames(word: String) throws {
         #expect(try parse("x " + word).tags == ["project:work.reports"])
