@@ -8,6 +8,11 @@ public enum Key: Sendable, Equatable {
     case controlK, controlU, controlW
     /// A word back and forward: Alt-B and Alt-F (ESC b, ESC f), Ctrl- or Alt-arrows.
     case wordBack, wordForward
+    /// Readline's Alt-Backspace (ESC DEL, ESC ^H): delete the word before the cursor.
+    case altBackspace
+    /// Any other Alt-key (ESC then a character): Alt-D deletes the word after the cursor;
+    /// the rest do nothing, in a prompt and in the list — never Escape then a command.
+    case alt(Character)
     case character(Character)
 }
 
@@ -58,6 +63,25 @@ public struct KeyParser: Sendable {
         return key
     }
 
+    /// Alt sends ESC before the key: ESC and the key in one read are one Alt-key, never
+    /// Escape and then the key (which, in the list, would run the key as a command).
+    /// Two escapes are the first one pressed alone.
+    private static func altKey(in bytes: [UInt8]) -> (Key?, Int)? {
+        switch bytes[1] {
+        case 0x1B: return (.escape, 1)
+        case UInt8(ascii: "b"): return (.wordBack, 2)
+        case UInt8(ascii: "f"): return (.wordForward, 2)
+        case 0x7F, 0x08: return (.altBackspace, 2)
+        default:
+            guard let (key, length) = firstKey(in: Array(bytes.dropFirst())) else { return nil }
+            guard case .character(let character) = key else {
+                // Alt with a control key (Alt-Enter, Alt-Tab): a key that does nothing.
+                return (.alt(Character(Unicode.Scalar(bytes[1]))), 1 + length)
+            }
+            return (.alt(character), 1 + length)
+        }
+    }
+
     /// The first key and how many bytes it took; nil when more bytes are needed.
     /// A nil key with a length is a sequence that is skipped (an unknown escape).
     private static func firstKey(in bytes: [UInt8]) -> (Key?, Int)? {
@@ -65,10 +89,7 @@ public struct KeyParser: Sendable {
         switch first {
         case 0x1B:
             guard bytes.count > 1 else { return nil }
-            // Alt sends ESC before the letter.
-            if bytes[1] == UInt8(ascii: "b") { return (.wordBack, 2) }
-            if bytes[1] == UInt8(ascii: "f") { return (.wordForward, 2) }
-            guard bytes[1] == UInt8(ascii: "[") || bytes[1] == UInt8(ascii: "O") else { return (.escape, 1) }
+            guard bytes[1] == UInt8(ascii: "[") || bytes[1] == UInt8(ascii: "O") else { return altKey(in: bytes) }
             // A CSI sequence ends with a byte in 0x40...0x7E.
             guard let end = bytes.dropFirst(2).firstIndex(where: { (0x40...0x7E).contains($0) }) else { return nil }
             return (sequences[Array(bytes[...end])], end + 1)

@@ -40,7 +40,7 @@ public struct LineEditor: Sendable, Equatable {
                 characters = [character]
                 cursor = 1
                 return
-            case .backspace, .delete, .controlD, .controlK, .controlU, .controlW:
+            case .backspace, .delete, .controlD, .controlK, .controlU, .controlW, .altBackspace, .alt("d"):
                 characters = []
                 cursor = 0
                 return
@@ -75,10 +75,11 @@ public struct LineEditor: Sendable, Equatable {
         case .controlU:
             characters.removeSubrange(..<cursor)
             cursor = 0
-        case .controlW:
+        case .controlW, .altBackspace:
             let start = wordStart(before: cursor)
             characters.removeSubrange(start..<cursor)
             cursor = start
+        case .alt("d"): characters.removeSubrange(cursor..<wordEnd(after: cursor))
         default: break
         }
     }

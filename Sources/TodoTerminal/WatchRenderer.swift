@@ -149,10 +149,18 @@ public struct WatchRenderer: Sendable {
         return parts.joined(separator: " ")
     }
 
+    /// The selected old value in reverse video, with colours or without: NO_COLOR turns
+    /// colours off, and reverse video is no colour. Without it nothing would show that
+    /// typing replaces the value. Reverse rather than brackets: brackets would read as part
+    /// of the text, and `watch` draws on a terminal that takes attributes anyway.
+    private static func reversed(_ text: String) -> String {
+        text.isEmpty ? text : "\u{1B}[7m\(text)\u{1B}[0m"
+    }
+
     private func style(_ line: WatchStatusLine) -> String {
         switch line.kind {
         case .prompt:
-            line.reversed.map { String(line.text[..<$0.lowerBound]) + styler.apply(.reverse, to: String(line.text[$0])) + String(line.text[$0.upperBound...]) } ?? line.text
+            line.reversed.map { String(line.text[..<$0.lowerBound]) + Self.reversed(String(line.text[$0])) + String(line.text[$0.upperBound...]) } ?? line.text
         case .notice: line.text
         case .message: styler.apply(.red, to: line.text)
         case .outage: styler.apply(.yellow, to: line.text)

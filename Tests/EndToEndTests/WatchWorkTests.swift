@@ -122,6 +122,26 @@ struct WatchWorkTests {
         try await daemon.stop()
     }
 
+    @Test("Alt-keys in a real prompt are Alt-keys: Alt-D and Alt-X keep the prompt and the todo, Alt-Backspace takes the word back")
+    func promptAltKeys() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Buy bread")
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("#1 [ ]   Buy bread")
+        try await tmux.keys("e")
+        try await tmux.waitFor("title: Buy bread")
+        try await tmux.keys("End", " and more")
+        // Read as Escape then d, Alt-D left the prompt and deleted the todo.
+        try await tmux.keys("M-d", "M-x", "!")
+        try await tmux.waitFor("title: Buy bread and more!")
+        try await tmux.keys("M-BSpace", "cake", "Enter")
+        try await tmux.waitUntil("the edited row, still open") { $0.contains("#1 [ ]   Buy bread and cake") && !$0.contains("title:") }
+        let todo = try await shown(daemon, 1)
+        #expect(todo["title"] as? String == "Buy bread and cake", "\(todo)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("in a real prompt a CJK character and an emoji move and delete as one, the cursor on the column after them")
     func promptWideCharacters() async throws {
         let daemon = try await DaemonProcess.start()

@@ -62,10 +62,20 @@ struct KeyParserTests {
         #expect(keys == [.character("東"), .character("🙂"), .left], "\(keys)")
     }
 
-    @Test("Alt-B is a word back, but ESC then another letter is Escape and the letter")
+    @Test("ESC then another byte in the same read is one Alt-key: Alt-D, Alt-Backspace, Alt-X; a lone ESC is Escape", arguments: [
+        ([0x1B, UInt8(ascii: "d")], Key.alt("d")), ([0x1B, 0x7F], .altBackspace), ([0x1B, 0x08], .altBackspace),
+        ([0x1B, UInt8(ascii: "x")], .alt("x")), ([0x1B, UInt8(ascii: "u")], .alt("u")), ([0x1B, UInt8(ascii: "b")], .wordBack),
+    ] as [([UInt8], Key)])
+    func altKey(bytes: [UInt8], key: Key) {
+        #expect(KeyParser.key(of: bytes) == key, "\(bytes): \(String(describing: KeyParser.key(of: bytes)))")
+    }
+
+    @Test("Alt-keys in one read are keys of their own, never Escape and the letter; a lone ESC after them is Escape")
     func altLetters() {
         var parser = KeyParser()
-        let keys = parser.keys(from: Array("\u{1B}b\u{1B}x".utf8))
-        #expect(keys == [.wordBack, .escape, .character("x")], "\(keys)")
+        let keys = parser.keys(from: Array("\u{1B}b\u{1B}x\u{1B}d\u{1B}\u{7F}\u{1B}".utf8))
+        #expect(keys == [.wordBack, .alt("x"), .alt("d"), .altBackspace], "\(keys)")
+        let escape = parser.flushEscape()
+        #expect(escape == .escape, "\(String(describing: escape))")
     }
 }

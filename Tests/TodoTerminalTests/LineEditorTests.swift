@@ -73,6 +73,27 @@ struct LineEditorTests {
         #expect(shown(edited(LineEditor("Pay gas bill"), [.wordBack, .controlW])) == "Pay |bill")
     }
 
+    @Test("Alt-D kills from the cursor to the end of the word after it, over spaces; at the end nothing")
+    func killWordForward() {
+        #expect(shown(edited(LineEditor("Pay gas bill"), [.home, .alt("d")])) == "| gas bill", "\(shown(edited(LineEditor("Pay gas bill"), [.home, .alt("d")])))")
+        #expect(shown(edited(LineEditor("Pay gas bill"), [.home, .wordForward, .alt("d")])) == "Pay| bill", "\(shown(edited(LineEditor("Pay gas bill"), [.home, .wordForward, .alt("d")])))")
+        #expect(shown(edited(LineEditor("Pay gas"), [.alt("d")])) == "Pay gas|", "\(shown(edited(LineEditor("Pay gas"), [.alt("d")])))")
+    }
+
+    @Test("Alt-Backspace kills the word before the cursor, as Ctrl-W does")
+    func killWordBack() {
+        #expect(shown(edited(LineEditor("Pay gas bill"), [.altBackspace])) == "Pay gas |", "\(shown(edited(LineEditor("Pay gas bill"), [.altBackspace])))")
+        #expect(shown(edited(LineEditor("Pay gas bill"), [.wordBack, .altBackspace])) == "Pay |bill", "\(shown(edited(LineEditor("Pay gas bill"), [.wordBack, .altBackspace])))")
+    }
+
+    @Test("any other Alt-key leaves the text, the cursor and the selection as they are")
+    func otherAltKeys() {
+        for key in [Key.alt("x"), .alt("u"), .alt("1")] {
+            #expect(edited(LineEditor("Pay gas", selected: true), [key]) == LineEditor("Pay gas", selected: true), "\(key)")
+            #expect(shown(edited(LineEditor("Pay gas"), [.left, key])) == "Pay ga|s", "\(key): \(shown(edited(LineEditor("Pay gas"), [.left, key])))")
+        }
+    }
+
     @Test("an old value starts selected: a character replaces it all")
     func selectedReplacedByTyping() {
         let editor = edited(LineEditor("Buy bread", selected: true), typed("Buy sourdough bread"))

@@ -39,6 +39,34 @@ struct WatchPromptLineTests {
         #expect(command == .edit(id, revision: 1, TodoEdit(title: "Buy sourdough bread"), typed: TypedText(.title(id, revision: 1), "Buy sourdough bread")), "\(String(describing: command))")
     }
 
+    @Test("an Alt-key a prompt does not know keeps the prompt and its text and sends nothing; in the list it does nothing")
+    func unknownAltKeys() throws {
+        var screen = screen([todo(1, "Buy bread")])
+        _ = screen.handle(.character("e"))
+        _ = screen.handle(.end)
+        type(" and more", into: &screen)
+        for key in [Key.alt("d"), .alt("x"), .alt("u"), .alt("q")] {
+            let command = screen.handle(key)
+            #expect(command == nil, "\(key): \(String(describing: command))")
+            #expect(promptLine(screen)?.text == "title: Buy bread and more▏", "\(key): \(String(describing: promptLine(screen)))")
+        }
+        _ = screen.handle(.escape)
+        let before = screen.statusLines
+        for key in [Key.alt("d"), .alt("x"), .alt("u"), .alt("q"), .altBackspace] {
+            let command = screen.handle(key)
+            #expect(command == nil, "\(key): \(String(describing: command))")
+            #expect(!screen.isPrompting && screen.statusLines == before, "\(key): \(screen.statusLines)")
+        }
+    }
+
+    @Test("under NO_COLOR the selected old value is still drawn in reverse video, the one attribute the prompt needs")
+    func selectedReversedWithoutColours() {
+        var screen = screen([todo(1, "Buy bread")])
+        _ = screen.handle(.character("e"))
+        let drawn = WatchRenderer(styler: TextStyler(colours: false)).render(screen).first { $0.hasPrefix("title:") } ?? ""
+        #expect(drawn == "title: \u{1B}[7mBuy bread\u{1B}[0m▏", "\(drawn.debugDescription)")
+    }
+
     @Test("Enter on the selected old value sends it unchanged")
     func selectedAccepted() throws {
         var screen = screen([todo(1, "Buy bread", revision: 2)])
