@@ -41,6 +41,7 @@ public enum WatchKeys {
         Entry(keys: "← → Ctrl-B Ctrl-F", action: "a character back, forward", short: nil),
         Entry(keys: "Alt-B Alt-F", action: "a word back, forward", short: "word"),
         Entry(keys: "Ctrl-W", action: "delete the word before the cursor", short: "delete word"),
+        Entry(keys: "Alt-D Alt-Bksp", action: "delete the word after, before the cursor (other Alt-keys do nothing)", short: nil),
         Entry(keys: "Ctrl-U Ctrl-K", action: "delete to the start, to the end", short: "delete to start"),
         Entry(keys: "Bksp Del Ctrl-D", action: "delete before the cursor, under it", short: nil),
         Entry(keys: "Enter", action: "send the line (an old value unchanged too)", short: nil),

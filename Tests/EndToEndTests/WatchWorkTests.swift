@@ -73,6 +73,8 @@ struct WatchWorkTests {
         try await tmux.waitUntil("the refusal under the kept text") { $0.contains("due: someday") && $0.contains("is not a date; write") }
         // Planning's fields: the repeat and the wait in words; a parent that is not a number stays typed.
         try await tmux.keys("Escape")
+        // Awaited before the next key: ESC and a key in one read are an Alt-key, as in readline.
+        try await tmux.waitUntil("the due prompt left") { !$0.contains("is not a date; write") }
         try await tmux.keys("r")
         try await tmux.keys("weekly", "Enter")
         try await tmux.waitFor("repeats: every week")
@@ -80,6 +82,7 @@ struct WatchWorkTests {
         try await tmux.keys("nine", "Enter")
         try await tmux.waitUntil("the parent refused, kept") { $0.contains("parent: nine") && $0.contains("is not a todo number") }
         try await tmux.keys("Escape")
+        try await tmux.waitUntil("the parent prompt left") { !$0.contains("is not a todo number") }
         try await tmux.keys("w")
         try await tmux.keys("today", "Enter")
         try await tmux.waitUntil("the wait in the pane") { $0.contains("waits until: 2") }
