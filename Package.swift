@@ -118,7 +118,12 @@ let package = Package(
                 "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoTerminal", "TodoPaths", "TodoClock",
                 "TodoInterop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            // Linked at a fixed address (not position-independent): a command is a process start
+            // and one round trip, and a PIE this size is 90,000 relative relocations that the
+            // loader applies (and the pages it copies to write them) before main, 3 ms of
+            // `todoctl --version`'s 8 here (docs/PERFORMANCE.md, "Start-up"). The daemon stays PIE.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"], .when(configuration: .release))]),
 
         // libFuzzer's target for the frame decoder (`make fuzz`); built plainly, it replays files.
         .executableTarget(

@@ -20,7 +20,7 @@ public enum TodoRef: Sendable, Hashable, Codable, CustomStringConvertible {
         if isDecimal, marked || digits.count < TodoRef.minimumPrefixLength {
             guard digits.first != "0", let number = Int(digits) else { return nil }
             self = .number(number)
-        } else if text.utf8.count == 36, let uuid = UUID(uuidString: text) {
+        } else if let uuid = UUIDText.uuid(text) {
             self = .id(uuid)
         } else if !marked, text.count >= TodoRef.minimumPrefixLength, text.count < 36,
             text.utf8.allSatisfy({ Self.isHexDigitOrHyphen($0) })

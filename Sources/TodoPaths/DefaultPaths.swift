@@ -5,18 +5,18 @@ import Foundation
 public enum DefaultPaths {
     /// `$TODOD_SOCKET`, else `$XDG_RUNTIME_DIR/todod.sock`, else
     /// `/tmp/todod-$UID/todod.sock` (in a directory only this user may enter).
-    public static func socketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let path = environment["TODOD_SOCKET"], !path.isEmpty { return path }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/todod.sock" }
+    public static func socketPath(environment: (String) -> String? = Environment.value) -> String {
+        if let path = environment("TODOD_SOCKET"), !path.isEmpty { return path }
+        if let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty { return runtime + "/todod.sock" }
         return "/tmp/todod-\(getuid())/todod.sock"
     }
 
     /// `$TODOD_DATABASE`, else `$XDG_DATA_HOME/todod/todos.sqlite`, else
     /// `~/.local/share/todod/todos.sqlite`.
-    public static func databasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let path = environment["TODOD_DATABASE"], !path.isEmpty { return path }
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/todod/todos.sqlite" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    public static func databasePath(environment: (String) -> String? = Environment.value) -> String {
+        if let path = environment("TODOD_DATABASE"), !path.isEmpty { return path }
+        if let data = environment("XDG_DATA_HOME"), !data.isEmpty { return data + "/todod/todos.sqlite" }
+        let home = environment("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return home + "/.local/share/todod/todos.sqlite"
     }
 }

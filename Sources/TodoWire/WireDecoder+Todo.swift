@@ -67,7 +67,7 @@ extension WireDecoder {
 
     func uuid() throws -> UUID {
         let text = try text()
-        guard let id = UUID(uuidString: text) else { throw corrupted("\"\(text)\" is not a UUID") }
+        guard let id = UUIDText.uuid(text) else { throw corrupted("\"\(text)\" is not a UUID") }
         return id
     }
 

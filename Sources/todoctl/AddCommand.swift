@@ -55,11 +55,11 @@ struct AddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Self.add(try newTodo(), socketPath: connection.socketPath, json: output.json)
+        try Self.add(try newTodo(), socketPath: connection.socketPath, json: output.json)
     }
 
-    static func add(_ new: NewTodo, socketPath: String, json: Bool) async throws {
-        let change = try await Session.run(socketPath: socketPath) { try $0.change(.requestNewTodo(new)) }
+    static func add(_ new: NewTodo, socketPath: String, json: Bool) throws {
+        let change = try Session.run(socketPath: socketPath) { try $0.change(.requestNewTodo(new)) }
         if json { try Terminal.printJSON(change.todo) } else { Terminal.print(change.line) }
     }
 }

@@ -31,7 +31,7 @@ struct BackupCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let backup = try await Session.run(connection) { client in
+        let backup = try Session.run(connection) { client in
             try client.ask(.requestBackup) { if case .responseBackup(let backup) = $0 { backup } else { nil } }
         }
         guard let file else {

@@ -29,7 +29,7 @@ struct CalendarCommand: AsyncParsableCommand {
     func run() async throws {
         let today = WallClock.today()
         let (year, month) = month.flatMap(Self.parse) ?? (today.year, today.month)
-        let view = CalendarView(year: year, month: month, today: today, todos: try await AllTodos.fetch(connection))
+        let view = CalendarView(year: year, month: month, today: today, todos: try AllTodos.fetch(connection))
         Terminal.print(view.lines(width: Terminal.width, styler: Terminal.styler).joined(separator: "\n"))
     }
 

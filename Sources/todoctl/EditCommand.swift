@@ -90,7 +90,7 @@ struct EditCommand: AsyncParsableCommand {
     func run() async throws {
         guard let fieldEdit = try fieldEdit() else { return try await runEditor() }
         let projectTag = try ModifierWords.read(Array(words.dropFirst(refs.count)), use: .edit).projectTag
-        let report = try await Session.run(connection) { client in
+        let report = try Session.run(connection) { client in
             let (refs, found) = try selection.resolve(client, refs: refs, direct: nil, status: .open, action: "edit")
             var report = BulkReport(json: output.json, summarised: found)
             for ref in refs {
@@ -118,7 +118,7 @@ struct EditCommand: AsyncParsableCommand {
     }
 
     private func runEditor() async throws {
-        let change = try await Session.run(connection) { try await editInEditor($0, ref: refs[0]) }
+        let change = try await Session.run(connection, editing: { try await editInEditor($0, ref: refs[0]) })
         guard let change else { return }
         if output.json { try Terminal.printJSON(change.todo) } else { Terminal.print(change.line) }
     }

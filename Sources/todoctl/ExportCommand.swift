@@ -29,7 +29,7 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let todos = try await Session.run(connection) { client in try Self.todos(client, includingDeleted: all) }
+        let todos = try Session.run(connection) { client in try Self.todos(client, includingDeleted: all) }
         let data = to.encode(todos)
         guard let output else { return FileHandle.standardOutput.write(data) }
         do {

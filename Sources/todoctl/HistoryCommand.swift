@@ -14,7 +14,7 @@ struct HistoryCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        try await Session.run(connection) { client in
+        try Session.run(connection) { client in
             // An answer that stopped at its size bound (`more`) goes on after its last change.
             var after: UInt64?
             while true {

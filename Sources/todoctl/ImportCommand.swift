@@ -54,10 +54,10 @@ struct ImportCommand: AsyncParsableCommand {
         let modified = file.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date } ?? Date()
         let todos = ImportOrder.parentsFirst(try Self.checked(try read(), format: from, name: name, modified: modified))
         if dryRun {
-            let current = try await Session.run(connection) { client in try ExportCommand.todos(client, includingDeleted: true) }
+            let current = try Session.run(connection) { client in try ExportCommand.todos(client, includingDeleted: true) }
             return Terminal.print(Self.plan(todos, current: current))
         }
-        let result = try await Session.run(connection) { client in
+        let result = try Session.run(connection) { client in
             var changes: [TodoChange] = []
             for batch in Self.batches(todos) {
                 do {

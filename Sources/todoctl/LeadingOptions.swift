@@ -59,8 +59,9 @@ enum LeadingOptions {
 extension TodoctlCommand {
     /// ArgumentParser's own `main`, after the checks it needs help with: a flood of a
     /// repeated option is refused (`ArgumentLimit`), and leading options are moved into
-    /// place (`LeadingOptions`).
-    static func main() async {
+    /// place (`LeadingOptions`). On the main actor, so that a quick form, which awaits
+    /// nothing, runs on the main thread from start to exit (`Session` says why).
+    @MainActor static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         _ = WallClock.source  // a bad TODOD_TEST_NOW is said at once
         if let excess = ArgumentLimit.excess(in: arguments) {
@@ -69,7 +70,7 @@ extension TodoctlCommand {
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
         if let quick = QuickCommand(arguments) {
-            do { try await quick.run() } catch { exit(withError: error) }
+            do { try quick.run() } catch { exit(withError: error) }
             return
         }
         let moved = LeadingOptions.movedAfterCommand(arguments)

@@ -55,13 +55,13 @@ struct ListCommand: AsyncParsableCommand {
         var filter = filter.filter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open)
         filter.waiting = waiting
         let order = try sort.map { try TodoSort($0) }
-        try await Self.list(filter, status: status, socketPath: connection.socketPath, json: output.json, order: order, limit: limit)
+        try Self.list(filter, status: status, socketPath: connection.socketPath, json: output.json, order: order, limit: limit)
     }
 
     static func list(
         _ filter: TodoFilter, status: Status, socketPath: String, json: Bool, order: TodoSort? = nil, limit: Int? = nil
-    ) async throws {
-        let list = try await Session.run(socketPath: socketPath) { try $0.list(filter) }
+    ) throws {
+        let list = try Session.run(socketPath: socketPath) { try $0.list(filter) }
         if json {
             let todos = order?.sorted(list.todos) ?? list.todos
             return try Terminal.printJSON(Array(todos.prefix(limit ?? .max)))

@@ -26,7 +26,7 @@ struct LogCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Session.run(connection) { client in
+        try Session.run(connection) { client in
             // The last --limit: the first answer starts them; one that stopped at its size
             // bound (`more`) is followed by the next after its last change, up to --limit.
             if let limit {

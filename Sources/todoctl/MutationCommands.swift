@@ -15,8 +15,8 @@ struct MutationArguments: ParsableArguments {
 
     /// Sends one request per todo, over the todos in `status` when a filter chooses them;
     /// reports each with the further changes it made, and exits 1 if any was refused.
-    func apply(status: TodoFilter.Status, action: String, _ request: (TodoRef) -> Event) async throws {
-        try await Self.apply(socketPath: connection.socketPath, json: output.json, request) { client in
+    func apply(status: TodoFilter.Status, action: String, _ request: (TodoRef) -> Event) throws {
+        try Self.apply(socketPath: connection.socketPath, json: output.json, request) { client in
             try selection.resolve(client, refs: filter.leadingRefs, direct: filter, status: status, action: action)
         }
     }
@@ -25,8 +25,8 @@ struct MutationArguments: ParsableArguments {
     static func apply(
         socketPath: String, json: Bool, _ request: (TodoRef) -> Event,
         resolve: (TodoConnection) throws -> (refs: [TodoRef], found: Bool)
-    ) async throws {
-        let report = try await Session.run(socketPath: socketPath) { client in
+    ) throws {
+        let report = try Session.run(socketPath: socketPath) { client in
             let (refs, found) = try resolve(client)
             var report = BulkReport(json: json, summarised: found)
             for ref in refs {
@@ -55,7 +55,7 @@ struct DoneCommand: AsyncParsableCommand {
     @OptionGroup var arguments: MutationArguments
     @Flag(help: "Complete the todos' open subtasks too.") var withChildren = false
     func run() async throws {
-        try await arguments.apply(status: .open, action: "complete", withChildren ? Event.requestCompleteTodoWithChildren : Event.requestCompleteTodo)
+        try arguments.apply(status: .open, action: "complete", withChildren ? Event.requestCompleteTodoWithChildren : Event.requestCompleteTodo)
     }
 }
 
@@ -63,7 +63,7 @@ struct ReopenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reopen", abstract: "Mark done todos open again.", discussion: bulkDiscussion + " A filter picks from completed todos.")
     @OptionGroup var arguments: MutationArguments
-    func run() async throws { try await arguments.apply(status: .completed, action: "reopen", Event.requestReopenTodo) }
+    func run() async throws { try arguments.apply(status: .completed, action: "reopen", Event.requestReopenTodo) }
 }
 
 struct ToggleCommand: AsyncParsableCommand {
@@ -71,7 +71,7 @@ struct ToggleCommand: AsyncParsableCommand {
         commandName: "toggle", abstract: "Mark open todos done, and done todos open.",
         discussion: bulkDiscussion + " A filter picks from open and completed todos.")
     @OptionGroup var arguments: MutationArguments
-    func run() async throws { try await arguments.apply(status: .all, action: "toggle", Event.requestToggleComplete) }
+    func run() async throws { try arguments.apply(status: .all, action: "toggle", Event.requestToggleComplete) }
 }
 
 struct RemoveCommand: AsyncParsableCommand {
@@ -79,12 +79,12 @@ struct RemoveCommand: AsyncParsableCommand {
         commandName: "rm", abstract: "Delete todos (they can be restored).",
         discussion: bulkDiscussion + " A filter picks from open and completed todos.", aliases: ["delete"])
     @OptionGroup var arguments: MutationArguments
-    func run() async throws { try await arguments.apply(status: .all, action: "delete", Event.requestDeleteTodo) }
+    func run() async throws { try arguments.apply(status: .all, action: "delete", Event.requestDeleteTodo) }
 }
 
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore", abstract: "Bring deleted todos back.", discussion: bulkDiscussion + " A filter picks from deleted todos.")
     @OptionGroup var arguments: MutationArguments
-    func run() async throws { try await arguments.apply(status: .deleted, action: "restore", Event.requestRestoreTodo) }
+    func run() async throws { try arguments.apply(status: .deleted, action: "restore", Event.requestRestoreTodo) }
 }

@@ -25,11 +25,11 @@ struct NextCommand: AsyncParsableCommand {
     func validate() throws { try filter.refuseRefs() }
 
     func run() async throws {
-        try await Self.next(filter.filter(status: .open), socketPath: connection.socketPath, json: output.json)
+        try Self.next(filter.filter(status: .open), socketPath: connection.socketPath, json: output.json)
     }
 
-    static func next(_ filter: TodoFilter, socketPath: String, json: Bool) async throws {
-        let list = try await Session.run(socketPath: socketPath) { try $0.list(filter) }
+    static func next(_ filter: TodoFilter, socketPath: String, json: Bool) throws {
+        let list = try Session.run(socketPath: socketPath) { try $0.list(filter) }
         let rows = NextOrder.ordered(list.todos, today: WallClock.today())
         if json { return try Terminal.printJSON(rows) }
         if rows.isEmpty { return Terminal.print("nothing due within \(NextOrder.soonDays) days, overdue or of high priority") }

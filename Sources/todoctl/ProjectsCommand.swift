@@ -17,7 +17,7 @@ struct ProjectsCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let tallies = ProjectTally.tallies(of: try await AllTodos.fetch(connection))
+        let tallies = ProjectTally.tallies(of: try AllTodos.fetch(connection))
         if output.json { return try Terminal.printJSON(tallies) }
         if tallies.isEmpty { return Terminal.print("no projects: give a todo one with project:NAME") }
         Terminal.print(ReportView.projects(tallies, styler: Terminal.styler).joined(separator: "\n"))

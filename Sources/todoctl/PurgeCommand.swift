@@ -28,7 +28,7 @@ struct PurgeCommand: AsyncParsableCommand {
             throw ExitCode.validationFailure
         }
         let cutoff = olderThan?.date
-        let result = try await Session.run(connection) { client -> PurgeResult? in
+        let result = try Session.run(connection) { client -> PurgeResult? in
             let deleted = try client.ask(.requestTodoViewModels(TodoFilter(status: .deleted))) {
                 if case .responseTodoViewModels(let list) = $0 { list.todos } else { nil }
             }.filter { row in cutoff.map { (row.todo.deletedAt ?? .distantFuture) <= $0 } ?? true }

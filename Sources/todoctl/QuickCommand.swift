@@ -48,16 +48,17 @@ enum QuickCommand: Equatable {
         return first != "-" && first != "+" && !word.contains(":")
     }
 
-    func run() async throws {
+    /// Synchronous, as `Session` is: a quick form starts no thread.
+    func run() throws {
         let socketPath = DefaultPaths.socketPath()
         switch self {
         case .version: print(TodoVersion.current)
-        case .list: try await ListCommand.list(TodoFilter(), status: .open, socketPath: socketPath, json: false)
-        case .next: try await NextCommand.next(TodoFilter(), socketPath: socketPath, json: false)
-        case .show(let ref): try await ShowCommand.show(ref, socketPath: socketPath, json: false)
+        case .list: try ListCommand.list(TodoFilter(), status: .open, socketPath: socketPath, json: false)
+        case .next: try NextCommand.next(TodoFilter(), socketPath: socketPath, json: false)
+        case .show(let ref): try ShowCommand.show(ref, socketPath: socketPath, json: false)
         case .done(let refs):
-            try await MutationArguments.apply(socketPath: socketPath, json: false, Event.requestCompleteTodo) { _ in (refs, false) }
-        case .add(let title): try await AddCommand.add(NewTodo(title: title), socketPath: socketPath, json: false)
+            try MutationArguments.apply(socketPath: socketPath, json: false, Event.requestCompleteTodo) { _ in (refs, false) }
+        case .add(let title): try AddCommand.add(NewTodo(title: title), socketPath: socketPath, json: false)
         }
     }
 }

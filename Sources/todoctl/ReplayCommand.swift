@@ -47,7 +47,7 @@ struct ReplayCommand: AsyncParsableCommand {
         var replayed = 0
         var skipped = 0
         var stored: Line?
-        try await Session.run(connection) { client in
+        try Session.run(connection) { client in
             var start = lines.startIndex
             while start < lines.endIndex {
                 let batch = try Self.batch(from: lines[start...])

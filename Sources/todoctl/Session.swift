@@ -19,14 +19,29 @@ enum ExitStatus {
 /// Connects with a blocking `TodoConnection` (a one-shot command needs no event loop),
 /// runs a command's requests, and turns every failure into a message on stderr and its
 /// exit code.
+///
+/// Synchronous on purpose: a command that awaits nothing then never leaves the main
+/// thread, and Swift's concurrency runtime starts no worker threads for it. The first hop
+/// to the global executor started four (each with its stack mapped), about 0.7 ms of a
+/// command's start-up here (docs/PERFORMANCE.md, "Start-up").
 enum Session {
-    static func run<T>(_ options: ConnectionOptions, _ body: (TodoConnection) async throws -> T) async throws -> T {
-        try await run(socketPath: options.socketPath, body)
+    static func run<T>(_ options: ConnectionOptions, _ body: (TodoConnection) throws -> T) throws -> T {
+        try run(socketPath: options.socketPath, body)
     }
 
-    static func run<T>(socketPath: String, _ body: (TodoConnection) async throws -> T) async throws -> T {
+    static func run<T>(socketPath: String, _ body: (TodoConnection) throws -> T) throws -> T {
         do {
-            return try await body(try TodoConnection(path: socketPath, program: "todoctl"))
+            return try body(try TodoConnection(path: socketPath, program: "todoctl"))
+        } catch let error as TodoClientError {
+            throw fail(error)
+        }
+    }
+
+    /// The one session that waits between its requests: `edit` in an editor, which runs
+    /// between reading the todo and sending the change.
+    static func run<T>(_ options: ConnectionOptions, editing body: (TodoConnection) async throws -> T) async throws -> T {
+        do {
+            return try await body(try TodoConnection(path: options.socketPath, program: "todoctl"))
         } catch let error as TodoClientError {
             throw fail(error)
         }

@@ -11,10 +11,10 @@ struct ShowCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() async throws { try await Self.show(ref, socketPath: connection.socketPath, json: output.json) }
+    func run() async throws { try Self.show(ref, socketPath: connection.socketPath, json: output.json) }
 
-    static func show(_ ref: TodoRef, socketPath: String, json: Bool) async throws {
-        let detail = try await Session.run(socketPath: socketPath) { try $0.detail(ref) }
+    static func show(_ ref: TodoRef, socketPath: String, json: Bool) throws {
+        let detail = try Session.run(socketPath: socketPath) { try $0.detail(ref) }
         if json { return try Terminal.printJSON(detail) }
         let summary = detail.summary
         Terminal.print(Terminal.styled("\(summary.numberText) \(TerminalText.escaped(detail.title))", .bold))

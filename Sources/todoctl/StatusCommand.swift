@@ -9,7 +9,7 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let status = try await Session.run(connection) { client in
+        let status = try Session.run(connection) { client in
             try client.ask(.requestStatus) { if case .responseStatus(let status) = $0 { status } else { nil } }
         }
         if output.json { return try Terminal.printJSON(status) }

@@ -14,7 +14,7 @@ struct TagsCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let tallies = TagTally.tallies(of: try await AllTodos.fetch(connection))
+        let tallies = TagTally.tallies(of: try AllTodos.fetch(connection))
         if output.json { return try Terminal.printJSON(tallies) }
         if tallies.isEmpty { return Terminal.print("no tags on open todos") }
         Terminal.print(ReportView.tags(tallies, styler: Terminal.styler).joined(separator: "\n"))

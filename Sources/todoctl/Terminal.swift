@@ -1,4 +1,5 @@
 import Foundation
+import TodoPaths
 import TodoTerminal
 import TodoViewModel
 import TodoWire
@@ -7,8 +8,7 @@ import TodoWire
 /// `NO_COLOR` set, never on a dumb terminal.
 enum Terminal {
     static let colours: Bool = {
-        let environment = ProcessInfo.processInfo.environment
-        return isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        isatty(STDOUT_FILENO) == 1 && Environment.value("NO_COLOR") == nil && Environment.value("TERM") != "dumb"
     }()
 
     /// One line on stdout, flushed at once so that a pipe (`todoctl events | …`) sees it.
@@ -32,7 +32,7 @@ enum Terminal {
     /// The columns a report may fill: $COLUMNS (so a script or a test can say), else the
     /// terminal's, else 80 (a pipe).
     static var width: Int {
-        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        if let text = Environment.value("COLUMNS"), let columns = Int(text), columns > 0 { return columns }
         var window = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else { return 80 }
         return Int(window.ws_col)

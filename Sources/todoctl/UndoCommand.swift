@@ -28,7 +28,7 @@ struct UndoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let list = try await Session.run(connection) { client in
+        let list = try Session.run(connection) { client in
             // An undo that changes nothing is answered like any write that changes nothing.
             try client.ask(.requestUndo(TodoUndo(seq: seq, since: since?.date, force: force))) {
                 if case .responseUndo(let list) = $0 { list } else if case .responseTodoViewModel = $0 { ChangeList(changes: [], seq: 0) } else { nil }

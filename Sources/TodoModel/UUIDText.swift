@@ -1,0 +1,44 @@
+import Foundation
+
+/// A UUID from its 36 characters (`8-4-4-4-12` hex digits, either case), as
+/// `UUID(uuidString:)` reads it.
+///
+/// Why not `UUID(uuidString:)`: on Linux it parses with `sscanf`, which perf put at 4% of
+/// the CPU of `todoctl list` of 300 todos (one id a row; docs/PERFORMANCE.md, "Start-up").
+/// A test holds the two to the same answers.
+public enum UUIDText {
+    public static func uuid(_ text: String) -> UUID? {
+        var bytes = InlineArray<16, UInt8>(repeating: 0)
+        var count = 0
+        var high: UInt8?
+        var position = 0
+        for byte in text.utf8 {
+            defer { position += 1 }
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard position < 36, let nibble = nibble(byte) else { return nil }
+            if let first = high {
+                bytes[count] = first << 4 | nibble
+                count += 1
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        guard position == 36 else { return nil }
+        return UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
