@@ -8,8 +8,8 @@ import TodoViewModel
 ///
 /// A few types are read here directly, to the same result their conformance gives but
 /// faster: instants (`2026-11-22T09:30:00.123Z`), UUIDs, due dates (each different day
-/// once per frame) and list rows (`TodoViewModel`, whose "today" is computed once per
-/// frame, not once per row).
+/// once per frame), list rows (`TodoViewModel`, whose "today" is computed once per
+/// frame, not once per row) and a todo's detail.
 struct WireDecoder: Decoder {
     let document: JSONDocument
     let node: Int
@@ -130,6 +130,7 @@ struct WireDecoder: Decoder {
         case is Todo.Type: return try todo() as! T
         case is TodoViewModel.Type:
             return TodoViewModel(try todo(), today: context.currentDay) as! T
+        case is TodoDetailViewModel.Type: return try detail() as! T
         default: return try T(from: self)
         }
     }

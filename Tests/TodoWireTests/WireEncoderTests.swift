@@ -143,26 +143,10 @@ struct WireEncoderTests {
 
     @Test("random todos go out and come back exactly as through Foundation")
     func randomTodos() throws {
-        var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("aZ09 \"\\/\n\t\r\u{0}\u{1}\u{1f}\u{7f}é€😀\u{2028}#-_.:,{}[]")
-        func text() -> String { String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement()! }) }
-        func instant() -> Date { Date(millisecondsSince1970: Int64.random(in: -5_000_000_000_000...253_402_300_799_999)) }
-        var rows: [TodoViewModel] = []
-        for number in 1...300 {
-            let todo = Todo(
-                number: number, title: text(), notes: text(), priority: Priority.allCases.randomElement()!,
-                due: Bool.random() ? LocalDate(year: Int.random(in: 1...9999), month: Int.random(in: 1...12), day: Int.random(in: 1...28)) : nil,
-                tags: (0..<Int.random(in: 0...3)).map { _ in text() }, createdAt: instant(), updatedAt: instant(),
-                completedAt: Bool.random() ? instant() : nil, deletedAt: Bool.random() ? instant() : nil,
-                revision: Int.random(in: Int.min...Int.max),
-                recurrence: Bool.random() ? Recurrence(count: Int.random(in: 1...99), unit: [.day, .week, .month, .year].randomElement()!) : nil,
-                parent: Bool.random() ? Int.random(in: 1...number) : nil,
-                wait: Bool.random() ? LocalDate(year: Int.random(in: 1...9999), month: Int.random(in: 1...12), day: Int.random(in: 1...28)) : nil,
-                previous: Bool.random() ? Int.random(in: 1...number) : nil,
-                foreign: Bool.random() ? [text(): text(), "taskwarrior": text()] : [:])
-            rows.append(TodoViewModel(todo))
-        }
-        let frame = WireFrame(event: .responseTodoViewModels(TodoViewModelList(filter: TodoFilter(search: text()), todos: rows, asOf: 1)), id: text(), client: 1)
+        let rows = (1...300).map { TodoViewModel(RandomTodo.make(number: $0)) }
+        let frame = WireFrame(
+            event: .responseTodoViewModels(TodoViewModelList(filter: TodoFilter(search: RandomTodo.text()), todos: rows, asOf: 1)),
+            id: RandomTodo.text(), client: 1)
         let slow = try foundationBytes(frame)
         #expect(Array(try codec.encode(frame).readableBytesView) == slow)
         // Twice: the second time the todos come from EncodedTodoCache.
@@ -170,6 +154,40 @@ struct WireEncoderTests {
         let text = String(decoding: slow.dropLast(), as: UTF8.self)
         let ours = try #require(read(text))
         #expect(ours == foundationRead(text))
+    }
+
+    @Test("random details, with a parent and subtasks or without, come back exactly as through Foundation")
+    func randomDetails() throws {
+        for number in 1...200 {
+            let todo = RandomTodo.make(number: number)
+            let detail = TodoDetailViewModel(
+                todo, parent: Bool.random() ? RandomTodo.make(number: number) : nil,
+                subtasks: (0..<Int.random(in: 0...3)).map { _ in RandomTodo.make(number: number) })
+            let frame = WireFrame(event: .responseTodoDetail(detail), id: RandomTodo.text(), client: 1)
+            let text = String(decoding: try foundationBytes(frame).dropLast(), as: UTF8.self)
+            let ours = try #require(read(text))
+            #expect(ours == foundationRead(text))
+            #expect(ours == frame)
+        }
+    }
+
+    @Test("a detail the detail reader refuses is refused as its conformance refuses it, in the same words",
+          arguments: [
+            #"{"number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1,"subtasks":3}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1,"subtasks":[{"number":2}]}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1,"parentTodo":"two"}"#,
+            #"{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1,"parentTodo":{"id":"x"}}"#,
+            #"["detail"]"#,
+          ])
+    func detailReaderRefusesAsConformance(_ line: String) throws {
+        let document = try JSONDocument(bytes: Array(line.utf8), limits: .response)
+        let conformance = Result { try TodoDetailViewModel(from: WireDecoder(document: document)) }
+        let reader = Result { try WireDecoder(document: document).detail() }
+        guard case .failure(let expected) = conformance else { Issue.record("the conformance read \(line)"); return }
+        guard case .failure(let error) = reader else { Issue.record("the reader read \(line)"); return }
+        let words = (WireCodec.describe(error), WireCodec.describe(expected))
+        #expect(words.0 == words.1, "\(line)")
     }
 
     @Test("a row the todo reader refuses is refused as Todo's own conformance refuses it, in the same words",
