@@ -39,9 +39,6 @@ final class CalendarDirectory: Sendable {
         var importing: [UUID: ImportedTodo] = [:]
         /// Every todo's UID by number: a subtask's file names its parent's (RELATED-TO).
         var uids: [Int: String] = [:]
-        /// Files removed by another program, deleted once removals have been quiet a moment.
-        var removals: [String] = []
-        var removalGeneration = 0
         /// The directory itself went: nothing is written or deleted any more.
         var gone = false
         /// The files found at start, each a batch to import (parents first) and its file's name,
@@ -55,6 +52,8 @@ final class CalendarDirectory: Sendable {
     private let onCore: ModelServer.Executor
     private let reader: CalendarFileReader
     private let unwritten: UnwrittenCalendarFiles
+    /// Files removed by another program, whose todos are deleted once removals have been quiet.
+    private let removals: QuietRemovals
     private let state = Mutex(State())
     private let watcher = Mutex<DirectoryWatcher?>(nil)
 
@@ -66,6 +65,7 @@ final class CalendarDirectory: Sendable {
         self.onCore = onCore
         reader = CalendarFileReader(path: path, logger: logger)
         unwritten = UnwrittenCalendarFiles(path: path, logger: logger, onCore: onCore)
+        removals = QuietRemovals()
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
@@ -133,10 +133,6 @@ final class CalendarDirectory: Sendable {
 
     // MARK: From the directory
 
-    /// How long removals must be quiet before they delete todos: `rm -rf DIR` removes every
-    /// file before the directory, and a directory that goes away must delete no todo.
-    static let removalQuiet = DispatchTimeInterval.milliseconds(500)
-
     /// The todos of the file `name` (see CalendarFileReader), unless it is as todod last read or wrote it.
     private func parse(_ name: String, justMade: Bool = false) -> CalendarFileReader.ParsedFile? {
         reader.parse(name, justMade: justMade) { data in state.withLock { $0.known[name] == data } }
@@ -181,17 +177,12 @@ final class CalendarDirectory: Sendable {
         case .written(let name) where Self.isCalendarFile(name):
             importFile(name, justMade: false)
         case .removed(let name) where Self.isCalendarFile(name):
-            let generation = state.withLock { state -> Int? in
+            let byAnother = state.withLock { state in
                 state.known[name] = nil
-                guard state.removing.remove(name) == nil else { return nil }
-                state.removals.append(name)
-                state.removalGeneration += 1
-                return state.removalGeneration
+                return state.removing.remove(name) == nil
             }
-            guard let generation else { return }
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.removalQuiet) { [weak self] in
-                self?.deleteRemoved(ifStill: generation)
-            }
+            guard byAnother else { return }
+            removals.removed(name) { [weak self] names in self?.deleteRemoved(names) }
         case .gone:
             state.withLock { $0.gone = true }
             logger.error(
@@ -202,15 +193,10 @@ final class CalendarDirectory: Sendable {
         }
     }
 
-    /// Deletes the todos of the files removed, once removals have been quiet since `generation`,
+    /// Deletes the todos of the files removed (once removals have been quiet: QuietRemovals),
     /// unless the directory itself went with them, or the file is there again.
-    private func deleteRemoved(ifStill generation: Int) {
-        let taken = state.withLock { state -> (names: [String], gone: Bool)? in
-            guard state.removalGeneration == generation else { return nil }
-            defer { state.removals = [] }
-            return (state.removals, state.gone)
-        }
-        guard let (names, gone) = taken, !names.isEmpty else { return }
+    private func deleteRemoved(_ names: [String]) {
+        let gone = state.withLock { $0.gone }
         var isDirectory: ObjCBool = false
         guard !gone, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             logger.notice("iCalendar files went away with their directory; no todo was deleted", metadata: ["files": "\(names.count)"])
