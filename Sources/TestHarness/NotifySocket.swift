@@ -5,7 +5,7 @@ import UnixSocket
 /// daemon's `READY=1` is the event a test or the bench waits for before it talks to it, and a
 /// test reads what a notifier sent. A thread reads every datagram as it comes, as systemd
 /// does, so the sender never waits on it; `close()` (or dropping it) ends the thread.
-public final class NotifySocket: @unchecked Sendable {
+public final class NotifySocket: Sendable {
     /// Where it listens: a path, or `@name` in the abstract namespace.
     public let path: String
     private let fd: Int32
@@ -74,6 +74,7 @@ public final class NotifySocket: @unchecked Sendable {
 }
 
 /// The datagrams a NotifySocket received, shared between its reader thread and its callers.
+/// Unchecked: every property is read and written under `condition`, which the waits need.
 private final class Datagrams: @unchecked Sendable {
     private let condition = NSCondition()
     private var messages: [String] = []

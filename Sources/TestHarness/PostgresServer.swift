@@ -10,7 +10,7 @@ import Foundation
 /// from a socket the server would inherit and keep open. initdb refuses root: as root (the tests,
 /// `make bench`) they run as the `postgres` user (`runuser`), in the server's directory, where
 /// they can find themselves (the caller's directory, a clone in /root, may be closed to that user).
-public final class PostgresServer: @unchecked Sendable {
+public final class PostgresServer: Sendable {
     public static let binaries = "/usr/lib/postgresql/15/bin"
     public let directory: String
     public let database = "todos"

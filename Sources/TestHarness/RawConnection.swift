@@ -9,7 +9,8 @@ import UnixSocket
 ///
 /// Lines are read into one buffer and handed out as ranges of it (`nextLine`, `bytes(in:)`),
 /// so that the bench's timed loop copies nothing; the tests take them as text (`readLine`,
-/// `awaitLine`). One thread uses it at a time; the socket closes when it goes away.
+/// `awaitLine`). One thread uses it at a time (hence unchecked: it is handed to the thread that
+/// reads, never shared by two); the socket closes when it goes away.
 public final class RawConnection: @unchecked Sendable {
     private let fd: Int32
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
