@@ -93,6 +93,11 @@ let package = Package(
         // A Unix socket's address and its peer's credentials: the one place that fills a
         // sockaddr_un or a ucred, for every socket opened by hand.
         .target(name: "UnixSocket"),
+        // What the tests and the bench run todod among, shared so there is one of each: programs
+        // started with posix_spawn and reaped by pid (Sources/TestHarness/Spawn.swift says why not
+        // Foundation's Process), a private PostgreSQL, a stand-in for systemd's notify socket, a
+        // raw connection that speaks the wire by hand. No product lists it: it never ships.
+        .target(name: "TestHarness", dependencies: ["UnixSocket"]),
 
         // Executables
         .executableTarget(
@@ -105,9 +110,9 @@ let package = Package(
         .executableTarget(
             name: "todobench",
             dependencies: [
-                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoPaths", "UnixSocket",
-                // Starts PostgreSQL's programs as the tests do (pg_ctl leaves a server running).
-                "SpawnTestSupport",
+                "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoPaths",
+                // PostgreSQL, systemd's notify socket and the raw connection, as the tests have them.
+                "TestHarness",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -138,7 +143,7 @@ let package = Package(
         .testTarget(name: "TodoEventsTests", dependencies: ["TodoEvents", "EventTestSupport"]),
         .testTarget(
             name: "TodoServersTests",
-            dependencies: ["TodoServers", "TodoEvents", "EventTestSupport", "SpawnTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["TodoServers", "TodoEvents", "EventTestSupport", "TestHarness", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
         // The network code's bounds on NIO's EmbeddedChannel: no socket, no process, no clock.
         .testTarget(
@@ -157,18 +162,15 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(name: "TodoPostgresTests", dependencies: ["TodoPostgres"]),
-        .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd", "UnixSocket"]),
+        .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd", "TestHarness"]),
         .testTarget(name: "UnixSocketTests", dependencies: ["UnixSocket"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),
-        // Real programs started with posix_spawn and reaped by pid, for every test that runs one
-        // (Tests/SpawnTestSupport/Spawn.swift says why not with Foundation's Process).
-        .target(name: "SpawnTestSupport", path: "Tests/SpawnTestSupport"),
         // The real Taskwarrior in a temporary directory, for the interop and end-to-end tests.
-        .target(name: "InteropTestSupport", dependencies: ["SpawnTestSupport"], path: "Tests/InteropTestSupport"),
-        .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TodoModel", "InteropTestSupport", "SpawnTestSupport"]),
+        .target(name: "InteropTestSupport", dependencies: ["TestHarness"], path: "Tests/InteropTestSupport"),
+        .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TodoModel", "InteropTestSupport", "TestHarness"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TodoClient", "TodoEvents", "TodoModel", "UnixSocket", "InteropTestSupport", "SpawnTestSupport"]),
+            dependencies: ["TodoClient", "TodoEvents", "TodoModel", "InteropTestSupport", "TestHarness"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -39,24 +39,21 @@ final class CalendarDirectory: Sendable {
         var importing: [UUID: ImportedTodo] = [:]
         /// Every todo's UID by number: a subtask's file names its parent's (RELATED-TO).
         var uids: [Int: String] = [:]
-        /// Files removed by another program, deleted once removals have been quiet a moment.
-        var removals: [String] = []
-        var removalGeneration = 0
         /// The directory itself went: nothing is written or deleted any more.
         var gone = false
         /// The files found at start, each a batch to import (parents first) and its file's name,
         /// sent once todod's todos are listed.
         var startImports: [(todos: [ImportedTodo], file: String)] = []
-        /// Todos whose file could not be written (a full disk), tried again after `retryDelay`.
-        var unwritten: [UUID: Todo] = [:]
-        var retryDelay = CalendarDirectory.firstRetry
-        var retryScheduled = false
     }
 
     private let path: String
     private let bus: EventBus
     private let logger: Logger
     private let onCore: ModelServer.Executor
+    private let reader: CalendarFileReader
+    private let unwritten: UnwrittenCalendarFiles
+    /// Files removed by another program, whose todos are deleted once removals have been quiet.
+    private let removals: QuietRemovals
     private let state = Mutex(State())
     private let watcher = Mutex<DirectoryWatcher?>(nil)
 
@@ -66,6 +63,9 @@ final class CalendarDirectory: Sendable {
         self.bus = bus
         self.logger = logger
         self.onCore = onCore
+        reader = CalendarFileReader(path: path, logger: logger)
+        unwritten = UnwrittenCalendarFiles(path: path, logger: logger, onCore: onCore)
+        removals = QuietRemovals()
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
@@ -117,7 +117,7 @@ final class CalendarDirectory: Sendable {
         bus.publish(.requestReadTodos(.list(TodoFilter(status: .all))), correlation: Self.correlation("list"))
     }
 
-    private func fullPath(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    private func fullPath(_ name: String) -> String { reader.fullPath(name) }
 
     /// The name of `todo`'s file.
     private func fileName(of todo: Todo) -> String {
@@ -133,66 +133,13 @@ final class CalendarDirectory: Sendable {
 
     // MARK: From the directory
 
-    /// The largest file read: a VTODO is a few hundred bytes, and a huge file (a sync gone
-    /// wrong, a hostile peer) must not take the daemon's memory.
-    static let maximumFileBytes = 1 << 20
-
-    /// How long removals must be quiet before they delete todos: `rm -rf DIR` removes every
-    /// file before the directory, and a directory that goes away must delete no todo.
-    static let removalQuiet = DispatchTimeInterval.milliseconds(500)
-
-    /// A file read and parsed.
-    private struct ParsedFile {
-        var data: Data
-        var text: String
-        var todos: [ImportedTodo]
-    }
-
-    /// The todos of one file, or nil (logged) when it does not parse or is as todod last read
-    /// or wrote it. `justMade`: the file was just made (IN_CREATE): whole when another program
-    /// linked it there (vdirsyncer's new items), or still being written, which is read when it
-    /// is closed and is not an error yet.
-    private func parse(_ name: String, justMade: Bool = false) -> ParsedFile? {
-        let file = fullPath(name)
-        let data: Data, modified: Date
-        switch CalendarFiles.read(file, limit: Self.maximumFileBytes) {
-        case .regular(let contents, let time): (data, modified) = (contents, time)
-        case .missing: return nil
-        case .notRegular:
-            logger.warning("an iCalendar directory entry is not a regular file (a link, a pipe, a directory); left alone", metadata: ["file": "\(file)"])
-            return nil
-        case .tooLarge(let size):
-            logger.warning("an iCalendar file is larger than 1 MiB, the most todod reads from one file; left alone",
-                           metadata: ["file": "\(file)", "bytes": "\(size)"])
-            return nil
-        case .unreadable(let reason):
-            logger.warning("an iCalendar file cannot be read; left alone", metadata: ["file": "\(file)", "reason": "\(reason)"])
-            return nil
-        }
-        if state.withLock({ $0.known[name] == data }) { return nil }
-        do throws(InteropError) {
-            let text = try InteropText.unfoldedUTF8(data)
-            if justMade, !ICalendarFormat.isWhole(text) {
-                logger.debug("an iCalendar file made in the directory is not whole yet; it is read when it is closed", metadata: ["file": "\(name)"])
-                return nil
-            }
-            // What the file does not date was changed when the file was.
-            let todos = try ICalendarFormat.decode(text, now: modified)
-            guard !todos.isEmpty else { throw InteropError(name, "holds no VTODO (BEGIN:VTODO … END:VTODO)") }
-            return ParsedFile(data: data, text: text, todos: todos)
-        } catch {
-            if justMade {
-                // Perhaps half written: its close says.
-                logger.debug("an iCalendar file made in the directory does not parse yet; it is read when it is closed", metadata: ["file": "\(name)"])
-                return nil
-            }
-            logger.warning("an iCalendar file does not parse; left alone", metadata: ["file": "\(file)", "reason": "\(error)"])
-            return nil
-        }
+    /// The todos of the file `name` (see CalendarFileReader), unless it is as todod last read or wrote it.
+    private func parse(_ name: String, justMade: Bool = false) -> CalendarFileReader.ParsedFile? {
+        reader.parse(name, justMade: justMade) { data in state.withLock { $0.known[name] == data } }
     }
 
     /// The todos of `file`, read as the todos of the file `name` from now on.
-    private func keep(_ file: ParsedFile, as name: String) {
+    private func keep(_ file: CalendarFileReader.ParsedFile, as name: String) {
         let sequences = ICalendarFormat.sequences(in: file.text)
         state.withLock { state in
             state.known[name] = file.data
@@ -230,17 +177,12 @@ final class CalendarDirectory: Sendable {
         case .written(let name) where Self.isCalendarFile(name):
             importFile(name, justMade: false)
         case .removed(let name) where Self.isCalendarFile(name):
-            let generation = state.withLock { state -> Int? in
+            let byAnother = state.withLock { state in
                 state.known[name] = nil
-                guard state.removing.remove(name) == nil else { return nil }
-                state.removals.append(name)
-                state.removalGeneration += 1
-                return state.removalGeneration
+                return state.removing.remove(name) == nil
             }
-            guard let generation else { return }
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.removalQuiet) { [weak self] in
-                self?.deleteRemoved(ifStill: generation)
-            }
+            guard byAnother else { return }
+            removals.removed(name) { [weak self] names in self?.deleteRemoved(names) }
         case .gone:
             state.withLock { $0.gone = true }
             logger.error(
@@ -251,15 +193,10 @@ final class CalendarDirectory: Sendable {
         }
     }
 
-    /// Deletes the todos of the files removed, once removals have been quiet since `generation`,
+    /// Deletes the todos of the files removed (once removals have been quiet: QuietRemovals),
     /// unless the directory itself went with them, or the file is there again.
-    private func deleteRemoved(ifStill generation: Int) {
-        let taken = state.withLock { state -> (names: [String], gone: Bool)? in
-            guard state.removalGeneration == generation else { return nil }
-            defer { state.removals = [] }
-            return (state.removals, state.gone)
-        }
-        guard let (names, gone) = taken, !names.isEmpty else { return }
+    private func deleteRemoved(_ names: [String]) {
+        let gone = state.withLock { $0.gone }
         var isDirectory: ObjCBool = false
         guard !gone, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             logger.notice("iCalendar files went away with their directory; no todo was deleted", metadata: ["files": "\(names.count)"])
@@ -370,11 +307,11 @@ final class CalendarDirectory: Sendable {
         let name = fileName(of: todo)
         let file = fullPath(name)
         let current: Data?
-        switch CalendarFiles.read(file, limit: Self.maximumFileBytes) {
+        switch CalendarFiles.read(file, limit: CalendarFileReader.maximumFileBytes) {
         case .missing: current = nil
         case .regular(let data, _) where state.withLock({ $0.known[name] == data }): current = data
         default:
-            state.withLock { _ = $0.unwritten.removeValue(forKey: todo.id) }
+            unwritten.forget(todo)
             logger.notice("an iCalendar file is not as todod last read or wrote it (changed since, not a regular file, or it does not parse): todod's todo is not written over it",
                           metadata: ["file": "\(file)", "todo": "#\(todo.number)"])
             return false
@@ -395,11 +332,11 @@ final class CalendarDirectory: Sendable {
         state.withLock { $0.known[name] = data }
         do throws(DaemonError) {
             try CalendarFiles.replace(file, with: data)
-            written(todo)
+            unwritten.written(todo)
             return true
         } catch {
             state.withLock { $0.known[name] = current }
-            unwritten(todo, file: file, error: error)
+            unwritten.failed(todo, file: file, error: error) { [weak self] todo in self?.write(todo) }
             return false
         }
     }
@@ -420,52 +357,5 @@ final class CalendarDirectory: Sendable {
         }
         guard let document, !others.isEmpty else { return Data(ICalendarFormat.encode([todo], parents: parents).utf8) }
         return document.replacingTodo(uid: uid, with: ICalendarFormat.component(todo, parents: parents)).data
-    }
-
-    // MARK: Files not written
-
-    /// The first wait before a file not written is tried again, doubled at each failure up to `lastRetry`.
-    static let firstRetry = 1.0
-    static let lastRetry = 60.0
-
-    /// A file not written (a full disk, a read-only remount): told once, and tried again until it is.
-    private func unwritten(_ todo: Todo, file: String, error: DaemonError) {
-        let (first, delay) = state.withLock { state -> (Bool, Double?) in
-            let first = state.unwritten.isEmpty && !state.retryScheduled
-            state.unwritten[todo.id] = todo
-            guard !state.retryScheduled else { return (first, nil) }
-            state.retryScheduled = true
-            defer { state.retryDelay = min(state.retryDelay * 2, Self.lastRetry) }
-            return (first, state.retryDelay)
-        }
-        if first {
-            logger.error("cannot write an iCalendar file; check the directory given to --ical-dir (it must exist, be writable and have room): todod tries again until it can",
-                         metadata: ["file": "\(file)", "error": "\(error.message)"])
-        } else {
-            logger.debug("an iCalendar file still cannot be written", metadata: ["file": "\(file)", "error": "\(error.message)"])
-        }
-        guard let delay else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self else { return }
-            onCore { [weak self] in self?.retryUnwritten() }
-        }
-    }
-
-    private func written(_ todo: Todo) {
-        let caughtUp = state.withLock { state -> Bool in
-            guard state.unwritten.removeValue(forKey: todo.id) != nil, state.unwritten.isEmpty else { return false }
-            state.retryDelay = Self.firstRetry
-            return true
-        }
-        if caughtUp { logger.notice("the iCalendar files that could not be written are written now", metadata: ["directory": "\(path)"]) }
-    }
-
-    /// On the core: every file not written yet, tried again.
-    private func retryUnwritten() {
-        let todos = state.withLock { state -> [Todo] in
-            state.retryScheduled = false
-            return Array(state.unwritten.values)
-        }
-        for todo in todos { write(todo) }
     }
 }

@@ -12,13 +12,24 @@ public final class TodoStore: Sendable {
     let pool: DatabasePool
 
     /// Opens (creating when missing) the database at `path` and migrates it.
-    /// - Parameter maximumPageCount: caps the file's size in pages; tests use it to make
-    ///   the disk "full".
     /// - Throws: `TodoStoreError` (before writing anything) when the file is another
     ///   program's, not SQLite, or not writable; SQLite's errors otherwise.
     ///   A damaged file (`PRAGMA quick_check` fails) is refused before anything is written
     ///   into it, naming the last backup.
-    public init(path: String, maximumPageCount: Int? = nil) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, pageLimit: nil)
+    }
+
+    #if DEBUG
+    /// For the tests only, which make the disk "full" with it: the file capped at
+    /// `maximumPageCount` pages. Compiled into debug builds only (the tests run those): the
+    /// store that ships has no such cap to set.
+    public convenience init(path: String, maximumPageCount: Int?) throws {
+        try self.init(path: path, pageLimit: maximumPageCount)
+    }
+    #endif
+
+    private init(path: String, pageLimit maximumPageCount: Int?) throws {
         try TodoStore.check(path)
         self.path = path
         // A backup cut off (kill -9) left its partial copy; none can be running before the store opens.

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 
 /// Scenario 5 at the size people have: 300 open todos. Each whole `todoctl` command beside
 /// its twin, timed in turns (`timeSideBySide`): `redis-cli` doing the same one round trip as
@@ -23,7 +24,7 @@ extension Bench {
             // Durable, as todod's writes are: SET answers once its append-only file is synced.
             let redis = try await RedisServer.start(in: work + "/redis-durable", durable: true)
             let value = String(repeating: "v", count: 300)
-            _ = try RoundTrip.redis("SET", "k", value).answer(on: try BlockingConnection(path: redis.socketPath))
+            _ = try RoundTrip.redis("SET", "k", value).answer(on: try RawConnection(path: redis.socketPath))
             let twins: [(name: String, todoctl: [String], redis: [String])] = [
                 ("show \(middle)", ["show", middle], ["GET", "k"]),
                 ("add", ["add", "Bench", "process"], ["SET", "k", "v"]),

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TodoClient
 import TodoEvents
 import TodoModel
@@ -30,13 +31,13 @@ extension Bench {
         try await big.stop()
     }
 
-    /// The same bare client (`RoundTrip` on a `BlockingConnection`) against todod and Redis,
+    /// The same bare client (`RoundTrip` on a `RawConnection`) against todod and Redis,
     /// their runs taken in turn so that both see the same machine.
     private func rawReads(todod: BenchDaemon, redis: RedisServer) async throws {
-        let todoConnection = try BlockingConnection(path: todod.socketPath)
-        let hello = try todoConnection.bytes(in: todoConnection.readLine())
+        let todoConnection = try RawConnection(path: todod.socketPath)
+        let hello = try todoConnection.bytes(in: todoConnection.nextLine())
         try expect(hello, event: "responseHello", from: "todod's first line")
-        let redisConnection = try BlockingConnection(path: redis.socketPath)
+        let redisConnection = try RawConnection(path: redis.socketPath)
         let value = String(repeating: "v", count: 300)
         _ = try RoundTrip.redis("SET", "k", value).answer(on: redisConnection)
 

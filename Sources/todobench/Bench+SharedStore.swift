@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import TodoClient
 import TodoEvents
 import TodoModel
@@ -11,7 +12,14 @@ extension Bench {
     func sharedStore(in work: String) async throws {
         Watchdog.arm(180, "scenario 7 (the shared store): starting PostgreSQL")
         progress("7. PostgreSQL: initdb and start, in a directory of its own under \(options.parent)")
-        try await PostgresServer.start(under: options.parent, keep: options.keep).stopAfter { try await sharedStore(on: $0, in: work) }
+        // PostgreSQL's defaults (durable): a write todod acknowledges is on PostgreSQL's disk, as
+        // SQLite's writes are on the daemon's, so the two compare.
+        let postgres = try await PostgresServer.start(under: options.parent, durable: true, keep: options.keep)
+        // On ^C or the watchdog, SIGQUIT: an immediate shutdown, which still stops its backends.
+        let postmaster = postgres.postmasterPID
+        if let postmaster { Watchdog.track(pid: postmaster, signal: SIGQUIT) }
+        defer { if let postmaster { Watchdog.untrack(pid: postmaster) } }
+        try await postgres.stopAfter { try await sharedStore(on: $0, in: work) }
     }
 
     private func sharedStore(on postgres: PostgresServer, in work: String) async throws {

@@ -1,5 +1,6 @@
 import TodoPaths
 import Foundation
+import TestHarness
 import NIOCore
 import Synchronization
 import TodoClient
@@ -34,7 +35,7 @@ struct Bench {
 
     func run() async throws {
         let fileLimit = FileLimit.raise()
-        let work = try makeTemporaryDirectory(under: options.parent)
+        let work = try makeTemporaryDirectory(under: options.parent, prefix: "todobench")
         defer { if !options.keep { try? FileManager.default.removeItem(atPath: work) } }
         progress("binaries from \(options.binaries); data in \(work) (\(fileSystem(of: work))); file limit \(fileLimit), todod gets \(FileLimit.ordinarySoftLimit)")
         let started = now()

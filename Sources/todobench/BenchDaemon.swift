@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 
 #if canImport(Glibc)
 import Glibc
@@ -55,9 +56,11 @@ final class BenchDaemon: @unchecked Sendable {
         let started = now()
         let process = self.process
         try FileLimit.withSoftLimit(fileLimit) { try process.run() }
-        guard try await notify.awaitReady(of: process, within: 60) else {
+        do {
+            try await notify.awaitMessage(containing: "READY=1", timeout: 60, while: { process.isRunning })
+        } catch {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            throw BenchError("todod did not become ready; its log: \(logPath)")
+            throw BenchError("todod did not become ready (\(error)); its log: \(logPath)")
         }
         startupTime = now() - started
     }
@@ -159,11 +162,4 @@ enum FileLimit {
         }
         return try body()
     }
-}
-
-/// A private temporary directory, short enough for a socket path.
-func makeTemporaryDirectory(under parent: String, prefix: String = "todobench") throws -> String {
-    var template = Array((parent + "/\(prefix)-XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp in \(parent) failed") }
-    return String(cString: made)
 }

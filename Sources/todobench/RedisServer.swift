@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 
 #if canImport(Glibc)
 import Glibc
@@ -49,9 +50,11 @@ final class RedisServer: SideServer, @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         Watchdog.track(pid: pid)
-        guard try await notify.awaitReady(of: process, within: 30) else {
+        do {
+            try await notify.awaitMessage(containing: "READY=1", timeout: 30, while: { [process] in process.isRunning })
+        } catch {
             if process.isRunning { kill(pid, SIGKILL) }
-            throw BenchError("redis-server did not become ready; its log: \(directory)/redis.log")
+            throw BenchError("redis-server did not become ready (\(error)); its log: \(directory)/redis.log")
         }
     }
 
@@ -62,11 +65,11 @@ final class RedisServer: SideServer, @unchecked Sendable {
         let process = self.process
         guard process.isRunning else { return }
         var closed = false
-        if let connection = try? BlockingConnection(path: socketPath) {
+        if let connection = try? RawConnection(path: socketPath) {
             do {
                 _ = try RoundTrip.redis("SHUTDOWN", "NOSAVE").answer(on: connection)
                 progress("redis-server answered SHUTDOWN instead of exiting; killing it")
-            } catch is BlockingConnection.Closed {
+            } catch is RawConnection.Closed {
                 closed = true  // the usual end: Redis closes the connection as it exits, without an answer
             } catch {
                 progress("redis-server refused SHUTDOWN (\(error)); killing it")

@@ -1,13 +1,14 @@
 import Foundation
+import TestHarness
 
 /// One request, written by hand, and how to recognise the end of its answer: the same
-/// loop times todod and Redis (`BlockingConnection`, one request in flight), so that
+/// loop times todod and Redis (`RawConnection`, one request in flight), so that
 /// their ratio compares the servers, not two clients.
 struct RoundTrip: Sendable {
     let name: String
     let request: [UInt8]
     /// Reads up to the end of this request's answer and returns its bytes' range.
-    let awaitAnswer: @Sendable (BlockingConnection) throws -> Range<Int>
+    let awaitAnswer: @Sendable (RawConnection) throws -> Range<Int>
 
     /// A todod request line (`{"event":…,"id":"bench","data":…}`). With one request in
     /// flight the id can stay the same; the answer is the next line carrying it (a
@@ -17,7 +18,7 @@ struct RoundTrip: Sendable {
         let marker = Array(#""id":"bench""#.utf8)
         return RoundTrip(name: event, request: Array(line.utf8)) { connection in
             while true {
-                let answer = try connection.readLine()
+                let answer = try connection.nextLine()
                 if connection.contains(marker, in: answer) { return answer }
             }
         }
@@ -29,14 +30,14 @@ struct RoundTrip: Sendable {
         var command = "*\(arguments.count)\r\n"
         for argument in arguments { command += "$\(argument.utf8.count)\r\n\(argument)\r\n" }
         return RoundTrip(name: arguments.first ?? "", request: Array(command.utf8)) { connection in
-            let header = try connection.bytes(in: connection.readLine())
+            let header = try connection.bytes(in: connection.nextLine())
             switch header.first {
             case UInt8(ascii: "$"):
                 guard let length = Int(String(decoding: header.dropFirst().dropLast(), as: UTF8.self)) else {
                     throw BenchError("Redis answered with a bad bulk header: \(String(decoding: header, as: UTF8.self))")
                 }
                 if length < 0 { throw BenchError("Redis has no such key") }
-                let value = try connection.read(exactly: length + 2)
+                let value = try connection.next(exactly: length + 2)
                 return value.lowerBound..<(value.upperBound - 2)
             case UInt8(ascii: "-"):
                 throw BenchError("Redis refused the command: \(String(decoding: header, as: UTF8.self))")
@@ -47,13 +48,13 @@ struct RoundTrip: Sendable {
     }
 
     /// Sends the request once and returns its answer's bytes, to check what the timed loop reads.
-    func answer(on connection: BlockingConnection) throws -> [UInt8] {
+    func answer(on connection: RawConnection) throws -> [UInt8] {
         try connection.send(request)
         return try connection.bytes(in: awaitAnswer(connection))
     }
 
     /// One client, one request in flight, for `duration` seconds: one sample.
-    func run(on connection: BlockingConnection, duration: Double) throws -> Sample {
+    func run(on connection: RawConnection, duration: Double) throws -> Sample {
         var sample = Sample()
         sample.latencies.reserveCapacity(1 << 16)
         let start = now()

@@ -1,5 +1,5 @@
 import Foundation
-import SpawnTestSupport
+import TestHarness
 
 /// A long-running command (`todoctl events`, `todoctl watch --plain`) whose output a
 /// test reads line by line while it runs.

@@ -1,10 +1,10 @@
 import Foundation
-import SpawnTestSupport
+import TestHarness
 
 /// Runs blocking work (waiting for a process, reading a socket) on a thread of its own,
 /// so that it never holds one of the few threads Swift concurrency has on 2 cores.
 func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await SpawnTestSupport.blocking(work)
+    try await TestHarness.blocking(work)
 }
 
 struct TestFailure: Error, CustomStringConvertible {
@@ -12,11 +12,10 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A private temporary directory, short enough for a socket path.
+/// A private temporary directory, short enough for a socket path (TestHarness's, named here for
+/// every test file).
 func makeTemporaryDirectory() throws -> String {
-    var template = Array("/tmp/todod-test-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-    return String(cString: made)
+    try TestHarness.makeTemporaryDirectory()
 }
 
 /// Where `swift build` put todod and todoctl: beside the test bundle.

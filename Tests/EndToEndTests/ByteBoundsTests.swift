@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// Limits that count characters let one character weigh 800 KB ("Z" and 400,000 combining

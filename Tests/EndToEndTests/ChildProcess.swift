@@ -1,9 +1,9 @@
 import Foundation
-import SpawnTestSupport
+import TestHarness
 
 /// A process started with exactly the environment given, whose output (stdout and stderr
 /// together) a test reads as it comes: `systemd-socket-activate`, a packaged todod, a user
-/// manager, tmux. Spawned and reaped by SpawnTestSupport (see there why not with `Process`).
+/// manager, tmux. Spawned and reaped by TestHarness (see there why not with `Process`).
 typealias ChildProcess = SpawnedProcess
 
 extension SpawnedProcess {

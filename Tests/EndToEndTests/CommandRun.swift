@@ -1,8 +1,8 @@
 import Foundation
-import SpawnTestSupport
+import TestHarness
 
-/// The outcome of running a program to its end (SpawnTestSupport's, named here for every test file).
-typealias CommandResult = SpawnTestSupport.CommandResult
+/// The outcome of running a program to its end (TestHarness's, named here for every test file).
+typealias CommandResult = TestHarness.CommandResult
 
 /// Runs `todoctl` (or any program) with arguments, the test's environment with `environment` on
 /// top (and NO_COLOR) and optional input, and waits for it to exit; killed after `timeout` so a

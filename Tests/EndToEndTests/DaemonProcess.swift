@@ -1,5 +1,5 @@
 import Foundation
-import SpawnTestSupport
+import TestHarness
 import Testing
 
 /// A real todod process on a private socket and database, started and awaited by its
@@ -10,7 +10,7 @@ final class DaemonProcess: @unchecked Sendable {
     let databasePath: String
     let logPath: String
     private let process: SpawnedProcess
-    private let notify: NotifyListener
+    private let notify: NotifySocket
 
     var environment: [String: String] { ["TODOD_SOCKET": socketPath] }
     var pid: Int32 { process.pid }
@@ -29,7 +29,7 @@ final class DaemonProcess: @unchecked Sendable {
         databasePath = directory + "/todos.sqlite"
         logPath = directory + "/todod.log"
         let notifyPath = directory + "/notify-\(UUID().uuidString.prefix(8)).sock"
-        notify = try NotifyListener(path: notifyPath)
+        notify = try NotifySocket(path: notifyPath)
         var todod = [binaryDirectory + "/todod", "--socket", socketPath, "--database", databasePath, "--log-level", "debug"] + arguments
         if let user {
             // The daemon must reach its notify socket and own its directory, as a user's would be.

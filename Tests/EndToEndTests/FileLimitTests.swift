@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// Out of file descriptors, accept fails at once (EMFILE) for as long as clients wait:

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// A shared store with a history (a, b, c through one daemon, stopped), and a database used

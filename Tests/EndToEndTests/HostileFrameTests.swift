@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// Frames a hostile or careless client can send within the 1 MiB line limit: each is

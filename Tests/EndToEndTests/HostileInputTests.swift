@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// Text that would command a terminal, and requests sized to stall the daemon, sent as

@@ -1,5 +1,5 @@
 import Foundation
-import SpawnTestSupport
+import TestHarness
 import Testing
 
 /// One daemon per database and per socket, whatever the timing: the lock files beside
@@ -93,7 +93,7 @@ struct LockTests {
 /// A todod started bare (no waiting for it), to race another: made first, started with `start()`
 /// right after its rival.
 final class RacingDaemon: @unchecked Sendable {
-    let notify: NotifyListener
+    let notify: NotifySocket
     private let arguments: [String]
     private let errorPath: String
     private var process: SpawnedProcess?
@@ -101,7 +101,7 @@ final class RacingDaemon: @unchecked Sendable {
     init(socket: String, database: String, directory: String) throws {
         arguments = ["--socket", socket, "--database", database]
         errorPath = database + ".stderr"
-        notify = try NotifyListener(path: database + ".notify")
+        notify = try NotifySocket(path: database + ".notify")
     }
 
     func start() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// What a client sends can end up in the daemon's log (an unknown event's name, a bad

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// Recurrence, subtasks and waiting, through the real `todod` and `todoctl`.

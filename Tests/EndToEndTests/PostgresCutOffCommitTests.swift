@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// A COMMIT whose answer never reaches the daemon: PostgreSQL may or may not have committed,

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// Setting a shared store up, and the mistakes a person makes doing it: a password file,

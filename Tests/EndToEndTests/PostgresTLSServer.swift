@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 
 /// A private PostgreSQL (a PostgresServer) that also listens on TCP, on 127.0.0.1 and
 /// 127.0.0.2 at a port of its own (PostgresServerPorts, checked at start), where it asks for the `postgres` role's password (scram-sha-256),

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 import TodoClient
 import TodoEvents

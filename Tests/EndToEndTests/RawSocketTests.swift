@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// Bad frames, typed by hand as `socat` would send them: each gets an error naming the

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// The documentation is true: each page's tour runs against a fresh daemon with a fixed clock,
@@ -32,7 +33,7 @@ struct ReadmeTourTests {
         let directory = try makeTemporaryDirectory()
         let environment = Self.environment(in: directory)
         try FileManager.default.createDirectory(atPath: directory + "/run", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let notify = try NotifyListener(path: directory + "/notify.sock")
+        let notify = try NotifySocket(path: directory + "/notify.sock")
         defer { notify.close() }
         let daemon = try ChildProcess(
             binaryDirectory + "/todod", ["--log-level", "debug"],
@@ -79,7 +80,7 @@ struct ReadmeTourTests {
         }
         let setup = typed(blocks[0])
         let environment = ["PATH": binaryDirectory + ":/usr/bin:/bin", "HOME": directory, "TZ": "UTC", "LANG": "C.UTF-8"]
-        let notify = try NotifyListener(path: directory + "/notify.sock")
+        let notify = try NotifySocket(path: directory + "/notify.sock")
         defer { notify.close() }
         let daemon = try ChildProcess(
             "/bin/sh", ["-c", setup + "\nexec todod"],

@@ -1,8 +1,8 @@
 import Foundation
-import SpawnTestSupport
+import TestHarness
 import Testing
 
-/// What every other test relies on to run programs: SpawnTestSupport, on /bin/sh.
+/// What every other test relies on to run programs: TestHarness, on /bin/sh.
 @Suite("running programs for the tests")
 struct SpawnTests {
     @Test("a program gets its input, environment and directory; its output and errors come back apart, however large")
@@ -22,7 +22,7 @@ struct SpawnTests {
     func timeoutKills() async throws {
         let child = try ChildProcess("/bin/sh", ["-c", "sleep 600 & echo started; wait"], environment: ["PATH": "/usr/bin:/bin"])
         _ = try await child.awaitLine(containing: "started")
-        await #expect(throws: SpawnFailure.self) { try await child.waitForExit(timeout: 0) }
+        await #expect(throws: HarnessFailure.self) { try await child.waitForExit(timeout: 0) }
         let exitStatus = try await child.waitForExit()
         #expect(exitStatus == 128 + SIGKILL)
         // The sleep holds the output too: it ends only once the sleep is gone with its group.

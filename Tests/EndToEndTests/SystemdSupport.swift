@@ -1,5 +1,5 @@
 import Foundation
-import SpawnTestSupport
+import TestHarness
 
 /// The package's root directory (where the Makefile is): this file is Tests/EndToEndTests/ in it.
 let packageRoot: String = URL(fileURLWithPath: #filePath)

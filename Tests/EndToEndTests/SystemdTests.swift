@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// todod under systemd for real: socket activation through `systemd-socket-activate`, and a
@@ -12,7 +13,7 @@ struct SystemdTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socketPath = directory + "/activated.sock"
         let ownSocketPath = directory + "/own.sock"
-        let notify = try NotifyListener(path: directory + "/notify.sock")
+        let notify = try NotifySocket(path: directory + "/notify.sock")
         defer { notify.close() }
         let activator = try ChildProcess(
             "/usr/bin/systemd-socket-activate",
@@ -301,7 +302,7 @@ struct SystemdPackageTests {
         let hide = hideToolchain()
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let notify = try NotifyListener(path: directory + "/notify.sock")
+        let notify = try NotifySocket(path: directory + "/notify.sock")
         defer { notify.close() }
         let socketPath = directory + "/todod.sock"
         let daemon = try ChildProcess(

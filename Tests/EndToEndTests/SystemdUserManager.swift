@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 
 /// A real systemd user manager (`systemd --user`) for a test, on a machine where systemd is not
 /// PID 1 (CI, containers): a fresh regular user with its home, a runtime directory
@@ -26,7 +27,7 @@ final class SystemdUserManager: @unchecked Sendable {
     private let cgroups: [String]
     private var cleanups: [(what: String, undo: @Sendable () throws -> Void)] = []
     private var manager: ChildProcess?
-    private var notify: NotifyListener?
+    private var notify: NotifySocket?
 
     /// Why it cannot run here, or nil.
     static var unavailableReason: String? {
@@ -149,7 +150,7 @@ final class SystemdUserManager: @unchecked Sendable {
     func start(unitPath: String? = nil) async throws {
         try await startJournal()
         let notifyPath = runtimeDirectory + "/test-manager-notify.sock"
-        let notify = try NotifyListener(path: notifyPath)
+        let notify = try NotifySocket(path: notifyPath)
         self.notify = notify
         chown(notifyPath, uid, gid)
         var variables = environment
@@ -206,7 +207,7 @@ final class SystemdUserManager: @unchecked Sendable {
         } else {
             cleanups.append(("remove \(journalDirectory)", { try? FileManager.default.removeItem(atPath: journalDirectory) }))
         }
-        let notify = try NotifyListener(path: runtimeDirectory + "/test-journald-notify.sock")
+        let notify = try NotifySocket(path: runtimeDirectory + "/test-journald-notify.sock")
         defer { notify.close() }
         let journald = try ChildProcess("/lib/systemd/systemd-journald", [], environment: ["NOTIFY_SOCKET": notify.path])
         cleanups.append(("stop systemd-journald", { journald.stopNow() }))

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// `WATCHDOG=1` means the core answers: it is sent only after a probe went through the

@@ -1,5 +1,5 @@
 import Foundation
-import SpawnTestSupport
+import TestHarness
 
 /// The real Taskwarrior (Debian's `task`) with its rc file and data in a fresh temporary
 /// directory: fixtures are what `task export` writes, not hand-made JSON.

@@ -1,5 +1,5 @@
 import Foundation
-import SpawnTestSupport
+import TestHarness
 import Testing
 import TodoInterop
 import TodoModel

@@ -1,5 +1,5 @@
 import Foundation
-import SpawnTestSupport
+import TestHarness
 
 /// The `sqlite3` command-line shell (Debian's `sqlite3`), as another program or a user
 /// would use it on todod's files: runs `sql` against `path` and returns what it printed.

@@ -1,4 +1,5 @@
 import Testing
+import TestHarness
 import TodoSystemd
 
 #if canImport(Glibc)

@@ -44,11 +44,11 @@ public func runToEndNow(
     let status: Int32
     do { status = try child.exitStatus(within: timeout) } catch {
         let printed = (child.outputReader?.text ?? "") + (child.errorReader?.text ?? "")
-        throw SpawnFailure("\(program) \(arguments.joined(separator: " ")) did not exit within \(Int(timeout)) s and was killed; it printed:\n\(printed)")
+        throw HarnessFailure("\(program) \(arguments.joined(separator: " ")) did not exit within \(Int(timeout)) s and was killed; it printed:\n\(printed)")
     }
     let deadline = Date().addingTimeInterval(5)
     for reader in [child.outputReader, child.errorReader].compactMap({ $0 }) where !reader.awaitEnd(until: deadline) {
-        throw SpawnFailure("\(program) exited \(status) but its output did not end within 5 s: something it started still holds it")
+        throw HarnessFailure("\(program) exited \(status) but its output did not end within 5 s: something it started still holds it")
     }
     return CommandResult(status: status, stdout: child.outputReader?.text ?? "", stderr: child.errorReader?.text ?? "")
 }

@@ -63,9 +63,9 @@ public final class OutputReader: @unchecked Sendable {
         return try condition.withLock {
             while true {
                 if let line = find(linesNow) { return line }
-                if ended { throw SpawnFailure("its output ended without \(missing):\n\(linesNow.joined(separator: "\n"))") }
+                if ended { throw HarnessFailure("its output ended without \(missing):\n\(linesNow.joined(separator: "\n"))") }
                 guard condition.wait(until: deadline) else {
-                    throw SpawnFailure("no \(missing) within \(Int(timeout)) s:\n\(linesNow.joined(separator: "\n"))")
+                    throw HarnessFailure("no \(missing) within \(Int(timeout)) s:\n\(linesNow.joined(separator: "\n"))")
                 }
             }
         }

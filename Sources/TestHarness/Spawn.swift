@@ -47,7 +47,7 @@ func spawn(
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
     guard spawned == 0 else {
-        throw SpawnFailure("cannot start \(program): \(String(cString: strerror(spawned))); is it installed there and executable?")
+        throw HarnessFailure("cannot start \(program): \(String(cString: strerror(spawned))); is it installed there and executable?")
     }
     return pid
 }
@@ -85,14 +85,14 @@ private enum GlibcExtensions {
     /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29): the child starts in `directory`.
     static func changeDirectory(_ actions: inout posix_spawn_file_actions_t, _ directory: String) throws {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else {
-            throw SpawnFailure("this glibc has no posix_spawn_file_actions_addchdir_np (2.29 and later do): cannot start a program in \(directory)")
+            throw HarnessFailure("this glibc has no posix_spawn_file_actions_addchdir_np (2.29 and later do): cannot start a program in \(directory)")
         }
         _ = unsafeBitCast(symbol, to: ChangeDirectory.self)(&actions, directory)
     }
 }
 
 /// Why a program could not be started or did not end in time.
-public struct SpawnFailure: Error, CustomStringConvertible {
+public struct HarnessFailure: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }

@@ -96,7 +96,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     private func reader() throws -> OutputReader {
-        guard let outputReader else { throw SpawnFailure("process \(pid)'s output is not read: start it with `output: .pipe`") }
+        guard let outputReader else { throw HarnessFailure("process \(pid)'s output is not read: start it with `output: .pipe`") }
         return outputReader
     }
 
@@ -113,7 +113,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     public func exitStatus(within timeout: TimeInterval) throws -> Int32 {
         if let status = exit.wait(until: Date().addingTimeInterval(timeout)) { return status }
         kill(-pid, SIGKILL)
-        throw SpawnFailure("process \(pid) did not exit within \(Int(timeout)) s; it was killed")
+        throw HarnessFailure("process \(pid) did not exit within \(Int(timeout)) s; it was killed")
     }
 
     /// Its exit status, however long it takes, blocking this thread.
@@ -134,7 +134,7 @@ public final class SpawnedProcess: @unchecked Sendable {
         let reader = try reader()
         return try await blocking { [pid] in
             guard reader.awaitEnd(until: Date().addingTimeInterval(timeout)) else {
-                throw SpawnFailure("the output of \(pid) did not end within \(Int(timeout)) s: something it started still holds it")
+                throw HarnessFailure("the output of \(pid) did not end within \(Int(timeout)) s: something it started still holds it")
             }
             return reader.lines.joined(separator: "\n")
         }
@@ -191,7 +191,7 @@ private struct ChildPipe {
 
     init() throws {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw SpawnFailure("cannot make a pipe: \(String(cString: strerror(errno))); too many open files?") }
+        guard pipe(&ends) == 0 else { throw HarnessFailure("cannot make a pipe: \(String(cString: strerror(errno))); too many open files?") }
         (readEnd, writeEnd) = (ends[0], ends[1])
         // pipe2(O_CLOEXEC) is not in Swift's Glibc module; `spawn` closes from 3 up in its
         // children anyway, so this is for anything else that might exec.
