@@ -103,7 +103,7 @@ public struct WireCodec: Sendable {
         guard WireCodec.isUTF8(bytes) else {
             throw RejectedFrame(id: nil, "the line is not valid UTF-8")
         }
-        return try WireFrame(from: WireDecoder(document: try JSONDocument(bytes: bytes, limits: .response)))
+        return try WireDecoder(document: try JSONDocument(bytes: bytes, limits: .response)).responseFrame()
     }
 
     /// Reads one value written by `json(_:)` (a line of `todoctl log --json`), with the

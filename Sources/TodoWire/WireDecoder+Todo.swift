@@ -124,7 +124,7 @@ extension WireDecoder {
     }
 
     /// Each member of an object, in order: its key and a decoder of its value.
-    private func forEachMember(_ body: (String, WireDecoder) throws -> Void) throws {
+    func forEachMember(_ body: (String, WireDecoder) throws -> Void) throws {
         var member = node + 1
         for _ in 0..<document.nodes[node].count {
             let key = document.string(member)

@@ -171,6 +171,33 @@ struct WireEncoderTests {
         }
     }
 
+    @Test("a hello or a detail is read as the frame's conformance reads it, or refused in its words",
+          arguments: [
+            #"{"event":"responseHello","data":{"protocol":1,"server":"0.1.0","client":3,"seq":42}}"#,
+            #"{"event":"responseHello","data":{"protocol":1,"server":"0.1.0","client":3,"seq":42,"more":[1]},"id":"r1","client":3,"later":{}}"#,
+            #"{"event":"responseHello","data":{"protocol":1,"server":"0.1.0","client":3}}"#,
+            #"{"event":"responseHello","data":{"protocol":1,"server":"0.1.0","client":-3,"seq":42}}"#,
+            #"{"event":"responseHello","data":{"protocol":1.5,"server":"0.1.0","client":3,"seq":42}}"#,
+            #"{"event":"responseHello","data":{"protocol":1,"server":null,"client":3,"seq":42}}"#,
+            #"{"event":"responseHello","data":{"protocol":1,"server":"0.1.0","client":3,"seq":42},"id":5}"#,
+            #"{"event":"responseHello","data":null}"#,
+            #"{"event":"responseHello"}"#,
+            #"{"event":"responseHelo","data":{"protocol":1,"server":"0.1.0","client":3,"seq":42}}"#,
+            #"{"data":{"protocol":1,"server":"0.1.0","client":3,"seq":42}}"#,
+            #"{"event":"responseTodoDetail","data":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1},"client":null,"program":"x"}"#,
+            #"{"event":"responseTodoDetail","data":{"number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}}"#,
+            #"{"event":"responseTodoDetail","data":[]}"#,
+          ])
+    func quickFramesAsConformance(_ line: String) throws {
+        let quick = Result { try codec.decodeResponse(ByteBuffer(string: line)) }
+        let conformance = Result { try WireFrame(from: WireDecoder(document: try JSONDocument(bytes: Array(line.utf8), limits: .response))) }
+        switch (quick, conformance) {
+        case (.success(let ours), .success(let theirs)): #expect(ours == theirs, "\(line)")
+        case (.failure(let ours), .failure(let theirs)): #expect(WireCodec.describe(ours) == WireCodec.describe(theirs), "\(line)")
+        default: Issue.record("\(line): the codec gave \(quick), the conformance \(conformance)")
+        }
+    }
+
     @Test("a detail the detail reader refuses is refused as its conformance refuses it, in the same words",
           arguments: [
             #"{"number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
