@@ -65,6 +65,17 @@ public struct UndoWalk: Sendable {
         return nil
     }
 
+    /// The step that took `step` back, when a step still in effect did (nil: it is in effect).
+    public static func takenBack(_ step: UInt64, _ next: () throws -> Step?) rethrows -> UInt64? {
+        var walk = UndoWalk()
+        var by: [UInt64: UInt64] = [:]
+        while let found = try next(), found.step > step {
+            guard walk.visit(found) else { continue }
+            for undone in found.undoneSteps where by[undone] == nil { by[undone] = found.step }
+        }
+        return walk.takenBack.contains(step) ? by[step] : nil
+    }
+
     /// The changes in effect made at or after `since` (up to the step `through`), which
     /// `undo --since` takes back: newest first.
     public static func changes(since: Date, through: UInt64?, _ next: () throws -> Step?) rethrows -> [Step] {

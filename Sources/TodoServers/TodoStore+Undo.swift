@@ -31,6 +31,14 @@ extension TodoStore {
             steps = try UndoWalk.undoTarget { try journal.next() }.map { [$0.step] } ?? []
             what = newest == nil ? "the journal is empty" : "every change in the journal is undone already (redo with `todoctl redo`)"
         }
+        // A change undone already would only clash with its own undo: say so instead.
+        if let seq = undo.seq, let step = steps.first {
+            var journal = try JournalSteps(in: db)
+            if let by = try UndoWalk.takenBack(step, { try journal.next() }) {
+                return .failed(mutation, .nothingToUndo(
+                    "change \(seq) was taken back already, by change \(by); `todoctl undo \(by)` puts it back"))
+            }
+        }
         // Taking back an undo (naming it, `todoctl undo SEQ`) redoes it, as `todoctl redo` would.
         let isRedo = try undo.seq != nil && steps.count == 1 && isUndo(step: steps[0], in: db)
         return try takeBack(steps: steps, isRedo: isRedo, preview: undo.preview, force: undo.force, nothing: .nothingToUndo(what), as: mutation, in: &transaction)

@@ -31,6 +31,10 @@ struct UndoRedoTests {
         #expect(second.status == 0 && second.stdout.contains("(undo of 2)"), "\(second.stdout)\(second.stderr)")
         let todo = try await show(daemon, "1")
         #expect(todo["title"] as? String == "Water the plants" && todo["priority"] as? String == "normal", "\(todo)")
+        // Named, a change undone already is refused as such, not as a clash with its own undo.
+        let named = try await daemon.todoctl("undo", "3")
+        #expect(named.status == 1, "\(named.stdout)")
+        #expect(named.stderr.contains("nothing to undo: change 3 was taken back already, by change 4; `todoctl undo 4` puts it back"), "\(named.stderr)")
         // The journal says what is undone, not the daemon's memory.
         try await daemon.stop()
         let restarted = try await DaemonProcess.start(in: daemon.directory)

@@ -52,6 +52,14 @@ struct UndoWalkTests {
         #expect(UndoWalk.redoTarget(Self.newestFirst([])) == .noUndo)
     }
 
+    @Test("a change taken back is named with the step in effect that took it back")
+    func takenBack() {
+        let journal = [Self.change(1), Self.undo(2, of: 1), Self.redo(3, of: 2), Self.undo(4, of: 1)]
+        #expect(UndoWalk.takenBack(1, Self.newestFirst(journal)) == 4)
+        #expect(UndoWalk.takenBack(2, Self.newestFirst(journal)) == 3)
+        #expect(UndoWalk.takenBack(1, Self.newestFirst(Array(journal.prefix(3)))) == nil)
+    }
+
     @Test("--since takes the changes in effect since then, up to the last one listed")
     func since() {
         let journal = [Self.change(1), Self.change(2), Self.change(3), Self.undo(4, of: 3), Self.change(5), Self.change(6)]
