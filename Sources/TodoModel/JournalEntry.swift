@@ -48,6 +48,10 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 }
 
 extension JournalEntry {
+    enum CodingKeys: String, CodingKey {
+        case seq, step, at, author, kind, before, after, imported, undoes, undoneSteps, isRedo
+    }
+
     // A shared store's entries written before redo have neither `undoneSteps` nor `isRedo`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -58,5 +62,22 @@ extension JournalEntry {
             imported: try c.decode(Bool.self, forKey: .imported), undoes: try c.decodeIfPresent(UInt64.self, forKey: .undoes),
             undoneSteps: try c.decodeIfPresent([UInt64].self, forKey: .undoneSteps) ?? [],
             isRedo: try c.decodeIfPresent(Bool.self, forKey: .isRedo) ?? false)
+    }
+
+    // A change (not an undo or redo) is stored as it was before redo: a shared store keeps
+    // one JSON object per change, and a 100,000-todo import would carry the defaults 100,000 times.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(seq, forKey: .seq)
+        try c.encode(step, forKey: .step)
+        try c.encode(at, forKey: .at)
+        try c.encode(author, forKey: .author)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(before, forKey: .before)
+        try c.encode(after, forKey: .after)
+        try c.encode(imported, forKey: .imported)
+        try c.encodeIfPresent(undoes, forKey: .undoes)
+        if !undoneSteps.isEmpty { try c.encode(undoneSteps, forKey: .undoneSteps) }
+        if isRedo { try c.encode(isRedo, forKey: .isRedo) }
     }
 }
