@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TodoEvents
 import TodoModel
 import TodoTerminal
@@ -50,7 +51,9 @@ struct UndoCommand: AsyncParsableCommand {
                 if lines.count > Selection.askAbove && !yes { named = [] }
             }
             for change in named {
-                Terminal.print("taking back change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)")
+                let line = "taking back change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)"
+                // With --json, stdout holds JSON lines only: the naming goes to stderr.
+                if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { Terminal.print(line) }
             }
             // Exactly what was shown: the step found (not whatever is last by now), or the
             // changes since, up to the last one listed.

@@ -94,6 +94,11 @@ struct UndoRedoTests {
         let undone = try await daemon.todoctl("undo")
         #expect(undone.status == 0, "\(undone.stderr)")
         #expect(undone.stdout.contains("taking back change 3 by watch (client"), "\(undone.stdout)")
+        // Scripts read JSON lines on stdout: the naming goes to stderr there.
+        _ = try await daemon.todoctl("redo")
+        let json = try await daemon.todoctl("undo", "--json")
+        #expect(json.status == 0 && json.stderr.contains("taking back change 3 by watch (client"), "\(json.stderr)")
+        #expect(json.lines.count == 1 && json.lines.allSatisfy { $0.hasPrefix("{") }, "\(json.stdout)")
         let notes = try await show(daemon, "1")
         #expect(notes["title"] as? String == "Call Bob" && notes["notes"] as? String == "", "\(notes)")
         // Undone again: the title edit before, not watch's notes back.
@@ -104,7 +109,7 @@ struct UndoRedoTests {
         guard case .responseTodoViewModel = edited else { throw TestFailure("expected the edit to be written, got \(edited)") }
         let redo = try await daemon.todoctl("redo")
         #expect(redo.status == 1, "\(redo.stdout)")
-        #expect(redo.stderr.contains("nothing to redo: change 6 (#1 updated by watch (client"), "\(redo.stderr)")
+        #expect(redo.stderr.contains("nothing to redo: change 8 (#1 updated by watch (client"), "\(redo.stderr)")
         let todo = try await show(daemon, "1")
         #expect(todo["title"] as? String == "Call the plumber" && todo["notes"] as? String == "", "\(todo)")
         await watch.close()
