@@ -80,12 +80,24 @@ extension TodoStore {
     private static func takeBack(steps: [UInt64], isRedo: Bool, preview: Bool, force: Bool, nothing: TodoModelError,
                                  as mutation: TodoMutation, in transaction: inout TodoTransaction) throws -> TodoWriteResult {
         let db = transaction.db
-        var rows: [Row] = []
-        for step in steps.sorted() { rows += try stepRows(of: Int64(step), in: db) }
-        guard rows.count <= maximumUndoneChanges else {
+        var rows = try stepRows(of: steps.count == 1 ? Int64(steps[0]) : nil, in: db)
+        var count = rows.count
+        if steps.count > 1, let first = steps.min() {
+            // Several steps (--since): one range read from the oldest, not a read per step
+            // (each would scan to the journal's end: 20,000 steps took 42 s). Counted first,
+            // on the step column alone, so that a refused undo reads no todos.
+            let wanted = Set(steps)
+            count = try Int64.fetchAll(db, sql: "SELECT step FROM journal WHERE seq >= ?", arguments: [Int64(first)])
+                .filter { wanted.contains(UInt64($0)) }.count
+            if count <= maximumUndoneChanges {
+                rows = try Row.fetchAll(db, sql: "SELECT * FROM journal WHERE seq >= ? ORDER BY seq", arguments: [Int64(first)])
+                    .filter { wanted.contains(UInt64($0["step"] as Int64)) }
+            }
+        }
+        guard count <= maximumUndoneChanges else {
             return .failed(mutation, .invalid(
                 field: "since",
-                reason: "that undo would take back \(rows.count) changes at once; the most is \(maximumUndoneChanges): undo a later time, or one change at a time (todoctl undo SEQ)"))
+                reason: "that undo would take back \(count) changes at once; the most is \(maximumUndoneChanges): undo a later time, or one change at a time (todoctl undo SEQ)"))
         }
         let undone = try JournalRecord.entries(rows, in: db)
         guard let oldest = undone.map(\.seq).min() else { return .failed(mutation, nothing) }
