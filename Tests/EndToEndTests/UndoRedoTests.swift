@@ -46,6 +46,23 @@ struct UndoRedoTests {
         try await restarted.stop()
     }
 
+    @Test("an undo journaled before redo (no undone steps recorded) is still stepped past, by the change it names")
+    func undoFromBeforeRedo() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await threeChanges(daemon)
+        _ = try await daemon.todoctl("undo")
+        try await daemon.stop()
+        // As todod wrote it before redo: only `undoes`.
+        let cleared = try await run("/usr/bin/sqlite3", [daemon.databasePath, "UPDATE journal SET undoneSteps = NULL, isRedo = 0"])
+        #expect(cleared.status == 0, "\(cleared.stderr)")
+        let restarted = try await DaemonProcess.start(in: daemon.directory)
+        let undone = try await restarted.todoctl("undo")
+        #expect(undone.status == 0 && undone.stdout.contains("(undo of 2)"), "\(undone.stdout)\(undone.stderr)")
+        let redone = try await restarted.todoctl("redo")
+        #expect(redone.status == 0 && redone.stdout.contains("(redo of 5)"), "\(redone.stdout)\(redone.stderr)")
+        try await restarted.stop()
+    }
+
     @Test("redo after two undos puts back both changes in reverse order, then says every undo is redone")
     func redoAfterTwoUndos() async throws {
         let daemon = try await DaemonProcess.start()
