@@ -46,6 +46,8 @@ extension Event: Codable {
         case .responseHistory: self = .responseHistory(try data())
         case .responseLog: self = .responseLog(try data())
         case .responseUndo: self = .responseUndo(try data())
+        case .requestRedo: self = .requestRedo
+        case .responseRedo: self = .responseRedo(try data())
         case .requestReplay: self = .requestReplay(try data())
         case .responseReplay: self = .responseReplay(try data())
         case .requestPurge: self = .requestPurge(try c.decodeIfPresent(PurgeRequest.self, forKey: .data) ?? PurgeRequest())
@@ -64,7 +66,7 @@ extension Event: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .event)
         switch self {
-        case .requestStatus, .requestBackup, .requestBackupDatabase: break
+        case .requestStatus, .requestBackup, .requestBackupDatabase, .requestRedo: break
         case .responseBackup(let value): try c.encode(value, forKey: .data)
         case .responseBackupDatabase(let value): try c.encode(value, forKey: .data)
         case .requestTodoViewModels(let value): try c.encode(value, forKey: .data)
@@ -93,7 +95,7 @@ extension Event: Codable {
         case .responsePurge(let value): try c.encode(value, forKey: .data)
         case .responseSharedStore(let value): try c.encode(value, forKey: .data)
         case .responseChanges(let value), .responseHistory(let value), .responseLog(let value), .responseUndo(let value),
-            .responseReplay(let value):
+            .responseRedo(let value), .responseReplay(let value):
             try c.encode(value, forKey: .data)
         case .requestReadJournal(let value): try c.encode(value, forKey: .data)
         case .responseJournal(let value): try c.encode(value, forKey: .data)

@@ -27,6 +27,8 @@ public enum Event: Sendable, Equatable {
     case requestHistory(HistoryRequest)
     case requestLog(LogRequest)
     case requestUndo(TodoUndo)
+    /// Takes back the newest undo still in effect; no data.
+    case requestRedo
     case requestReplay(ReplayRequest)
     case requestPurge(PurgeRequest)
     /// Todos from another program, created or replaced by id, in one transaction.
@@ -50,6 +52,8 @@ public enum Event: Sendable, Equatable {
     case responseLog(ChangeList)
     /// The changes an undo made (each is also broadcast as a `responseTodoViewModel`).
     case responseUndo(ChangeList)
+    /// The changes a redo made (each is also broadcast as a `responseTodoViewModel`).
+    case responseRedo(ChangeList)
     /// The changes a replay made (each is also broadcast).
     case responseReplay(ChangeList)
     case responsePurge(PurgeResult)
@@ -101,6 +105,8 @@ public enum Event: Sendable, Equatable {
         case .requestHistory: .requestHistory
         case .requestLog: .requestLog
         case .requestUndo: .requestUndo
+        case .requestRedo: .requestRedo
+        case .responseRedo: .responseRedo
         case .requestReplay: .requestReplay
         case .responseReplay: .responseReplay
         case .requestPurge: .requestPurge

@@ -13,6 +13,7 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case responseChanges, responseHistory, responseLog, responseUndo
     case requestReadJournal, responseJournal
     case requestReplay, responseReplay
+    case requestRedo, responseRedo
     case requestPurge, responsePurge
     case responseSharedStore
     case requestImportTodos, responseImportTodos, requestWriteTodos, responseWriteTodos

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// It goes field by field: a change is undone by putting back, in the todo as it is now,
 /// the fields that change set. A field changed again by a later change (one not undone
-/// with it) is a conflict naming that change, unless forced. Undoing a creation deletes
+/// with it), and not back to the value this change set, is a conflict naming that change,
+/// unless forced. Undoing a creation deletes
 /// (softly).
 public enum JournalUndo {
     /// One todo's new state, and the oldest change of it that the undo takes back.
@@ -33,7 +34,9 @@ public enum JournalUndo {
             let later = history.filter { $0.after.id == id && $0.seq > entry.seq && !undoneSeqs.contains($0.seq) }
             if let before = entry.before {
                 for field in entry.changedFields {
-                    if !force, let clash = later.first(where: { $0.changedFields.contains(field) }) {
+                    // A field that is as this change left it is put back whatever happened in
+                    // between: a later change to it and its undo (stepping back past an undo) cancel out.
+                    if !force, !field.isEqual(in: todo, and: entry.after), let clash = later.first(where: { $0.changedFields.contains(field) }) {
                         throw .undoConflict(field: field.rawValue, undoing: entry.seq, later: clash.seq, current: todo)
                     }
                     todo = field.copied(from: before, to: todo)

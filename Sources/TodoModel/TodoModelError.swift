@@ -15,6 +15,8 @@ public enum TodoModelError: Error, Sendable, Codable, Equatable {
     case undoConflict(field: String, undoing: UInt64, later: UInt64, current: Todo)
     /// The journal holds no change that the undo names.
     case nothingToUndo(String)
+    /// No undo to take back: none in effect, or a change made since ended the redo chain.
+    case nothingToRedo(String)
     /// The database refused the write (disk full, read-only, corrupt); nothing was written.
     case storage(String)
     /// The store shared with other daemons (`--store`) could not commit it or refused it;

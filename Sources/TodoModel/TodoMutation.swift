@@ -132,6 +132,8 @@ public enum TodoMutation: Sendable, Codable, Equatable {
     case importTodo(ImportedTodo)
     /// Takes back journaled changes (the store works them out with `JournalUndo`).
     case undo(TodoUndo)
+    /// Takes back the newest undo still in effect (`UndoWalk.redoTarget`): re-applies what it took back.
+    case redo
     /// Writes todos exactly as given (another database's log), each following its
     /// current revision; all or none.
     case replay([Todo])
@@ -142,7 +144,7 @@ public enum TodoMutation: Sendable, Codable, Equatable {
     /// The todo this mutation changes; nil for `create`.
     public var target: TodoRef? {
         switch self {
-        case .create, .undo, .replay, .purge: nil
+        case .create, .undo, .redo, .replay, .purge: nil
         case .complete(let ref), .completeWithChildren(let ref), .reopen(let ref), .toggleComplete(let ref), .delete(let ref), .restore(let ref):
             ref
         case .edit(let ref, _, _): ref
@@ -157,7 +159,7 @@ public enum TodoMutation: Sendable, Codable, Equatable {
     public func applied(to todo: Todo, at now: Date) throws(TodoModelError) -> Todo? {
         var next = todo
         switch self {
-        case .create, .undo, .replay, .purge:
+        case .create, .undo, .redo, .replay, .purge:
             return nil
         case .importTodo(let imported):
             // Keeps the source's times: re-importing the same record then changes nothing.

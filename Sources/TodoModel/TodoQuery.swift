@@ -37,10 +37,12 @@ public enum TodoWriteResult: Sendable, Codable, Equatable {
     /// change number `change`, which no broadcast carries.
     case purged(TodoMutation, [Todo], change: UInt64)
     case failed(TodoMutation, TodoModelError)
+    /// An undo's preview (`TodoUndo.preview`): the changes it would take back; nothing was written.
+    case previewed(TodoMutation, [JournalEntry])
 
     public var mutation: TodoMutation {
         switch self {
-        case .written(let m, _), .unchanged(let m, _), .failed(let m, _), .purged(let m, _, _): m
+        case .written(let m, _), .unchanged(let m, _), .failed(let m, _), .purged(let m, _, _), .previewed(let m, _): m
         }
     }
 

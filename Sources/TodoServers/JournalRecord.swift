@@ -17,6 +17,8 @@ enum JournalRecord {
             kind TEXT NOT NULL,
             imported INTEGER NOT NULL DEFAULT 0,
             undoes INTEGER,
+            undoneSteps TEXT,
+            isRedo INTEGER NOT NULL DEFAULT 0,
             id TEXT NOT NULL,
             number INTEGER NOT NULL,
             title TEXT NOT NULL,
@@ -43,14 +45,15 @@ enum JournalRecord {
     /// Appends rows.
     struct Writer {
         private static let insert = """
-            INSERT INTO journal (seq, step, at, client, program, kind, imported, undoes, \(TodoRecord.columns.joined(separator: ", ")))
-            VALUES (\(databaseQuestionMarks(count: 8 + TodoRecord.columns.count)))
+            INSERT INTO journal (seq, step, at, client, program, kind, imported, undoes, undoneSteps, isRedo, \(TodoRecord.columns.joined(separator: ", ")))
+            VALUES (\(databaseQuestionMarks(count: 10 + TodoRecord.columns.count)))
             """
 
         func append(_ entry: JournalEntry, in db: Database) throws {
             let head: [(any DatabaseValueConvertible)?] = [
                 Int64(entry.seq), Int64(entry.step), entry.at.millisecondsSince1970, Int64(entry.author.client),
                 entry.author.program, entry.kind.rawValue, entry.imported, entry.undoes.map(Int64.init),
+                JournalRecord.stepsText(entry.undoneSteps), entry.isRedo,
             ]
             try db.cachedStatement(sql: Writer.insert).execute(arguments: StatementArguments(head + TodoRecord(entry.after).databaseValues))
         }
@@ -67,7 +70,28 @@ enum JournalRecord {
             seq: UInt64(seq), step: UInt64(row["step"] as Int64), at: Date(millisecondsSince1970: row["at"]),
             author: ChangeAuthor(client: UInt64(row["client"] as Int64), program: row["program"]), kind: kind,
             before: before, after: try TodoRecord(row: row).todo, imported: row["imported"],
-            undoes: (row["undoes"] as Int64?).map(UInt64.init))
+            undoes: (row["undoes"] as Int64?).map(UInt64.init), undoneSteps: steps(row["undoneSteps"]), isRedo: row["isRedo"] ?? false)
+    }
+
+    /// The `undoneSteps` column: the steps as decimal numbers between spaces; NULL for none
+    /// (a change, or an undo journaled before redo).
+    static func stepsText(_ steps: [UInt64]) -> String? {
+        steps.isEmpty ? nil : steps.map(String.init).joined(separator: " ")
+    }
+
+    static func steps(_ text: String?) -> [UInt64] {
+        text.map { $0.split(separator: " ").compactMap { UInt64($0) } } ?? []
+    }
+
+    /// Adds what undo and redo step past (`JournalEntry.undoneSteps`, `isRedo`) to a journal
+    /// made before them. Registered before the journal's migration, whose table has them
+    /// from the start and whose entries for existing todos write them.
+    static func registerRedoMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("journal: undone steps") { db in
+            guard try db.tableExists("journal") else { return }
+            try db.execute(sql: "ALTER TABLE journal ADD COLUMN undoneSteps TEXT")
+            try db.execute(sql: "ALTER TABLE journal ADD COLUMN isRedo INTEGER NOT NULL DEFAULT 0")
+        }
     }
 
     /// Rows as entries, each with its `before` looked up (from the rows given when the

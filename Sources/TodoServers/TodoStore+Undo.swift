@@ -7,17 +7,18 @@ import TodoModel
 extension TodoStore {
     static func applyUndo(_ undo: TodoUndo, as mutation: TodoMutation, in transaction: inout TodoTransaction) throws -> TodoWriteResult {
         let db = transaction.db
-        let rows: [Row]
+        let steps: [UInt64]
         let what: String
         let last = UInt64(transaction.counters.change)
         if let seq = undo.seq {
-            rows = try stepRows(of: Int64.fetchOne(db, sql: "SELECT step FROM journal WHERE seq = ?", arguments: [Int64(seq)]), in: db)
+            steps = try Int64.fetchOne(db, sql: "SELECT step FROM journal WHERE seq = ?", arguments: [Int64(seq)]).map { [UInt64($0)] } ?? []
             what = (1...max(last, 1)).contains(seq) && last > 0
                 ? "change \(seq) is not in the journal: it was a purge, or a change to todos purged since, and neither can be undone"
                 : "the journal holds no change \(seq); the last is \(last)"
         } else if let since = undo.since {
-            rows = try Row.fetchAll(db, sql: "SELECT * FROM journal WHERE at >= ? ORDER BY seq", arguments: [since.millisecondsSince1970])
-            what = "no change was made since then"
+            var journal = try JournalSteps(in: db)
+            steps = try UndoWalk.changes(since: since, through: undo.through) { try journal.next() }.map(\.step)
+            what = "no change made since then is still in effect (undos, redos and changes already undone are stepped past)"
         } else {
             // A purge takes a change number and leaves no entry: the last change is then no
             // journaled step, and undoing an older one instead would surprise.
@@ -26,16 +27,81 @@ extension TodoStore {
                 return .failed(mutation, .nothingToUndo(
                     "the last change, \(last), was a purge, which cannot be undone; to undo an earlier change, name it: todoctl undo SEQ"))
             }
-            rows = try stepRows(of: Int64.fetchOne(db, sql: "SELECT step FROM journal ORDER BY seq DESC LIMIT 1"), in: db)
-            what = "the journal is empty"
+            var journal = try JournalSteps(in: db)
+            steps = try UndoWalk.undoTarget { try journal.next() }.map { [$0.step] } ?? []
+            what = newest == nil ? "the journal is empty" : "every change in the journal is undone already (redo with `todoctl redo`)"
         }
-        guard rows.count <= maximumUndoneChanges else {
+        // A change undone already would only clash with its own undo: say so instead.
+        if let seq = undo.seq, let step = steps.first {
+            var journal = try JournalSteps(in: db)
+            if let by = try UndoWalk.takenBack(step, { try journal.next() }) {
+                return .failed(mutation, .nothingToUndo(
+                    "change \(seq) was taken back already, by change \(by); `todoctl undo \(by)` puts it back"))
+            }
+        }
+        // Taking back an undo (naming it, `todoctl undo SEQ`) redoes it, as `todoctl redo` would.
+        let isRedo = try undo.seq != nil && steps.count == 1 && isUndo(step: steps[0], in: db)
+        return try takeBack(steps: steps, isRedo: isRedo, preview: undo.preview, force: undo.force, nothing: .nothingToUndo(what), as: mutation, in: &transaction)
+    }
+
+    /// Takes back the newest undo still in effect; a change made since ends the chain.
+    static func applyRedo(as mutation: TodoMutation, in transaction: inout TodoTransaction) throws -> TodoWriteResult {
+        var journal = try JournalSteps(in: transaction.db)
+        switch try UndoWalk.redoTarget({ try journal.next() }) {
+        case .undo(let undo):
+            return try takeBack(steps: [undo.step], isRedo: true, preview: false, force: false,
+                                nothing: .nothingToRedo("the todos are already as the redo would leave them"), as: mutation, in: &transaction)
+        case .endedBy(let change):
+            let entry = try JournalRecord.entries(stepRows(of: Int64(change.step), in: transaction.db), in: transaction.db).first
+            let named = entry.map { " (\(TodoStore.describe($0)))" } ?? ""
+            return .failed(mutation, .nothingToRedo(
+                "change \(change.step)\(named) was made after the last undo, and a new change ends the redo chain, as in editors; `todoctl undo` takes it back"))
+        case .allRedone:
+            return .failed(mutation, .nothingToRedo("every undo since the last change is redone already"))
+        case .noUndo:
+            return .failed(mutation, .nothingToRedo("the journal is empty"))
+        }
+    }
+
+    /// `#3 updated by watch (client 7)`: a change named in a message.
+    static func describe(_ entry: JournalEntry) -> String {
+        "#\(entry.after.number) \(entry.kind.rawValue) by \(entry.author.description)"
+    }
+
+    /// Whether `step` is an undo (one that took back changes or a redo), not a change or a redo.
+    private static func isUndo(step: UInt64, in db: Database) throws -> Bool {
+        var journal = try JournalSteps(in: db, only: step)
+        guard let found = try journal.next() else { return false }
+        return !found.isChange && !found.isRedo
+    }
+
+    /// Takes back the journal steps `steps`, as one step of its own that records them
+    /// (`JournalEntry.undoneSteps`); with `preview`, only lists their changes.
+    private static func takeBack(steps: [UInt64], isRedo: Bool, preview: Bool, force: Bool, nothing: TodoModelError,
+                                 as mutation: TodoMutation, in transaction: inout TodoTransaction) throws -> TodoWriteResult {
+        let db = transaction.db
+        var rows = try stepRows(of: steps.count == 1 ? Int64(steps[0]) : nil, in: db)
+        var count = rows.count
+        if steps.count > 1, let first = steps.min() {
+            // Several steps (--since): one range read from the oldest, not a read per step
+            // (each would scan to the journal's end: 20,000 steps took 42 s). Counted first,
+            // on the step column alone, so that a refused undo reads no todos.
+            let wanted = Set(steps)
+            count = try Int64.fetchAll(db, sql: "SELECT step FROM journal WHERE seq >= ?", arguments: [Int64(first)])
+                .filter { wanted.contains(UInt64($0)) }.count
+            if count <= maximumUndoneChanges {
+                rows = try Row.fetchAll(db, sql: "SELECT * FROM journal WHERE seq >= ? ORDER BY seq", arguments: [Int64(first)])
+                    .filter { wanted.contains(UInt64($0["step"] as Int64)) }
+            }
+        }
+        guard count <= maximumUndoneChanges else {
             return .failed(mutation, .invalid(
                 field: "since",
-                reason: "that undo would take back \(rows.count) changes at once; the most is \(maximumUndoneChanges): undo a later time, or one change at a time (todoctl undo SEQ)"))
+                reason: "that undo would take back \(count) changes at once; the most is \(maximumUndoneChanges): undo a later time, or one change at a time (todoctl undo SEQ)"))
         }
         let undone = try JournalRecord.entries(rows, in: db)
-        guard let oldest = undone.map(\.seq).min() else { return .failed(mutation, .nothingToUndo(what)) }
+        guard let oldest = undone.map(\.seq).min() else { return .failed(mutation, nothing) }
+        if preview { return .previewed(mutation, undone) }
         let ids = Set(undone.map(\.after.id)).map { $0.uuidString.lowercased() }
         let history = try JournalRecord.entries(
             Row.fetchAll(db, sql: "SELECT * FROM journal WHERE seq > ? AND id IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY seq",
@@ -48,16 +114,23 @@ extension TodoStore {
         }
         let writes: [JournalUndo.Write]
         do {
-            writes = try JournalUndo.writes(undoing: undone, history: history, current: current, at: transaction.now, force: undo.force)
+            writes = try JournalUndo.writes(undoing: undone, history: history, current: current, at: transaction.now, force: force)
+        } catch .undoConflict(let field, _, let later, let current) where mutation == .redo {
+            // Not reached through the chain (a later change ends it), but a redo never
+            // overwrites what someone changed after the undo.
+            return .failed(mutation, .nothingToRedo(
+                "#\(current.number)'s \(field) was changed by change \(later) after the undo, and a redo never overwrites it: nothing was redone"))
         } catch {
             return .failed(mutation, error)
         }
         if let refusal = try parentRefusal(of: writes, in: transaction) { return .failed(mutation, refusal) }
         guard !writes.isEmpty else {
-            guard let todo = current.values.first else { return .failed(mutation, .nothingToUndo(what)) }
+            guard let todo = current.values.first else { return .failed(mutation, nothing) }
             return .unchanged(mutation, todo)
         }
-        for write in writes { try transaction.write(write.after, before: write.before, undoes: write.undoes) }
+        for write in writes {
+            try transaction.write(write.after, before: write.before, undoes: write.undoes, undoneSteps: steps, isRedo: isRedo)
+        }
         return .written(mutation, [])
     }
 

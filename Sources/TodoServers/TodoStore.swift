@@ -88,6 +88,7 @@ public final class TodoStore: Sendable {
         // Before the journal: its v3 reads every todo with the planning columns.
         registerPlanningMigration(&migrator)
         registerInteropMigration(&migrator)
+        JournalRecord.registerRedoMigration(&migrator)
         migrator.registerMigration("v3: journal") { db in
             try db.execute(sql: JournalRecord.createTable)
             try TodoStore.journalExistingTodos(db)
@@ -218,6 +219,7 @@ public final class TodoStore: Sendable {
             return .written(mutation, [])
         }
         if case .undo(let undo) = mutation { return try applyUndo(undo, as: mutation, in: &transaction) }
+        if case .redo = mutation { return try applyRedo(as: mutation, in: &transaction) }
         if case .replay(let todos) = mutation { return try applyReplay(todos, as: mutation, in: &transaction) }
         if case .purge(let before) = mutation { return try transaction.purge(deletedBefore: before, as: mutation) }
         if case .importTodo(let imported) = mutation { return try applyImport(imported, as: mutation, in: &transaction) }

@@ -40,7 +40,7 @@ struct TodoTransaction {
     /// Writes `after` over `before` (inserts it when `before` is nil), numbers the change
     /// and journals it. `before` must be the row as this transaction read it.
     @discardableResult
-    mutating func write(_ after: Todo, before: Todo?, undoes: UInt64? = nil) throws -> JournalEntry {
+    mutating func write(_ after: Todo, before: Todo?, undoes: UInt64? = nil, undoneSteps: [UInt64] = [], isRedo: Bool = false) throws -> JournalEntry {
         if before == nil {
             try TodoRecord(after).insert(db)
         } else {
@@ -50,7 +50,7 @@ struct TodoTransaction {
         let seq = UInt64(counters.change)
         let entry = JournalEntry(
             seq: seq, step: changes.first?.seq ?? seq, at: now, author: author, kind: TodoChangeKind(before: before, after: after),
-            before: before, after: after, undoes: undoes)
+            before: before, after: after, undoes: undoes, undoneSteps: undoneSteps, isRedo: isRedo)
         try journal.append(entry, in: db)
         changes.append(entry)
         return entry

@@ -56,6 +56,7 @@ public final class ViewModelServer: Sendable {
             case .requestUndo(let undo):
                 if undo.seq != nil && undo.since != nil { throw TodoError.validation("since", "give a change's seq or a time, not both") }
                 return .requestWriteTodo(.undo(undo))
+            case .requestRedo: return .requestWriteTodo(.redo)
             case .responseJournal(let result): return viewResponse(to: result)
             case .requestPurge(let request): return .requestWriteTodo(.purge(deletedBefore: request.deletedBefore))
             case .requestReplay(let request): return .requestWriteTodo(.replay(try TodoValidation.replayed(request.changes.map(\.todo.todo))))
@@ -119,6 +120,7 @@ public final class ViewModelServer: Sendable {
     private static func listAnswer(to mutation: TodoMutation) -> (@Sendable (ChangeList) -> Event)? {
         switch mutation {
         case .undo: Event.responseUndo
+        case .redo: Event.responseRedo
         case .replay: Event.responseReplay
         default: nil
         }
@@ -160,6 +162,9 @@ public final class ViewModelServer: Sendable {
             return .responseTodoViewModel(TodoChange(kind: .unchanged, todo: TodoViewModel(todo), sequence: 0))
         case .failed(_, let error):
             return .responseError(TodoError(error))
+        case .previewed(_, let entries):
+            // What the undo would take back, each with who made it; nothing was written.
+            return .responseUndo(ChangeList(changes: entries.map { JournaledChange($0, withBefore: true) }, seq: entries.last?.seq ?? 0))
         }
     }
 }

@@ -15,7 +15,7 @@ public enum WatchKeys {
         Entry(keys: "a", action: "add a todo (with the tag of the filter)", short: "add"),
         Entry(keys: "Enter", action: "show or hide the selected todo in full", short: "detail"),
         Entry(keys: "h", action: "show or hide the selected todo's history", short: "history"),
-        Entry(keys: "U", action: "undo the last change (any client's); again to redo", short: "undo"),
+        Entry(keys: "U R", action: "undo the last change, any client's (again: the one before); redo", short: "undo"),
         Entry(keys: "e", action: "edit the title", short: "title"),
         Entry(keys: "D", action: "edit the due date (fri, +3d, 2026-12-24; empty: none)", short: "due"),
         Entry(keys: "p", action: "cycle the priority", short: "priority"),

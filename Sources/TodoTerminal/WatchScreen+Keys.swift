@@ -40,6 +40,7 @@ extension WatchScreen {
             pane = pane == .history ? .none : .history
             if pane == .history, let selected { return .history(selected.id) }
         case .character("U"): return .undo
+        case .character("R"): return .redo
         case .character(" "), .character("x"):
             guard let selected else { return nil }
             // A deleted todo is neither open nor done until it is restored.

@@ -32,8 +32,10 @@ public struct WatchScreen: Sendable {
         case edit(UUID, revision: Int?, TodoEdit, typed: TypedText?)
         /// Open this todo's notes in the person's editor (which only the owner can do).
         case editNotes(UUID)
-        /// Undo the last change, whoever made it.
+        /// Undo the last change still in effect, whoever made it (again: the one before).
         case undo
+        /// Take back the last undo.
+        case redo
         /// Ask for this todo's history, for the pane.
         case history(UUID)
         /// Ask for the whole list under this filter.

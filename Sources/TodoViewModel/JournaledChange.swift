@@ -19,6 +19,8 @@ public struct JournaledChange: Sendable, Equatable, Codable {
     public var imported: Bool?
     /// The change this one undid.
     public var undoes: UInt64?
+    /// A redo's change (its `undoes` is the undo it took back); absent otherwise.
+    public var redo: Bool?
 
     public init(_ entry: JournalEntry, withBefore: Bool) {
         kind = TodoChange.Kind(entry.kind)
@@ -31,6 +33,7 @@ public struct JournaledChange: Sendable, Equatable, Codable {
         before = withBefore ? entry.before.map { TodoViewModel($0) } : nil
         imported = entry.imported ? true : nil
         undoes = entry.undoes
+        redo = entry.isRedo ? true : nil
     }
 
     /// The broadcast this change was.
@@ -68,6 +71,6 @@ public struct JournaledChange: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind = "change", todo, sequence = "seq", at, client, program, step, before, imported, undoes
+        case kind = "change", todo, sequence = "seq", at, client, program, step, before, imported, undoes, redo
     }
 }

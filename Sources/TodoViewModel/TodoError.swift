@@ -70,6 +70,8 @@ public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConver
                 field: field, todo: TodoViewModel(current), seq: later)
         case .nothingToUndo(let what):
             self.init(.notFound, "nothing to undo: \(what) (see `todoctl log`)")
+        case .nothingToRedo(let what):
+            self.init(.notFound, "nothing to redo: \(what) (see `todoctl log`)")
         case .invalid(let field, let reason):
             self = .validation(field, reason)
         case .sharedStore(let reason):

@@ -12,7 +12,7 @@ extension JournaledChange {
         case .updated: details = fieldChanges.joined(separator: ", ")
         default: details = fieldChanges.filter { !$0.hasPrefix("completedAt") && !$0.hasPrefix("deletedAt") }.joined(separator: ", ")
         }
-        let undo = undoes.map { " (undo of \($0))" } ?? ""
+        let undo = undoes.map { " (\(redo == true ? "redo" : "undo") of \($0))" } ?? ""
         return TerminalText.escaped(verb + details + undo)
     }
 

@@ -50,21 +50,23 @@ struct Selection: ParsableArguments {
     func resolve(_ client: TodoConnection, refs: [TodoRef], direct: FilterOptions?, status: TodoFilter.Status, action: String) throws -> (refs: [TodoRef], found: Bool) {
         guard let options = try parsedExpression() ?? (direct?.isEmpty == false ? direct : nil) else { return (refs, false) }
         let list = try client.list(options.filter(status: status))
-        try confirm(list.todos, action: action)
+        try Self.confirm(list.todos.map { "\($0.numberText) \(TerminalText.escaped($0.title))" }, found: "\(list.todos.count) todos match",
+                         noun: "todos", action: action, yes: yes)
         // Subtasks are completed before their parents, which are refused while any is open.
         let todos = action == "complete" ? list.todos.filter { $0.todo.parent != nil } + list.todos.filter { $0.todo.parent == nil } : list.todos
         return (todos.map { .id($0.todo.id) }, true)
     }
 
-    /// Asks before acting on more than a handful; refuses where it cannot ask.
-    private func confirm(_ todos: [TodoViewModel], action: String) throws {
-        guard todos.count > Self.askAbove, !yes else { return }
+    /// Asks before acting on more than a handful of things (`lines`, one each, escaped
+    /// already; `found` says how many there are); refuses where it cannot ask.
+    static func confirm(_ lines: [String], found: String, noun: String, action: String, yes: Bool) throws {
+        guard lines.count > askAbove, !yes else { return }
         guard isatty(STDIN_FILENO) == 1 else {
-            Terminal.error("\(todos.count) todos match; todoctl asks before it will \(action) more than \(Self.askAbove), and cannot ask without a terminal: nothing changed. Pass --yes to \(action) all \(todos.count)")
+            Terminal.error("\(found); todoctl asks before it will \(action) more than \(askAbove), and cannot ask without a terminal: nothing changed. Pass --yes to \(action) all \(lines.count)")
             throw ExitStatus.refused
         }
-        for todo in todos { Terminal.print("  \(todo.numberText) \(TerminalText.escaped(todo.title))") }
-        Swift.print("\(action.prefix(1).uppercased() + action.dropFirst()) these \(todos.count) todos? [y/N] ", terminator: "")
+        for line in lines { Terminal.print("  \(line)") }
+        Swift.print("\(action.prefix(1).uppercased() + action.dropFirst()) these \(lines.count) \(noun)? [y/N] ", terminator: "")
         fflush(nil)
         guard let answer = readLine()?.lowercased(), ["y", "yes"].contains(answer) else {
             Terminal.print("nothing changed")

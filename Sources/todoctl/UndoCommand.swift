@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import TodoEvents
 import TodoModel
+import TodoTerminal
 import TodoViewModel
 import TodoWire
 
@@ -11,15 +13,24 @@ struct UndoCommand: AsyncParsableCommand {
             An undo puts back, field by field, what the change set: undoing an edit of the title \
             leaves a later edit of the notes alone. Undoing an add deletes (it can be restored), \
             undoing a delete restores, undoing a done reopens. A field changed again since is a \
-            conflict naming that change (exit 1); --force puts the old value back anyway. An \
-            undo is a change itself: `todoctl undo` again redoes. See the changes with `todoctl log`.
+            conflict naming that change (exit 1); --force puts the old value back anyway.
+
+            `todoctl undo` again takes back the change before, as in editors: it steps back \
+            through every client's changes, newest first, past undos, redos and changes already \
+            undone; `todoctl redo` puts back what the undos took back. This is read from the \
+            journal, so it goes on after todod restarts. A change made by another program \
+            (watch, a script) is named, with that program, before it is undone; `undo --since` \
+            lists what it would take back and asks above \(Selection.askAbove) changes (--yes \
+            does not ask; without a terminal it refuses). Naming an undo (`todoctl undo SEQ`) \
+            redoes it. See the changes with `todoctl log`.
             """)
 
-    @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step; default: the last.")
+    @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step; default: the last still in effect.")
     var seq: UInt64?
-    @Option(help: ArgumentHelp("Undo every change made since then, newest first, as one step.", valueName: "when"))
+    @Option(help: ArgumentHelp("Undo every change made since then and still in effect, newest first, as one step.", valueName: "when"))
     var since: WhenArgument?
     @Flag(help: "Put old values back even where a later change set the field again.") var force = false
+    @Flag(name: .shortAndLong, help: "Take back more than \(Selection.askAbove) changes (--since) without asking.") var yes = false
     @OptionGroup var connection: ConnectionOptions
     @Flag(help: "Print the changes the undo made as JSON, one per line.") var json = false
 
@@ -29,12 +40,39 @@ struct UndoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let list = try Session.run(connection) { client in
+            // First what it would take back (nothing is written), so that it can be named, and asked about.
+            let undone = try client.ask(.requestUndo(TodoUndo(seq: seq, since: since?.date, force: force, preview: true))) {
+                if case .responseUndo(let list) = $0 { list } else { nil }
+            }
+            var named = undone.changes.filter { $0.program != "todoctl" }
+            if since != nil {
+                let lines = undone.changes.map { "\($0.sequence)  \($0.todo.numberText)  \($0.what)   \(TerminalText.escaped($0.author))" }
+                try Selection.confirm(lines, found: "undo --since would take back \(lines.count) changes", noun: "changes", action: "take back", yes: yes)
+                if lines.count > Selection.askAbove && !yes { named = [] }
+            }
+            for change in named {
+                let line = "taking back change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)"
+                // With --json, stdout holds JSON lines only: the naming goes to stderr.
+                if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { Terminal.print(line) }
+            }
+            // Exactly what was shown: the step found (not whatever is last by now), or the
+            // changes since, up to the last one listed.
+            let undo = TodoUndo(
+                seq: seq ?? (since == nil ? undone.changes.first?.sequence : nil), since: since?.date, force: force,
+                through: since == nil ? nil : undone.seq)
             // An undo that changes nothing is answered like any write that changes nothing.
-            try client.ask(.requestUndo(TodoUndo(seq: seq, since: since?.date, force: force))) {
+            return try client.ask(.requestUndo(undo)) {
                 if case .responseUndo(let list) = $0 { list } else if case .responseTodoViewModel = $0 { ChangeList(changes: [], seq: 0) } else { nil }
             }
         }
-        if list.changes.isEmpty && !json { Terminal.print("nothing to change: the todos are already as the undo would leave them") }
-        for change in list.changes { Terminal.print(json ? try WireCodec.json(change) : "\(change.sequence)  \(change.todo.numberText)  \(change.what)") }
+        try UndoCommand.print(list, json: json, nothing: "nothing to change: the todos are already as the undo would leave them")
+    }
+
+    /// The changes an undo or a redo made, one a line.
+    static func print(_ list: ChangeList, json: Bool, nothing: String) throws {
+        if list.changes.isEmpty && !json { Terminal.print(nothing) }
+        for change in list.changes {
+            Terminal.print(json ? try WireCodec.json(change) : "\(change.sequence)  \(change.todo.numberText)  \(change.what)")
+        }
     }
 }

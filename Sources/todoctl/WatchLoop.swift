@@ -157,10 +157,11 @@ struct WatchLoop {
                 // A todo added here that the filter leaves out would vanish without a word.
                 case .responseTodoViewModel(let change) where command.isAdd && !filter.matches(change.todo.todo):
                     sink.yield(.said("added \(change.todo.numberText), which this view's filter leaves out"))
-                case .responseUndo(let list): sink.yield(.said(Self.undone(list.changes)))
+                case .responseUndo(let list): sink.yield(.said(Self.undone(list.changes, "undone (R redoes)")))
+                case .responseRedo(let list): sink.yield(.said(Self.undone(list.changes, "redone")))
                 // An undo that changes nothing is answered like any write that changes nothing.
-                case .responseTodoViewModel where command == .undo:
-                    sink.yield(.said("nothing to undo: the todos are already as the undo would leave them"))
+                case .responseTodoViewModel where command == .undo || command == .redo:
+                    sink.yield(.said("nothing to \(command == .undo ? "undo" : "redo"): the todos are already as it would leave them"))
                 case .responseHistory(let list):
                     if case .history(let id) = command { sink.yield(.history(id, list.changes.map(Self.historyLine))) }
                 default: break
@@ -182,6 +183,7 @@ struct WatchLoop {
             .requestUpdateTodoDetail(TodoDetailUpdate(ref: .id(id), revision: revision, edit: edit))
         case .reload(let filter): .requestTodoViewModels(filter)
         case .undo: .requestUndo(TodoUndo())
+        case .redo: .requestRedo
         case .history(let id): .requestHistory(HistoryRequest(ref: .id(id)))
         case .editNotes, .quit: nil
         }
@@ -192,9 +194,9 @@ struct WatchLoop {
         status.reachable ? nil : StoreOutage(store: status.store, since: status.since, problem: status.problem)
     }
 
-    /// `undone: #3 edited title "a" → "b"`, for the status line.
-    static func undone(_ changes: [JournaledChange]) -> String {
-        "undone (U again redoes): " + changes.map { "\($0.todo.numberText) \($0.what)" }.joined(separator: "; ")
+    /// `undone (…): #3 edited title "a" → "b"`, for the status line.
+    static func undone(_ changes: [JournaledChange], _ said: String) -> String {
+        "\(said): " + changes.map { "\($0.todo.numberText) \($0.what)" }.joined(separator: "; ")
     }
 
     /// `2026-11-21 14:02  edited   title "a" → "b"   todoctl (client 3)`, plain, for the pane.

@@ -53,7 +53,7 @@ struct JournalTests {
         return name.hasSuffix("At") ? "set" : "\(value ?? "?")"
     }
 
-    @Test("each kind of change is undone, and undoing the undo redoes it", arguments: [
+    @Test("each kind of change is undone, and redo puts it back", arguments: [
         (["edit", "1", "--priority", "high"], "priority", "normal", "high"),
         (["done", "1"], "completedAt", "none", "set"),
         (["rm", "1"], "deletedAt", "none", "set"),
@@ -69,8 +69,8 @@ struct JournalTests {
         #expect(undo.status == 0 && undo.stdout.contains("(undo of 2)"), "\(undo.stdout)\(undo.stderr)")
         let fieldNow2 = try await field(name, of: daemon)
         #expect(fieldNow2 == original)
-        let redo = try await daemon.todoctl("undo")
-        #expect(redo.status == 0 && redo.stdout.contains("(undo of 3)"))
+        let redo = try await daemon.todoctl("redo")
+        #expect(redo.status == 0 && redo.stdout.contains("(redo of 3)"), "\(redo.stdout)\(redo.stderr)")
         let fieldNow3 = try await field(name, of: daemon)
         #expect(fieldNow3 == changed)
         let todo2 = try await show(daemon, "1")
@@ -87,8 +87,8 @@ struct JournalTests {
         #expect(undone.stdout.contains("deleted"))
         let todo = try await show(daemon, "1")
         #expect(todo["deletedAt"] is String)
-        let undone2 = try await daemon.todoctl("undo")
-        #expect(undone2.stdout.contains("restored"))
+        let undone2 = try await daemon.todoctl("redo")
+        #expect(undone2.stdout.contains("restored"), "\(undone2.stdout)\(undone2.stderr)")
         let todo2 = try await show(daemon, "1")
         #expect(todo2["deletedAt"] is NSNull)
         try await expectCheckPasses(daemon)
@@ -166,18 +166,25 @@ struct JournalTests {
     @Test("an undo that would change nothing is answered unchanged and journals nothing")
     func noOpUndo() async throws {
         let daemon = try await DaemonProcess.start()
-        _ = try await daemon.todoctl("add", "A")
-        _ = try await daemon.todoctl("undo")
+        _ = try await daemon.todoctl("add", "A", "--due", "2099-01-01")
+        // Two changes that cancel out: taken back together, they change nothing.
+        _ = try await daemon.todoctl("edit", "1", "--title", "B")
+        _ = try await daemon.todoctl("edit", "1", "--title", "A")
         let before = try await show(daemon, "1")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let stamp = try #require(try changes(try await daemon.todoctl("log", "--json"))[1]["at"] as? String)
+        let since = try #require(formatter.date(from: stamp))
+        let path = daemon.socketPath
         for _ in 0..<2 {
-            let undone = try await daemon.todoctl("undo", "--since", "2000-01-01")
-            #expect(undone.status == 0, "\(undone.stderr)")
+            let answer = try await blocking { try TodoConnection(path: path).request(.requestUndo(TodoUndo(since: since))) }
+            guard case .responseTodoViewModel(let change) = answer, change.kind == .unchanged else { throw TestFailure("expected unchanged, got \(answer)") }
         }
         let after = try await show(daemon, "1")
         #expect(after["revision"] as? Int == before["revision"] as? Int)
         #expect(after["deletedAt"] as? String == before["deletedAt"] as? String)
         let logged = try await daemon.todoctl("log")
-        #expect(logged.lines.count == 2)
+        #expect(logged.lines.count == 3, "\(logged.stdout)")
         try await daemon.stop()
     }
 
@@ -201,7 +208,7 @@ struct JournalTests {
         try await daemon.stop()
     }
 
-    @Test("undo --since takes back every change since then as one step, which one undo redoes")
+    @Test("undo --since takes back every change since then as one step, which one redo puts back")
     func undoSince() async throws {
         let daemon = try await DaemonProcess.start()
         _ = try await daemon.todoctl("add", "kept")
@@ -225,8 +232,8 @@ struct JournalTests {
         #expect(first["completedAt"] is NSNull)
         let second = try await show(daemon, "2")
         #expect(second["deletedAt"] is String)
-        // One undo of that step redoes all of it.
-        let undone = try await daemon.todoctl("undo")
+        // One redo puts all of it back.
+        let undone = try await daemon.todoctl("redo")
         #expect(undone.status == 0, "\(undone.stderr)")
         let firstRedone = try await show(daemon, "1")
         #expect(firstRedone["title"] as? String == "renamed")

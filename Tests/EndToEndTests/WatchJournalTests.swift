@@ -5,7 +5,7 @@ import Testing
 /// it undid; h shows the selected todo's history, kept live.
 @Suite("todoctl watch: undo and history")
 struct WatchJournalTests {
-    @Test("U undoes another client's last change and says what it undid; U again redoes")
+    @Test("U undoes another client's last change and says what it undid; U again takes back the change before, R redoes")
     func undoKey() async throws {
         let daemon = try await DaemonProcess.start()
         _ = try await daemon.todoctl("add", "draft")
@@ -16,12 +16,17 @@ struct WatchJournalTests {
         try await tmux.waitFor("#1 [ ]   final")
         try await tmux.keys("U")
         try await tmux.waitUntil("the undo on the row and the status line") {
-            $0.contains("#1 [ ]   draft") && $0.contains("undone (U again redoes): #1 edited") && $0.contains("title \"final\" → \"draft\"")
+            $0.contains("#1 [ ]   draft") && $0.contains("undone (R redoes): #1 edited") && $0.contains("title \"final\" → \"draft\"")
         }
         let shown = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
         #expect(shown["title"] as? String == "draft")
+        // Again: the add before, not the undo taken back.
         try await tmux.keys("U")
-        try await tmux.waitFor("#1 [ ]   final")
+        try await tmux.waitFor("undone (R redoes): #1 deleted")
+        try await tmux.keys("R")
+        try await tmux.waitUntil("the add redone") { $0.contains("#1 [ ]   draft") && $0.contains("redone: #1 restored") }
+        try await tmux.keys("R")
+        try await tmux.waitUntil("the title redone") { $0.contains("#1 [ ]   final") && $0.contains("redone: #1 edited") }
         await tmux.kill()
         try await daemon.stop()
     }

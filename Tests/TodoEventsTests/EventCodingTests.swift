@@ -60,6 +60,8 @@ enum Samples {
         .responseJournal(.entries(.after(seq: 9, limit: 1000), [entry], asOf: 11)),
         .requestReplay(ReplayRequest(changes: [JournaledChange(entry, withBefore: true)])),
         .responseReplay(ChangeList(changes: [JournaledChange(entry, withBefore: true)], seq: 11)),
+        .requestRedo,
+        .responseRedo(ChangeList(changes: [JournaledChange(entry, withBefore: true)], seq: 11)),
         .requestPurge(PurgeRequest(deletedBefore: instant)),
         .responsePurge(PurgeResult(numbers: [2, 3], seq: 12)),
         .responseSharedStore(SharedStoreStatus(
@@ -106,7 +108,7 @@ struct EventCodingTests {
         let object = try Samples.json(event)
         #expect(object["event"] as? String == event.kind.rawValue)
         let keys = Set(object.keys)
-        #expect(keys == ([.requestStatus, .requestBackup, .requestBackupDatabase].contains(event) ? ["event"] : ["event", "data"]))
+        #expect(keys == ([.requestStatus, .requestBackup, .requestBackupDatabase, .requestRedo].contains(event) ? ["event"] : ["event", "data"]))
     }
 
     @Test("data holds the value in its own form")
@@ -149,12 +151,12 @@ struct EventCodingTests {
             .requestTodoViewModels, .requestTodoDetail, .requestNewTodo, .requestUpdateTodoDetail, .requestCompleteTodo,
             .requestReopenTodo, .requestToggleComplete, .requestDeleteTodo, .requestRestoreTodo, .requestStatus, .requestBackup,
             .requestCompleteTodoWithChildren,
-            .requestChanges, .requestHistory, .requestLog, .requestUndo, .requestReplay, .requestPurge,
+            .requestChanges, .requestHistory, .requestLog, .requestUndo, .requestReplay, .requestRedo, .requestPurge,
             .requestImportTodos,
         ])
         #expect(EventKind.viewResponses == [
             .responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseBackup, .responseError,
-            .responseHello, .responseGoodbye, .responseChanges, .responseHistory, .responseLog, .responseUndo, .responseReplay, .responsePurge,
+            .responseHello, .responseGoodbye, .responseChanges, .responseHistory, .responseLog, .responseUndo, .responseReplay, .responseRedo, .responsePurge,
             .responseImportTodos, .responseSharedStore,
         ])
         for kind in EventKind.allCases {

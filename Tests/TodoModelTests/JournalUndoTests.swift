@@ -62,6 +62,19 @@ struct JournalUndoTests {
         #expect(deleted.after.deletedAt == Self.now && TodoChangeKind(before: deleted.before, after: deleted.after) == .deleted)
     }
 
+    @Test("an entry keeps the steps its undo or redo took back through JSON; a change's JSON is as it was before redo")
+    func stepsThroughJSON() throws {
+        let journal = Self.journal([{ $0.title = "x" }])
+        var undo = journal[1]
+        undo.undoneSteps = [2, 5]
+        undo.isRedo = true
+        let decoded = try JSONDecoder().decode(JournalEntry.self, from: JSONEncoder().encode(undo))
+        #expect(decoded == undo)
+        let change = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(journal[1])) as? [String: Any])
+        #expect(change["undoneSteps"] == nil && change["isRedo"] == nil, "\(change)")
+        #expect(try JSONDecoder().decode(JournalEntry.self, from: JSONEncoder().encode(journal[1])) == journal[1])
+    }
+
     @Test("an undo that would change nothing writes nothing")
     func nothingToDo() throws {
         let journal = Self.journal([{ $0.title = "x" }, { $0.title = "Call plumber" }])

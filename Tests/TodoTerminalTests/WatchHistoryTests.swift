@@ -14,10 +14,11 @@ struct WatchHistoryTests {
         return screen
     }
 
-    @Test("U asks to undo the last change, whoever made it")
+    @Test("U asks to undo the last change, whoever made it; R to redo")
     func undoKey() {
         var screen = screen()
         #expect(screen.handle(.character("U")) == .undo)
+        #expect(screen.handle(.character("R")) == .redo)
     }
 
     @Test("h opens the history pane and asks for the selected todo's; it follows the selection")

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Which journal steps `undo` and `redo` take, worked out from the journal alone (so it
+/// survives a restart), newest step first, as an editor's undo stack would have them:
+/// `undo` takes back the newest change still in effect, stepping past undos and redos and
+/// past changes already undone; `redo` takes back the newest undo still in effect, and a
+/// change made after it ends the chain.
+///
+/// A step is in effect unless a later step in effect took it back: an undo takes back
+/// changes, a redo takes back an undo (which puts those changes in effect again), an undo
+/// of a redo takes the redo back.
+public struct UndoWalk: Sendable {
+    /// One step of the journal as undo sees it.
+    public struct Step: Sendable, Equatable {
+        public var step: UInt64
+        public var at: Date
+        /// The steps it took back: empty for a change.
+        public var undoneSteps: [UInt64]
+        public var isRedo: Bool
+
+        public init(step: UInt64, at: Date, undoneSteps: [UInt64] = [], isRedo: Bool = false) {
+            self.step = step
+            self.at = at
+            self.undoneSteps = undoneSteps
+            self.isRedo = isRedo
+        }
+
+        public var isChange: Bool { undoneSteps.isEmpty }
+    }
+
+    /// What `redo` found.
+    public enum RedoTarget: Sendable, Equatable {
+        /// The undo to take back.
+        case undo(Step)
+        /// This change, made after the last undo, ends the redo chain.
+        case endedBy(Step)
+        /// Every undo since the last change is redone already.
+        case allRedone
+        /// The journal holds no undo.
+        case noUndo
+    }
+
+    private var takenBack: Set<UInt64> = []
+    private var sawRedo = false
+
+    public init() {}
+
+    /// Visits the next older step; whether it is still in effect.
+    public mutating func visit(_ step: Step) -> Bool {
+        guard !takenBack.contains(step.step) else { return false }
+        takenBack.formUnion(step.undoneSteps)
+        if step.isRedo { sawRedo = true }
+        return true
+    }
+
+    // Each walk takes the steps newest first from `next` (nil: no older one), reading only
+    // as far back as it needs: the journal may hold a 100,000-todo import.
+
+    /// The change `undo` takes back: the newest one in effect.
+    public static func undoTarget(_ next: () throws -> Step?) rethrows -> Step? {
+        var walk = UndoWalk()
+        while let step = try next() {
+            if walk.visit(step) && step.isChange { return step }
+        }
+        return nil
+    }
+
+    /// The step that took `step` back, when a step still in effect did (nil: it is in effect).
+    public static func takenBack(_ step: UInt64, _ next: () throws -> Step?) rethrows -> UInt64? {
+        var walk = UndoWalk()
+        var by: [UInt64: UInt64] = [:]
+        while let found = try next(), found.step > step {
+            guard walk.visit(found) else { continue }
+            for undone in found.undoneSteps where by[undone] == nil { by[undone] = found.step }
+        }
+        return walk.takenBack.contains(step) ? by[step] : nil
+    }
+
+    /// The changes in effect made at or after `since` (up to the step `through`), which
+    /// `undo --since` takes back: newest first.
+    public static func changes(since: Date, through: UInt64?, _ next: () throws -> Step?) rethrows -> [Step] {
+        var walk = UndoWalk()
+        var found: [Step] = []
+        while let step = try next() {
+            guard step.at >= since else { break }
+            if walk.visit(step), step.isChange, step.step <= through ?? .max { found.append(step) }
+        }
+        return found
+    }
+
+    /// The undo `redo` takes back: the newest undo in effect, unless a change in effect
+    /// comes first (a redo in effect is stepped past: its undo is redone).
+    public static func redoTarget(_ next: () throws -> Step?) rethrows -> RedoTarget {
+        var walk = UndoWalk()
+        while let step = try next() {
+            guard walk.visit(step), !step.isRedo else { continue }
+            if !step.isChange { return .undo(step) }
+            return walk.sawRedo ? .allRedone : .endedBy(step)
+        }
+        return walk.sawRedo ? .allRedone : .noUndo
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+import TodoClient
+import TodoEvents
+import TodoModel
+
+/// Undo that steps back and redo, through the real todoctl and todod, with a second client
+/// (a `TodoClient` naming itself `watch`) where another program matters.
+@Suite("Undo that steps back, and redo")
+struct UndoRedoTests {
+    /// The todo `ref` as `show --json` prints it.
+    private func show(_ daemon: DaemonProcess, _ ref: String) async throws -> [String: Any] {
+        try jsonObject(try await daemon.todoctl("show", ref, "--json").stdout)
+    }
+
+    /// `#1 "Water the plants"` made (1), retitled (2), then made high priority (3).
+    private func threeChanges(_ daemon: DaemonProcess) async throws {
+        for command in [["add", "Water the plants"], ["edit", "1", "--title", "Water the ferns"], ["edit", "1", "--priority", "high"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+    }
+
+    @Test("undo twice takes back the two changes before, newest first, never the first undo; after a restart it steps on")
+    func undoStepsBack() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await threeChanges(daemon)
+        let first = try await daemon.todoctl("undo")
+        #expect(first.status == 0 && first.stdout.contains("(undo of 3)"), "\(first.stdout)\(first.stderr)")
+        let second = try await daemon.todoctl("undo")
+        #expect(second.status == 0 && second.stdout.contains("(undo of 2)"), "\(second.stdout)\(second.stderr)")
+        let todo = try await show(daemon, "1")
+        #expect(todo["title"] as? String == "Water the plants" && todo["priority"] as? String == "normal", "\(todo)")
+        // Named, a change undone already is refused as such, not as a clash with its own undo.
+        let named = try await daemon.todoctl("undo", "3")
+        #expect(named.status == 1, "\(named.stdout)")
+        #expect(named.stderr.contains("nothing to undo: change 3 was taken back already, by change 4; `todoctl undo 4` puts it back"), "\(named.stderr)")
+        // The journal says what is undone, not the daemon's memory.
+        try await daemon.stop()
+        let restarted = try await DaemonProcess.start(in: daemon.directory)
+        let third = try await restarted.todoctl("undo")
+        #expect(third.status == 0 && third.stdout.contains("deleted") && third.stdout.contains("(undo of 1)"), "\(third.stdout)\(third.stderr)")
+        let none = try await restarted.todoctl("undo")
+        #expect(none.status == 1, "\(none.stdout)")
+        #expect(none.stderr.contains("nothing to undo: every change in the journal is undone already"), "\(none.stderr)")
+        try await restarted.stop()
+    }
+
+    @Test("an undo journaled before redo (no undone steps recorded) is still stepped past, by the change it names")
+    func undoFromBeforeRedo() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await threeChanges(daemon)
+        _ = try await daemon.todoctl("undo")
+        try await daemon.stop()
+        // As todod wrote it before redo: only `undoes`.
+        let cleared = try await run("/usr/bin/sqlite3", [daemon.databasePath, "UPDATE journal SET undoneSteps = NULL, isRedo = 0"])
+        #expect(cleared.status == 0, "\(cleared.stderr)")
+        let restarted = try await DaemonProcess.start(in: daemon.directory)
+        let undone = try await restarted.todoctl("undo")
+        #expect(undone.status == 0 && undone.stdout.contains("(undo of 2)"), "\(undone.stdout)\(undone.stderr)")
+        let redone = try await restarted.todoctl("redo")
+        #expect(redone.status == 0 && redone.stdout.contains("(redo of 5)"), "\(redone.stdout)\(redone.stderr)")
+        try await restarted.stop()
+    }
+
+    @Test("redo after two undos puts back both changes in reverse order, then says every undo is redone")
+    func redoAfterTwoUndos() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await threeChanges(daemon)
+        for _ in 0..<2 { _ = try await daemon.todoctl("undo") }
+        let first = try await daemon.todoctl("redo")
+        #expect(first.status == 0 && first.stdout.contains("title \"Water the plants\" → \"Water the ferns\" (redo of 5)"), "\(first.stdout)\(first.stderr)")
+        let todo = try await show(daemon, "1")
+        #expect(todo["title"] as? String == "Water the ferns" && todo["priority"] as? String == "normal", "\(todo)")
+        let second = try await daemon.todoctl("redo")
+        #expect(second.status == 0 && second.stdout.contains("priority normal → high (redo of 4)"), "\(second.stdout)\(second.stderr)")
+        let third = try await daemon.todoctl("redo")
+        #expect(third.status == 1, "\(third.stdout)")
+        #expect(third.stderr.contains("nothing to redo: every undo since the last change is redone already"), "\(third.stderr)")
+        // Undo after a redo takes the redone change back again, as in editors.
+        let again = try await daemon.todoctl("undo")
+        #expect(again.stdout.contains("priority high → normal (undo of 3)"), "\(again.stdout)\(again.stderr)")
+        let history = try await daemon.todoctl("history", "1")
+        #expect(history.lines.contains { $0.contains("(redo of 5)") }, "\(history.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("a new change after an undo ends the redo chain, and redo names the change that ended it")
+    func newChangeEndsRedo() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await threeChanges(daemon)
+        _ = try await daemon.todoctl("undo")
+        _ = try await daemon.todoctl("add", "Buy bread")
+        let redo = try await daemon.todoctl("redo")
+        #expect(redo.status == 1, "\(redo.stdout)")
+        #expect(redo.stderr.contains("nothing to redo: change 5 (#2 created by todoctl (client"), "\(redo.stderr)")
+        #expect(redo.stderr.contains("was made after the last undo, and a new change ends the redo chain, as in editors"), "\(redo.stderr)")
+        let todo = try await show(daemon, "1")
+        #expect(todo["priority"] as? String == "normal", "\(todo)")
+        try await daemon.stop()
+    }
+
+    @Test("one client undoes while the other edits the same todo: field by field, and a redo never overwrites the other's edit")
+    func undoWhileAnotherEdits() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Call plumber")
+        let watch = try await TodoClient.connect(to: daemon.socketPath, program: "watch")
+        _ = try await daemon.todoctl("edit", "1", "--title", "Call Bob")
+        _ = try await watch.request(.requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(1), edit: TodoEdit(notes: "about the boiler"))))
+        // The last change is watch's: undo takes it back, and says whose it was.
+        let undone = try await daemon.todoctl("undo")
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(undone.stdout.contains("taking back change 3 by watch (client"), "\(undone.stdout)")
+        // Scripts read JSON lines on stdout: the naming goes to stderr there.
+        _ = try await daemon.todoctl("redo")
+        let json = try await daemon.todoctl("undo", "--json")
+        #expect(json.status == 0 && json.stderr.contains("taking back change 3 by watch (client"), "\(json.stderr)")
+        #expect(json.lines.count == 1 && json.lines.allSatisfy { $0.hasPrefix("{") }, "\(json.stdout)")
+        let notes = try await show(daemon, "1")
+        #expect(notes["title"] as? String == "Call Bob" && notes["notes"] as? String == "", "\(notes)")
+        // Undone again: the title edit before, not watch's notes back.
+        let title = try await daemon.todoctl("undo")
+        #expect(title.status == 0 && title.stdout.contains("(undo of 2)"), "\(title.stdout)\(title.stderr)")
+        // Meanwhile watch sets the title: redo must not put "Call Bob" over it.
+        let edited = try await watch.request(.requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(1), edit: TodoEdit(title: "Call the plumber"))))
+        guard case .responseTodoViewModel = edited else { throw TestFailure("expected the edit to be written, got \(edited)") }
+        let redo = try await daemon.todoctl("redo")
+        #expect(redo.status == 1, "\(redo.stdout)")
+        #expect(redo.stderr.contains("nothing to redo: change 8 (#1 updated by watch (client"), "\(redo.stderr)")
+        let todo = try await show(daemon, "1")
+        #expect(todo["title"] as? String == "Call the plumber" && todo["notes"] as? String == "", "\(todo)")
+        await watch.close()
+        try await daemon.stop()
+    }
+
+    /// Four changes: watch adds #1, todoctl adds #2 and #3 and retitles #1.
+    private func fourChanges(_ daemon: DaemonProcess) async throws {
+        let watch = try await TodoClient.connect(to: daemon.socketPath, program: "watch")
+        _ = try await watch.request(.requestNewTodo(NewTodo(title: "Added in watch")))
+        await watch.close()
+        for command in [["add", "Two"], ["add", "Three"], ["edit", "2", "--title", "Second"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+    }
+
+    @Test("undo --since above 3 changes lists them, naming watch's, and asks; no keeps them, y takes them back")
+    func sinceAsksInTerminal() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await fourChanges(daemon)
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl undo --since 1h; echo \"exit=$?\"")
+        let asked = try await tmux.waitFor("Take back these 4 changes? [y/N]")
+        #expect(asked.contains("#1  added    \"Added in watch\"   watch (client"), "\(asked)")
+        #expect(asked.contains("#2  edited   title \"Two\" → \"Second\"   todoctl (client"), "\(asked)")
+        try await tmux.type("n")
+        let kept = try await tmux.waitFor("exit=1")
+        #expect(kept.contains("nothing changed"), "\(kept)")
+        let listed = try await daemon.todoctl("list")
+        #expect(listed.lines.count == 3, "\(listed.stdout)")
+        try await tmux.type("clear; \(binaryDirectory)/todoctl undo --since 1h; echo \"exit=$?\"")
+        try await tmux.waitFor("[y/N]")
+        try await tmux.type("y")
+        let screen = try await tmux.waitFor("exit=0")
+        #expect(screen.contains("(undo of 1)"), "\(screen)")
+        let left = try await daemon.todoctl("list")
+        #expect(left.stdout == "no open todos\n", "\(left.stdout)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("undo --since above 3 changes without a terminal refuses unless --yes, which names watch's change before undoing it")
+    func sinceRefusesWithoutTerminal() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await fourChanges(daemon)
+        let refused = try await daemon.todoctl("undo", "--since", "1h", input: "y\n")
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stderr.contains("undo --since would take back 4 changes; todoctl asks before it will take back more than 3"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Pass --yes to take back all 4"), "\(refused.stderr)")
+        let listed = try await daemon.todoctl("list")
+        #expect(listed.lines.count == 3, "\(listed.stdout)")
+        let forced = try await daemon.todoctl("undo", "--since", "1h", "--yes")
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.lines.first?.hasPrefix("taking back change 1 by watch (client") == true, "\(forced.stdout)")
+        #expect(!forced.stdout.contains("by todoctl"), "\(forced.stdout)")
+        let left = try await daemon.todoctl("list")
+        #expect(left.stdout == "no open todos\n", "\(left.stdout)")
+        try await daemon.stop()
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TodoModel
+
+/// Which steps undo and redo take, worked out from steps alone.
+@Suite("Undo walk")
+struct UndoWalkTests {
+    static let t0 = Date(millisecondsSince1970: 1_780_000_000_000)
+
+    /// A change (no steps taken back), an undo of `undoing`, or a redo of `redoing`.
+    static func change(_ step: UInt64) -> UndoWalk.Step { UndoWalk.Step(step: step, at: t0.addingTimeInterval(Double(step))) }
+    static func undo(_ step: UInt64, of undone: UInt64...) -> UndoWalk.Step {
+        UndoWalk.Step(step: step, at: t0.addingTimeInterval(Double(step)), undoneSteps: undone)
+    }
+    static func redo(_ step: UInt64, of undo: UInt64) -> UndoWalk.Step {
+        UndoWalk.Step(step: step, at: t0.addingTimeInterval(Double(step)), undoneSteps: [undo], isRedo: true)
+    }
+
+    /// `steps`, oldest first, handed out newest first.
+    static func newestFirst(_ steps: [UndoWalk.Step]) -> () -> UndoWalk.Step? {
+        var iterator = steps.reversed().makeIterator()
+        return { iterator.next() }
+    }
+
+    @Test("undo steps past undos and the changes they took back")
+    func undoStepsBack() {
+        let journal = [Self.change(1), Self.change(2), Self.change(3), Self.undo(4, of: 3)]
+        #expect(UndoWalk.undoTarget(Self.newestFirst(journal))?.step == 2)
+        #expect(UndoWalk.undoTarget(Self.newestFirst(journal + [Self.undo(5, of: 2), Self.undo(6, of: 1)])) == nil)
+    }
+
+    @Test("after a redo, undo takes the redone change back again")
+    func undoAfterRedo() {
+        let journal = [Self.change(1), Self.change(2), Self.undo(3, of: 2), Self.redo(4, of: 3)]
+        #expect(UndoWalk.undoTarget(Self.newestFirst(journal))?.step == 2)
+    }
+
+    @Test("redo takes back the undos newest first, then says all are redone")
+    func redoInReverse() {
+        var journal = [Self.change(1), Self.change(2), Self.undo(3, of: 2), Self.undo(4, of: 1)]
+        #expect(UndoWalk.redoTarget(Self.newestFirst(journal)) == .undo(Self.undo(4, of: 1)))
+        journal.append(Self.redo(5, of: 4))
+        #expect(UndoWalk.redoTarget(Self.newestFirst(journal)) == .undo(Self.undo(3, of: 2)))
+        journal.append(Self.redo(6, of: 3))
+        #expect(UndoWalk.redoTarget(Self.newestFirst(journal)) == .allRedone)
+    }
+
+    @Test("a change after an undo ends the redo chain; an empty journal has nothing to redo")
+    func newChangeEndsRedo() {
+        let journal = [Self.change(1), Self.undo(2, of: 1), Self.change(3)]
+        #expect(UndoWalk.redoTarget(Self.newestFirst(journal)) == .endedBy(Self.change(3)))
+        #expect(UndoWalk.redoTarget(Self.newestFirst([])) == .noUndo)
+    }
+
+    @Test("a change taken back is named with the step in effect that took it back")
+    func takenBack() {
+        let journal = [Self.change(1), Self.undo(2, of: 1), Self.redo(3, of: 2), Self.undo(4, of: 1)]
+        #expect(UndoWalk.takenBack(1, Self.newestFirst(journal)) == 4)
+        #expect(UndoWalk.takenBack(2, Self.newestFirst(journal)) == 3)
+        #expect(UndoWalk.takenBack(1, Self.newestFirst(Array(journal.prefix(3)))) == nil)
+    }
+
+    @Test("--since takes the changes in effect since then, up to the last one listed")
+    func since() {
+        let journal = [Self.change(1), Self.change(2), Self.change(3), Self.undo(4, of: 3), Self.change(5), Self.change(6)]
+        let found = UndoWalk.changes(since: Self.t0.addingTimeInterval(2), through: 5, Self.newestFirst(journal))
+        #expect(found.map(\.step) == [5, 2])
+    }
+}
