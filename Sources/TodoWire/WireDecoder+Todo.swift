@@ -111,17 +111,7 @@ extension WireDecoder {
     }
 
     /// An array of todos, read from its nodes.
-    func todos() throws -> [Todo] {
-        guard kind == .array else { throw mismatch([TodoViewModel].self, "an array") }
-        var todos: [Todo] = []
-        todos.reserveCapacity(document.nodes[node].count)
-        var element = node + 1
-        for _ in 0..<document.nodes[node].count {
-            todos.append(try child(element).todo())
-            element = document.nodes[element].next
-        }
-        return todos
-    }
+    func todos() throws -> [Todo] { try elements(as: [TodoViewModel].self) { try $0.todo() } }
 
     /// Each member of an object, in order: its key and a decoder of its value.
     func forEachMember(_ body: (String, WireDecoder) throws -> Void) throws {
@@ -135,15 +125,18 @@ extension WireDecoder {
     }
 
     /// An array of strings, read from its nodes.
-    func strings() throws -> [String] {
-        guard kind == .array else { throw mismatch([String].self, "an array") }
-        var strings: [String] = []
-        strings.reserveCapacity(document.nodes[node].count)
+    func strings() throws -> [String] { try elements(as: [String].self) { try $0.text() } }
+
+    /// Each element of an array, read by `read`; `type` names the array in a mismatch.
+    private func elements<T>(as type: Any.Type, _ read: (WireDecoder) throws -> T) throws -> [T] {
+        guard kind == .array else { throw mismatch(type, "an array") }
+        var values: [T] = []
+        values.reserveCapacity(document.nodes[node].count)
         var element = node + 1
         for _ in 0..<document.nodes[node].count {
-            strings.append(try child(element).text())
+            values.append(try read(child(element)))
             element = document.nodes[element].next
         }
-        return strings
+        return values
     }
 }

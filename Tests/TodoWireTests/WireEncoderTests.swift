@@ -208,13 +208,7 @@ struct WireEncoderTests {
             #"["detail"]"#,
           ])
     func detailReaderRefusesAsConformance(_ line: String) throws {
-        let document = try JSONDocument(bytes: Array(line.utf8), limits: .response)
-        let conformance = Result { try TodoDetailViewModel(from: WireDecoder(document: document)) }
-        let reader = Result { try WireDecoder(document: document).detail() }
-        guard case .failure(let expected) = conformance else { Issue.record("the conformance read \(line)"); return }
-        guard case .failure(let error) = reader else { Issue.record("the reader read \(line)"); return }
-        let words = (WireCodec.describe(error), WireCodec.describe(expected))
-        #expect(words.0 == words.1, "\(line)")
+        try expectRefusedAlike(line, conformance: { try TodoDetailViewModel(from: $0) }, reader: { try $0.detail() })
     }
 
     @Test("a row the todo reader refuses is refused as Todo's own conformance refuses it, in the same words",
@@ -235,14 +229,20 @@ struct WireEncoderTests {
             #"[1]"#,
           ])
     func todoReaderRefusesAsConformance(_ line: String) throws {
-        let document = try JSONDocument(bytes: Array(line.utf8), limits: .response)
         // Todo's own init(from:), through the generic containers, against the reader.
-        let conformance = Result { try Todo(from: WireDecoder(document: document)) }
-        let reader = Result { try WireDecoder(document: document).todo() }
-        guard case .failure(let expected) = conformance else { Issue.record("the conformance read \(line)"); return }
-        guard case .failure(let error) = reader else { Issue.record("the reader read \(line)"); return }
-        let words = (WireCodec.describe(error), WireCodec.describe(expected))
-        #expect(words.0 == words.1, "\(line)")
+        try expectRefusedAlike(line, conformance: { try Todo(from: $0) }, reader: { try $0.todo() })
+    }
+
+    /// Both refuse `line`, in the same words.
+    private func expectRefusedAlike<T>(
+        _ line: String, conformance: (WireDecoder) throws -> T, reader: (WireDecoder) throws -> T
+    ) throws {
+        let document = try JSONDocument(bytes: Array(line.utf8), limits: .response)
+        let expected = Result { try conformance(WireDecoder(document: document)) }
+        let got = Result { try reader(WireDecoder(document: document)) }
+        guard case .failure(let theirs) = expected else { Issue.record("the conformance read \(line)"); return }
+        guard case .failure(let ours) = got else { Issue.record("the reader read \(line)"); return }
+        #expect(WireCodec.describe(ours) == WireCodec.describe(theirs), "\(line)")
     }
 
     @Test("the calendar arithmetic agrees with Foundation's calendar")
