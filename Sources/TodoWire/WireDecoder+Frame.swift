@@ -1,8 +1,9 @@
 import TodoEvents
+import TodoModel
 import TodoViewModel
 
 /// The frames every one-shot command reads, read from their members: the hello that opens
-/// each connection, and a todo's detail (`todoctl show`).
+/// each connection, a todo's detail (`todoctl show`) and a list (`todoctl list`, `next`).
 ///
 /// Why: through the conformances (`WireFrame`, `Event`, `ServerHello`), a process met Codable's
 /// generic containers for the first time on its hello, and the runtime's instantiation of
@@ -40,9 +41,38 @@ extension WireDecoder {
             guard let hello = try data.hello() else { return nil }
             decoded = .responseHello(hello)
         case EventKind.responseTodoDetail.rawValue?: decoded = .responseTodoDetail(try data.detail())
+        case EventKind.responseTodoViewModels.rawValue?:
+            guard let list = try data.list() else { return nil }
+            decoded = .responseTodoViewModels(list)
         default: return nil
         }
         return WireFrame(event: decoded, id: id, client: client, program: program)
+    }
+
+    /// A list's rows, their parents and progress, and the filter it answers (still through
+    /// `TodoFilter`'s conformance: a list names few of its fields); nil when a field is missing.
+    private func list() throws -> TodoViewModelList? {
+        guard kind == .object else { return nil }
+        var filter: TodoFilter?, todos: [TodoViewModel]?, asOf: UInt64?
+        var parents: [TodoViewModel] = [], progress: [SubtaskProgress] = []
+        try forEachMember { key, value in
+            let present = value.kind != .null
+            switch key {
+            case "filter": filter = try value.decodeValue(TodoFilter.self)
+            case "todos": todos = try value.rows()
+            case "seq": asOf = try value.integer(UInt64.self)
+            case "context" where present: parents = try value.rows()
+            case "progress" where present: progress = try value.decodeValue([SubtaskProgress].self)
+            default: return
+            }
+        }
+        guard let filter, let todos, let asOf else { return nil }
+        return TodoViewModelList(filter: filter, todos: todos, asOf: asOf, context: parents, progress: progress)
+    }
+
+    /// List rows, their texts read against the frame's day (as `decodeValue` makes a row).
+    private func rows() throws -> [TodoViewModel] {
+        try elements(as: [TodoViewModel].self) { TodoViewModel(try $0.todo(), today: context.currentDay) }
     }
 
     /// `{"protocol": 1, "server": "0.1.0", "client": 3, "seq": 42}`; nil when a field is missing.

@@ -128,7 +128,7 @@ extension WireDecoder {
     func strings() throws -> [String] { try elements(as: [String].self) { try $0.text() } }
 
     /// Each element of an array, read by `read`; `type` names the array in a mismatch.
-    private func elements<T>(as type: Any.Type, _ read: (WireDecoder) throws -> T) throws -> [T] {
+    func elements<T>(as type: Any.Type, _ read: (WireDecoder) throws -> T) throws -> [T] {
         guard kind == .array else { throw mismatch(type, "an array") }
         var values: [T] = []
         values.reserveCapacity(document.nodes[node].count)

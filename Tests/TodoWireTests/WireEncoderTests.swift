@@ -171,7 +171,7 @@ struct WireEncoderTests {
         }
     }
 
-    @Test("a hello or a detail is read as the frame's conformance reads it, or refused in its words",
+    @Test("a hello, a detail or a list is read as the frame's conformance reads it, or refused in its words",
           arguments: [
             #"{"event":"responseHello","data":{"protocol":1,"server":"0.1.0","client":3,"seq":42}}"#,
             #"{"event":"responseHello","data":{"protocol":1,"server":"0.1.0","client":3,"seq":42,"more":[1]},"id":"r1","client":3,"later":{}}"#,
@@ -187,6 +187,15 @@ struct WireEncoderTests {
             #"{"event":"responseTodoDetail","data":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1},"client":null,"program":"x"}"#,
             #"{"event":"responseTodoDetail","data":{"number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}}"#,
             #"{"event":"responseTodoDetail","data":[]}"#,
+            #"{"event":"responseTodoViewModels","data":{"filter":{},"todos":[],"seq":7}}"#,
+            #"{"event":"responseTodoViewModels","data":{"filter":{"search":"x"},"todos":[{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":2,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1,"parent":1}],"seq":7,"context":[{"id":"0c1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"p","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}],"progress":[{"parent":1,"done":0,"total":1}]},"id":"r2","client":4}"#,
+            #"{"event":"responseTodoViewModels","data":{"filter":{},"todos":[],"seq":7,"context":null,"progress":null}}"#,
+            #"{"event":"responseTodoViewModels","data":{"filter":{},"todos":[]}}"#,
+            #"{"event":"responseTodoViewModels","data":{"filter":null,"todos":[],"seq":7}}"#,
+            #"{"event":"responseTodoViewModels","data":{"filter":{},"todos":null,"seq":7}}"#,
+            #"{"event":"responseTodoViewModels","data":{"filter":{},"todos":[{"number":1}],"seq":7}}"#,
+            #"{"event":"responseTodoViewModels","data":{"filter":{"status":"some"},"todos":[],"seq":7}}"#,
+            #"{"event":"responseTodoViewModels","data":{"filter":{},"todos":[],"seq":7,"progress":[{"parent":1}]}}"#,
           ])
     func quickFramesAsConformance(_ line: String) throws {
         let quick = Result { try codec.decodeResponse(ByteBuffer(string: line)) }
