@@ -102,3 +102,33 @@ extension ReportTests {
         try await daemon.stop()
     }
 }
+
+extension ReportTests {
+    @Test("list --columns shows the columns given in their order under a heading, with --sort, --limit and filters, and refuses an unknown one")
+    func listColumns() async throws {
+        let daemon = try await smallList()
+        let chosen = try await daemon.todoctl("list", "--columns", "number,project,title,due", "--sort", "due", "--limit", "3", environment: fixedClock)
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(chosen.lines == [
+            " #  Project      Title     Due",
+            "#2  home         Fix tap   in 7 days",
+            "#1  home.garden  Dig beds  in 8 days",
+            "#4               Call Ann  in 8 days",
+            "… and 1 more",
+        ], "\(chosen.stdout)")
+        let filtered = try await daemon.todoctl("list", "-a", "+outside", "--columns", "state,title,number", environment: fixedClock)
+        #expect(filtered.lines == [
+            "State  Title          #",
+            "open   Dig beds      #1",
+            "open   Write report  #3",
+            "done   Paint fence   #5",
+        ], "\(filtered.stdout)\(filtered.stderr)")
+        let json = try jsonArray(try await daemon.todoctl("list", "--json", "--columns", "number").stdout)
+        #expect(json.map { $0["title"] as? String } == ["Fix tap", "Dig beds", "Write report", "Call Ann"], "\(json)")
+        let refused = try await daemon.todoctl("list", "--columns", "number,titel")
+        #expect(refused.status == 64, "\(refused.status)")
+        #expect(refused.stderr.contains("unknown column 'titel'") && refused.stderr.contains("did you mean title?"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("the columns are number, done, priority, title, due, tags, project, state, wait, created, updated, id"), "\(refused.stderr)")
+        try await daemon.stop()
+    }
+}
