@@ -6,7 +6,7 @@ import TodoModel
 /// journal, oldest change first, one page at a time (`add(_:)`): a todo is open while it
 /// is neither done nor deleted (and meets the filter, if any); a todo done counts on the
 /// day of its `completed` change, one added on the day of its `created` (the todos that
-/// were there when the journal started are open, not added).
+/// were there when the journal started are open, not added); an undo takes either back.
 public struct Burndown: Sendable {
     /// One day's or week's numbers; `date` is the day, or the Monday of the week.
     public struct Period: Sendable, Equatable, Codable {
@@ -29,6 +29,9 @@ public struct Burndown: Sendable {
     /// Per day with a change: the open count at its end, done and added during it.
     private var days: [LocalDate: Period] = [:]
     private var lastDay: LocalDate?
+    /// The day of each completion and addition counted, by seq: an undo of one takes it
+    /// back from its day (a completion undone was not work done).
+    private var countedOn: [UInt64: (day: LocalDate, done: Bool)] = [:]
 
     public init(filter: TodoFilter? = nil, timeZone: TimeZone = .current) {
         self.filter = filter
@@ -52,9 +55,20 @@ public struct Burndown: Sendable {
             isOpen[todo.id] = open
             var period = days[day] ?? Period(date: day, open: 0, done: 0, added: 0)
             period.open = openNow
-            if counted, change.kind == .completed { period.done += 1 }
-            if counted, change.kind == .created, change.imported != true { period.added += 1 }
+            if counted, change.kind == .completed || (change.kind == .created && change.imported != true) {
+                if change.kind == .completed { period.done += 1 } else { period.added += 1 }
+                countedOn[change.sequence] = (day, change.kind == .completed)
+            }
             days[day] = period
+            // An undo names the oldest change of the todo it takes back: a completion taken
+            // back leaves the todo open, an addition leaves it deleted.
+            if let undone = change.undoes, let counted = countedOn[undone], var then = days[counted.day],
+                counted.done ? !todo.isCompleted : todo.isDeleted
+            {
+                if counted.done { then.done = max(0, then.done - 1) } else { then.added = max(0, then.added - 1) }
+                days[counted.day] = then
+                countedOn[undone] = nil
+            }
         }
     }
 

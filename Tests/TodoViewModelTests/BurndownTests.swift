@@ -8,14 +8,15 @@ struct BurndownTests {
     private let utc = TimeZone(identifier: "UTC")!
     private let author = ChangeAuthor(client: 1, program: "todoctl")
 
-    private func change(_ seq: UInt64, _ kind: TodoChangeKind, _ number: Int, on date: String, done: Bool = false, deleted: Bool = false, tags: [String] = [])
-        -> JournaledChange
-    {
+    private func change(
+        _ seq: UInt64, _ kind: TodoChangeKind, _ number: Int, on date: String, done: Bool = false, deleted: Bool = false, tags: [String] = [],
+        undoes: UInt64? = nil
+    ) -> JournaledChange {
         let instant = ISO8601DateFormatter().date(from: date + "T12:00:00Z")!
         let todo = Todo(
             id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", number))!, number: number, title: "T\(number)", notes: "",
             priority: .normal, due: nil, tags: tags, createdAt: instant, completedAt: done ? instant : nil, deletedAt: deleted ? instant : nil, revision: 1)
-        return JournaledChange(JournalEntry(seq: seq, step: seq, at: instant, author: author, kind: kind, before: nil, after: todo), withBefore: false)
+        return JournaledChange(JournalEntry(seq: seq, step: seq, at: instant, author: author, kind: kind, before: nil, after: todo, undoes: undoes), withBefore: false)
     }
 
     private var journal: [JournaledChange] {
@@ -50,5 +51,19 @@ struct BurndownTests {
         burndown.add(journal)
         let periods = burndown.periods(from: LocalDate("2026-11-30")!, to: LocalDate("2026-12-02")!, weekly: false)
         #expect(periods.map { "\($0.date) \($0.open) \($0.done)" } == ["2026-11-30 2 0", "2026-12-01 2 0", "2026-12-02 1 1"], "\(periods)")
+    }
+
+    @Test("a completion or an addition undone is taken back from its day: it was not work done")
+    func undone() {
+        var burndown = Burndown(timeZone: utc)
+        burndown.add(journal)
+        burndown.add([
+            change(8, .reopened, 1, on: "2026-12-03", undoes: 4),
+            change(9, .deleted, 3, on: "2026-12-03", deleted: true, tags: ["home"], undoes: 3),
+        ])
+        let periods = burndown.periods(from: LocalDate("2026-11-30")!, to: LocalDate("2026-12-03")!, weekly: false)
+        #expect(periods.map { "\($0.date) \($0.open) \($0.done) \($0.added)" } == [
+            "2026-11-30 2 0 0", "2026-12-01 2 0 0", "2026-12-02 1 1 0", "2026-12-03 1 0 0",
+        ], "\(periods)")
     }
 }
