@@ -6,11 +6,16 @@ import TodoViewModel
 /// leaves beside the day and the numbers; an axis under the bars with its scale, a legend
 /// over them, today's row marked `▶` (and bold on a terminal). Weekends are dimmed.
 ///
-///                  █ open  ▓ done  ▶ today  open  done
-///       Fr 27 Nov │███████████▓▓▓              6     2
-///     ▶ Mo 30 Nov │████████▓                   4     1
-///                 └─────────────────────
-///                  0                  8
+///                  █ open  ▓ done   open  done
+///       Mo 30 Nov │███████████▓▓▓▓▓    5     2
+///       Tu  1 Dec │███████████         5     0
+///     ▶ We  2 Dec │█████▓▓▓▓▓▓         2     3
+///                 └────────────────
+///                  0              7
+///
+/// The legend says what `▶` marks when the bars leave it room. A bar is a stock (open)
+/// and a flow (done) stacked: the bar shrinks as work is done, and a day of work shows
+/// as its ▓ end.
 public struct BurndownView: Sendable {
     public let periods: [Burndown.Period]
     public let weekly: Bool
