@@ -16,7 +16,7 @@ public struct CalendarView: Sendable {
     public static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
     ]
-    private static let dayNames = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"]
+    static let dayNames = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"]
 
     /// - Parameter todos: any todos; those open and due in the month are kept.
     public init(year: Int, month: Int, today: LocalDate, todos: [Todo]) {

@@ -12,7 +12,9 @@ struct ListCommand: AsyncParsableCommand {
             first. Ties go by number. A todo without a due date or a project comes after those \
             with one, in either direction. Subtasks stay under their parent: the parents are \
             sorted, and each parent's subtasks under it by the same keys. --limit N shows the \
-            first N todos and says how many more there are (with --json, only the first N).
+            first N todos and says how many more there are (with --json, only the first N). \
+            --columns number,project,title,due shows those columns, in that order, under a \
+            heading; --json ignores it (it prints every field).
             """,
         aliases: ["ls"])
 
@@ -40,6 +42,8 @@ struct ListCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Sort by these keys, comma-separated, - before one for descending: \(TodoSort.keyList).", valueName: "keys"))
     var sort: String?
     @Option(help: ArgumentHelp("Show only the first N todos.", valueName: "N")) var limit: Int?
+    @Option(help: ArgumentHelp("Show these columns, comma-separated, in this order: \(TodoColumn.nameList). --json ignores it.", valueName: "columns"))
+    var columns: String?
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
@@ -48,6 +52,9 @@ struct ListCommand: AsyncParsableCommand {
         if let sort {
             do { _ = try TodoSort(sort) } catch { throw ValidationError(error.description) }
         }
+        if let columns {
+            do { _ = try TodoColumn.parse(columns) } catch { throw ValidationError(error.description) }
+        }
         if let limit, limit < 1 { throw ValidationError("--limit \(limit): give 1 or more todos to show") }
     }
 
@@ -55,11 +62,13 @@ struct ListCommand: AsyncParsableCommand {
         var filter = filter.filter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open)
         filter.waiting = waiting
         let order = try sort.map { try TodoSort($0) }
-        try Self.list(filter, status: status, socketPath: connection.socketPath, json: output.json, order: order, limit: limit)
+        let chosen = try columns.map { try TodoColumn.parse($0) }
+        try Self.list(filter, status: status, socketPath: connection.socketPath, json: output.json, order: order, limit: limit, columns: chosen)
     }
 
     static func list(
-        _ filter: TodoFilter, status: Status, socketPath: String, json: Bool, order: TodoSort? = nil, limit: Int? = nil
+        _ filter: TodoFilter, status: Status, socketPath: String, json: Bool, order: TodoSort? = nil, limit: Int? = nil,
+        columns: [TodoColumn]? = nil
     ) throws {
         let list = try Session.run(socketPath: socketPath) { try $0.list(filter) }
         if json {
@@ -73,7 +82,8 @@ struct ListCommand: AsyncParsableCommand {
         var more = 0
         if let limit { (outline, more) = outline.limited(to: limit) }
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
-        let lines = TodoTable.render(outline, styler: Terminal.styler) + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])
+        let table = columns.map { TodoTable.render(outline, columns: $0, styler: Terminal.styler) } ?? TodoTable.render(outline, styler: Terminal.styler)
+        let lines = table + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])
         Terminal.print(lines.joined(separator: "\n"))
     }
 }

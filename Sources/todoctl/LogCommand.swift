@@ -31,27 +31,17 @@ struct LogCommand: AsyncParsableCommand {
             // bound (`more`) is followed by the next after its last change, up to --limit.
             if let limit {
                 var left = limit
-                var list = try page(client, LogRequest(since: since?.date, limit: limit))
+                var list = try JournalPages.page(client, LogRequest(since: since?.date, limit: limit))
                 while true {
                     try show(list.changes)
                     left -= list.changes.count
                     guard list.more == true, left > 0, let last = list.changes.last else { return }
-                    list = try page(client, LogRequest(since: since?.date, after: last.sequence, limit: left))
+                    list = try JournalPages.page(client, LogRequest(since: since?.date, after: last.sequence, limit: left))
                 }
             }
             // Every change: page forward through the journal, one answer's worth at a time.
-            var after: UInt64 = 0
-            while true {
-                let list = try page(client, LogRequest(since: since?.date, after: after, limit: ChangeList.maximumChanges))
-                try show(list.changes)
-                guard list.changes.count == ChangeList.maximumChanges || list.more == true, let last = list.changes.last else { return }
-                after = last.sequence
-            }
+            try JournalPages.read(client, since: since?.date, show)
         }
-    }
-
-    private func page(_ client: TodoConnection, _ request: LogRequest) throws(TodoClientError) -> ChangeList {
-        try client.ask(.requestLog(request)) { if case .responseLog(let list) = $0 { list } else { nil } }
     }
 
     private func show(_ changes: [JournaledChange]) throws {

@@ -27,7 +27,7 @@ struct TodoctlCommand: AsyncParsableCommand {
             DoneCommand.self, ReopenCommand.self, ToggleCommand.self, RemoveCommand.self, RestoreCommand.self,
             WatchCommand.self, EventsCommand.self, StatusCommand.self, BackupCommand.self,
             HistoryCommand.self, LogCommand.self, UndoCommand.self, RedoCommand.self, ReplayCommand.self, PurgeCommand.self,
-            ImportCommand.self, ExportCommand.self, TagsCommand.self, ProjectsCommand.self, SummaryCommand.self, CalendarCommand.self,
+            ImportCommand.self, ExportCommand.self, TagsCommand.self, ProjectsCommand.self, SummaryCommand.self, CalendarCommand.self, BurndownCommand.self,
         ],
         // As `task` shows its default report: `todoctl` alone, or with list's options, lists.
         defaultSubcommand: ListCommand.self)

@@ -102,3 +102,87 @@ extension ReportTests {
         try await daemon.stop()
     }
 }
+
+extension ReportTests {
+    @Test("list --columns shows the columns given in their order under a heading, with --sort, --limit and filters, and refuses an unknown one")
+    func listColumns() async throws {
+        let daemon = try await smallList()
+        let chosen = try await daemon.todoctl("list", "--columns", "number,project,title,due", "--sort", "due", "--limit", "3", environment: fixedClock)
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(chosen.lines == [
+            " #  Project      Title     Due",
+            "#2  home         Fix tap   in 7 days",
+            "#1  home.garden  Dig beds  in 8 days",
+            "#4               Call Ann  in 8 days",
+            "… and 1 more",
+        ], "\(chosen.stdout)")
+        let filtered = try await daemon.todoctl("list", "-a", "+outside", "--columns", "state,title,number", environment: fixedClock)
+        #expect(filtered.lines == [
+            "State  Title          #",
+            "open   Dig beds      #1",
+            "open   Write report  #3",
+            "done   Paint fence   #5",
+        ], "\(filtered.stdout)\(filtered.stderr)")
+        let json = try jsonArray(try await daemon.todoctl("list", "--json", "--columns", "number").stdout)
+        #expect(json.map { $0["title"] as? String } == ["Fix tap", "Dig beds", "Write report", "Call Ann"], "\(json)")
+        let refused = try await daemon.todoctl("list", "--columns", "number,titel")
+        #expect(refused.status == 64, "\(refused.status)")
+        #expect(refused.stderr.contains("unknown column 'titel'") && refused.stderr.contains("did you mean title?"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("the columns are number, done, priority, title, due, tags, project, state, wait, created, updated, id"), "\(refused.stderr)")
+        try await daemon.stop()
+    }
+}
+
+extension ReportTests {
+    @Test("burndown draws open against done a day a bar from the journal, across a month's end, 40 columns wide, and gives the numbers with --json")
+    func burndown() async throws {
+        let directory = try makeTemporaryDirectory()
+        let nowFile = directory + "/now"
+        /// Moves the daemon's and todoctl's clock: a new file renamed over the old.
+        func setNow(_ instant: String) throws {
+            try Data(instant.utf8).write(to: URL(fileURLWithPath: nowFile + ".new"))
+            guard rename(nowFile + ".new", nowFile) == 0 else { throw TestFailure("cannot move the clock: errno \(errno)") }
+        }
+        try setNow("2026-11-28T09:00:00Z")
+        let clock = ["TODOD_TEST_NOW": "@" + nowFile, "TZ": "UTC", "COLUMNS": "40"]
+        let daemon = try await DaemonProcess.start(in: directory, environment: clock)
+        func todoctl(_ arguments: String...) async throws -> CommandResult {
+            let result = try await run("todoctl", arguments, environment: daemon.environment.merging(clock) { $1 })
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result
+        }
+        for title in ["Dig beds", "Fix tap", "Call Ann"] { _ = try await todoctl("add", title) }
+        try setNow("2026-11-30T18:00:00Z")
+        _ = try await todoctl("done", "1")
+        _ = try await todoctl("add", "Paint fence", "+home")
+        try setNow("2026-12-02T09:00:00Z")
+        _ = try await todoctl("done", "2", "3")
+
+        let drawn = try await todoctl("burndown")
+        #expect(drawn.lines == [
+            "             █ open  ▓ done   open  done",
+            "  Sa 28 Nov │████████████        3     0",
+            "  Su 29 Nov │████████████        3     0",
+            "  Mo 30 Nov │████████████▓▓▓▓    3     1",
+            "  Tu  1 Dec │████████████        3     0",
+            "▶ We  2 Dec │████▓▓▓▓▓▓▓▓        1     2",
+            "            └────────────────",
+            "             0              4",
+        ], "\(drawn.stdout)")
+
+        let json = try jsonArray(try await todoctl("burndown", "--json", "--since", "2026-11-30").stdout)
+        #expect(json.map { "\($0["date"] as? String ?? "?") \($0["open"] as? Int ?? -1) \($0["done"] as? Int ?? -1) \($0["added"] as? Int ?? -1)" } == [
+            "2026-11-30 3 1 1", "2026-12-01 3 0 0", "2026-12-02 1 2 0",
+        ], "\(json)")
+        let weekly = try jsonArray(try await todoctl("burndown", "--weekly", "--json").stdout)
+        #expect(weekly.map { "\($0["date"] as? String ?? "?") \($0["open"] as? Int ?? -1) \($0["done"] as? Int ?? -1)" } == ["2026-11-23 3 0", "2026-11-30 1 3"], "\(weekly)")
+
+        let home = try await todoctl("burndown", "+home", "--since", "-1d")
+        #expect(home.lines.prefix(2) == ["only #home", "             █ open  ▓ done   open  done"], "\(home.stdout)")
+        #expect(home.lines.dropFirst(2).first == "  Tu  1 Dec │████████████████    1     0", "\(home.stdout)")
+
+        let refused = try await run("todoctl", ["burndown", "--since", "tomorrow"], environment: daemon.environment.merging(clock) { $1 })
+        #expect(refused.status == 64 && refused.stderr.contains("is after today"), "\(refused.status) \(refused.stderr)")
+        try await daemon.stop()
+    }
+}

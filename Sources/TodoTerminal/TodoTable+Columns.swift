@@ -1,0 +1,50 @@
+import TodoViewModel
+
+extension TodoTable {
+    /// The rows of `outline` in the columns chosen (`todoctl list --columns`), under a
+    /// heading: each column as wide as its widest cell (titles at most 60 columns, cut
+    /// with `…`), numbers aligned right, two spaces between columns. Subtasks are indented
+    /// in the title column, a parent carries its progress, as in the default table.
+    public static func render(_ outline: TodoOutline, columns: [TodoColumn], styler: TextStyler) -> [String] {
+        let cells = outline.entries.map { entry in
+            columns.map { column in
+                switch column {
+                case .title:
+                    let (prefix, suffix) = outlineParts(entry)
+                    return TerminalText.truncated(prefix + TerminalText.escaped(entry.row.title) + suffix, toWidth: 60)
+                case .tags, .project: return TerminalText.escaped(column.text(for: entry.row))
+                default: return column.text(for: entry.row)
+                }
+            }
+        }
+        let widths = columns.indices.map { index in
+            max(TerminalText.width(columns[index].heading), cells.map { TerminalText.width($0[index]) }.max() ?? 0)
+        }
+        func line(_ texts: [String], styles: [TextStyler.Style?]) -> String {
+            columns.indices.map { index in
+                let text = texts[index]
+                let pad = String(repeating: " ", count: max(0, widths[index] - TerminalText.width(text)))
+                return styler.apply(styles[index], to: columns[index] == .number ? pad + text : text + pad)
+            }
+            .joined(separator: "  ").trimmingTrailingSpaces()
+        }
+        let heading = line(columns.map(\.heading), styles: columns.map { _ in .bold })
+        return [heading] + zip(outline.entries, cells).map { entry, texts in
+            line(texts, styles: columns.map { style(of: $0, for: entry.row, dimmed: entry.isContext) })
+        }
+    }
+
+    /// A cell's style, as the default table colours the same text.
+    private static func style(of column: TodoColumn, for row: TodoViewModel, dimmed: Bool) -> TextStyler.Style? {
+        switch column {
+        case .number, .id, .created, .updated: .dim
+        case .done: row.isCompleted ? .green : nil
+        case .priority: row.todo.priority == .high ? .red : .dim
+        case .title: row.isCompleted || row.isDeleted || dimmed ? .dim : nil
+        case .due: row.isOverdue ? .red : .yellow
+        case .tags, .project: .cyan
+        case .state: row.isCompleted ? .green : row.isDeleted ? .dim : nil
+        case .wait: .yellow
+        }
+    }
+}

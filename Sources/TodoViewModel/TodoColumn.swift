@@ -1,0 +1,64 @@
+import Foundation
+import TodoModel
+
+/// A column `todoctl list --columns number,project,title,due` may show, with its heading
+/// and its text for a row. The texts are those the default table prints (`TodoTable`):
+/// a chosen table reads like the default one with columns left out or added.
+public enum TodoColumn: String, Sendable, CaseIterable {
+    case number, done, priority, title, due, tags, project, state, wait, created, updated, id
+
+    /// A `--columns` that names a column there is not, said with the columns there are.
+    public struct UnknownColumn: Error, Sendable, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The names people may give, for `--help` and the error.
+    public static let nameList = allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// Reads `number,project,title,due`; an unknown or empty name is refused with the
+    /// nearest name (a typo) and the names there are. A name given twice shows once.
+    public static func parse(_ text: String) throws(UnknownColumn) -> [TodoColumn] {
+        var columns: [TodoColumn] = []
+        for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = piece.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let column = TodoColumn(rawValue: name) else {
+                let what = name.isEmpty ? "an empty column name" : "unknown column '\(piece)'"
+                let meant = name.isEmpty ? nil : Nearest.word(to: name, in: allCases.map(\.rawValue))
+                throw UnknownColumn(
+                    description: "\(what) in --columns \(text); \(meant.map { "did you mean \($0)? " } ?? "")the columns are \(nameList) (--columns number,project,title,due)")
+            }
+            if !columns.contains(column) { columns.append(column) }
+        }
+        return columns
+    }
+
+    /// The heading over the column.
+    public var heading: String {
+        switch self {
+        case .number: "#"
+        case .done: "[ ]"
+        case .priority: "!"
+        default: rawValue.prefix(1).uppercased() + rawValue.dropFirst()
+        }
+    }
+
+    /// The column's text for `row`, unescaped (a View escapes titles and tags); empty when
+    /// the row has none.
+    public func text(for row: TodoViewModel) -> String {
+        let todo = row.todo
+        return switch self {
+        case .number: row.numberText
+        case .done: row.doneBox
+        case .priority: row.priorityMark
+        case .title: row.title
+        case .due: row.dueText ?? ""
+        case .tags: row.tagsLine
+        case .project: TodoSort.project(of: todo) ?? ""
+        case .state: todo.isDeleted ? "deleted" : todo.isCompleted ? "done" : "open"
+        case .wait: todo.wait?.description ?? ""
+        case .created: LocalDate(todo.createdAt).description
+        case .updated: LocalDate(todo.updatedAt).description
+        case .id: todo.id.uuidString.lowercased()
+        }
+    }
+}
