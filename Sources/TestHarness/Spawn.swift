@@ -1,4 +1,5 @@
 import Foundation
+import UnixSocket
 
 /// Starts `program` with posix_spawn(3): the one place of this target that builds the C argv and
 /// envp arrays. Foundation's `Process` is not used by the tests because its `run()` on Linux
@@ -72,8 +73,8 @@ private enum GlibcExtensions {
     /// `posix_spawn_file_actions_addclosefrom_np(actions, 3)` (glibc 2.34), else a close action
     /// for every descriptor open now from 3 up.
     static func closeFrom3(_ actions: inout posix_spawn_file_actions_t) throws {
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
-            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        if let closeFrom = GlibcFunction.named("posix_spawn_file_actions_addclosefrom_np", as: CloseFrom.self) {
+            _ = closeFrom(&actions, 3)
             return
         }
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
@@ -84,10 +85,10 @@ private enum GlibcExtensions {
 
     /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29): the child starts in `directory`.
     static func changeDirectory(_ actions: inout posix_spawn_file_actions_t, _ directory: String) throws {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else {
+        guard let changeDirectory = GlibcFunction.named("posix_spawn_file_actions_addchdir_np", as: ChangeDirectory.self) else {
             throw HarnessFailure("this glibc has no posix_spawn_file_actions_addchdir_np (2.29 and later do): cannot start a program in \(directory)")
         }
-        _ = unsafeBitCast(symbol, to: ChangeDirectory.self)(&actions, directory)
+        _ = changeDirectory(&actions, directory)
     }
 }
 

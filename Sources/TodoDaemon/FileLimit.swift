@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import UnixSocket
 
 /// The daemon holds a socket per client: it raises its soft RLIMIT_NOFILE to the hard
 /// limit, as systemd recommends for programs that use epoll rather than select(). The soft
@@ -34,7 +35,7 @@ enum MemoryTuning {
         // mallopt and malloc_trim are glibc's (malloc.h, which Swift's Glibc module leaves out).
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         let setMappingThreshold: Int32 = -3  // M_MMAP_THRESHOLD
-        if let mallopt = glibcFunction("mallopt", as: Mallopt.self) {
+        if let mallopt = GlibcFunction.named("mallopt", as: Mallopt.self) {
             _ = mallopt(setMappingThreshold, mappingThreshold)
         }
     }
@@ -42,15 +43,6 @@ enum MemoryTuning {
     /// Gives free heap pages back to the system.
     static func trim() {
         typealias MallocTrim = @convention(c) (Int) -> Int32
-        if let trim = glibcFunction("malloc_trim", as: MallocTrim.self) { _ = trim(0) }
-    }
-
-    private static func glibcFunction<F>(_ name: String, as type: F.Type) -> F? {
-        #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }  // RTLD_DEFAULT
-        return unsafeBitCast(symbol, to: type)
-        #else
-        return nil
-        #endif
+        if let trim = GlibcFunction.named("malloc_trim", as: MallocTrim.self) { _ = trim(0) }
     }
 }
