@@ -15,17 +15,12 @@ import TodoViewModel
 extension WireDecoder {
     func todo() throws -> Todo {
         guard kind == .object else { throw mismatch(Todo.self, "an object") }
-        let nodes = document.nodes
         var id: UUID?, number: Int?, title: String?, createdAt: Date?, updatedAt: Date?, revision: Int?
         var notes = "", priority = Priority.normal, due: LocalDate?, tags: [String] = []
         var completedAt: Date?, deletedAt: Date?, recurrence: Recurrence?
         var parent: Int?, wait: LocalDate?, previous: Int?, foreign: [String: String] = [:]
-        var member = node + 1
-        for _ in 0..<nodes[node].count {
-            let value = child(member + 1)
-            // Keys are short: a String of 15 bytes or fewer is built without an allocation.
-            let key = document.string(member)
-            member = nodes[member + 1].next
+        // Keys are short: a String of 15 bytes or fewer is built without an allocation.
+        try forEachMember { key, value in
             // An absent key and a null are both "not present", as in `decodeIfPresent`;
             // the required fields refuse a null with the type's own words below.
             let present = value.kind != .null
@@ -47,7 +42,7 @@ extension WireDecoder {
             case "wait" where present: wait = try value.date()
             case "previous" where present: previous = try value.integer(Int.self)
             case "foreign" where present: foreign = try value.stringMap()
-            default: continue  // unknown keys are a newer daemon's: skipped, as Codable skips them
+            default: return  // unknown keys are a newer daemon's: skipped, as Codable skips them
             }
         }
         // Built once, at the end: a placeholder Todo filled in would have drawn a random UUID per row.
