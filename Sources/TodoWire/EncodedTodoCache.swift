@@ -22,13 +22,30 @@ final class EncodedTodoCache: Sendable {
 
     /// The todo's JSON (`Todo.encode(to:)` through `WireEncoder`).
     func bytes(of todo: Todo) throws -> [UInt8] {
-        if let hit = entries.withLock({ $0[todo.id] }), hit.todo == todo { return hit.bytes }
-        let bytes = try WireEncoder.bytes(TodoFields(todo: todo))
-        entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[todo.id] = (todo, bytes)
+        try bytes(of: [todo])[0]
+    }
+
+    /// Each todo's JSON, in their order, the cache locked twice for all of them (a list of
+    /// 300 locked it 300 times).
+    func bytes(of todos: [Todo]) throws -> [[UInt8]] {
+        let hits: [[UInt8]?] = entries.withLock { entries in
+            todos.map { todo in entries[todo.id].flatMap { $0.todo == todo ? $0.bytes : nil } }
         }
-        return bytes
+        var made: [(Todo, [UInt8])] = []
+        let all = try zip(todos, hits).map { todo, hit in
+            if let hit { return hit }
+            let bytes = try WireEncoder.bytes(TodoFields(todo: todo))
+            made.append((todo, bytes))
+            return bytes
+        }
+        guard !made.isEmpty else { return all }
+        entries.withLock { entries in
+            for (todo, bytes) in made {
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+                entries[todo.id] = (todo, bytes)
+            }
+        }
+        return all
     }
 
     /// A todo encoded through its own conformance (not through the cache again).

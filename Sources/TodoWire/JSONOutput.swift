@@ -12,6 +12,10 @@ struct JSONOutput {
     /// A JSON string escaped as `JSONEncoder` escapes it: `"` and `\`, the control
     /// characters (`\b \t \n \f \r`, else `\u00xx`); `/` and everything else as it is.
     mutating func string(_ text: String) {
+        JSONOutput.string(text, into: &bytes)
+    }
+
+    static func string<Sink: JSONSink>(_ text: String, into bytes: inout Sink) {
         bytes.append(UInt8(ascii: "\""))
         let utf8 = text.utf8
         if !utf8.contains(where: JSONOutput.needsEscape) {
@@ -38,6 +42,17 @@ struct JSONOutput {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// How many bytes `string(_:)` writes for `text`.
+    static func stringByteCount(_ text: String) -> Int {
+        text.utf8.reduce(2) { count, unit in
+            guard needsEscape(unit) else { return count + 1 }
+            switch unit {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: return count + 2
+            default: return count + 6
+            }
+        }
     }
 
     private static func needsEscape(_ unit: UInt8) -> Bool {
@@ -93,4 +108,17 @@ struct JSONOutput {
             divisor /= 10
         }
     }
+}
+
+/// Where JSON bytes go: an array (a todo's cached bytes, the scratch) or the `ByteBuffer`
+/// a frame is sent in, written once, without a copy between the two.
+protocol JSONSink {
+    mutating func append(_ byte: UInt8)
+    mutating func append<Bytes: Sequence<UInt8>>(contentsOf bytes: Bytes)
+    /// Makes room for `count` more bytes.
+    mutating func reserve(_ count: Int)
+}
+
+extension Array: JSONSink where Element == UInt8 {
+    mutating func reserve(_ count: Int) { reserveCapacity(self.count + count) }
 }

@@ -31,9 +31,10 @@ public struct WireCodec: Sendable {
 
     /// The frame as one JSON line, newline included.
     public func encode(_ frame: WireFrame) throws -> ByteBuffer {
-        var bytes = try WireEncoder.bytes(frame)
-        bytes.append(UInt8(ascii: "\n"))
-        return ByteBuffer(bytes: bytes)
+        var buffer = ByteBuffer()
+        try WireEncoder.write(frame, into: &buffer)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        return buffer
     }
 
     public func encode(_ envelope: Envelope) throws -> ByteBuffer {
@@ -194,4 +195,12 @@ extension Int64 {
     fileprivate func floorRemainder(by divisor: Int64) -> Int64 {
         ((self % divisor) + divisor) % divisor
     }
+}
+
+/// A frame is written straight into the buffer it is sent in.
+extension ByteBuffer: JSONSink {
+    mutating func append(_ byte: UInt8) { writeInteger(byte) }
+    mutating func append<Bytes: Sequence<UInt8>>(contentsOf bytes: Bytes) { writeBytes(bytes) }
+    /// Room for the newline too.
+    mutating func reserve(_ count: Int) { reserveCapacity(minimumWritableBytes: count + 1) }
 }

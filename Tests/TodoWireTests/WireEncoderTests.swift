@@ -78,6 +78,16 @@ struct WireEncoderTests {
         #expect(String(buffer: line) == String(decoding: try foundationBytes(frame), as: UTF8.self))
     }
 
+    @Test("the room reserved for every event is exactly the length written", arguments: frames + slowFrames)
+    func reservesItsExactLength(_ frame: WireFrame) throws {
+        let encoder = WireEncoder(scratch: EncodingScratch())
+        try frame.encode(to: encoder)
+        let value = try #require(encoder.value)
+        var bytes: [UInt8] = []
+        value.write(into: &bytes, scratch: encoder.scratch)
+        #expect(value.byteCount(scratch: encoder.scratch) == bytes.count, "\(String(decoding: bytes, as: UTF8.self))")
+    }
+
     @Test("every event reads back as JSONDecoder reads it", arguments: frames + slowFrames)
     func readsAsJSONDecoder(_ frame: WireFrame) throws {
         let text = String(decoding: try foundationBytes(frame).dropLast(), as: UTF8.self)
@@ -168,6 +178,8 @@ struct WireEncoderTests {
             let ours = try #require(read(text))
             #expect(ours == foundationRead(text))
             #expect(ours == frame)
+            // Written as Foundation writes it: a lone todo's detail from the cache, the others field by field.
+            #expect(String(buffer: try codec.encode(frame)) == text + "\n")
         }
     }
 
