@@ -79,7 +79,7 @@ public struct WireCodec: Sendable {
             return .failure(RejectedFrame(id: header.id, "\"\(kind.rawValue)\" is \(what): the requests are \(WireCodec.requestNames)"))
         }
         do {
-            return .success(try WireFrame(from: WireDecoder(document: document)))
+            return .success(try WireDecoder(document: document).requestFrame())
         } catch {
             return .failure(RejectedFrame(id: header.id, "\"\(kind.rawValue)\" has bad data: \(WireCodec.describe(error))"))
         }

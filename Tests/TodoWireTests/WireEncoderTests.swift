@@ -219,6 +219,46 @@ struct WireEncoderTests {
         }
     }
 
+    @Test("a request is read as the frame's conformance reads it, or refused in its words",
+          arguments: [
+            #"{"event":"requestTodoDetail","id":"6","data":"1"}"#,
+            #"{"event":"requestTodoDetail","id":"6","data":150,"program":"todoctl","later":[1]}"#,
+            #"{"event":"requestTodoDetail","data":"fc1cd20f"}"#,
+            #"{"event":"requestTodoDetail","data":"FC1CD20F-E7E3-40A4-A32D-59BB4C36DAA9"}"#,
+            #"{"event":"requestTodoDetail","data":0}"#,
+            #"{"event":"requestTodoDetail","data":-1}"#,
+            #"{"event":"requestTodoDetail","data":1.5}"#,
+            ##"{"event":"requestTodoDetail","data":"#x"}"##,
+            #"{"event":"requestTodoDetail","data":null}"#,
+            #"{"event":"requestTodoDetail"}"#,
+            #"{"event":"requestTodoDetail","data":{"ref":1}}"#,
+            #"{"event":"requestTodoDetail","data":"1","id":7}"#,
+            #"{"event":"requestTodoDetail","data":"1","program":false}"#,
+            #"{"event":"requestCompleteTodo","data":3,"id":"a"}"#,
+            ##"{"event":"requestCompleteTodoWithChildren","data":"#3"}"##,
+            #"{"event":"requestReopenTodo","data":"3"}"#,
+            #"{"event":"requestToggleComplete","data":3}"#,
+            #"{"event":"requestDeleteTodo","data":[3]}"#,
+            #"{"event":"requestRestoreTodo","data":"12345678"}"#,
+            #"{"event":"requestTodoViewModels","id":"4","data":{"search":"sand"}}"#,
+            #"{"event":"requestTodoViewModels","data":{"waiting":true,"status":"all"}}"#,
+            #"{"event":"requestTodoViewModels","data":{"status":"some"}}"#,
+            #"{"event":"requestTodoViewModels","data":null}"#,
+            #"{"event":"requestTodoViewModels"}"#,
+            #"{"event":"requestTodoViewModels","data":[]}"#,
+            #"{"event":"requestNewTodo","data":{"title":"x"}}"#,
+            #"{"event":null,"data":1}"#,
+          ])
+    func quickRequestsAsConformance(_ line: String) throws {
+        let quick = codec.decodeRequest(ByteBuffer(string: line))
+        let conformance = Result { try WireFrame(from: WireDecoder(document: try JSONDocument(bytes: Array(line.utf8), limits: .request))) }
+        switch (quick, conformance) {
+        case (.success(let ours), .success(let theirs)): #expect(ours == theirs, "\(line)")
+        case (.failure(let ours), .failure(let theirs)): #expect(ours.error.message.contains(WireCodec.describe(theirs)), "\(line): \(ours.error.message)")
+        default: Issue.record("\(line): the codec gave \(quick), the conformance \(conformance)")
+        }
+    }
+
     @Test("a detail the detail reader refuses is refused as its conformance refuses it, in the same words",
           arguments: [
             #"{"number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}"#,
