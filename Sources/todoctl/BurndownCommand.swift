@@ -20,17 +20,17 @@ struct BurndownCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Filter") var filter: FilterOptions
     @Flag(help: "A bar per week (Monday to Sunday) instead of per day.") var weekly = false
-    // Unconditional: `--since -2w` starts with a dash.
-    @Option(parsing: .unconditional, help: ArgumentHelp("The first day drawn: \(FilterDateParser.accepted).", valueName: "date"),
-        transform: FilterDateArgument.checked)
-    var since: FilterDateArgument?
+    // Unconditional: `--since -2w` starts with a dash. Read as log's and undo's --since are.
+    @Option(parsing: .unconditional, help: ArgumentHelp("The first day drawn, the day of: \(WhenArgument.accepted).", valueName: "when"),
+        transform: WhenArgument.checked)
+    var since: WhenArgument?
     @OptionGroup var connection: ConnectionOptions
     @Flag(name: .shortAndLong, help: "Print each day's (or week's) date, open, done and added as JSON.") var json = false
 
     func validate() throws {
         try filter.refuseRefs()
-        if let since, since.date > WallClock.today() {
-            throw ValidationError("--since \(since.date) is after today: give a day up to today (-2w, 2026-11-01 …)")
+        if let since, LocalDate(since.date) > WallClock.today() {
+            throw ValidationError("--since \(LocalDate(since.date)) is after today: give a day up to today (2w, 2026-11-01 …)")
         }
     }
 
@@ -42,7 +42,7 @@ struct BurndownCommand: AsyncParsableCommand {
             try JournalPages.read(client) { burndown.add($0) }
         }
         // Without --since: the last 14 days or 12 weeks, but nothing before the journal began.
-        var first = since?.date ?? max(today.adding(days: weekly ? -7 * 11 : -13), burndown.firstDay ?? today)
+        var first = since.map { LocalDate($0.date) } ?? max(today.adding(days: weekly ? -7 * 11 : -13), burndown.firstDay ?? today)
         if weekly { first = Burndown.monday(of: first) }
         let periods = burndown.periods(from: first, to: today, weekly: weekly)
         if json { return try Terminal.printJSON(periods) }

@@ -181,7 +181,7 @@ extension ReportTests {
         #expect(home.lines.prefix(2) == ["only #home", "             █ open  ▓ done   open  done"], "\(home.stdout)")
         #expect(home.lines.dropFirst(2).first == "  Tu  1 Dec │████████████████    1     0", "\(home.stdout)")
 
-        let refused = try await run("todoctl", ["burndown", "--since", "tomorrow"], environment: daemon.environment.merging(clock) { $1 })
+        let refused = try await run("todoctl", ["burndown", "--since", "2026-12-03"], environment: daemon.environment.merging(clock) { $1 })
         #expect(refused.status == 64 && refused.stderr.contains("is after today"), "\(refused.status) \(refused.stderr)")
         try await daemon.stop()
     }

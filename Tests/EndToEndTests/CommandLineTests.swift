@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// What todoctl says about its command line, found from outside (#27's probe): `--since`
+/// read one way by log, undo and burndown; errors that name the real problem.
+@Suite("todoctl's command line: --since and the argument errors")
+struct CommandLineTests {
+    @Test("log, undo and burndown read --since alike: 10m and -10m are ten minutes back, 3 days ago is taken, +1d is refused with the forms")
+    func sinceIsOneGrammar() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let added = try await daemon.todoctl("add", "Pay rent", environment: fixedClock)
+        #expect(added.status == 0, "\(added.stderr)")
+        for form in ["10m", "-10m", "3 days ago", "2026-11-23", "2026-11-23 08:59", "today"] {
+            let log = try await daemon.todoctl("log", "--since", form, environment: fixedClock)
+            #expect(log.status == 0 && log.lines.count == 1, "log --since \(form): \(log.status) \(log.stdout)\(log.stderr)")
+            let burndown = try await daemon.todoctl("burndown", "--json", "--since", form, environment: fixedClock)
+            #expect(burndown.status == 0, "burndown --since \(form): \(burndown.stderr)")
+        }
+        for command in [["log"], ["undo", "--yes"], ["burndown"]] {
+            let refused = try await run("todoctl", command + ["--since", "+1d"], environment: daemon.environment.merging(fixedClock) { $1 })
+            #expect(refused.status == 64, "\(command) --since +1d: \(refused.status) \(refused.stdout)")
+            #expect(refused.stderr.contains("+1d is in the future"), "\(command): \(refused.stderr)")
+            #expect(refused.stderr.contains("10m, 2h, 3d, 1w") && refused.stderr.contains("3 days ago"), "\(command): \(refused.stderr)")
+        }
+        // Nothing was taken back by the refused undo.
+        let listed = try await daemon.todoctl("list", environment: fixedClock)
+        #expect(listed.lines.count == 1, "\(listed.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("log and undo --since follow TODOD_TEST_NOW, as burndown and --due do")
+    func sinceFollowsTheTestClock() async throws {
+        // Three days before the real date of this machine's clock or more: a real clock reads
+        // `--since 1h` as after every change.
+        let clock = ["TODOD_TEST_NOW": "2020-03-01T09:00:00Z", "TZ": "UTC"]
+        let daemon = try await DaemonProcess.start(environment: clock)
+        _ = try await daemon.todoctl("add", "Pay rent", environment: clock)
+        let log = try await daemon.todoctl("log", "--since", "1h", environment: clock)
+        #expect(log.lines.count == 1, "\(log.stdout)\(log.stderr)")
+        let undo = try await daemon.todoctl("undo", "--since", "1h", environment: clock)
+        #expect(undo.status == 0 && undo.stdout.contains("deleted"), "\(undo.status) \(undo.stdout)\(undo.stderr)")
+        try await daemon.stop()
+    }
+}
