@@ -3,13 +3,15 @@ import Foundation
 import TodoClock
 import TodoViewModel
 
-/// `todoctl --socket PATH list`, the option before the command as `git -C` and
-/// `systemctl --user` take theirs: moved after the command's name, where the command's
-/// own `--socket` reads it, before ArgumentParser sees the arguments.
+/// `todoctl --socket PATH list` and `todoctl --json list`, the options before the command
+/// as `git -C` and `systemctl --user` take theirs: moved after the command's name, where
+/// the command's own `--socket` and `--json` read them, before ArgumentParser sees the
+/// arguments.
 enum LeadingOptions {
-    /// The arguments (without the program's name) with a leading `--socket PATH` or
-    /// `--socket=PATH` moved after the command that follows it; unchanged when no known
-    /// command follows (then ArgumentParser says what is wrong).
+    /// The arguments (without the program's name) with a leading `--socket PATH`,
+    /// `--socket=PATH`, `--json` or `-j` moved after the command that follows them;
+    /// unchanged when no known command follows (then ArgumentParser says what is wrong).
+    /// Before `help` or `--help` they are dropped: help is the same whatever the socket.
     static func movedAfterCommand(_ arguments: [String]) -> [String] {
         var leading: [String] = []
         var rest = arguments[...]
@@ -17,14 +19,16 @@ enum LeadingOptions {
             if first == "--socket", rest.count >= 2 {
                 leading += rest.prefix(2)
                 rest = rest.dropFirst(2)
-            } else if first.hasPrefix("--socket=") {
+            } else if first.hasPrefix("--socket=") || first == "--json" || first == "-j" {
                 leading.append(first)
                 rest = rest.dropFirst()
             } else {
                 break
             }
         }
-        guard !leading.isEmpty, let command = rest.first, isCommand(command) else { return arguments }
+        guard !leading.isEmpty, let command = rest.first else { return arguments }
+        if ["help", "--help", "-h"].contains(command) { return Array(rest) }
+        guard isCommand(command) else { return arguments }
         return [command] + leading + rest.dropFirst()
     }
 

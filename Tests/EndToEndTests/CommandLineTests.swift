@@ -42,3 +42,28 @@ struct CommandLineTests {
         try await daemon.stop()
     }
 }
+
+extension CommandLineTests {
+    @Test("todoctl --socket P help and --socket P --help print what todoctl help and --help print")
+    func helpAfterSocket() async throws {
+        let plain = try await run("todoctl", ["--help"])
+        #expect(plain.status == 0 && plain.stdout.contains("SUBCOMMANDS"), "\(plain.stdout)")
+        for form in [["--socket", "/tmp/x.sock", "help"], ["--socket", "/tmp/x.sock", "--help"], ["--socket=/tmp/x.sock", "--help"], ["help"]] {
+            let result = try await run("todoctl", form)
+            #expect(result.status == 0 && result.stdout == plain.stdout, "\(form): \(result.status) \(result.stdout.prefix(200)) \(result.stderr)")
+        }
+    }
+
+    @Test("--json before the command works as after it")
+    func jsonBeforeTheCommand() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Pay rent")
+        let before = try await daemon.todoctl("--json", "list")
+        let after = try await daemon.todoctl("list", "--json")
+        #expect(before.status == 0 && before.stdout == after.stdout, "\(before.status) \(before.stdout)\(before.stderr)")
+        let short = try await daemon.todoctl("-j", "show", "1")
+        #expect(short.status == 0 && short.stdout.contains("\"title\" : \"Pay rent\""), "\(short.status) \(short.stdout)\(short.stderr)")
+        try await daemon.stop()
+    }
+
+}
