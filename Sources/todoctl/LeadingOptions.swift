@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TodoClock
+import TodoModel
 import TodoViewModel
 
 /// `todoctl --socket PATH list` and `todoctl --json list`, the options before the command
@@ -60,6 +61,23 @@ enum LeadingOptions {
     }
 }
 
+extension LeadingOptions {
+    /// The commands whose words name todos.
+    private static let naming: Set<String> = ["show", "edit", "history", "done", "reopen", "toggle", "rm", "delete", "restore"]
+
+    /// What to say when a command that names todos is given `-1`: ArgumentParser read it as
+    /// an option and said "Missing expected argument". A word of a dash and digits that no
+    /// option before it takes as its value; nil when there is none.
+    static func negativeTodo(in arguments: [String]) -> String? {
+        guard let command = arguments.first, naming.contains(command) else { return nil }
+        for (previous, word) in zip(arguments, arguments.dropFirst()) where word.count > 1 && word.hasPrefix("-") && word.dropFirst().allSatisfy(\.isNumber) {
+            if previous != command && previous.hasPrefix("-") { continue }
+            return TodoRef.notATodo(word)
+        }
+        return nil
+    }
+}
+
 extension TodoctlCommand {
     /// ArgumentParser's own `main`, after the checks it needs help with: a flood of a
     /// repeated option is refused (`ArgumentLimit`), and leading options are moved into
@@ -79,6 +97,10 @@ extension TodoctlCommand {
         }
         let moved = LeadingOptions.movedAfterCommand(arguments)
         if let complaint = LeadingOptions.unknownCommand(in: moved) {
+            Terminal.error(complaint)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        if let complaint = LeadingOptions.negativeTodo(in: moved) {
             Terminal.error(complaint)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }

@@ -54,6 +54,21 @@ extension CommandLineTests {
         }
     }
 
+    @Test("next --limit, show -1 and show 0 say what is wrong and what to do")
+    func parseErrorsNameTheProblem() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Pay rent", "-p", "high")
+        let next = try await daemon.todoctl("next", "--limit", "1")
+        #expect(next.status == 0 && next.lines.count == 1, "\(next.status) \(next.stdout)\(next.stderr)")
+        let negative = try await daemon.todoctl("show", "-1")
+        #expect(negative.status == 64, "\(negative.status)")
+        #expect(negative.stderr.contains("-1 is not a todo") && negative.stderr.contains("numbered from 1"), "\(negative.stderr)")
+        let zero = try await daemon.todoctl("show", "0")
+        #expect(zero.status == 64, "\(zero.status)")
+        #expect(zero.stderr.contains("0 is not a todo") && zero.stderr.contains("numbered from 1"), "\(zero.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("--json before the command works as after it")
     func jsonBeforeTheCommand() async throws {
         let daemon = try await DaemonProcess.start()
