@@ -62,6 +62,15 @@ enum LeadingOptions {
 }
 
 extension LeadingOptions {
+    /// What to say about an empty `--socket ""` or `--socket=` (a variable not set in a
+    /// script): it was tried as a path and said "cannot reach" (69), or `--socket=` took
+    /// the next word as the path. A mistake in the command line, so 64; nil without one.
+    static func emptySocket(in arguments: [String]) -> String? {
+        let empty = arguments.contains("--socket=") || zip(arguments, arguments.dropFirst()).contains { $0 == "--socket" && $1.isEmpty }
+        guard empty else { return nil }
+        return "--socket is empty: give the path of todod's socket, or leave --socket out for the default ($TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock)"
+    }
+
     /// The commands whose words name todos.
     private static let naming: Set<String> = ["show", "edit", "history", "done", "reopen", "toggle", "rm", "delete", "restore"]
 
@@ -100,7 +109,7 @@ extension TodoctlCommand {
             Terminal.error(complaint)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
-        if let complaint = LeadingOptions.negativeTodo(in: moved) {
+        if let complaint = LeadingOptions.emptySocket(in: moved) ?? LeadingOptions.negativeTodo(in: moved) {
             Terminal.error(complaint)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }

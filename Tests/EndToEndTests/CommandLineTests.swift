@@ -81,4 +81,13 @@ extension CommandLineTests {
         try await daemon.stop()
     }
 
+    @Test("an empty --socket is a usage error (64) that says so")
+    func emptySocket() async throws {
+        for form in [["list", "--socket", ""], ["--socket", "", "list"], ["--socket=", "add", "x"]] {
+            let result = try await run("todoctl", form)
+            #expect(result.status == 64, "\(form): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("--socket is empty"), "\(form): \(result.stderr)")
+        }
+    }
+
 }
