@@ -52,6 +52,11 @@ enum LeadingOptions {
         while let option = arguments.first, option == "--socket" || option.hasPrefix("--socket=") {
             arguments = arguments.dropFirst(option == "--socket" ? 2 : 1)
         }
+        // `todoctl 3 done`: a todo named before the command, as Taskwarrior takes it.
+        if let first = arguments.first, TodoRef(first) != nil, let command = arguments.dropFirst().first, isCommand(command), command != "help" {
+            let rest = Array(arguments.dropFirst(2))
+            return "todoctl takes the command first: did you mean todoctl \(([command, first] + rest).joined(separator: " "))?"
+        }
         guard let first = arguments.first, !first.isEmpty, first.allSatisfy({ $0.isLetter }), !isCommand(first) else { return nil }
         let names = TodoctlCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
         if let meant = Nearest.word(to: first.lowercased(), in: commandNames) {

@@ -90,4 +90,22 @@ extension CommandLineTests {
         }
     }
 
+    @Test("no daemon at a --socket of one's own: the advice starts todod on that socket")
+    func adviceNamesTheSocket() async throws {
+        let directory = try makeTemporaryDirectory()
+        let result = try await run("todoctl", ["list", "--socket", directory + "/mine.sock"])
+        #expect(result.status == 69, "\(result.status)")
+        #expect(result.stderr.contains("todod --socket \(directory)/mine.sock &"), "\(result.stderr)")
+    }
+
+    @Test("todoctl 3 done suggests todoctl done 3")
+    func numberBeforeCommand() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Pay rent")
+        let result = try await daemon.todoctl("1", "done")
+        #expect(result.status == 64, "\(result.status)")
+        #expect(result.stderr.contains("did you mean todoctl done 1?"), "\(result.stderr)")
+        try await daemon.stop()
+    }
+
 }
