@@ -109,3 +109,23 @@ extension CommandLineTests {
     }
 
 }
+
+extension CommandLineTests {
+    @Test("undo --since's prompt aligns its columns when the seqs and numbers differ in width")
+    func undoPromptAligned() async throws {
+        let daemon = try await DaemonProcess.start()
+        for index in 1...11 { _ = try await daemon.todoctl("add", "Todo \(index)") }
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl undo --since 1h; echo \"exit=$?\"")
+        let asked = try await tmux.waitFor("Take back these 11 changes? [y/N]")
+        let rows = asked.split(separator: "\n").map(String.init).filter { $0.contains("added") }
+        #expect(rows.count == 11, "\(asked)")
+        let columns = Set(rows.map { $0.distance(from: $0.startIndex, to: $0.range(of: "added")!.lowerBound) })
+        #expect(columns.count == 1, "\(asked)")
+        #expect(rows.contains { $0.hasPrefix("   1  #1   added") } && rows.contains { $0.hasPrefix("  11  #11  added") }, "\(asked)")
+        try await tmux.type("n")
+        try await tmux.waitFor("exit=1")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+}
