@@ -108,6 +108,26 @@ extension CommandLineTests {
         try await daemon.stop()
     }
 
+    @Test("list fits titles to $COLUMNS: longer than 60 in a wide terminal, cut in a narrow one")
+    func listFollowsTheWidth() async throws {
+        let daemon = try await DaemonProcess.start()
+        let title = String(repeating: "word ", count: 20) + "end"  // 103 columns
+        _ = try await daemon.todoctl("add", title)
+        let wide = try await daemon.todoctl("list", environment: ["COLUMNS": "200"])
+        #expect(wide.stdout.contains(title), "\(wide.stdout)")
+        let narrow = try await daemon.todoctl("list", environment: ["COLUMNS": "40"])
+        #expect(narrow.lines.allSatisfy { $0.count <= 40 } && narrow.stdout.contains("…"), "\(narrow.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("list --columns refuses a column named twice")
+    func duplicateColumn() async throws {
+        let daemon = try await DaemonProcess.start()
+        let result = try await daemon.todoctl("list", "--columns", "number,title,number")
+        #expect(result.status == 64, "\(result.status) \(result.stdout)")
+        #expect(result.stderr.contains("column 'number' is named twice"), "\(result.stderr)")
+        try await daemon.stop()
+    }
 }
 
 extension CommandLineTests {
