@@ -1,3 +1,4 @@
+import TodoPaths
 import TodoViewModel
 
 /// Why a client could not get its answer. Each message says what to do.
@@ -20,6 +21,10 @@ public enum TodoClientError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotConnect(let path, let reason):
+            // The default socket is where `todod &` and the user unit listen; another needs naming.
+            guard path == DefaultPaths.socketPath() else {
+                return "cannot reach todod at \(path) (\(reason)): start one there with `todod --socket \(path) &`; or point --socket / $TODOD_SOCKET at a running one"
+            }
             return "cannot reach todod at \(path) (\(reason)): start it with `todod &`, or `systemctl --user enable --now todod.socket`; or point --socket / $TODOD_SOCKET at a running one"
         case .untrusted(let path, let reason):
             return "refusing to talk to \(path): \(reason); another user may have put a fake todod there. Set XDG_RUNTIME_DIR (a login session does), or point --socket / $TODOD_SOCKET at a socket in a directory of your own with mode 0700"

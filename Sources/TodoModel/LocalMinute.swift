@@ -33,6 +33,20 @@ public struct LocalMinute: Sendable, Equatable, CustomStringConvertible {
         (hour, minute) = (Int(fields.tm_hour), Int(fields.tm_min))
     }
 
+    /// The instant `date` at `hour`:`minute` begins here, by the C library's `mktime` (the
+    /// inverse of `init(_:)`); nil when it has no such instant.
+    public static func instant(_ date: LocalDate, hour: Int = 0, minute: Int = 0) -> Date? {
+        var fields = tm()
+        fields.tm_year = Int32(date.year - 1900)
+        fields.tm_mon = Int32(date.month - 1)
+        fields.tm_mday = Int32(date.day)
+        fields.tm_hour = Int32(hour)
+        fields.tm_min = Int32(minute)
+        fields.tm_isdst = -1  // the zone's rule for that day, not today's
+        let seconds = mktime(&fields)
+        return seconds == -1 && date.year != 1969 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
     /// `2026-11-22 14:05`
     public var description: String {
         "\(date) \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"

@@ -13,7 +13,8 @@ import TodoViewModel
 ///                 └────────────────
 ///                  0              7
 ///
-/// The legend says what `▶` marks when the bars leave it room. A bar is a stock (open)
+/// The legend names every mark drawn (`▶` too); when the bars leave it no room it takes a
+/// line of its own over the numbers' heading. Days not all of this year carry their year. A bar is a stock (open)
 /// and a flow (done) stacked: the bar shrinks as work is done, and a day of work shows
 /// as its ▓ end.
 public struct BurndownView: Sendable {
@@ -24,7 +25,7 @@ public struct BurndownView: Sendable {
     /// escaped and cut with `…` to the width.
     public let scope: String?
 
-    /// The fewest columns a bar gets, however narrow the terminal.
+    /// The fewest columns a bar gets: narrower, `lines(width:)` says how many it needs.
     static let minimumBarWidth = 8
 
     public init(periods: [Burndown.Period], weekly: Bool, today: LocalDate, scope: String? = nil) {
@@ -34,24 +35,49 @@ public struct BurndownView: Sendable {
         self.scope = scope
     }
 
+    /// The label, numbers and bar widths for these periods: what every line lays out.
+    private struct Layout {
+        let labels: [String]
+        let labelWidth: Int
+        let openWidth: Int
+        let doneWidth: Int
+        /// `▶ ` + label + ` │` before the bar.
+        var lead: Int { 2 + labelWidth + 2 }
+        /// A space, open, two spaces, done after the bar.
+        var numbersWidth: Int { 1 + openWidth + 2 + doneWidth }
+    }
+
+    private var layout: Layout {
+        let labels = periods.map(label)
+        return Layout(
+            labels: labels, labelWidth: labels.map { TerminalText.width($0) }.max() ?? 0,
+            openWidth: max(4, periods.map { String($0.open).count }.max() ?? 0),
+            doneWidth: max(4, periods.map { String($0.done).count }.max() ?? 0))
+    }
+
+    /// The fewest columns these bars are drawn in: the labels, the numbers and a bar of
+    /// `minimumBarWidth`; `lines(width:)` says so below it rather than spill over the edge.
+    public var minimumWidth: Int {
+        let layout = layout
+        return layout.lead + Self.minimumBarWidth + layout.numbersWidth
+    }
+
     public func lines(width: Int, styler: TextStyler) -> [String] {
         guard !periods.isEmpty else { return ["nothing to draw: no day between the first asked and today"] }
-        let labels = periods.map(label)
-        let labelWidth = labels.map { TerminalText.width($0) }.max() ?? 0
-        let openWidth = max(4, periods.map { String($0.open).count }.max() ?? 0)
-        let doneWidth = max(4, periods.map { String($0.done).count }.max() ?? 0)
-        // `▶ ` + label + ` │` before the bar; a space, open, two spaces, done after it.
-        let lead = 2 + labelWidth + 2
-        let numbersWidth = openWidth + 2 + doneWidth
-        let barWidth = max(Self.minimumBarWidth, width - lead - 1 - numbersWidth)
+        guard width >= minimumWidth else {
+            return ["burndown needs \(minimumWidth) columns to draw; this terminal has \(width): widen it, set COLUMNS, or use --json"]
+        }
+        let layout = layout
+        let (lead, openWidth, doneWidth) = (layout.lead, layout.openWidth, layout.doneWidth)
+        let barWidth = width - lead - layout.numbersWidth
         let scale = max(1, periods.map { $0.open + $0.done }.max() ?? 0)
 
         let counted = scope.map { "only " + TerminalText.escaped($0) }.map { [styler.apply(.bold, to: TerminalText.truncated($0, toWidth: width))] }
-        var lines = (counted ?? []) + [legend(lead: lead, barWidth: barWidth, numbers: padded("open", openWidth) + "  " + padded("done", doneWidth), styler: styler)]
-        for (period, label) in zip(periods, labels) {
+        var lines = (counted ?? []) + legend(lead: lead, barWidth: barWidth, numbers: padded("open", openWidth) + "  " + padded("done", doneWidth), styler: styler)
+        for (period, label) in zip(periods, layout.labels) {
             let isToday = weekly ? Burndown.monday(of: today) == period.date : period.date == today
             let weekend = !weekly && [1, 7].contains(period.date.weekday)
-            let labelText = TerminalText.fitted(label, toWidth: labelWidth)
+            let labelText = TerminalText.fitted(label, toWidth: layout.labelWidth)
             let marker = isToday ? styler.apply(.bold, to: "▶") : " "
             let styledLabel = styler.apply(isToday ? .bold : (weekend ? .dim : nil), to: labelText)
             let (openColumns, doneColumns) = Self.columns(open: period.open, done: period.done, scale: scale, width: barWidth)
@@ -68,28 +94,34 @@ public struct BurndownView: Sendable {
         return lines
     }
 
-    /// The legend over the bars, the numbers' heading at the right.
-    private func legend(lead: Int, barWidth: Int, numbers: String, styler: TextStyler) -> String {
-        let room = barWidth + 1
+    /// The legend over the bars, the numbers' heading at the right. Every mark the bars
+    /// draw is in it: when the bar's columns cannot hold it, it takes a line of its own
+    /// over the heading (the minimum width holds it there).
+    private func legend(lead: Int, barWidth: Int, numbers: String, styler: TextStyler) -> [String] {
         let parts = [
             (styler.apply(.yellow, to: "█") + " open", 6), (styler.apply(.green, to: "▓") + " done", 6), ("▶ " + (weekly ? "this week" : "today"), weekly ? 11 : 7),
         ]
-        // As many of the legend's parts as the bar's columns hold, two spaces between.
-        var text = ""
-        var used = 0
-        for (part, columns) in parts {
-            let needed = used == 0 ? columns : used + 2 + columns
-            guard needed < room else { break }
-            text += (used == 0 ? "" : "  ") + part
-            used = needed
+        let text = parts.map(\.0).joined(separator: "  ")
+        let used = parts.map(\.1).reduce(0, +) + 2 * (parts.count - 1)
+        let room = barWidth + 1
+        let heading = String(repeating: " ", count: lead + room) + styler.apply(.bold, to: numbers)
+        if used < room {
+            return [String(repeating: " ", count: lead) + text + String(repeating: " ", count: room - used) + styler.apply(.bold, to: numbers)]
         }
-        return String(repeating: " ", count: lead) + text + String(repeating: " ", count: room - used) + styler.apply(.bold, to: numbers)
+        // On its own line, from the bars' edge while it fits there, else from the left.
+        let total = lead + room + TerminalText.width(numbers)
+        return [String(repeating: " ", count: used + lead <= total ? lead : max(0, total - used)) + text, heading]
     }
 
-    /// `Mo 30 Nov`, or for a week `Wk 49 30 Nov` (its Monday).
+    /// Whether the labels name the year: when a day drawn is not of this year (a range
+    /// across the new year, or one of a year before).
+    private var showsYear: Bool { periods.contains { $0.date.year != today.year } }
+
+    /// `Mo 30 Nov`, or for a week `Wk 49 30 Nov` (its Monday); `Mo 30 Nov 2026` when
+    /// `showsYear`.
     private func label(_ period: Burndown.Period) -> String {
         let month = String(CalendarView.monthNames[period.date.month - 1].prefix(3))
-        let day = padded(String(period.date.day), 2) + " " + month
+        let day = padded(String(period.date.day), 2) + " " + month + (showsYear ? " \(period.date.year)" : "")
         if weekly { return "Wk " + padded(String(CalendarView.isoWeek(of: period.date)), 2) + " " + day }
         return CalendarView.dayNames[CalendarView.isoWeekdayIndex(period.date)] + " " + day
     }

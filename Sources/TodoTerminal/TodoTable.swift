@@ -48,12 +48,15 @@ public struct TodoTable: Sendable {
 
     /// The rows of `outline`: subtasks indented under their parent, a parent with its
     /// progress (`[2/5]`), a parent shown only as context dimmed.
-    public static func render(_ outline: TodoOutline, styler: TextStyler) -> [String] {
+    ///
+    /// With a `width` (the terminal's, known), titles take what the other columns leave of
+    /// it, however long (`line(_:fittingWidth:)`); without one (a pipe), they stop at 60.
+    public static func render(_ outline: TodoOutline, styler: TextStyler, width: Int? = nil) -> [String] {
         let nested = outline.entries.contains { $0.depth > 0 || $0.progress != nil }
-        let table = TodoTable(rows: outline.entries.map(\.row), styler: styler, titleAllowance: nested ? 10 : 0)
+        let table = TodoTable(rows: outline.entries.map(\.row), styler: styler, maximumTitleWidth: width ?? 60, titleAllowance: nested ? 10 : 0)
         return outline.entries.map { entry in
             let (prefix, suffix) = outlineParts(entry)
-            return table.line(entry.row, titlePrefix: prefix, titleSuffix: suffix, dimmed: entry.isContext)
+            return table.line(entry.row, titlePrefix: prefix, titleSuffix: suffix, dimmed: entry.isContext, fittingWidth: width ?? .max)
         }
     }
 

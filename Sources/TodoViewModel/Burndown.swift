@@ -3,10 +3,19 @@ import TodoModel
 
 /// `todoctl burndown`'s numbers: for each day (or ISO week, Monday first) from a first day
 /// to today, the todos open at its end and those done, added during it. Read from the
-/// journal, oldest change first, one page at a time (`add(_:)`): a todo is open while it
-/// is neither done nor deleted (and meets the filter, if any); a todo done counts on the
-/// day of its `completed` change, one added on the day of its `created` (the todos that
-/// were there when the journal started are open, not added); an undo takes either back.
+/// journal, oldest change first, one page at a time (`add(_:)`).
+///
+/// Each day is counted from the changes made that day alone, comparing each todo they
+/// touched as it was when the day began with how it is when the day ends, so a day once
+/// over never changes (an undo on a later day counts on that later day):
+/// - open: the todos neither done nor deleted at the day's end (and meeting the filter);
+/// - done: the todos done at the day's end that were not done when it began (done,
+///   reopened and done again is one; done and then reopened, or undone, is none);
+/// - added: the todos whose creation is in effect at the day's end and was not when it
+///   began: created that day, or their creation redone that day after an undo took it
+///   back. The todos that were there when the journal started are open, not added.
+/// A day's local date is read as the rest of todoctl reads it (`LocalDate(_:)`, the C
+/// library's local time).
 public struct Burndown: Sendable {
     /// One day's or week's numbers; `date` is the day, or the Monday of the week.
     public struct Period: Sendable, Equatable, Codable {
@@ -20,22 +29,33 @@ public struct Burndown: Sendable {
         }
     }
 
+    /// What a day's counts compare for one todo.
+    private struct State: Equatable {
+        /// Meets the filter (as it is now).
+        var counted = false
+        var completed = false
+        var deleted = false
+        /// Its creation is in effect (not taken back by an undo); false for an imported todo.
+        var created = false
+
+        var isOpen: Bool { counted && !completed && !deleted }
+    }
+
     /// The todos counted: nil for all.
     public let filter: TodoFilter?
-    private let timeZone: TimeZone
-    /// Whether each todo seen is open now.
-    private var isOpen: [UUID: Bool] = [:]
+    private var states: [UUID: State] = [:]
     private var openNow = 0
-    /// Per day with a change: the open count at its end, done and added during it.
+    /// Per closed day with a change: the open count at its end, done and added during it.
     private var days: [LocalDate: Period] = [:]
+    /// The day being read, and each todo its changes touched as it was when it began.
     private var lastDay: LocalDate?
-    /// The day of each completion and addition counted, by seq: an undo of one takes it
-    /// back from its day (a completion undone was not work done).
-    private var countedOn: [UInt64: (day: LocalDate, done: Bool)] = [:]
+    private var dayStart: [UUID: State] = [:]
+    /// Whether each change that made or took back a creation left it in effect, by seq:
+    /// an undo names the change it took back, a redo the undo.
+    private var creationEffect: [UInt64: Bool] = [:]
 
-    public init(filter: TodoFilter? = nil, timeZone: TimeZone = .current) {
+    public init(filter: TodoFilter? = nil) {
         self.filter = filter
-        self.timeZone = timeZone
     }
 
     /// The day of the journal's first change, nil before any.
@@ -45,31 +65,45 @@ public struct Burndown: Sendable {
     public mutating func add(_ changes: [JournaledChange]) {
         for change in changes {
             // A clock set back must not move counts into a day already closed.
-            let day = max(LocalDate(change.at, in: timeZone), lastDay ?? LocalDate(change.at, in: timeZone))
+            let changed = LocalDate(change.at)
+            let day = max(changed, lastDay ?? changed)
             if firstDay == nil { firstDay = day }
+            if let lastDay, day != lastDay { close(lastDay) }
             lastDay = day
             let todo = change.todo.todo
-            let counted = filter?.matchesIgnoringStatus(todo) ?? true
-            let open = counted && !todo.isCompleted && !todo.isDeleted
-            openNow += (open ? 1 : 0) - (isOpen[todo.id] == true ? 1 : 0)
-            isOpen[todo.id] = open
-            var period = days[day] ?? Period(date: day, open: 0, done: 0, added: 0)
-            period.open = openNow
-            if counted, change.kind == .completed || (change.kind == .created && change.imported != true) {
-                if change.kind == .completed { period.done += 1 } else { period.added += 1 }
-                countedOn[change.sequence] = (day, change.kind == .completed)
+            let before = states[todo.id] ?? State()
+            if dayStart[todo.id] == nil { dayStart[todo.id] = before }
+            var after = before
+            after.counted = filter?.matchesIgnoringStatus(todo) ?? true
+            after.completed = todo.isCompleted
+            after.deleted = todo.isDeleted
+            if change.kind == .created {
+                after.created = change.imported != true
+                creationEffect[change.sequence] = after.created
+            } else if let undone = change.undoes, let effect = creationEffect[undone] {
+                after.created = !effect
+                creationEffect[change.sequence] = after.created
             }
-            days[day] = period
-            // An undo names the oldest change of the todo it takes back: a completion taken
-            // back leaves the todo open, an addition leaves it deleted.
-            if let undone = change.undoes, let counted = countedOn[undone], var then = days[counted.day],
-                counted.done ? !todo.isCompleted : todo.isDeleted
-            {
-                if counted.done { then.done = max(0, then.done - 1) } else { then.added = max(0, then.added - 1) }
-                days[counted.day] = then
-                countedOn[undone] = nil
-            }
+            openNow += (after.isOpen ? 1 : 0) - (before.isOpen ? 1 : 0)
+            states[todo.id] = after
         }
+    }
+
+    /// The day being read, with its counts so far.
+    private var current: Period? {
+        guard let lastDay else { return nil }
+        var period = Period(date: lastDay, open: openNow, done: 0, added: 0)
+        for (id, start) in dayStart {
+            guard let end = states[id], end.counted else { continue }
+            if end.completed && !end.deleted && !start.completed { period.done += 1 }
+            if end.created && !start.created { period.added += 1 }
+        }
+        return period
+    }
+
+    private mutating func close(_ day: LocalDate) {
+        days[day] = current
+        dayStart = [:]
     }
 
     /// Day by day (or week by week) from `first` to `today`, both included: a day without
@@ -77,6 +111,8 @@ public struct Burndown: Sendable {
     public func periods(from first: LocalDate, to today: LocalDate, weekly: Bool) -> [Period] {
         guard first <= today else { return [] }
         // The open count at the end of the last changed day before `first`.
+        var days = days
+        if let current { days[current.date] = current }
         var open = days.values.filter { $0.date < first }.max { $0.date < $1.date }?.open ?? 0
         var daily: [Period] = []
         var day = first

@@ -27,7 +27,11 @@ public enum TodoColumn: String, Sendable, CaseIterable {
                 throw UnknownColumn(
                     description: "\(what) in --columns \(text); \(meant.map { "did you mean \($0)? " } ?? "")the columns are \(nameList) (--columns number,project,title,due)")
             }
-            if !columns.contains(column) { columns.append(column) }
+            // Refused, not merged: a column named twice is a slip, and which place it meant is a guess.
+            guard !columns.contains(column) else {
+                throw UnknownColumn(description: "column '\(column.rawValue)' is named twice in --columns \(text); name each once, in the order wanted")
+            }
+            columns.append(column)
         }
         return columns
     }

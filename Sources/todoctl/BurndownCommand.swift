@@ -10,27 +10,38 @@ struct BurndownCommand: AsyncParsableCommand {
         discussion: """
             Each day's bar stacks the todos open at its end (█) and those done during it (▓), \
             scaled to the longest and drawn across the terminal's width ($COLUMNS, else the \
-            terminal's, else 80); an axis with its scale under the bars, today marked ▶. \
+            terminal's, else 80; at most 500); an axis with its scale under the bars, today marked ▶. \
             --weekly draws a bar per ISO week (Monday first; the current week's open count is \
             today's). The days run from --since to today; without it, the last 14 days (12 \
-            weeks with --weekly), from the journal's first change if it is later. The filters \
-            (+tag, project:NAME, -t …) count only the todos that meet them. --json prints, per \
-            day (or week, dated by its Monday), date, open, done and added, for scripts.
+            weeks with --weekly); never before the journal's first change (a --since before it \
+            starts there, and says so on stderr). Days not all of this year are labelled with \
+            their year. The filters (+tag, project:NAME, -t …) count only the todos that meet \
+            them. --json prints, per day (or week, dated by its Monday), date, open, done and \
+            added, for scripts. Narrower than it needs (about 32 columns), it says how many it \
+            needs and exits 64.
+
+            Each day is counted from the changes made that day alone, each todo as it was when \
+            the day began against how it is at its end, so a past day never changes: open, the \
+            todos neither done nor deleted at the day's end; done, the todos done at its end \
+            that were not done when it began (done, reopened and done again counts once; done \
+            and then reopened, or undone, not at all; an undo on a later day counts on that \
+            day); added, the todos created that day, or whose creation an undo took back and \
+            a redo put back that day, still in effect at its end. Days are local days (TZ).
             """)
 
     @OptionGroup(title: "Filter") var filter: FilterOptions
     @Flag(help: "A bar per week (Monday to Sunday) instead of per day.") var weekly = false
-    // Unconditional: `--since -2w` starts with a dash.
-    @Option(parsing: .unconditional, help: ArgumentHelp("The first day drawn: \(FilterDateParser.accepted).", valueName: "date"),
-        transform: FilterDateArgument.checked)
-    var since: FilterDateArgument?
+    // Unconditional: `--since -2w` starts with a dash. Read as log's and undo's --since are.
+    @Option(parsing: .unconditional, help: ArgumentHelp("The first day drawn, the day of: \(WhenArgument.accepted).", valueName: "when"),
+        transform: WhenArgument.checked)
+    var since: WhenArgument?
     @OptionGroup var connection: ConnectionOptions
     @Flag(name: .shortAndLong, help: "Print each day's (or week's) date, open, done and added as JSON.") var json = false
 
     func validate() throws {
         try filter.refuseRefs()
-        if let since, since.date > WallClock.today() {
-            throw ValidationError("--since \(since.date) is after today: give a day up to today (-2w, 2026-11-01 …)")
+        if let since, LocalDate(since.date) > WallClock.today() {
+            throw ValidationError("--since \(LocalDate(since.date)) is after today: give a day up to today (2w, 2026-11-01 …)")
         }
     }
 
@@ -41,13 +52,24 @@ struct BurndownCommand: AsyncParsableCommand {
         try Session.run(connection) { client in
             try JournalPages.read(client) { burndown.add($0) }
         }
-        // Without --since: the last 14 days or 12 weeks, but nothing before the journal began.
-        var first = since?.date ?? max(today.adding(days: weekly ? -7 * 11 : -13), burndown.firstDay ?? today)
+        // Without --since: the last 14 days or 12 weeks. Never before the journal began:
+        // `--since 0001-01-01` drew 739,989 empty days; a --since before it starts at its
+        // first change, and says so.
+        let began = burndown.firstDay ?? today
+        var first = max(since.map { LocalDate($0.date) } ?? today.adding(days: weekly ? -7 * 11 : -13), began)
+        if let since, LocalDate(since.date) < began {
+            Terminal.error("the journal begins on \(began): drawn from there, not from \(LocalDate(since.date))")
+        }
         if weekly { first = Burndown.monday(of: first) }
         let periods = burndown.periods(from: first, to: today, weekly: weekly)
         if json { return try Terminal.printJSON(periods) }
         let view = BurndownView(periods: periods, weekly: weekly, today: today, scope: Self.scope(of: counted))
-        Terminal.print(view.lines(width: Terminal.width, styler: Terminal.styler).joined(separator: "\n"))
+        let width = Terminal.width
+        guard width >= view.minimumWidth else {
+            Terminal.error("burndown needs \(view.minimumWidth) columns to draw; this terminal has \(width): widen it, set COLUMNS, or use --json")
+            throw ExitCode.validationFailure
+        }
+        Terminal.print(view.lines(width: width, styler: Terminal.styler).joined(separator: "\n"))
     }
 
     /// The tags and projects counted, as the view names them (`#home -#later project:work`);

@@ -1,15 +1,18 @@
 import ArgumentParser
 import Foundation
 import TodoClock
+import TodoModel
 import TodoViewModel
 
-/// `todoctl --socket PATH list`, the option before the command as `git -C` and
-/// `systemctl --user` take theirs: moved after the command's name, where the command's
-/// own `--socket` reads it, before ArgumentParser sees the arguments.
+/// `todoctl --socket PATH list` and `todoctl --json list`, the options before the command
+/// as `git -C` and `systemctl --user` take theirs: moved after the command's name, where
+/// the command's own `--socket` and `--json` read them, before ArgumentParser sees the
+/// arguments.
 enum LeadingOptions {
-    /// The arguments (without the program's name) with a leading `--socket PATH` or
-    /// `--socket=PATH` moved after the command that follows it; unchanged when no known
-    /// command follows (then ArgumentParser says what is wrong).
+    /// The arguments (without the program's name) with a leading `--socket PATH`,
+    /// `--socket=PATH`, `--json` or `-j` moved after the command that follows them;
+    /// unchanged when no known command follows (then ArgumentParser says what is wrong).
+    /// Before `help` or `--help` they are dropped: help is the same whatever the socket.
     static func movedAfterCommand(_ arguments: [String]) -> [String] {
         var leading: [String] = []
         var rest = arguments[...]
@@ -17,14 +20,16 @@ enum LeadingOptions {
             if first == "--socket", rest.count >= 2 {
                 leading += rest.prefix(2)
                 rest = rest.dropFirst(2)
-            } else if first.hasPrefix("--socket=") {
+            } else if first.hasPrefix("--socket=") || first == "--json" || first == "-j" {
                 leading.append(first)
                 rest = rest.dropFirst()
             } else {
                 break
             }
         }
-        guard !leading.isEmpty, let command = rest.first, isCommand(command) else { return arguments }
+        guard !leading.isEmpty, let command = rest.first else { return arguments }
+        if ["help", "--help", "-h"].contains(command) { return Array(rest) }
+        guard isCommand(command) else { return arguments }
         return [command] + leading + rest.dropFirst()
     }
 
@@ -47,12 +52,43 @@ enum LeadingOptions {
         while let option = arguments.first, option == "--socket" || option.hasPrefix("--socket=") {
             arguments = arguments.dropFirst(option == "--socket" ? 2 : 1)
         }
+        // `todoctl 3 done`: a todo named before the command, as Taskwarrior takes it.
+        if let first = arguments.first, TodoRef(first) != nil, let command = arguments.dropFirst().first, isCommand(command), command != "help" {
+            let rest = Array(arguments.dropFirst(2))
+            return "todoctl takes the command first: did you mean todoctl \(([command, first] + rest).joined(separator: " "))?"
+        }
         guard let first = arguments.first, !first.isEmpty, first.allSatisfy({ $0.isLetter }), !isCommand(first) else { return nil }
         let names = TodoctlCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
         if let meant = Nearest.word(to: first.lowercased(), in: commandNames) {
             return "unknown command '\(first)'; did you mean \(meant)?"
         }
         return "unknown command '\(first)'; the commands are \(names.joined(separator: ", ")) (todoctl --help says what each does)"
+    }
+}
+
+extension LeadingOptions {
+    /// What to say about an empty `--socket ""` or `--socket=` (a variable not set in a
+    /// script): it was tried as a path and said "cannot reach" (69), or `--socket=` took
+    /// the next word as the path. A mistake in the command line, so 64; nil without one.
+    static func emptySocket(in arguments: [String]) -> String? {
+        let empty = arguments.contains("--socket=") || zip(arguments, arguments.dropFirst()).contains { $0 == "--socket" && $1.isEmpty }
+        guard empty else { return nil }
+        return "--socket is empty: give the path of todod's socket, or leave --socket out for the default ($TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock)"
+    }
+
+    /// The commands whose words name todos.
+    private static let naming: Set<String> = ["show", "edit", "history", "done", "reopen", "toggle", "rm", "delete", "restore"]
+
+    /// What to say when a command that names todos is given `-1`: ArgumentParser read it as
+    /// an option and said "Missing expected argument". A word of a dash and digits that no
+    /// option before it takes as its value; nil when there is none.
+    static func negativeTodo(in arguments: [String]) -> String? {
+        guard let command = arguments.first, naming.contains(command) else { return nil }
+        for (previous, word) in zip(arguments, arguments.dropFirst()) where word.count > 1 && word.hasPrefix("-") && word.dropFirst().allSatisfy(\.isNumber) {
+            if previous != command && previous.hasPrefix("-") { continue }
+            return TodoRef.notATodo(word)
+        }
+        return nil
     }
 }
 
@@ -75,6 +111,10 @@ extension TodoctlCommand {
         }
         let moved = LeadingOptions.movedAfterCommand(arguments)
         if let complaint = LeadingOptions.unknownCommand(in: moved) {
+            Terminal.error(complaint)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        if let complaint = LeadingOptions.emptySocket(in: moved) ?? LeadingOptions.negativeTodo(in: moved) {
             Terminal.error(complaint)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }

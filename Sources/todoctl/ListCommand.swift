@@ -14,7 +14,10 @@ struct ListCommand: AsyncParsableCommand {
             sorted, and each parent's subtasks under it by the same keys. --limit N shows the \
             first N todos and says how many more there are (with --json, only the first N). \
             --columns number,project,title,due shows those columns, in that order, under a \
-            heading; --json ignores it (it prints every field).
+            heading; --json ignores it (it prints every field), and a column named twice is \
+            refused. Without --columns, rows fit the terminal's width ($COLUMNS, else the terminal's; at most 500): \
+            titles take what the other columns leave, cut with …; piped without COLUMNS, titles \
+            stop at 60 columns.
             """,
         aliases: ["ls"])
 
@@ -82,7 +85,7 @@ struct ListCommand: AsyncParsableCommand {
         var more = 0
         if let limit { (outline, more) = outline.limited(to: limit) }
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
-        let table = columns.map { TodoTable.render(outline, columns: $0, styler: Terminal.styler) } ?? TodoTable.render(outline, styler: Terminal.styler)
+        let table = columns.map { TodoTable.render(outline, columns: $0, styler: Terminal.styler) } ?? TodoTable.render(outline, styler: Terminal.styler, width: Terminal.knownWidth)
         let lines = table + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])
         Terminal.print(lines.joined(separator: "\n"))
     }

@@ -13,7 +13,9 @@ struct LogCommand: AsyncParsableCommand {
             `todoctl replay` turns back into the same todos in an empty database.
             """)
 
-    @Option(help: ArgumentHelp("Only changes made since then.", valueName: "when")) var since: WhenArgument?
+    // Unconditional: `--since -10m` starts with a dash.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only changes made since then: \(WhenArgument.accepted).", valueName: "when"), transform: WhenArgument.checked)
+    var since: WhenArgument?
     @Option(help: ArgumentHelp("At most this many changes, the last ones (1–\(ChangeList.maximumChanges)).", valueName: "n"))
     var limit: Int?
     @OptionGroup var connection: ConnectionOptions

@@ -19,20 +19,28 @@ struct NextCommand: AsyncParsableCommand {
         aliases: ["today"])
 
     @OptionGroup(title: "Filter") var filter: FilterOptions
+    // As list's: `next --limit 1` was read as a filter word and refused as naming todo #1.
+    @Option(help: ArgumentHelp("Show only the first N todos, the most pressing.", valueName: "N")) var limit: Int?
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws { try filter.refuseRefs() }
-
-    func run() async throws {
-        try Self.next(filter.filter(status: .open), socketPath: connection.socketPath, json: output.json)
+    func validate() throws {
+        try filter.refuseRefs()
+        if let limit, limit < 1 { throw ValidationError("--limit \(limit): give 1 or more todos to show") }
     }
 
-    static func next(_ filter: TodoFilter, socketPath: String, json: Bool) throws {
+    func run() async throws {
+        try Self.next(filter.filter(status: .open), socketPath: connection.socketPath, json: output.json, limit: limit)
+    }
+
+    static func next(_ filter: TodoFilter, socketPath: String, json: Bool, limit: Int? = nil) throws {
         let list = try Session.run(socketPath: socketPath) { try $0.list(filter) }
-        let rows = NextOrder.ordered(list.todos, today: WallClock.today())
+        let ordered = NextOrder.ordered(list.todos, today: WallClock.today())
+        let rows = Array(ordered.prefix(limit ?? .max))
         if json { return try Terminal.printJSON(rows) }
         if rows.isEmpty { return Terminal.print("nothing due within \(NextOrder.soonDays) days, overdue or of high priority") }
-        Terminal.print(TodoTable(rows: rows, styler: Terminal.styler).render().joined(separator: "\n"))
+        let more = ordered.count - rows.count
+        let lines = TodoTable(rows: rows, styler: Terminal.styler).render() + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])
+        Terminal.print(lines.joined(separator: "\n"))
     }
 }

@@ -16,7 +16,8 @@ struct PurgeCommand: AsyncParsableCommand {
             never reused.
             """)
 
-    @Option(help: ArgumentHelp("Only todos deleted longer ago than this (30d, 12h, 2026-11-01).", valueName: "when"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only todos deleted longer ago than this: \(WhenArgument.accepted).", valueName: "when"),
+        transform: WhenArgument.checked)
     var olderThan: WhenArgument?
     @Flag(name: .shortAndLong, help: "Do not ask.") var yes = false
     @OptionGroup var connection: ConnectionOptions

@@ -93,6 +93,22 @@ extension TodoRef: ExpressibleByArgument {
 }
 
 extension TodoRef {
+    /// Why `text`, a number that is no todo's (`0`, `-1`, `007`), names none, and what to give.
+    static func notATodo(_ text: String) -> String {
+        "\(text) is not a todo: todos are numbered from 1 (#1, #2 …); name one by its number, its id, or 8 or more leading characters of its id (todoctl list --all shows them)"
+    }
+
+    /// For `transform:`: the todo `text` names, or why it names none.
+    static func checked(_ text: String) throws -> TodoRef {
+        if let ref = TodoRef(argument: text) { return ref }
+        let word = text.trimmingCharacters(in: .whitespaces)
+        let digits = word.hasPrefix("#") || word.hasPrefix("-") ? word.dropFirst() : Substring(word)
+        if !digits.isEmpty, digits.allSatisfy(\.isNumber) { throw ValidationError(notATodo(word)) }
+        throw ValidationError("\(word) is not a todo: name one by its number (3 or #3), its id, or 8 or more leading characters of its id (todoctl list --all shows them)")
+    }
+}
+
+extension TodoRef {
     /// The leading words that name todos (`3 4 +home` → #3, #4): the todos of a bulk
     /// command or an edit, before its filter or its changes.
     static func leading(in words: [String]) -> [TodoRef] {

@@ -7,7 +7,7 @@ import TodoViewModel
 struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one todo in full.")
 
-    @Argument(help: "The todo: its number, id, or id prefix.") var ref: TodoRef
+    @Argument(help: "The todo: its number, id, or id prefix.", transform: TodoRef.checked) var ref: TodoRef
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 

@@ -30,12 +30,20 @@ enum Terminal {
     static let styler = TextStyler(colours: colours)
 
     /// The columns a report may fill: $COLUMNS (so a script or a test can say), else the
-    /// terminal's, else 80 (a pipe).
-    static var width: Int {
-        if let text = Environment.value("COLUMNS"), let columns = Int(text), columns > 0 { return columns }
+    /// terminal's, else 80 (a pipe); at most `maximumWidth`.
+    static var width: Int { knownWidth ?? 80 }
+
+    /// The widest a report is drawn: a COLUMNS=99999 drew bars of 100,000 columns; no
+    /// screen shows more than this.
+    static let maximumWidth = 500
+
+    /// $COLUMNS, else the terminal's width, at most `maximumWidth`; nil for a pipe without
+    /// COLUMNS, where no width is known.
+    static var knownWidth: Int? {
+        if let text = Environment.value("COLUMNS"), let columns = Int(text), columns > 0 { return min(columns, maximumWidth) }
         var window = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else { return 80 }
-        return Int(window.ws_col)
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else { return nil }
+        return min(Int(window.ws_col), maximumWidth)
     }
 
     static func styled(_ text: String, _ style: TextStyler.Style?) -> String {

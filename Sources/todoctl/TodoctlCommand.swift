@@ -9,7 +9,7 @@ struct TodoctlCommand: AsyncParsableCommand {
         abstract: "Add, list and change todos kept by todod; watch them change live.",
         discussion: """
             Every command talks to the todod daemon over its Unix socket (--socket, before or \
-            after the command, else $TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock, else \
+            after the command as --json may be, else $TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock, else \
             /tmp/todod-$UID/todod.sock). Before sending anything todoctl checks that the socket's \
             directory is yours, not a symbolic link, and writable by no one else, and that the \
             process listening runs as you. A todo is named by its number (3 or #3), its id, or 8 \

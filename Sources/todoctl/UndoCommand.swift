@@ -27,7 +27,9 @@ struct UndoCommand: AsyncParsableCommand {
 
     @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step; default: the last still in effect.")
     var seq: UInt64?
-    @Option(help: ArgumentHelp("Undo every change made since then and still in effect, newest first, as one step.", valueName: "when"))
+    // Unconditional: `--since -10m` starts with a dash.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Undo every change made since then and still in effect, newest first, as one step: \(WhenArgument.accepted).", valueName: "when"),
+        transform: WhenArgument.checked)
     var since: WhenArgument?
     @Flag(help: "Put old values back even where a later change set the field again.") var force = false
     @Flag(name: .shortAndLong, help: "Take back more than \(Selection.askAbove) changes (--since) without asking.") var yes = false
@@ -46,7 +48,14 @@ struct UndoCommand: AsyncParsableCommand {
             }
             var named = undone.changes.filter { $0.program != "todoctl" }
             if since != nil {
-                let lines = undone.changes.map { "\($0.sequence)  \($0.todo.numberText)  \($0.what)   \(TerminalText.escaped($0.author))" }
+                // Seqs right-aligned and numbers left-aligned, so that every column starts where the one above does.
+                let seqWidth = undone.changes.map { String($0.sequence).count }.max() ?? 0
+                let numberWidth = undone.changes.map { $0.todo.numberText.count }.max() ?? 0
+                let lines = undone.changes.map { change in
+                    let seq = String(change.sequence)
+                    return String(repeating: " ", count: seqWidth - seq.count) + seq + "  " + change.todo.numberText
+                        + String(repeating: " ", count: numberWidth - change.todo.numberText.count) + "  \(change.what)   \(TerminalText.escaped(change.author))"
+                }
                 try Selection.confirm(lines, found: "undo --since would take back \(lines.count) changes", noun: "changes", action: "take back", yes: yes)
                 if lines.count > Selection.askAbove && !yes { named = [] }
             }

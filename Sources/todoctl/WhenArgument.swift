@@ -1,54 +1,105 @@
 import ArgumentParser
 import Foundation
+import TodoClock
+import TodoModel
+import TodoViewModel
 
-/// A point in time as typed after `--since`: a duration back from now (`90s`, `30m`, `2h`,
-/// `3d`, `1w`), `today`, `yesterday`, a date (`2026-11-21`, its midnight), a date and time
-/// (`2026-11-21 14:02` or `2026-11-21T14:02`), or a time today (`14:02`); local time.
+/// A point in the past as typed after `--since` (log, undo, burndown) and purge's
+/// `--older-than`: one grammar for all of them, read against the clock every date in
+/// todoctl reads (`WallClock`, which tests set with TODOD_TEST_NOW), in local time.
+///
+/// - a duration back from now: `90s`, `10m`, `2h`, `3d`, `1w`; `-10m` is the same (a
+///   dash reads naturally as "back"); `m` is minutes here, a month is `1 month ago`
+/// - `3 days ago`, `an hour ago`, `2 weeks ago`, `1 month ago`, `a year ago`
+/// - `today`, `yesterday` (their midnight), a date `2026-11-21` (its midnight), a date
+///   and time `2026-11-21 14:02` (or `2026-11-21T14:02`), a time today `14:02`
+///
+/// `+1d` is refused, not read as "a day back": it is tomorrow to `--due`.
 struct WhenArgument: ExpressibleByArgument {
     let date: Date
 
     init?(argument: String) {
-        guard let date = Self.parse(argument.trimmingCharacters(in: .whitespaces), now: Date()) else { return nil }
+        guard case .success(let date) = Self.parse(argument, now: WallClock.now()) else { return nil }
         self.date = date
     }
 
-    static var defaultValueDescription: String { "2h, 30m, 3d, today, yesterday, 2026-11-21, 2026-11-21 14:02 or 14:02" }
+    /// For `transform:`: the instant, or why the text names none, with the forms.
+    static func checked(_ text: String) throws -> WhenArgument {
+        switch parse(text, now: WallClock.now()) {
+        case .success(let date): return WhenArgument(date: date)
+        case .failure(let problem): throw problem
+        }
+    }
+
+    private init(date: Date) { self.date = date }
+
+    static let accepted = "10m, 2h, 3d, 1w (or -10m …), 3 days ago, today, yesterday, 2026-11-21, 2026-11-21 14:02 or 14:02"
+
+    static var defaultValueDescription: String { accepted }
+
+    /// Why a text names no point in the past, as ArgumentParser shows it after the value.
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+    }
 
     /// The earliest time taken (year 1): the wire codes times as ISO 8601 years 1 to 9999.
     static let earliest = Date(timeIntervalSince1970: -62_135_596_800)
 
-    static func parse(_ text: String, now: Date, calendar: Calendar = .current) -> Date? {
-        guard let date = parseAnyTime(text, now: now, calendar: calendar), date >= earliest else { return nil }
-        return date
+    static func parse(_ typed: String, now: Date) -> Result<Date, Problem> {
+        let text = typed.trimmingCharacters(in: .whitespaces).lowercased()
+        if text.hasPrefix("+") {
+            return .failure(Problem(description: "\(typed) is in the future, and this looks back: write \(text.dropFirst()) for that long ago (the forms: \(accepted))"))
+        }
+        guard let date = instant(text, now: now) else {
+            let reason = DueDateParser.impossibility(of: text).map { $0 + "; " } ?? ""
+            return .failure(Problem(description: "\(reason)give one of: \(accepted)"))
+        }
+        guard date >= earliest else { return .failure(Problem(description: "\(typed) is before the year 1; give a later time (\(accepted))")) }
+        return .success(date)
     }
 
-    private static func parseAnyTime(_ text: String, now: Date, calendar: Calendar) -> Date? {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
-        if let unit = text.last, let seconds = units[unit], let amount = Int(text.dropLast()), amount >= 0 {
-            return now.addingTimeInterval(-Double(amount) * seconds)
+    private static let seconds: [String: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+
+    private static func instant(_ text: String, now: Date) -> Date? {
+        // 10m, -10m
+        let amount = text.hasPrefix("-") ? String(text.dropFirst()) : text
+        if let unit = amount.last, let size = seconds[String(unit)], let count = Int(amount.dropLast()), count >= 0 {
+            return now.addingTimeInterval(-Double(count) * size)
         }
-        let today = calendar.startOfDay(for: now)
+        let here = LocalMinute(now)
+        let words = text.split(separator: " ").map(String.init)
+        // 3 days ago, an hour ago
+        if words.count == 3, words[2] == "ago", let count = ["a": 1, "an": 1][words[0]] ?? Int(words[0]), count >= 0 {
+            let unit = words[1].hasSuffix("s") ? String(words[1].dropLast()) : words[1]
+            let units: [String: String] = ["second": "s", "minute": "m", "hour": "h", "day": "d", "week": "w"]
+            if let short = units[unit], let size = seconds[short] { return now.addingTimeInterval(-Double(count) * size) }
+            guard count < 100_000 else { return nil }
+            switch unit {
+            case "month": return LocalMinute.instant(here.date.adding(months: -count), hour: here.hour, minute: here.minute)
+            case "year": return LocalMinute.instant(here.date.adding(years: -count), hour: here.hour, minute: here.minute)
+            default: return nil
+            }
+        }
         switch text {
-        case "today": return today
-        case "yesterday": return calendar.date(byAdding: .day, value: -1, to: today)
+        case "today": return LocalMinute.instant(here.date)
+        case "yesterday": return LocalMinute.instant(here.date.adding(days: -1))
         default: break
         }
-        let parts = text.split(whereSeparator: { $0 == " " || $0 == "T" }).map(String.init)
+        // 2026-11-21, 2026-11-21 14:02, 2026-11-21T14:02, 14:02
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "t" }).map(String.init)
         guard (1...2).contains(parts.count) else { return nil }
-        var day = today
-        var clock = parts[0]
-        if parts[0].contains("-") {
-            let fields = parts[0].split(separator: "-").compactMap { Int($0) }
-            guard fields.count == 3, let date = calendar.date(from: DateComponents(year: fields[0], month: fields[1], day: fields[2])),
-                  calendar.component(.day, from: date) == fields[2] else { return nil }
-            day = date
-            guard parts.count == 2 else { return day }
-            clock = parts[1]
-        } else if parts.count == 2 {
-            return nil
+        if let day = LocalDate(parts[0]) {
+            guard parts.count == 2 else { return LocalMinute.instant(day) }
+            return clock(parts[1]).flatMap { LocalMinute.instant(day, hour: $0.hour, minute: $0.minute) }
         }
-        let hm = clock.split(separator: ":").compactMap { Int($0) }
-        guard hm.count == 2, (0..<24).contains(hm[0]), (0..<60).contains(hm[1]) else { return nil }
-        return calendar.date(bySettingHour: hm[0], minute: hm[1], second: 0, of: day)
+        guard parts.count == 1, let time = clock(parts[0]) else { return nil }
+        return LocalMinute.instant(here.date, hour: time.hour, minute: time.minute)
+    }
+
+    /// `14:02`
+    private static func clock(_ text: String) -> (hour: Int, minute: Int)? {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard fields.count == 2, let hour = fields[0], let minute = fields[1], (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+        return (hour, minute)
     }
 }

@@ -17,11 +17,12 @@ struct BurndownViewTests {
         Burndown.Period(date: LocalDate("2026-12-02")!, open: 2, done: 3, added: 0),
     ]
 
-    @Test("40 columns across a month boundary: the legend, a bar a day scaled to the longest, the numbers, today marked, the axis")
+    @Test("40 columns across a month boundary: the legend on its own line, a bar a day scaled to the longest, the numbers, today marked, the axis")
     func fortyColumns() {
         let lines = BurndownView(periods: days, weekly: false, today: today).lines(width: 40, styler: plain)
         #expect(lines == [
-            "             █ open  ▓ done   open  done",
+            "             █ open  ▓ done  ▶ today",
+            "                              open  done",
             "  Su 29 Nov │██████████████      6     0",
             "  Mo 30 Nov │███████████▓▓▓▓▓    5     2",
             "  Tu  1 Dec │███████████         5     0",
@@ -48,11 +49,11 @@ struct BurndownViewTests {
         let view = BurndownView(periods: days, weekly: false, today: today, scope: "#東京 project:会議の準備をする")
         let narrow = view.lines(width: 40, styler: plain)
         #expect(narrow.first == "only #東京 project:会議の準備をする", "\(narrow.first ?? "")")
-        let tiny = view.lines(width: 20, styler: plain)
-        #expect(tiny.first == "only #東京 project:…", "\(tiny.first ?? "")")
-        #expect(TerminalText.width(tiny.first ?? "") <= 20, "\(tiny.first ?? "")")
-        // A terminal narrower than the labels and numbers keeps a bar of a few columns.
-        #expect(tiny[2].hasPrefix("  Su 29 Nov │███████ "), "\(tiny[2])")
+        let tiny = view.lines(width: 32, styler: plain)
+        #expect(tiny.first == "only #東京 project:会議の準備を…", "\(tiny.first ?? "")")
+        #expect(TerminalText.width(tiny.first ?? "") <= 32, "\(tiny.first ?? "")")
+        // The narrowest terminal drawn in keeps a bar of 8 columns.
+        #expect(tiny.count > 3 && tiny[3].hasPrefix("  Su 29 Nov │███████ "), "\(tiny)")
     }
 
     @Test("--weekly: a bar per ISO week labelled with its number and Monday, the current week marked")
@@ -63,13 +64,14 @@ struct BurndownViewTests {
         ]
         let lines = BurndownView(periods: weeks, weekly: true, today: today).lines(width: 50, styler: plain)
         #expect(lines == [
-            "                █ open  ▓ done          open  done",
+            "                █ open  ▓ done  ▶ this week",
+            "                                        open  done",
             "  Wk 48 23 Nov │█████████████████▓▓▓▓▓▓    6     2",
             "▶ Wk 49 30 Nov │██████▓▓▓▓▓▓▓▓▓▓▓▓▓▓       2     5",
             "               └───────────────────────",
             "                0                     8",
         ], "\(lines.joined(separator: "\n"))")
-        // Wider, the legend has room to say what ▶ marks.
+        // Wider, the legend shares the numbers' line.
         let wide = BurndownView(periods: weeks, weekly: true, today: today).lines(width: 60, styler: plain)
         #expect(wide.first == "                █ open  ▓ done  ▶ this week       open  done", "\(wide.first ?? "")")
     }
@@ -77,8 +79,41 @@ struct BurndownViewTests {
     @Test("with colours the bars are yellow and green and today bold; with NO_COLOR (plain) no escape is written")
     func colours() {
         let coloured = BurndownView(periods: days, weekly: false, today: today).lines(width: 40, styler: TextStyler(colours: true))
-        #expect(coloured[4].contains("\u{1B}[1m▶\u{1B}[0m") && coloured[4].contains("\u{1B}[33m█████\u{1B}[0m\u{1B}[32m▓▓▓▓▓▓\u{1B}[0m"), "\(coloured[4].debugDescription)")
+        #expect(coloured[5].contains("\u{1B}[1m▶\u{1B}[0m") && coloured[5].contains("\u{1B}[33m█████\u{1B}[0m\u{1B}[32m▓▓▓▓▓▓\u{1B}[0m"), "\(coloured[5].debugDescription)")
         let plainLines = BurndownView(periods: days, weekly: false, today: today).lines(width: 40, styler: plain)
         #expect(!plainLines.joined().contains("\u{1B}"), "\(plainLines)")
+    }
+}
+
+extension BurndownViewTests {
+    @Test("days of another year, or a range across the new year, are labelled with their year")
+    func yearsInLabels() {
+        let newYear = [
+            Burndown.Period(date: LocalDate("2026-12-31")!, open: 2, done: 0, added: 0),
+            Burndown.Period(date: LocalDate("2027-01-01")!, open: 1, done: 1, added: 0),
+        ]
+        let across = BurndownView(periods: newYear, weekly: false, today: LocalDate("2027-01-01")!).lines(width: 60, styler: plain)
+        #expect(across.contains { $0.hasPrefix("  Th 31 Dec 2026 │") } && across.contains { $0.hasPrefix("▶ Fr  1 Jan 2027 │") }, "\(across.joined(separator: "\n"))")
+        let lastYear = BurndownView(periods: Array(newYear.prefix(1)), weekly: false, today: LocalDate("2027-01-05")!).lines(width: 60, styler: plain)
+        #expect(lastYear.contains { $0.hasPrefix("  Th 31 Dec 2026 │") }, "\(lastYear.joined(separator: "\n"))")
+        let thisYear = BurndownView(periods: days, weekly: false, today: today).lines(width: 60, styler: plain)
+        #expect(!thisYear.joined().contains("2026"), "\(thisYear.joined(separator: "\n"))")
+    }
+
+    @Test("every width from the minimum up fits, the legend names every mark drawn; below the minimum it says how many columns it needs")
+    func narrowWidths() {
+        let view = BurndownView(periods: days, weekly: false, today: today)
+        // `▶ ` + `Mo 30 Nov` + ` │`, a bar of 8, a space, `open  done`.
+        let minimum = 32
+        for width in minimum...70 {
+            let lines = view.lines(width: width, styler: plain)
+            #expect(lines.allSatisfy { TerminalText.width($0) <= width }, "\(width): \(lines.joined(separator: "\n"))")
+            let text = lines.joined(separator: "\n")
+            #expect(text.contains("█ open") && text.contains("▓ done") && text.contains("▶ today"), "\(width): \(text)")
+        }
+        for width in [1, 10, 20, minimum - 1] {
+            let lines = view.lines(width: width, styler: plain)
+            #expect(lines == ["burndown needs \(minimum) columns to draw; this terminal has \(width): widen it, set COLUMNS, or use --json"], "\(width): \(lines)")
+        }
     }
 }

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// What todoctl says about its command line, found from outside (#27's probe): `--since`
+/// read one way by log, undo and burndown; errors that name the real problem.
+@Suite("todoctl's command line: --since and the argument errors")
+struct CommandLineTests {
+    @Test("log, undo and burndown read --since alike: 10m and -10m are ten minutes back, 3 days ago is taken, +1d is refused with the forms")
+    func sinceIsOneGrammar() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let added = try await daemon.todoctl("add", "Pay rent", environment: fixedClock)
+        #expect(added.status == 0, "\(added.stderr)")
+        for form in ["10m", "-10m", "3 days ago", "2026-11-23", "2026-11-23 08:59", "today"] {
+            let log = try await daemon.todoctl("log", "--since", form, environment: fixedClock)
+            #expect(log.status == 0 && log.lines.count == 1, "log --since \(form): \(log.status) \(log.stdout)\(log.stderr)")
+            let burndown = try await daemon.todoctl("burndown", "--json", "--since", form, environment: fixedClock)
+            #expect(burndown.status == 0, "burndown --since \(form): \(burndown.stderr)")
+        }
+        for command in [["log"], ["undo", "--yes"], ["burndown"]] {
+            let refused = try await run("todoctl", command + ["--since", "+1d"], environment: daemon.environment.merging(fixedClock) { $1 })
+            #expect(refused.status == 64, "\(command) --since +1d: \(refused.status) \(refused.stdout)")
+            #expect(refused.stderr.contains("+1d is in the future"), "\(command): \(refused.stderr)")
+            #expect(refused.stderr.contains("10m, 2h, 3d, 1w") && refused.stderr.contains("3 days ago"), "\(command): \(refused.stderr)")
+        }
+        // Nothing was taken back by the refused undo.
+        let listed = try await daemon.todoctl("list", environment: fixedClock)
+        #expect(listed.lines.count == 1, "\(listed.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("log and undo --since follow TODOD_TEST_NOW, as burndown and --due do")
+    func sinceFollowsTheTestClock() async throws {
+        // Three days before the real date of this machine's clock or more: a real clock reads
+        // `--since 1h` as after every change.
+        let clock = ["TODOD_TEST_NOW": "2020-03-01T09:00:00Z", "TZ": "UTC"]
+        let daemon = try await DaemonProcess.start(environment: clock)
+        _ = try await daemon.todoctl("add", "Pay rent", environment: clock)
+        let log = try await daemon.todoctl("log", "--since", "1h", environment: clock)
+        #expect(log.lines.count == 1, "\(log.stdout)\(log.stderr)")
+        let undo = try await daemon.todoctl("undo", "--since", "1h", environment: clock)
+        #expect(undo.status == 0 && undo.stdout.contains("deleted"), "\(undo.status) \(undo.stdout)\(undo.stderr)")
+        try await daemon.stop()
+    }
+}
+
+extension CommandLineTests {
+    @Test("todoctl --socket P help and --socket P --help print what todoctl help and --help print")
+    func helpAfterSocket() async throws {
+        let plain = try await run("todoctl", ["--help"])
+        #expect(plain.status == 0 && plain.stdout.contains("SUBCOMMANDS"), "\(plain.stdout)")
+        for form in [["--socket", "/tmp/x.sock", "help"], ["--socket", "/tmp/x.sock", "--help"], ["--socket=/tmp/x.sock", "--help"], ["help"]] {
+            let result = try await run("todoctl", form)
+            #expect(result.status == 0 && result.stdout == plain.stdout, "\(form): \(result.status) \(result.stdout.prefix(200)) \(result.stderr)")
+        }
+    }
+
+    @Test("next --limit, show -1 and show 0 say what is wrong and what to do")
+    func parseErrorsNameTheProblem() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Pay rent", "-p", "high")
+        let next = try await daemon.todoctl("next", "--limit", "1")
+        #expect(next.status == 0 && next.lines.count == 1, "\(next.status) \(next.stdout)\(next.stderr)")
+        let negative = try await daemon.todoctl("show", "-1")
+        #expect(negative.status == 64, "\(negative.status)")
+        #expect(negative.stderr.contains("-1 is not a todo") && negative.stderr.contains("numbered from 1"), "\(negative.stderr)")
+        let zero = try await daemon.todoctl("show", "0")
+        #expect(zero.status == 64, "\(zero.status)")
+        #expect(zero.stderr.contains("0 is not a todo") && zero.stderr.contains("numbered from 1"), "\(zero.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("--json before the command works as after it")
+    func jsonBeforeTheCommand() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Pay rent")
+        let before = try await daemon.todoctl("--json", "list")
+        let after = try await daemon.todoctl("list", "--json")
+        #expect(before.status == 0 && before.stdout == after.stdout, "\(before.status) \(before.stdout)\(before.stderr)")
+        let short = try await daemon.todoctl("-j", "show", "1")
+        #expect(short.status == 0 && short.stdout.contains("\"title\" : \"Pay rent\""), "\(short.status) \(short.stdout)\(short.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("an empty --socket is a usage error (64) that says so")
+    func emptySocket() async throws {
+        for form in [["list", "--socket", ""], ["--socket", "", "list"], ["--socket=", "add", "x"]] {
+            let result = try await run("todoctl", form)
+            #expect(result.status == 64, "\(form): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("--socket is empty"), "\(form): \(result.stderr)")
+        }
+    }
+
+    @Test("no daemon at a --socket of one's own: the advice starts todod on that socket")
+    func adviceNamesTheSocket() async throws {
+        let directory = try makeTemporaryDirectory()
+        let result = try await run("todoctl", ["list", "--socket", directory + "/mine.sock"])
+        #expect(result.status == 69, "\(result.status)")
+        #expect(result.stderr.contains("todod --socket \(directory)/mine.sock &"), "\(result.stderr)")
+    }
+
+    @Test("todoctl 3 done suggests todoctl done 3")
+    func numberBeforeCommand() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Pay rent")
+        let result = try await daemon.todoctl("1", "done")
+        #expect(result.status == 64, "\(result.status)")
+        #expect(result.stderr.contains("did you mean todoctl done 1?"), "\(result.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("list fits titles to $COLUMNS: longer than 60 in a wide terminal, cut in a narrow one")
+    func listFollowsTheWidth() async throws {
+        let daemon = try await DaemonProcess.start()
+        let title = String(repeating: "word ", count: 20) + "end"  // 103 columns
+        _ = try await daemon.todoctl("add", title)
+        let wide = try await daemon.todoctl("list", environment: ["COLUMNS": "200"])
+        #expect(wide.stdout.contains(title), "\(wide.stdout)")
+        let narrow = try await daemon.todoctl("list", environment: ["COLUMNS": "40"])
+        #expect(narrow.lines.allSatisfy { $0.count <= 40 } && narrow.stdout.contains("…"), "\(narrow.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("list --columns refuses a column named twice")
+    func duplicateColumn() async throws {
+        let daemon = try await DaemonProcess.start()
+        let result = try await daemon.todoctl("list", "--columns", "number,title,number")
+        #expect(result.status == 64, "\(result.status) \(result.stdout)")
+        #expect(result.stderr.contains("column 'number' is named twice"), "\(result.stderr)")
+        try await daemon.stop()
+    }
+}
+
+extension CommandLineTests {
+    @Test("undo --since's prompt aligns its columns when the seqs and numbers differ in width")
+    func undoPromptAligned() async throws {
+        let daemon = try await DaemonProcess.start()
+        for index in 1...11 { _ = try await daemon.todoctl("add", "Todo \(index)") }
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl undo --since 1h; echo \"exit=$?\"")
+        let asked = try await tmux.waitFor("Take back these 11 changes? [y/N]")
+        let rows = asked.split(separator: "\n").map(String.init).filter { $0.contains("added") }
+        #expect(rows.count == 11, "\(asked)")
+        let columns = Set(rows.map { $0.distance(from: $0.startIndex, to: $0.range(of: "added")!.lowerBound) })
+        #expect(columns.count == 1, "\(asked)")
+        #expect(rows.contains { $0.hasPrefix("   1  #1   added") } && rows.contains { $0.hasPrefix("  11  #11  added") }, "\(asked)")
+        try await tmux.type("n")
+        try await tmux.waitFor("exit=1")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+}
