@@ -10,9 +10,9 @@ struct BackupCommand: AsyncParsableCommand {
         commandName: "backup",
         abstract: "Copy the database, consistently, while the daemon runs.",
         discussion: """
-            The copy is one plain SQLite file holding every todo. Without FILE it stays in
-            the daemon's data directory (backups/ beside the database) and its path is
-            printed. To restore: stop todod (`systemctl --user stop todod`), copy the backup
+            The copy is one plain SQLite file holding every todo. Without FILE it stays in \
+            the daemon's data directory (backups/ beside the database) and its path is \
+            printed. To restore: stop todod (`systemctl --user stop todod`), copy the backup \
             over the database file (`todoctl status` names it), and start todod again.
             """)
 

@@ -11,23 +11,23 @@ struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit", abstract: "Change todos' fields.",
         discussion: """
-            With field options, changes just those fields. Without any, opens $VISUAL or
-            $EDITOR (else vi) on a small form and applies what you changed, if nobody changed
-            the todo meanwhile; if somebody did, nothing is applied and your form is kept.
-            The form's due and wait lines take the words --due takes; every: takes 1w, or
-            after 3d to count from completion. A form that does not validate
-            is shown again with the problem at its top, after you say so; without a terminal
+            With field options, changes just those fields. Without any, opens $VISUAL or \
+            $EDITOR (else vi) on a small form and applies what you changed, if nobody changed \
+            the todo meanwhile; if somebody did, nothing is applied and your form is kept. \
+            The form's due and wait lines take the words --due takes; every: takes 1w, or \
+            after 3d to count from completion. A form that does not validate \
+            is shown again with the problem at its top, after you say so; without a terminal \
             on standard input, todoctl fails instead and says where the form is kept.
 
-            Taskwarrior's words change fields too, after the todos: `todoctl edit 3 +shop -home
-            due:fri pri:H project:home recur:1w` (-tag removes a tag; an empty due:, wait: or
-            recur: removes that field), and other words are a new title (words after -- are
-            title words as typed). A new title is for one todo: `todoctl edit 16 2026 budget`
+            Taskwarrior's words change fields too, after the todos: `todoctl edit 3 +shop -home \
+            due:fri pri:H project:home recur:1w` (-tag removes a tag; an empty due:, wait: or \
+            recur: removes that field), and other words are a new title (words after -- are \
+            title words as typed). A new title is for one todo: `todoctl edit 16 2026 budget` \
             retitles #16 "2026 budget".
 
-            With field options, several todos can be changed at once: name them
-            (`todoctl edit 3 4 5 -t errands -d fri`) or find them with --filter and `list`'s
-            filter options over open todos (`todoctl edit --filter '-t home --overdue' -p high`);
+            With field options, several todos can be changed at once: name them \
+            (`todoctl edit 3 4 5 -t errands -d fri`) or find them with --filter and `list`'s \
+            filter options over open todos (`todoctl edit --filter '-t home --overdue' -p high`); \
             more than \(Selection.askAbove) found by a filter need a yes, as for `done`.
             """)
 

@@ -10,8 +10,8 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Write the todos as Taskwarrior, iCalendar, todo.txt or todod's JSON.",
         discussion: """
-            Open and completed todos; with --all deleted ones too (todo.txt has no deleted
-            state and leaves them out). Fields an import kept are written back as they came.
+            Open and completed todos; with --all deleted ones too (todo.txt has no deleted \
+            state and leaves them out). Fields an import kept are written back as they came. \
             Examples:
               todoctl export --to taskwarrior --all | task import
               todoctl export --to ical -o todos.ics

@@ -17,12 +17,12 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Bring in todos from Taskwarrior, iCalendar, todo.txt or todod's JSON.",
         discussion: """
-            Each todo keeps the id it had (Taskwarrior's uuid, iCalendar's UID, todo.txt's
-            uid:), so a second import of the same file changes nothing, and a todo changed
-            there since is updated unless it was changed in todod later. Fields todod does
-            not know are kept with the todo and written back by `todoctl export`.
-            Every todo is checked before any is sent: a bad one is reported with its line or
-            position and nothing is imported. Todos are sent in batches of \(ImportCommand.batchSize),
+            Each todo keeps the id it had (Taskwarrior's uuid, iCalendar's UID, todo.txt's \
+            uid:), so a second import of the same file changes nothing, and a todo changed \
+            there since is updated unless it was changed in todod later. Fields todod does \
+            not know are kept with the todo and written back by `todoctl export`. \
+            Every todo is checked before any is sent: a bad one is reported with its line or \
+            position and nothing is imported. Todos are sent in batches of \(ImportCommand.batchSize), \
             each one transaction. Examples:
               task export | todoctl import --from taskwarrior
               todoctl import --from todotxt ~/todo.txt --dry-run

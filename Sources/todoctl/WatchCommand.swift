@@ -16,10 +16,10 @@ struct WatchCommand: AsyncParsableCommand {
             \(WatchKeys.page.map { "  " + $0 }.joined(separator: "\n"))
             In a prompt, the line edits as readline's does:
             \(WatchKeys.promptPage.map { "  " + $0 }.joined(separator: "\n"))
-            An old value starts selected (reversed): typing replaces it, a movement keeps it.
-            Subtasks show indented under their parent, which shows its progress ([1/2]; z folds them).
-            When the daemon goes away, watch says so and reconnects by itself; with a shared store
-            (todod --store), a line at the bottom says while it is unreachable, and changes are refused.
+            An old value starts selected (reversed): typing replaces it, a movement keeps it. \
+            Subtasks show indented under their parent, which shows its progress ([1/2]; z folds them). \
+            When the daemon goes away, watch says so and reconnects by itself; with a shared store \
+            (todod --store), a line at the bottom says while it is unreachable, and changes are refused. \
             Without a terminal, or with --plain, it prints one line per change instead.
             """)
 

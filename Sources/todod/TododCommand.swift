@@ -14,19 +14,20 @@ struct TododCommand: AsyncParsableCommand {
         commandName: "todod",
         abstract: "The todo daemon: keeps your todos and tells every connected client of every change.",
         discussion: """
-            todod owns the SQLite database and listens on a Unix socket; `todoctl` and
-            `todoctl watch` talk to it. Run it in the foreground, or let systemd start it on
+            todod owns the SQLite database and listens on a Unix socket; `todoctl` and \
+            `todoctl watch` talk to it. Run it in the foreground, or let systemd start it on \
             the first connection (`systemctl --user enable --now todod.socket`).
 
-            Socket: --socket, else $TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock, else
-            /tmp/todod-$UID/todod.sock. Database: --database, else $TODOD_DATABASE, else
-            $XDG_DATA_HOME/todod/todos.sqlite (~/.local/share/todod/todos.sqlite).
-            Shared store: --store, else $TODOD_STORE (postgresql://USER@HOST/DB, or
-            postgresql://USER@/DB?host=/socket/dir; the password from $PGPASSWORD or ~/.pgpass).
-            The database is then this daemon's replica of it, and todod will not use it
-            without --store (--leave-store makes it a database of its own). Over TCP, TLS as libpq's:
-            ?sslmode=verify-full&sslrootcert=CA.crt checks the server (sslmode prefer unless
+            Socket: --socket, else $TODOD_SOCKET, else $XDG_RUNTIME_DIR/todod.sock, else \
+            /tmp/todod-$UID/todod.sock. Database: --database, else $TODOD_DATABASE, else \
+            $XDG_DATA_HOME/todod/todos.sqlite (~/.local/share/todod/todos.sqlite). \
+            Shared store: --store, else $TODOD_STORE (postgresql://USER@HOST/DB, or \
+            postgresql://USER@/DB?host=/socket/dir; the password from $PGPASSWORD or ~/.pgpass). \
+            The database is then this daemon's replica of it, and todod will not use it \
+            without --store (--leave-store makes it a database of its own). Over TCP, TLS as libpq's: \
+            ?sslmode=verify-full&sslrootcert=CA.crt checks the server (sslmode prefer unless \
             given, or $PGSSLMODE; no TLS over a Unix socket).
+
             SIGTERM or SIGINT: stop taking requests, answer those taken, exit 0.
             """,
         version: TodoVersion.current)
