@@ -13,6 +13,12 @@ public enum JournalUndo {
         public var before: Todo
         public var after: Todo
         public var undoes: UInt64
+
+        public init(before: Todo, after: Todo, undoes: UInt64) {
+            self.before = before
+            self.after = after
+            self.undoes = undoes
+        }
     }
 
     /// - Parameters:

@@ -124,11 +124,12 @@ extension TodoStore {
             return .failed(mutation, error)
         }
         if let refusal = try parentRefusal(of: writes, in: transaction) { return .failed(mutation, refusal) }
-        guard !writes.isEmpty else {
+        let changing = try withSubtasks(writes, at: transaction.now, in: db)
+        guard !changing.isEmpty else {
             guard let todo = current.values.first else { return .failed(mutation, nothing) }
             return .unchanged(mutation, todo)
         }
-        for write in writes {
+        for write in changing {
             try transaction.write(write.after, before: write.before, undoes: write.undoes, undoneSteps: steps, isRedo: isRedo)
         }
         return .written(mutation, [])
@@ -159,6 +160,29 @@ extension TodoStore {
             }
         }
         return nil
+    }
+
+    /// An undo that deletes a parent (undoing its creation, or its restore) deletes its live
+    /// subtasks too, as `rm` does, at the same instant and in the same step: a live subtask
+    /// never has a deleted parent, and a redo (or an undo of this undo) brings them all back.
+    private static func withSubtasks(_ writes: [JournalUndo.Write], at now: Date, in db: Database) throws -> [JournalUndo.Write] {
+        var all = writes
+        for write in writes where write.before.deletedAt == nil && write.after.deletedAt != nil {
+            for subtask in try subtasks(of: write.after, in: db) {
+                let index = all.firstIndex { $0.after.id == subtask.id }
+                var after = index.map { all[$0].after } ?? subtask
+                guard after.deletedAt == nil else { continue }
+                after.deletedAt = write.after.deletedAt
+                if let index {
+                    all[index].after = after
+                } else {
+                    after.revision += 1
+                    after.updatedAt = now
+                    all.append(JournalUndo.Write(before: subtask, after: after, undoes: write.undoes))
+                }
+            }
+        }
+        return all
     }
 
     /// The rows of one step: they come at or after its first seq, so SQLite reads a range, not the table.

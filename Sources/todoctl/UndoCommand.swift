@@ -23,6 +23,8 @@ struct UndoCommand: AsyncParsableCommand {
             lists what it would take back and asks above \(Selection.askAbove) changes (--yes \
             does not ask; without a terminal it refuses). Naming an undo (`todoctl undo SEQ`) \
             redoes it. See the changes with `todoctl log`.
+
+            Undoing a parent's creation deletes its subtasks too, as rm does, in one step.
             """)
 
     @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step; default: the last still in effect.")

@@ -187,4 +187,22 @@ struct UndoRedoTests {
         #expect(left.stdout == "no open todos\n", "\(left.stdout)")
         try await daemon.stop()
     }
+
+    @Test("undoing a parent's creation deletes its live subtasks with it, as rm does, in one step that redo puts back whole")
+    func undoParentCreation() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "Paint the house"], ["add", "Buy paint", "--parent", "1"], ["edit", "2", "--title", "Buy white paint"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let undone = try await daemon.todoctl("undo", "1")
+        #expect(undone.status == 0 && undone.lines.count == 2, "\(undone.stdout)\(undone.stderr)")
+        let subtask = try await show(daemon, "2")
+        #expect(subtask["deletedAt"] as? String != nil, "a live subtask of a deleted parent: \(subtask)")
+        let redone = try await daemon.todoctl("redo")
+        #expect(redone.status == 0 && redone.lines.count == 2, "\(redone.stdout)\(redone.stderr)")
+        let parent = try await show(daemon, "1"), back = try await show(daemon, "2")
+        #expect(parent["deletedAt"] is NSNull && back["deletedAt"] is NSNull && back["title"] as? String == "Buy white paint", "\(parent)\n\(back)")
+        try await daemon.stop()
+    }
 }
