@@ -34,7 +34,7 @@ struct UndoCommand: AsyncParsableCommand {
     @Flag(help: "Put old values back even where a later change set the field again.") var force = false
     @Flag(name: .shortAndLong, help: "Take back more than \(Selection.askAbove) changes (--since) without asking.") var yes = false
     @OptionGroup var connection: ConnectionOptions
-    @Flag(help: "Print the changes the undo made as JSON, one per line.") var json = false
+    @Flag(help: "Print the changes the undo made as one JSON array, as the commands that change several todos do.") var json = false
 
     func validate() throws {
         if seq != nil && since != nil { throw ValidationError("give a change's seq or --since, not both") }
@@ -54,7 +54,7 @@ struct UndoCommand: AsyncParsableCommand {
             }
             for change in named {
                 let line = "taking back change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)"
-                // With --json, stdout holds JSON lines only: the naming goes to stderr.
+                // With --json, stdout holds the JSON array only: the naming goes to stderr.
                 if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { Terminal.print(line) }
             }
             // Exactly what was shown: the step found (not whatever is last by now), or the
@@ -70,11 +70,13 @@ struct UndoCommand: AsyncParsableCommand {
         try UndoCommand.print(list, json: json, nothing: "nothing to change: the todos are already as the undo would leave them")
     }
 
-    /// The changes an undo or a redo made, one a line.
+    /// The changes an undo or a redo made, one a line; with `json`, one JSON array (`[]`
+    /// for none), as `done --json` and the other commands that change several todos print.
     static func print(_ list: ChangeList, json: Bool, nothing: String) throws {
-        if list.changes.isEmpty && !json { Terminal.print(nothing) }
+        if json { return try Terminal.printJSON(list.changes) }
+        if list.changes.isEmpty { Terminal.print(nothing) }
         for change in list.changes {
-            Terminal.print(json ? try WireCodec.json(change) : "\(change.sequence)  \(change.todo.numberText)  \(change.what)")
+            Terminal.print("\(change.sequence)  \(change.todo.numberText)  \(change.what)")
         }
     }
 }

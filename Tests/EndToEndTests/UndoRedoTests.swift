@@ -111,11 +111,11 @@ struct UndoRedoTests {
         let undone = try await daemon.todoctl("undo")
         #expect(undone.status == 0, "\(undone.stderr)")
         #expect(undone.stdout.contains("taking back change 3 by watch (client"), "\(undone.stdout)")
-        // Scripts read JSON lines on stdout: the naming goes to stderr there.
+        // Scripts read a JSON array on stdout: the naming goes to stderr there.
         _ = try await daemon.todoctl("redo")
         let json = try await daemon.todoctl("undo", "--json")
         #expect(json.status == 0 && json.stderr.contains("taking back change 3 by watch (client"), "\(json.stderr)")
-        #expect(json.lines.count == 1 && json.lines.allSatisfy { $0.hasPrefix("{") }, "\(json.stdout)")
+        #expect((try? jsonArray(json.stdout))?.count == 1, "\(json.stdout)")
         let notes = try await show(daemon, "1")
         #expect(notes["title"] as? String == "Call Bob" && notes["notes"] as? String == "", "\(notes)")
         // Undone again: the title edit before, not watch's notes back.
@@ -203,6 +203,21 @@ struct UndoRedoTests {
         #expect(redone.status == 0 && redone.lines.count == 2, "\(redone.stdout)\(redone.stderr)")
         let parent = try await show(daemon, "1"), back = try await show(daemon, "2")
         #expect(parent["deletedAt"] is NSNull && back["deletedAt"] is NSNull && back["title"] as? String == "Buy white paint", "\(parent)\n\(back)")
+        try await daemon.stop()
+    }
+
+    @Test("undo --json and redo --json print one JSON array of the changes, as the other commands that change several todos do")
+    func undoJSONIsOneArray() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "Paint the house"], ["add", "Buy paint", "--parent", "1"], ["rm", "1"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        for command in ["undo", "redo"] {
+            let result = try await daemon.todoctl(command, "--json")
+            let changes = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+            #expect(result.status == 0 && changes?.count == 2 && changes?.allSatisfy { $0["undoes"] is Int } == true, "\(command): \(result.stdout)\(result.stderr)")
+        }
         try await daemon.stop()
     }
 }
