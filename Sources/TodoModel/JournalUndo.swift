@@ -21,6 +21,26 @@ public enum JournalUndo {
         }
     }
 
+    /// The writes that record an undo which changes nothing (its changes were taken back
+    /// by hand, or a later undo put their fields back): each todo it undoes, as it is, at
+    /// its next revision. Journaled, they say which steps were taken back, so the next
+    /// undo steps past them instead of meeting the same changes again.
+    public static func unchanged(undoing undone: [JournalEntry], current: [UUID: Todo], at now: Date) -> [Write] {
+        var order: [UUID] = []
+        var oldest: [UUID: UInt64] = [:]
+        for entry in undone.sorted(by: { $0.seq > $1.seq }) {
+            if oldest[entry.after.id] == nil { order.append(entry.after.id) }
+            oldest[entry.after.id] = entry.seq
+        }
+        return order.compactMap { id in
+            guard let before = current[id], let undoes = oldest[id] else { return nil }
+            var after = before
+            after.revision += 1
+            after.updatedAt = now
+            return Write(before: before, after: after, undoes: undoes)
+        }
+    }
+
     /// - Parameters:
     ///   - undone: the changes to take back.
     ///   - history: every change, after the oldest of `undone`, of the todos they changed

@@ -125,11 +125,10 @@ extension TodoStore {
         }
         if let refusal = try parentRefusal(of: writes, in: transaction) { return .failed(mutation, refusal) }
         let changing = try withSubtasks(writes, at: transaction.now, in: db)
-        guard !changing.isEmpty else {
-            guard let todo = current.values.first else { return .failed(mutation, nothing) }
-            return .unchanged(mutation, todo)
-        }
-        for write in changing {
+        // One that changes nothing is journaled still (`JournalUndo.unchanged`): the walk steps past it.
+        let recorded = changing.isEmpty ? JournalUndo.unchanged(undoing: undone, current: current, at: transaction.now) : changing
+        guard !recorded.isEmpty else { return .failed(mutation, nothing) }
+        for write in recorded {
             try transaction.write(write.after, before: write.before, undoes: write.undoes, undoneSteps: steps, isRedo: isRedo)
         }
         return .written(mutation, [])

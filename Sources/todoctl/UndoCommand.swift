@@ -24,7 +24,9 @@ struct UndoCommand: AsyncParsableCommand {
             does not ask; without a terminal it refuses). Naming an undo (`todoctl undo SEQ`) \
             redoes it. See the changes with `todoctl log`.
 
-            Undoing a parent's creation deletes its subtasks too, as rm does, in one step.
+            Undoing a parent's creation deletes its subtasks too, as rm does, in one step. \
+            An undo that finds nothing left to change is recorded all the same, so the next \
+            one steps on.
             """)
 
     @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step; default: the last still in effect.")

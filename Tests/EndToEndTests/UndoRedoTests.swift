@@ -220,4 +220,23 @@ struct UndoRedoTests {
         }
         try await daemon.stop()
     }
+
+    @Test("an undo that changes nothing is recorded, so the next undo steps on to the change before")
+    func undoOfNothingSteps() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Call plumber")
+        let added = try jsonObject(try await daemon.todoctl("log", "--json").stdout)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let at = try #require(formatter.date(from: added["at"] as? String ?? ""), "\(added)")
+        // The priority raised, then lowered again by hand: undoing both changes nothing.
+        _ = try await daemon.todoctl("edit", "1", "--priority", "high")
+        _ = try await daemon.todoctl("edit", "1", "--priority", "normal")
+        let client = try await TodoClient.connect(to: daemon.socketPath, program: "script")
+        let answer = try await client.request(.requestUndo(TodoUndo(since: at.addingTimeInterval(0.001))))
+        #expect(answer.kind == .responseUndo, "\(answer)")
+        let next = try await daemon.todoctl("undo")
+        #expect(next.status == 0 && next.stdout.contains("(undo of 1)"), "\(next.stdout)\(next.stderr)")
+        try await daemon.stop()
+    }
 }
