@@ -60,6 +60,13 @@ public enum JournalUndo {
             let later = history.filter { $0.after.id == id && $0.seq > entry.seq && !undoneSeqs.contains($0.seq) }
             if let before = entry.before {
                 for field in entry.changedFields {
+                    // The field's last setter is an undo of an older change (`undo SEQ --force`
+                    // past this one): it holds a value from before this change already, which
+                    // undoing this one too leaves, as undoing the two in order would have.
+                    if !field.isEqual(in: todo, and: entry.after), let last = later.last(where: { $0.changedFields.contains(field) }),
+                       !last.isRedo, let undid = last.undoes, undid < entry.seq {
+                        continue
+                    }
                     // A field that is as this change left it is put back whatever happened in
                     // between: a later change to it and its undo (stepping back past an undo) cancel out.
                     if !force, !field.isEqual(in: todo, and: entry.after), let clash = later.first(where: { $0.changedFields.contains(field) }) {

@@ -25,6 +25,8 @@ struct UndoCommand: AsyncParsableCommand {
             redoes it. See the changes with `todoctl log`.
 
             Undoing a parent's creation deletes its subtasks too, as rm does, in one step. \
+            After `undo SEQ --force`, undo goes on with the changes before, leaving what the \
+            forced undo put back. \
             An undo that finds nothing left to change is recorded all the same, so the next \
             one steps on.
             """)

@@ -239,4 +239,20 @@ struct UndoRedoTests {
         #expect(next.status == 0 && next.stdout.contains("(undo of 1)"), "\(next.stdout)\(next.stderr)")
         try await daemon.stop()
     }
+
+    @Test("after undo SEQ --force, undo steps on to the change before, leaving what the forced undo put back; no advice names a command that fails")
+    func undoAfterForcedUndo() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "a"], ["edit", "1", "--title", "b"], ["edit", "1", "--title", "c"], ["undo", "2", "--force"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let next = try await daemon.todoctl("undo")
+        #expect(next.status == 0 && next.stdout.contains("(undo of 3)"), "\(next.stdout)\(next.stderr)")
+        let todo = try await show(daemon, "1")
+        #expect(todo["title"] as? String == "a", "\(todo)")
+        let last = try await daemon.todoctl("undo")
+        #expect(last.status == 0 && last.stdout.contains("(undo of 1)"), "\(last.stdout)\(last.stderr)")
+        try await daemon.stop()
+    }
 }
