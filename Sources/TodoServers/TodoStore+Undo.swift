@@ -20,16 +20,16 @@ extension TodoStore {
             steps = try UndoWalk.changes(since: since, through: undo.through) { try journal.next() }.map(\.step)
             what = "no change made since then is still in effect (undos, redos and changes already undone are stepped past)"
         } else {
-            // A purge takes a change number and leaves no entry: the last change is then no
-            // journaled step, and undoing an older one instead would surprise.
-            let newest = try Int64.fetchOne(db, sql: "SELECT seq FROM journal ORDER BY seq DESC LIMIT 1")
-            if let newest, UInt64(newest) < last {
-                return .failed(mutation, .nothingToUndo(
-                    "the last change, \(last), was a purge, which cannot be undone; to undo an earlier change, name it: todoctl undo SEQ"))
-            }
             var journal = try JournalSteps(in: db)
-            steps = try UndoWalk.undoTarget { try journal.next() }.map { [$0.step] } ?? []
-            what = newest == nil ? "the journal is empty" : "every change in the journal is undone already (redo with `todoctl redo`)"
+            switch try UndoWalk.undoTarget(lastChange: last, { try journal.next() }) {
+            case .change(let step): steps = [step.step]
+            case .purged:
+                // Reaching past a purge would surprise: what it removed took part of the history with it.
+                return .failed(mutation, .nothingToUndo(
+                    "a purge (`todoctl purge`) removed deleted todos and their history after the last change still in effect, and undo does not step back past a purge; an older change can still be undone by its number: `todoctl undo SEQ`"))
+            case .none: steps = []
+            }
+            what = last == 0 ? "the journal is empty" : "every change in the journal is undone already (redo with `todoctl redo`)"
         }
         // A change undone already would only clash with its own undo: say so instead.
         if let seq = undo.seq, let step = steps.first {

@@ -28,7 +28,7 @@ struct UndoCommand: AsyncParsableCommand {
             After `undo SEQ --force`, undo goes on with the changes before, leaving what the \
             forced undo put back. \
             An undo that finds nothing left to change is recorded all the same, so the next \
-            one steps on.
+            one steps on. Undo does not step back past a purge; name an older change to undo it.
             """)
 
     @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step; default: the last still in effect.")

@@ -255,4 +255,23 @@ struct UndoRedoTests {
         #expect(last.status == 0 && last.stdout.contains("(undo of 1)"), "\(last.stdout)\(last.stderr)")
         try await daemon.stop()
     }
+
+    @Test("after a purge, undo stops there however many changes come after, and says so without naming a change log does not show")
+    func undoStopsAtPurge() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "Keep me"], ["add", "Gone"], ["rm", "2"], ["purge", "--yes"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let right = try await daemon.todoctl("undo")
+        #expect(right.status == 1 && right.stderr.contains("purge") && !right.stderr.contains(" 4"), "\(right.stdout)\(right.stderr)")
+        _ = try await daemon.todoctl("add", "After the purge")
+        let after = try await daemon.todoctl("undo")
+        #expect(after.status == 0 && after.stdout.contains("(undo of 5)"), "\(after.stdout)\(after.stderr)")
+        let stopped = try await daemon.todoctl("undo")
+        #expect(stopped.status == 1 && stopped.stderr == right.stderr, "\(stopped.stdout)\(stopped.stderr)")
+        let kept = try await show(daemon, "1")
+        #expect(kept["deletedAt"] is NSNull, "undo reached past the purge: \(kept)")
+        try await daemon.stop()
+    }
 }
