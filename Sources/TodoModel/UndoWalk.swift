@@ -81,7 +81,8 @@ public struct UndoWalk: Sendable {
             expected = step.step - 1
             if walk.visit(step) && step.isChange { return .change(step) }
         }
-        return .none
+        // Changes were made and no row is left: a purge took them all.
+        return expected == lastChange && lastChange > 0 ? .purged : .none
     }
 
     /// The step that took `step` back, when a step still in effect did (nil: it is in effect).

@@ -38,6 +38,9 @@ struct UndoWalkTests {
         // The purge itself the last change.
         #expect(UndoWalk.undoTarget(lastChange: 4, Self.newestFirst([Self.change(1), Self.change(2), Self.change(3)])) == .purged)
         #expect(UndoWalk.undoTarget(lastChange: 2, Self.newestFirst([Self.change(1), Self.undo(2, of: 1)])) == .none)
+        // Every todo purged: the journal holds nothing, though changes were made.
+        #expect(UndoWalk.undoTarget(lastChange: 3, Self.newestFirst([])) == .purged)
+        #expect(UndoWalk.undoTarget(lastChange: 0, Self.newestFirst([])) == .none)
     }
 
     @Test("undo steps past undos and the changes they took back")
