@@ -45,10 +45,6 @@ final class ClientRegistry: Sendable {
     /// written to its socket) is not read until it has half as many.
     static let maximumInFlight = 128
 
-    /// A program's name is kept to this many characters (and 256 bytes: one character may
-    /// be a letter and 400,000 combining accents), so the journal holds no essays.
-    static let maximumProgramLength = 64
-
     private let bus: EventBus
     private let logger: Logger
     private let state = Mutex(State())
@@ -117,7 +113,7 @@ final class ClientRegistry: Sendable {
     func publish(_ event: Event, from client: UInt64, request: String, program: String? = nil) -> Admission {
         let (admission, name) = state.withLock { state -> (Admission, String) in
             guard !state.draining, var entry = state.clients[client] else { return (.refused, "") }
-            if entry.program == nil, let program { entry.program = TodoValidation.prefix(of: program, characters: ClientRegistry.maximumProgramLength, bytes: 256) }
+            if entry.program == nil, let program { entry.program = TodoValidation.programName(program) }
             entry.inFlight += 1
             state.totalInFlight += 1
             if entry.waiting >= ClientRegistry.maximumInFlight { entry.paused = true }

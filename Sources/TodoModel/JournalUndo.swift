@@ -13,6 +13,32 @@ public enum JournalUndo {
         public var before: Todo
         public var after: Todo
         public var undoes: UInt64
+
+        public init(before: Todo, after: Todo, undoes: UInt64) {
+            self.before = before
+            self.after = after
+            self.undoes = undoes
+        }
+    }
+
+    /// The writes that record an undo which changes nothing (its changes were taken back
+    /// by hand, or a later undo put their fields back): each todo it undoes, as it is, at
+    /// its next revision. Journaled, they say which steps were taken back, so the next
+    /// undo steps past them instead of meeting the same changes again.
+    public static func unchanged(undoing undone: [JournalEntry], current: [UUID: Todo], at now: Date) -> [Write] {
+        var order: [UUID] = []
+        var oldest: [UUID: UInt64] = [:]
+        for entry in undone.sorted(by: { $0.seq > $1.seq }) {
+            if oldest[entry.after.id] == nil { order.append(entry.after.id) }
+            oldest[entry.after.id] = entry.seq
+        }
+        return order.compactMap { id in
+            guard let before = current[id], let undoes = oldest[id] else { return nil }
+            var after = before
+            after.revision += 1
+            after.updatedAt = now
+            return Write(before: before, after: after, undoes: undoes)
+        }
     }
 
     /// - Parameters:
@@ -34,6 +60,13 @@ public enum JournalUndo {
             let later = history.filter { $0.after.id == id && $0.seq > entry.seq && !undoneSeqs.contains($0.seq) }
             if let before = entry.before {
                 for field in entry.changedFields {
+                    // The field's last setter is an undo of an older change (`undo SEQ --force`
+                    // past this one): it holds a value from before this change already, which
+                    // undoing this one too leaves, as undoing the two in order would have.
+                    if !field.isEqual(in: todo, and: entry.after), let last = later.last(where: { $0.changedFields.contains(field) }),
+                       !last.isRedo, let undid = last.undoes, undid < entry.seq {
+                        continue
+                    }
                     // A field that is as this change left it is put back whatever happened in
                     // between: a later change to it and its undo (stepping back past an undo) cancel out.
                     if !force, !field.isEqual(in: todo, and: entry.after), let clash = later.first(where: { $0.changedFields.contains(field) }) {

@@ -135,8 +135,9 @@ public enum TodoMutation: Sendable, Codable, Equatable {
     /// Takes back the newest undo still in effect (`UndoWalk.redoTarget`): re-applies what it took back.
     case redo
     /// Writes todos exactly as given (another database's log), each following its
-    /// current revision; all or none.
-    case replay([Todo])
+    /// current revision; all or none. Their steps, undos and redos are kept: `sources`
+    /// names the changes of that log they refer to but do not carry.
+    case replay([ReplayedChange], sources: [ReplaySource])
     /// Removes deleted todos for good (deleted at or before the date, when given), with
     /// their journal entries.
     case purge(deletedBefore: Date?)

@@ -17,15 +17,28 @@ public struct UndoWalk: Sendable {
         /// The steps it took back: empty for a change.
         public var undoneSteps: [UInt64]
         public var isRedo: Bool
+        /// The seqs of its first and last rows still in the journal (a purge may have removed some).
+        public var seqs: ClosedRange<UInt64>
 
-        public init(step: UInt64, at: Date, undoneSteps: [UInt64] = [], isRedo: Bool = false) {
+        public init(step: UInt64, at: Date, undoneSteps: [UInt64] = [], isRedo: Bool = false, seqs: ClosedRange<UInt64>? = nil) {
             self.step = step
             self.at = at
             self.undoneSteps = undoneSteps
             self.isRedo = isRedo
+            self.seqs = seqs ?? step...step
         }
 
         public var isChange: Bool { undoneSteps.isEmpty }
+    }
+
+    /// What `undo` found.
+    public enum UndoTarget: Sendable, Equatable {
+        /// The change to take back.
+        case change(Step)
+        /// A purge came after every change still in effect: undo does not step back past it.
+        case purged
+        /// No change is in effect.
+        case none
     }
 
     /// What `redo` found.
@@ -56,13 +69,20 @@ public struct UndoWalk: Sendable {
     // Each walk takes the steps newest first from `next` (nil: no older one), reading only
     // as far back as it needs: the journal may hold a 100,000-todo import.
 
-    /// The change `undo` takes back: the newest one in effect.
-    public static func undoTarget(_ next: () throws -> Step?) rethrows -> Step? {
+    /// The change `undo` takes back: the newest one in effect, made after the last purge.
+    /// A purge takes a change number that no row holds and removes its todos' rows: the
+    /// walk stops at the first seq missing below `lastChange`, however many changes came
+    /// after the purge, since what it would reach has lost part of its history.
+    public static func undoTarget(lastChange: UInt64, _ next: () throws -> Step?) rethrows -> UndoTarget {
         var walk = UndoWalk()
+        var expected = lastChange
         while let step = try next() {
-            if walk.visit(step) && step.isChange { return step }
+            guard step.seqs.upperBound == expected, step.seqs.lowerBound == step.step else { return .purged }
+            expected = step.step - 1
+            if walk.visit(step) && step.isChange { return .change(step) }
         }
-        return nil
+        // Changes were made and no row is left: a purge took them all.
+        return expected == lastChange && lastChange > 0 ? .purged : .none
     }
 
     /// The step that took `step` back, when a step still in effect did (nil: it is in effect).

@@ -48,12 +48,14 @@ struct JournalSteps {
         var undoneSteps = Set(first.undoneSteps)
         var legacyUndoes = Set(first.undoes.map { [$0] } ?? [])
         var isRedo = first.isRedo
+        var oldest = first.seq
         while let row = try rows.next() {
             let values = Values(row)
             guard values.step == first.step else {
                 pending = values
                 break
             }
+            oldest = values.seq
             undoneSteps.formUnion(values.undoneSteps)
             if let undoes = values.undoes { legacyUndoes.insert(undoes) }
             isRedo = isRedo || values.isRedo
@@ -67,6 +69,6 @@ struct JournalSteps {
                 if (row["undoes"] as Int64?) != nil { isRedo = true }
             }
         }
-        return UndoWalk.Step(step: first.step, at: first.at, undoneSteps: undoneSteps.sorted(), isRedo: isRedo)
+        return UndoWalk.Step(step: first.step, at: first.at, undoneSteps: undoneSteps.sorted(), isRedo: isRedo, seqs: oldest...first.seq)
     }
 }

@@ -252,6 +252,6 @@ extension ModelServer {
             _ = state.incorporate(changes.entries)
         }
         guard !changes.entries.isEmpty else { return }
-        bus.publish(.responseTodo(.written(.replay(changes.entries.map(\.after)), changes.entries)))
+        bus.publish(.responseTodo(.written(.replay(changes.entries.map(ReplayedChange.init), sources: []), changes.entries)))
     }
 }

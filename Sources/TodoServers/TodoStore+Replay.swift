@@ -8,15 +8,24 @@ import TodoModel
 /// A change already here, with the same content, is skipped: after a crash in the middle of
 /// a replay no one can tell whether the batch that was committing is durable, so the answer
 /// to "where do I go on from" is "from the start, again" and that must be safe.
+///
+/// The journal keeps the other one's steps, undos, redos, times and authors (`ReplayJournal`),
+/// so that `undo` on the copy takes back what it would have taken back there.
 extension TodoStore {
-    static func applyReplay(_ todos: [Todo], as mutation: TodoMutation, in transaction: inout TodoTransaction) throws -> TodoWriteResult {
+    static func applyReplay(_ changes: [ReplayedChange], sources: [ReplaySource], as mutation: TodoMutation,
+                            in transaction: inout TodoTransaction) throws -> TodoWriteResult {
         var latest: [UUID: Todo] = [:]
         var numbers: [Int: UUID] = [:]
-        var plan: [(before: Todo?, after: Todo)] = []
-        for todo in todos {
+        var plan: [(before: Todo?, change: ReplayedChange)] = []
+        var journal = try ReplayJournal(sources: sources, in: transaction.db)
+        for change in changes {
+            let todo = change.todo
             let current = try latest[todo.id] ?? transaction.todos(.id(todo.id)).first
             if let current {
-                if todo.revision <= current.revision, try isStored(todo, current: current, in: transaction) { continue }
+                if todo.revision <= current.revision, try isStored(todo, current: current, in: transaction) {
+                    try journal.skipped(change)
+                    continue
+                }
                 guard todo.revision > current.revision, todo.number == current.number, todo.createdAt == current.createdAt else {
                     return .failed(mutation, .invalid(
                         field: "todo", reason: "#\(todo.number) revision \(todo.revision) does not follow revision \(current.revision) of the same todo, and is not that revision as stored here: replay a whole log, in order, into an empty database (or into the one it was replayed into before)"))
@@ -32,14 +41,18 @@ extension TodoStore {
             if let refusal = try replayedParentRefusal(todo, latest: latest, numbers: numbers, in: transaction) {
                 return .failed(mutation, .invalid(field: "parent", reason: refusal))
             }
-            plan.append((current, todo))
+            plan.append((current, change))
         }
         for step in plan {
-            if step.before == nil { transaction.useNumber(step.after.number) }
-            try transaction.write(step.after, before: step.before)
+            if step.before == nil { transaction.useNumber(step.change.todo.number) }
+            let (now, before) = (transaction.now, step.before)
+            let entry = try transaction.write(step.change.todo, before: before) { seq in
+                journal.entry(step.change, seq: seq, before: before, now: now)
+            }
+            journal.wrote(entry, for: step.change)
         }
         // Every change already here is an answer too (an empty list): the asker counts them skipped.
-        return todos.isEmpty ? .failed(mutation, .invalid(field: "changes", reason: "nothing to replay")) : .written(mutation, [])
+        return changes.isEmpty ? .failed(mutation, .invalid(field: "changes", reason: "nothing to replay")) : .written(mutation, [])
     }
 
     /// Whether `todo` (at or before `current`'s revision) is a revision this database holds

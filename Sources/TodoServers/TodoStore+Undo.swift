@@ -20,16 +20,16 @@ extension TodoStore {
             steps = try UndoWalk.changes(since: since, through: undo.through) { try journal.next() }.map(\.step)
             what = "no change made since then is still in effect (undos, redos and changes already undone are stepped past)"
         } else {
-            // A purge takes a change number and leaves no entry: the last change is then no
-            // journaled step, and undoing an older one instead would surprise.
-            let newest = try Int64.fetchOne(db, sql: "SELECT seq FROM journal ORDER BY seq DESC LIMIT 1")
-            if let newest, UInt64(newest) < last {
-                return .failed(mutation, .nothingToUndo(
-                    "the last change, \(last), was a purge, which cannot be undone; to undo an earlier change, name it: todoctl undo SEQ"))
-            }
             var journal = try JournalSteps(in: db)
-            steps = try UndoWalk.undoTarget { try journal.next() }.map { [$0.step] } ?? []
-            what = newest == nil ? "the journal is empty" : "every change in the journal is undone already (redo with `todoctl redo`)"
+            switch try UndoWalk.undoTarget(lastChange: last, { try journal.next() }) {
+            case .change(let step): steps = [step.step]
+            case .purged:
+                // Reaching past a purge would surprise: what it removed took part of the history with it.
+                return .failed(mutation, .nothingToUndo(
+                    "a purge (`todoctl purge`) removed deleted todos and their history after the last change still in effect, and undo does not step back past a purge; an older change can still be undone by its number: `todoctl undo SEQ`"))
+            case .none: steps = []
+            }
+            what = last == 0 ? "the journal is empty" : "every change in the journal is undone already (redo with `todoctl redo`)"
         }
         // A change undone already would only clash with its own undo: say so instead.
         if let seq = undo.seq, let step = steps.first {
@@ -124,11 +124,11 @@ extension TodoStore {
             return .failed(mutation, error)
         }
         if let refusal = try parentRefusal(of: writes, in: transaction) { return .failed(mutation, refusal) }
-        guard !writes.isEmpty else {
-            guard let todo = current.values.first else { return .failed(mutation, nothing) }
-            return .unchanged(mutation, todo)
-        }
-        for write in writes {
+        let changing = try withSubtasks(writes, at: transaction.now, in: db)
+        // One that changes nothing is journaled still (`JournalUndo.unchanged`): the walk steps past it.
+        let recorded = changing.isEmpty ? JournalUndo.unchanged(undoing: undone, current: current, at: transaction.now) : changing
+        guard !recorded.isEmpty else { return .failed(mutation, nothing) }
+        for write in recorded {
             try transaction.write(write.after, before: write.before, undoes: write.undoes, undoneSteps: steps, isRedo: isRedo)
         }
         return .written(mutation, [])
@@ -159,6 +159,29 @@ extension TodoStore {
             }
         }
         return nil
+    }
+
+    /// An undo that deletes a parent (undoing its creation, or its restore) deletes its live
+    /// subtasks too, as `rm` does, at the same instant and in the same step: a live subtask
+    /// never has a deleted parent, and a redo (or an undo of this undo) brings them all back.
+    private static func withSubtasks(_ writes: [JournalUndo.Write], at now: Date, in db: Database) throws -> [JournalUndo.Write] {
+        var all = writes
+        for write in writes where write.before.deletedAt == nil && write.after.deletedAt != nil {
+            for subtask in try subtasks(of: write.after, in: db) {
+                let index = all.firstIndex { $0.after.id == subtask.id }
+                var after = index.map { all[$0].after } ?? subtask
+                guard after.deletedAt == nil else { continue }
+                after.deletedAt = write.after.deletedAt
+                if let index {
+                    all[index].after = after
+                } else {
+                    after.revision += 1
+                    after.updatedAt = now
+                    all.append(JournalUndo.Write(before: subtask, after: after, undoes: write.undoes))
+                }
+            }
+        }
+        return all
     }
 
     /// The rows of one step: they come at or after its first seq, so SQLite reads a range, not the table.

@@ -220,7 +220,7 @@ public final class TodoStore: Sendable {
         }
         if case .undo(let undo) = mutation { return try applyUndo(undo, as: mutation, in: &transaction) }
         if case .redo = mutation { return try applyRedo(as: mutation, in: &transaction) }
-        if case .replay(let todos) = mutation { return try applyReplay(todos, as: mutation, in: &transaction) }
+        if case .replay(let changes, let sources) = mutation { return try applyReplay(changes, sources: sources, as: mutation, in: &transaction) }
         if case .purge(let before) = mutation { return try transaction.purge(deletedBefore: before, as: mutation) }
         if case .importTodo(let imported) = mutation { return try applyImport(imported, as: mutation, in: &transaction) }
         guard let ref = mutation.target else { return .failed(mutation, .storage("a mutation without a target")) }

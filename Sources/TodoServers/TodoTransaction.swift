@@ -41,16 +41,24 @@ struct TodoTransaction {
     /// and journals it. `before` must be the row as this transaction read it.
     @discardableResult
     mutating func write(_ after: Todo, before: Todo?, undoes: UInt64? = nil, undoneSteps: [UInt64] = [], isRedo: Bool = false) throws -> JournalEntry {
+        let (first, now, author) = (changes.first?.seq, now, author)
+        return try write(after, before: before) { seq in
+            JournalEntry(seq: seq, step: first ?? seq, at: now, author: author, kind: TodoChangeKind(before: before, after: after),
+                         before: before, after: after, undoes: undoes, undoneSteps: undoneSteps, isRedo: isRedo)
+        }
+    }
+
+    /// Writes a change replayed from another journal: `journaled` gives its entry here,
+    /// from the seq it gets (its step, time and author are the other journal's, translated).
+    @discardableResult
+    mutating func write(_ after: Todo, before: Todo?, journaled: (UInt64) -> JournalEntry) throws -> JournalEntry {
         if before == nil {
             try TodoRecord(after).insert(db)
         } else {
             try TodoRecord.update(after, in: db)
         }
         counters.change += 1
-        let seq = UInt64(counters.change)
-        let entry = JournalEntry(
-            seq: seq, step: changes.first?.seq ?? seq, at: now, author: author, kind: TodoChangeKind(before: before, after: after),
-            before: before, after: after, undoes: undoes, undoneSteps: undoneSteps, isRedo: isRedo)
+        let entry = journaled(UInt64(counters.change))
         try journal.append(entry, in: db)
         changes.append(entry)
         return entry

@@ -59,7 +59,9 @@ public final class ViewModelServer: Sendable {
             case .requestRedo: return .requestWriteTodo(.redo)
             case .responseJournal(let result): return viewResponse(to: result)
             case .requestPurge(let request): return .requestWriteTodo(.purge(deletedBefore: request.deletedBefore))
-            case .requestReplay(let request): return .requestWriteTodo(.replay(try TodoValidation.replayed(request.changes.map(\.todo.todo))))
+            case .requestReplay(let request):
+                let todos = try TodoValidation.replayed(request.changes.map(\.todo.todo))
+                return .requestWriteTodo(.replay(zip(request.changes, todos).map { $0.replayed($1) }, sources: request.sources))
             case .requestImportTodos([]): return .responseImportTodos(TodoImportResult(changes: []))
             case .requestImportTodos(let todos):
                 return .requestWriteTodos(try TodoValidation.validated(todos).map(TodoMutation.importTodo))

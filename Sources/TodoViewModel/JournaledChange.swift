@@ -21,6 +21,8 @@ public struct JournaledChange: Sendable, Equatable, Codable {
     public var undoes: UInt64?
     /// A redo's change (its `undoes` is the undo it took back); absent otherwise.
     public var redo: Bool?
+    /// The steps an undo's or a redo's step took back (what `undo` steps past); absent for a change.
+    public var undoneSteps: [UInt64]?
 
     public init(_ entry: JournalEntry, withBefore: Bool) {
         kind = TodoChange.Kind(entry.kind)
@@ -34,6 +36,15 @@ public struct JournaledChange: Sendable, Equatable, Codable {
         imported = entry.imported ? true : nil
         undoes = entry.undoes
         redo = entry.isRedo ? true : nil
+        undoneSteps = entry.undoneSteps.isEmpty ? nil : entry.undoneSteps
+    }
+
+    /// This change to replay into another database, writing `todo` (this one's, validated);
+    /// its program's name kept as short as a client's.
+    public func replayed(_ todo: Todo) -> ReplayedChange {
+        ReplayedChange(
+            todo: todo, seq: sequence, step: step, at: at, author: ChangeAuthor(client: client, program: TodoValidation.programName(program)),
+            imported: imported ?? false, undoes: undoes, undoneSteps: undoneSteps ?? [], isRedo: redo ?? false)
     }
 
     /// The broadcast this change was.
@@ -71,6 +82,6 @@ public struct JournaledChange: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind = "change", todo, sequence = "seq", at, client, program, step, before, imported, undoes, redo
+        case kind = "change", todo, sequence = "seq", at, client, program, step, before, imported, undoes, redo, undoneSteps
     }
 }

@@ -169,6 +169,15 @@ public enum TodoValidation {
         return valid
     }
 
+    /// A program's name is kept to this many characters (and 256 bytes: one character may
+    /// be a letter and 400,000 combining accents), so the journal holds no essays.
+    public static let maximumProgramLength = 64
+
+    /// A program's name as the journal keeps it (a client's, or a replayed change's).
+    public static func programName(_ name: String) -> String {
+        prefix(of: name, characters: maximumProgramLength, bytes: 256)
+    }
+
     /// The longest start of `text` of at most `characters` characters and `bytes` bytes of
     /// UTF-8, cut between characters: for text that is kept shortened rather than refused.
     public static func prefix(of text: String, characters: Int, bytes: Int) -> String {

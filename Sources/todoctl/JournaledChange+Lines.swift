@@ -9,7 +9,8 @@ extension JournaledChange {
         let details: String
         switch kind {
         case .created: details = "\"\(todo.title)\"" + (imported == true ? " (imported)" : "")
-        case .updated: details = fieldChanges.joined(separator: ", ")
+        // An undo that found its changes taken back already changes no field, and says so.
+        case .updated: details = before == nil || !fieldChanges.isEmpty ? fieldChanges.joined(separator: ", ") : "no field left to change"
         default: details = fieldChanges.filter { !$0.hasPrefix("completedAt") && !$0.hasPrefix("deletedAt") }.joined(separator: ", ")
         }
         let undo = undoes.map { " (\(redo == true ? "redo" : "undo") of \($0))" } ?? ""

@@ -14,7 +14,7 @@ struct RedoCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var connection: ConnectionOptions
-    @Flag(help: "Print the changes the redo made as JSON, one per line.") var json = false
+    @Flag(help: "Print the changes the redo made as one JSON array, as the commands that change several todos do.") var json = false
 
     func run() async throws {
         let list = try Session.run(connection) { client in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TodoClient
+import TodoModel
 import TodoEvents
 import TodoViewModel
 import TodoWire
@@ -39,6 +40,10 @@ struct ReplayCommand: AsyncParsableCommand {
             do {
                 var change = try WireCodec.decode(JournaledChange.self, from: String(line))
                 change.before = nil  // the daemon writes the todo after; this keeps requests small
+                // A request's arrays hold at most 64 elements, and a change names its step and
+                // the change it undid besides: an undo of more steps than fit is replayed with
+                // `undoes` alone, from which todod works the steps out (as for a journal from before redo).
+                if (change.undoneSteps?.count ?? 0) > WireProtocol.maximumArrayLength - 2 { change.undoneSteps = nil }
                 lines.append(Line(change: change, number: index + 1))
             } catch {
                 throw ValidationError("\(file), line \(index + 1) is not a change from `todoctl log --json` (\(error)); nothing was replayed")
@@ -47,12 +52,14 @@ struct ReplayCommand: AsyncParsableCommand {
         var replayed = 0
         var skipped = 0
         var stored: Line?
+        let log = Self.sources(lines)
         try Session.run(connection) { client in
             var start = lines.startIndex
             while start < lines.endIndex {
-                let batch = try Self.batch(from: lines[start...])
+                let batch = try Self.batch(from: lines[start...], log: log)
                 do throws(TodoClientError) {
-                    let list = try client.ask(.requestReplay(ReplayRequest(changes: batch.map(\.change)))) {
+                    let request = ReplayRequest(changes: batch.map(\.change), sources: Self.named(by: batch, in: log))
+                    let list = try client.ask(.requestReplay(request)) {
                         if case .responseReplay(let list) = $0 { list } else { nil }
                     }
                     replayed += list.changes.count
@@ -107,9 +114,27 @@ struct ReplayCommand: AsyncParsableCommand {
         }
     }
 
+    /// Each change of the log by its seq, as a request names it when it does not carry it.
+    static func sources(_ lines: [Line]) -> [UInt64: ReplaySource] {
+        var sources: [UInt64: ReplaySource] = [:]
+        for line in lines {
+            sources[line.change.sequence] = ReplaySource(seq: line.change.sequence, number: line.change.todo.number, revision: line.change.todo.todo.revision)
+        }
+        return sources
+    }
+
+    /// The changes of the log that `batch` names (a step begun before it, what an undo
+    /// took back) but does not carry: todod finds them in its journal by their todo's revision.
+    static func named(by batch: [Line], in log: [UInt64: ReplaySource]) -> [ReplaySource] {
+        let carried = Set(batch.map(\.change.sequence))
+        let named = Set(batch.flatMap { line in [line.change.step] + (line.change.undoes.map { [$0] } ?? []) + (line.change.undoneSteps ?? []) })
+        return named.subtracting(carried).sorted().compactMap { log[$0] }
+    }
+
     /// The changes at the start of `lines` that fit one request: at most
-    /// `maximumArrayLength`, and well under the request length limit (notes can be long).
-    static func batch(from lines: ArraySlice<Line>) throws -> [Line] {
+    /// `maximumArrayLength`, naming at most as many others (`sources`), and well under the
+    /// request length limit (notes can be long).
+    static func batch(from lines: ArraySlice<Line>, log: [UInt64: ReplaySource]) throws -> [Line] {
         var batch: [Line] = []
         var bytes = 0
         for line in lines.prefix(WireProtocol.maximumArrayLength) {
@@ -118,6 +143,7 @@ struct ReplayCommand: AsyncParsableCommand {
             batch.append(line)
             bytes += size
         }
+        while batch.count > 1 && named(by: batch, in: log).count > WireProtocol.maximumArrayLength { batch.removeLast() }
         return batch
     }
 }

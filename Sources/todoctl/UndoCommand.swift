@@ -23,6 +23,12 @@ struct UndoCommand: AsyncParsableCommand {
             lists what it would take back and asks above \(Selection.askAbove) changes (--yes \
             does not ask; without a terminal it refuses). Naming an undo (`todoctl undo SEQ`) \
             redoes it. See the changes with `todoctl log`.
+
+            Undoing a parent's creation deletes its subtasks too, as rm does, in one step. \
+            After `undo SEQ --force`, undo goes on with the changes before, leaving what the \
+            forced undo put back. \
+            An undo that finds nothing left to change is recorded all the same, so the next \
+            one steps on. Undo does not step back past a purge; name an older change to undo it.
             """)
 
     @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step; default: the last still in effect.")
@@ -34,7 +40,7 @@ struct UndoCommand: AsyncParsableCommand {
     @Flag(help: "Put old values back even where a later change set the field again.") var force = false
     @Flag(name: .shortAndLong, help: "Take back more than \(Selection.askAbove) changes (--since) without asking.") var yes = false
     @OptionGroup var connection: ConnectionOptions
-    @Flag(help: "Print the changes the undo made as JSON, one per line.") var json = false
+    @Flag(help: "Print the changes the undo made as one JSON array, as the commands that change several todos do.") var json = false
 
     func validate() throws {
         if seq != nil && since != nil { throw ValidationError("give a change's seq or --since, not both") }
@@ -61,7 +67,7 @@ struct UndoCommand: AsyncParsableCommand {
             }
             for change in named {
                 let line = "taking back change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)"
-                // With --json, stdout holds JSON lines only: the naming goes to stderr.
+                // With --json, stdout holds the JSON array only: the naming goes to stderr.
                 if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { Terminal.print(line) }
             }
             // Exactly what was shown: the step found (not whatever is last by now), or the
@@ -77,11 +83,13 @@ struct UndoCommand: AsyncParsableCommand {
         try UndoCommand.print(list, json: json, nothing: "nothing to change: the todos are already as the undo would leave them")
     }
 
-    /// The changes an undo or a redo made, one a line.
+    /// The changes an undo or a redo made, one a line; with `json`, one JSON array (`[]`
+    /// for none), as `done --json` and the other commands that change several todos print.
     static func print(_ list: ChangeList, json: Bool, nothing: String) throws {
-        if list.changes.isEmpty && !json { Terminal.print(nothing) }
+        if json { return try Terminal.printJSON(list.changes) }
+        if list.changes.isEmpty { Terminal.print(nothing) }
         for change in list.changes {
-            Terminal.print(json ? try WireCodec.json(change) : "\(change.sequence)  \(change.todo.numberText)  \(change.what)")
+            Terminal.print("\(change.sequence)  \(change.todo.numberText)  \(change.what)")
         }
     }
 }

@@ -167,7 +167,9 @@ struct WatchLoop {
                 default: break
                 }
             } catch {
-                sink.yield(.failed(command, String(describing: error)))
+                // todod words an undo's refusal for todoctl: watch names its own keys.
+                let said = String(describing: error)
+                sink.yield(.failed(command, command == .undo || command == .redo ? WatchUndoWords.refusal(said) : said))
             }
         }
     }

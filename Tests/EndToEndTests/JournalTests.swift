@@ -115,7 +115,7 @@ struct JournalTests {
         #expect(purged2.status == 0, "\(purged2.stderr)")
         let undo = try await daemon.todoctl("undo")
         #expect(undo.status == 1)
-        #expect(undo.stderr.contains("the last change, 4, was a purge, which cannot be undone"), "\(undo.stderr)")
+        #expect(undo.stderr.contains("undo does not step back past a purge"), "\(undo.stderr)")
         let named = try await daemon.todoctl("undo", "3")
         #expect(named.stderr.contains("change 3 is not in the journal: it was a purge, or a change to todos purged since"), "\(named.stderr)")
         let listed = try await daemon.todoctl("list")
@@ -163,7 +163,7 @@ struct JournalTests {
         try await daemon.stop()
     }
 
-    @Test("an undo that would change nothing is answered unchanged and journals nothing")
+    @Test("an undo that would change nothing is journaled as a change of no field, so the same undo again finds nothing left")
     func noOpUndo() async throws {
         let daemon = try await DaemonProcess.start()
         _ = try await daemon.todoctl("add", "A", "--due", "2099-01-01")
@@ -176,15 +176,18 @@ struct JournalTests {
         let stamp = try #require(try changes(try await daemon.todoctl("log", "--json"))[1]["at"] as? String)
         let since = try #require(formatter.date(from: stamp))
         let path = daemon.socketPath
-        for _ in 0..<2 {
-            let answer = try await blocking { try TodoConnection(path: path).request(.requestUndo(TodoUndo(since: since))) }
-            guard case .responseTodoViewModel(let change) = answer, change.kind == .unchanged else { throw TestFailure("expected unchanged, got \(answer)") }
+        let first = try await blocking { try TodoConnection(path: path).request(.requestUndo(TodoUndo(since: since))) }
+        guard case .responseUndo(let list) = first, list.changes.count == 1, list.changes[0].fieldChanges.isEmpty else {
+            throw TestFailure("expected one change of no field, got \(first)")
         }
+        var refusal = "answered"
+        do { _ = try await blocking { try TodoConnection(path: path).request(.requestUndo(TodoUndo(since: since))) } } catch { refusal = "\(error)" }
+        #expect(refusal.contains("no change made since then is still in effect"), "\(refusal)")
         let after = try await show(daemon, "1")
-        #expect(after["revision"] as? Int == before["revision"] as? Int)
-        #expect(after["deletedAt"] as? String == before["deletedAt"] as? String)
+        #expect(after["revision"] as? Int == (before["revision"] as? Int).map { $0 + 1 }, "\(after)")
+        #expect(after["title"] as? String == "A" && after["deletedAt"] as? String == before["deletedAt"] as? String, "\(after)")
         let logged = try await daemon.todoctl("log")
-        #expect(logged.lines.count == 3, "\(logged.stdout)")
+        #expect(logged.lines.count == 4 && logged.lines.last?.contains("no field left to change (undo of 2)") == true, "\(logged.stdout)")
         try await daemon.stop()
     }
 

@@ -111,11 +111,11 @@ struct UndoRedoTests {
         let undone = try await daemon.todoctl("undo")
         #expect(undone.status == 0, "\(undone.stderr)")
         #expect(undone.stdout.contains("taking back change 3 by watch (client"), "\(undone.stdout)")
-        // Scripts read JSON lines on stdout: the naming goes to stderr there.
+        // Scripts read a JSON array on stdout: the naming goes to stderr there.
         _ = try await daemon.todoctl("redo")
         let json = try await daemon.todoctl("undo", "--json")
         #expect(json.status == 0 && json.stderr.contains("taking back change 3 by watch (client"), "\(json.stderr)")
-        #expect(json.lines.count == 1 && json.lines.allSatisfy { $0.hasPrefix("{") }, "\(json.stdout)")
+        #expect((try? jsonArray(json.stdout))?.count == 1, "\(json.stdout)")
         let notes = try await show(daemon, "1")
         #expect(notes["title"] as? String == "Call Bob" && notes["notes"] as? String == "", "\(notes)")
         // Undone again: the title edit before, not watch's notes back.
@@ -185,6 +185,93 @@ struct UndoRedoTests {
         #expect(!forced.stdout.contains("by todoctl"), "\(forced.stdout)")
         let left = try await daemon.todoctl("list")
         #expect(left.stdout == "no open todos\n", "\(left.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("undoing a parent's creation deletes its live subtasks with it, as rm does, in one step that redo puts back whole")
+    func undoParentCreation() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "Paint the house"], ["add", "Buy paint", "--parent", "1"], ["edit", "2", "--title", "Buy white paint"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let undone = try await daemon.todoctl("undo", "1")
+        #expect(undone.status == 0 && undone.lines.count == 2, "\(undone.stdout)\(undone.stderr)")
+        let subtask = try await show(daemon, "2")
+        #expect(subtask["deletedAt"] as? String != nil, "a live subtask of a deleted parent: \(subtask)")
+        let redone = try await daemon.todoctl("redo")
+        #expect(redone.status == 0 && redone.lines.count == 2, "\(redone.stdout)\(redone.stderr)")
+        let parent = try await show(daemon, "1"), back = try await show(daemon, "2")
+        #expect(parent["deletedAt"] is NSNull && back["deletedAt"] is NSNull && back["title"] as? String == "Buy white paint", "\(parent)\n\(back)")
+        try await daemon.stop()
+    }
+
+    @Test("undo --json and redo --json print one JSON array of the changes, as the other commands that change several todos do")
+    func undoJSONIsOneArray() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "Paint the house"], ["add", "Buy paint", "--parent", "1"], ["rm", "1"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        for command in ["undo", "redo"] {
+            let result = try await daemon.todoctl(command, "--json")
+            let changes = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+            #expect(result.status == 0 && changes?.count == 2 && changes?.allSatisfy { $0["undoes"] is Int } == true, "\(command): \(result.stdout)\(result.stderr)")
+        }
+        try await daemon.stop()
+    }
+
+    @Test("an undo that changes nothing is recorded, so the next undo steps on to the change before")
+    func undoOfNothingSteps() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Call plumber")
+        let added = try jsonObject(try await daemon.todoctl("log", "--json").stdout)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let at = try #require(formatter.date(from: added["at"] as? String ?? ""), "\(added)")
+        // The priority raised, then lowered again by hand: undoing both changes nothing.
+        _ = try await daemon.todoctl("edit", "1", "--priority", "high")
+        _ = try await daemon.todoctl("edit", "1", "--priority", "normal")
+        let client = try await TodoClient.connect(to: daemon.socketPath, program: "script")
+        let answer = try await client.request(.requestUndo(TodoUndo(since: at.addingTimeInterval(0.001))))
+        #expect(answer.kind == .responseUndo, "\(answer)")
+        let next = try await daemon.todoctl("undo")
+        #expect(next.status == 0 && next.stdout.contains("(undo of 1)"), "\(next.stdout)\(next.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("after undo SEQ --force, undo steps on to the change before, leaving what the forced undo put back; no advice names a command that fails")
+    func undoAfterForcedUndo() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "a"], ["edit", "1", "--title", "b"], ["edit", "1", "--title", "c"], ["undo", "2", "--force"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let next = try await daemon.todoctl("undo")
+        #expect(next.status == 0 && next.stdout.contains("(undo of 3)"), "\(next.stdout)\(next.stderr)")
+        let todo = try await show(daemon, "1")
+        #expect(todo["title"] as? String == "a", "\(todo)")
+        let last = try await daemon.todoctl("undo")
+        #expect(last.status == 0 && last.stdout.contains("(undo of 1)"), "\(last.stdout)\(last.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("after a purge, undo stops there however many changes come after, and says so without naming a change log does not show")
+    func undoStopsAtPurge() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "Keep me"], ["add", "Gone"], ["rm", "2"], ["purge", "--yes"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let right = try await daemon.todoctl("undo")
+        #expect(right.status == 1 && right.stderr.contains("purge") && !right.stderr.contains(" 4"), "\(right.stdout)\(right.stderr)")
+        _ = try await daemon.todoctl("add", "After the purge")
+        let after = try await daemon.todoctl("undo")
+        #expect(after.status == 0 && after.stdout.contains("(undo of 5)"), "\(after.stdout)\(after.stderr)")
+        let stopped = try await daemon.todoctl("undo")
+        #expect(stopped.status == 1 && stopped.stderr == right.stderr, "\(stopped.stdout)\(stopped.stderr)")
+        let kept = try await show(daemon, "1")
+        #expect(kept["deletedAt"] is NSNull, "undo reached past the purge: \(kept)")
         try await daemon.stop()
     }
 }

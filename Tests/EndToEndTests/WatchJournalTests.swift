@@ -31,6 +31,24 @@ struct WatchJournalTests {
         try await daemon.stop()
     }
 
+    @Test("U refused says why in watch's keys, with no todoctl command in the status line")
+    func refusedUndoSpeaksWatch() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "keep"], ["add", "gone"], ["rm", "2"], ["purge", "--yes"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.resize(columns: 200, rows: 20)
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        try await tmux.waitFor("#1 [ ]   keep")
+        try await tmux.keys("U")
+        let screen = try await tmux.waitFor("nothing to undo: a purge removed deleted todos")
+        #expect(!screen.contains("`todoctl") && !screen.contains("SEQ"), "\(screen)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("h shows the selected todo's history, and a change from another client adds its line")
     func historyPane() async throws {
         let daemon = try await DaemonProcess.start()

@@ -22,17 +22,38 @@ struct UndoWalkTests {
         return { iterator.next() }
     }
 
+    /// The step plain undo takes back from `steps` (oldest first, the last of them the last change).
+    static func target(_ steps: [UndoWalk.Step]) -> UInt64? {
+        guard case .change(let step) = UndoWalk.undoTarget(lastChange: steps.last?.step ?? 0, newestFirst(steps)) else { return nil }
+        return step.step
+    }
+
+    @Test("undo does not step back past a purge (a seq no row holds), however many changes come after it")
+    func undoStopsAtPurge() {
+        // Change 2 was a purge (or a purged todo's change).
+        let journal = [Self.change(1), Self.change(3)]
+        #expect(Self.target(journal) == 3)
+        let afterUndo = journal + [Self.undo(4, of: 3)]
+        #expect(UndoWalk.undoTarget(lastChange: 4, Self.newestFirst(afterUndo)) == .purged)
+        // The purge itself the last change.
+        #expect(UndoWalk.undoTarget(lastChange: 4, Self.newestFirst([Self.change(1), Self.change(2), Self.change(3)])) == .purged)
+        #expect(UndoWalk.undoTarget(lastChange: 2, Self.newestFirst([Self.change(1), Self.undo(2, of: 1)])) == .none)
+        // Every todo purged: the journal holds nothing, though changes were made.
+        #expect(UndoWalk.undoTarget(lastChange: 3, Self.newestFirst([])) == .purged)
+        #expect(UndoWalk.undoTarget(lastChange: 0, Self.newestFirst([])) == .none)
+    }
+
     @Test("undo steps past undos and the changes they took back")
     func undoStepsBack() {
         let journal = [Self.change(1), Self.change(2), Self.change(3), Self.undo(4, of: 3)]
-        #expect(UndoWalk.undoTarget(Self.newestFirst(journal))?.step == 2)
-        #expect(UndoWalk.undoTarget(Self.newestFirst(journal + [Self.undo(5, of: 2), Self.undo(6, of: 1)])) == nil)
+        #expect(Self.target(journal) == 2)
+        #expect(Self.target(journal + [Self.undo(5, of: 2), Self.undo(6, of: 1)]) == nil)
     }
 
     @Test("after a redo, undo takes the redone change back again")
     func undoAfterRedo() {
         let journal = [Self.change(1), Self.change(2), Self.undo(3, of: 2), Self.redo(4, of: 3)]
-        #expect(UndoWalk.undoTarget(Self.newestFirst(journal))?.step == 2)
+        #expect(Self.target(journal) == 2)
     }
 
     @Test("redo takes back the undos newest first, then says all are redone")

@@ -1,0 +1,19 @@
+import Foundation
+
+/// An undo's or a redo's refusal as watch shows it. todod's messages speak todoctl
+/// (`todoctl redo`, `undo 4 first, or add --force`), whose commands watch has not: watch's
+/// status line names its own keys (U, R) and leaves out advice it cannot follow, keeping
+/// what happened.
+public enum WatchUndoWords {
+    public static func refusal(_ message: String) -> String {
+        var text = message
+        for (command, key) in [("`todoctl undo`", "U"), ("`todoctl redo`", "R")] {
+            text = text.replacingOccurrences(of: command, with: key)
+        }
+        // Asides that point at a todoctl command: "(see `todoctl log`)".
+        text = text.replacingOccurrences(of: #" \([^()]*`todoctl[^()]*\)"#, with: "", options: .regularExpression)
+        // Clauses of advice that only todoctl can follow: a command, or a flag.
+        let clauses = text.components(separatedBy: "; ").filter { !$0.contains("`todoctl") && !$0.contains("--") }
+        return clauses.isEmpty ? text : clauses.joined(separator: "; ")
+    }
+}

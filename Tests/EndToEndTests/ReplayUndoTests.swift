@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// A log replayed onto a fresh daemon undoes and redoes as the original would: the copy's
+/// journal keeps the original's steps, undos, redos and authors, through the real todoctl
+/// and two real todods.
+@Suite("undo after replay")
+struct ReplayUndoTests {
+    /// What undo and redo go by in each line of `todoctl log --json`: seq, step, undoes, redo, author.
+    private func structure(_ log: String, undoneSteps: Bool = true) throws -> [String] {
+        try log.split(separator: "\n").map { line in
+            let change = try jsonObject(String(line))
+            return ["seq", "step", "undoes", undoneSteps ? "undoneSteps" : "", "redo", "client", "program", "at"].filter { !$0.isEmpty }
+                .map { "\($0)=\(change[$0].map { "\($0)" } ?? "-")" }.joined(separator: " ")
+        }
+    }
+
+    private func runAll(_ commands: [[String]], on daemon: DaemonProcess) async throws {
+        for command in commands {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stdout)\(result.stderr)")
+        }
+    }
+
+    @Test("after replay onto a fresh daemon, undo takes back the one step the original's undo would, and the log keeps steps, undos, redos and authors")
+    func replayKeepsSteps() async throws {
+        let original = try await DaemonProcess.start()
+        try await runAll([["add", "a"], ["add", "b"], ["rm", "2"], ["restore", "2"], ["done", "1"], ["reopen", "1"], ["done", "1"],
+                          ["add", "c"], ["undo"], ["redo"]], on: original)
+        let log = try await original.todoctl("log", "--json")
+        let file = original.directory + "/log.jsonl"
+        try log.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+
+        let copy = try await DaemonProcess.start()
+        let replayed = try await copy.todoctl("replay", file)
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+        let copied = try await copy.todoctl("log", "--json")
+        #expect(try structure(copied.stdout) == structure(log.stdout), "\(copied.stdout)")
+        // Still idempotent: the same log again changes nothing.
+        let again = try await copy.todoctl("replay", file)
+        #expect(again.stdout == "replayed 0 changes; \(log.lines.count) already here, the same, skipped\n", "\(again.stdout)\(again.stderr)")
+
+        let theirs = try await original.todoctl("undo")
+        let ours = try await copy.todoctl("undo")
+        #expect(ours.status == 0 && ours.stdout == theirs.stdout, "copy:\n\(ours.stdout)\(ours.stderr)original:\n\(theirs.stdout)")
+        let theirsNext = try await original.todoctl("undo")
+        let oursNext = try await copy.todoctl("undo")
+        #expect(oursNext.stdout == theirsNext.stdout, "copy:\n\(oursNext.stdout)\(oursNext.stderr)original:\n\(theirsNext.stdout)")
+        try await copy.stop()
+        try await original.stop()
+    }
+
+    @Test("a step of more changes than one replay request holds stays one step on the copy, and the copy's redo puts it all back")
+    func replayKeepsLongSteps() async throws {
+        let original = try await DaemonProcess.start()
+        // 70 adds, then one undo of them all: a step of 70 changes, more than a request's 64.
+        try await runAll((1...70).map { ["add", "todo \($0)"] } + [["undo", "--since", "1h", "--yes"]], on: original)
+        let log = try await original.todoctl("log", "--json")
+        let file = original.directory + "/log.jsonl"
+        try log.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+
+        let copy = try await DaemonProcess.start()
+        let replayed = try await copy.todoctl("replay", file)
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+        let copied = try await copy.todoctl("log", "--json")
+        // An undo of 70 steps names more than a request's array holds: it goes by `undoes`.
+        #expect(try structure(copied.stdout, undoneSteps: false) == structure(log.stdout, undoneSteps: false), "\(copied.stdout)")
+        // The redo puts the 70 back, the undo takes back the last add again: the same on both.
+        for (command, count) in [("redo", 70), ("undo", 1)] {
+            let theirs = try await original.todoctl(command)
+            let ours = try await copy.todoctl(command)
+            #expect(ours.status == theirs.status && ours.stdout == theirs.stdout && theirs.lines.count == count,
+                    "\(command) copy:\n\(ours.stdout)\(ours.stderr)original:\n\(theirs.stdout)\(theirs.stderr)")
+        }
+        try await copy.stop()
+        try await original.stop()
+    }
+}
