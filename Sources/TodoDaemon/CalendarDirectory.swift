@@ -77,7 +77,7 @@ final class CalendarDirectory: Sendable {
                 "the iCalendar directory is \(problem): they can add, change and remove todos through it. todod writes its files there only through new temporary files and follows no link in it; if no one else is meant to, make it yours alone (chown, chmod 700)",
                 metadata: ["directory": "\(path)"])
         }
-        bus.subscribe(to: [.responseTodoViewModel, .responseImportTodos, .responseTodos, .responseError]) { [weak self] envelope in
+        bus.subscribe(to: [.view(.responseTodoViewModel), .view(.responseImportTodos), .model(.responseTodos), .view(.responseError)]) { [weak self] envelope in
             self?.handle(envelope)
         }
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(Self.isCalendarFile).sorted()
@@ -223,9 +223,9 @@ final class CalendarDirectory: Sendable {
     /// On the core: committed changes are written out; answers to the directory's own requests complete it.
     private func handle(_ envelope: Envelope) {
         switch envelope.event {
-        case .responseTodoViewModel(let change) where change.kind != .unchanged:
+        case .view(.responseTodoViewModel(let change)) where change.kind != .unchanged:
             for each in change.eachChange { write(each.todo.todo) }
-        case .responseImportTodos(let result) where envelope.correlation?.request.hasPrefix("ical-dir:") == true:
+        case .view(.responseImportTodos(let result)) where envelope.correlation?.request.hasPrefix("ical-dir:") == true:
             let imported = state.withLock { state in result.changes.map { state.importing.removeValue(forKey: $0.todo.id) } }
             // A file older than todod's todo loses: it is rewritten from todod's. One that holds
             // the same todo is left as it is, and not told of (every file, at every start).
@@ -244,7 +244,7 @@ final class CalendarDirectory: Sendable {
                     "an iCalendar file changed by another program was written from an older revision than todod's todo, and both changed it: the file is newer and wins; todod's changes are in the journal (todoctl history, todoctl undo)",
                     metadata: ["todo": "#\(change.todo.number)", "fileSequence": "\(sequence)", "revision": "\(change.todo.todo.revision - 1)"])
             }
-        case .responseTodos(let result) where envelope.correlation == Self.correlation("list"):
+        case .model(.responseTodos(let result)) where envelope.correlation == Self.correlation("list"):
             // Every UID first, so that a subtask listed before its parent names it.
             state.withLock { state in
                 for todo in result.todos { state.uids[todo.number] = ICalendarFormat.uid(of: todo) }
@@ -252,7 +252,7 @@ final class CalendarDirectory: Sendable {
             // The files found at start are answered by their imports: this writes the todos that have none.
             for todo in result.todos where CalendarFiles.isMissing(fullPath(fileName(of: todo))) { write(todo) }
             importStartFiles(listed: result.todos)
-        case .responseError(let error) where envelope.correlation?.request.hasPrefix("ical-dir:") == true:
+        case .view(.responseError(let error)) where envelope.correlation?.request.hasPrefix("ical-dir:") == true:
             let file = Self.file(of: envelope)
             // Read again when it is written again, even with the same bytes (what it needs may have come since).
             state.withLock { state in

@@ -150,15 +150,17 @@ final class ClientRegistry: Sendable {
     }
 
     private func route(_ envelope: Envelope) {
+        // Subscribed to view responses only: a model event has no frame.
+        guard let event = envelope.view else { return }
         let frame: ByteBuffer?
         do {
-            frame = try codec.encode(envelope)
+            frame = try codec.encode(event, correlation: envelope.correlation)
         } catch {
-            logger.error("could not encode a response", metadata: ["event": "\(envelope.event.kind)", "error": "\(error)"])
+            logger.error("could not encode a response", metadata: ["event": "\(event.kind)", "error": "\(error)"])
             frame = nil
         }
         let everyone: Bool
-        switch envelope.event {
+        switch event {
         case .responseTodoViewModel(let change): everyone = change.kind != .unchanged
         case .responseSharedStore: everyone = true
         default: everyone = false

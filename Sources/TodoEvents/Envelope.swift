@@ -21,11 +21,17 @@ public struct Envelope: Sendable, Equatable {
     /// Assigned by the bus at publish time; strictly increasing.
     public var sequence: UInt64
     public var correlation: Correlation?
-    public var event: Event
+    public var event: BusEvent
 
-    public init(sequence: UInt64, correlation: Correlation?, event: Event) {
+    public init(sequence: UInt64, correlation: Correlation?, event: BusEvent) {
         self.sequence = sequence
         self.correlation = correlation
         self.event = event
     }
+
+    /// The view event it carries, when it carries one.
+    public var view: Event? { event.view }
+
+    /// The model event it carries, when it carries one.
+    public var model: ModelEvent? { event.model }
 }

@@ -25,8 +25,6 @@ extension Event: Codable {
         case .requestStatus: self = .requestStatus
         case .requestBackup: self = .requestBackup
         case .responseBackup: self = .responseBackup(try data())
-        case .requestBackupDatabase: self = .requestBackupDatabase
-        case .responseBackupDatabase: self = .responseBackupDatabase(try data())
         case .responseTodoViewModels: self = .responseTodoViewModels(try data())
         case .responseTodoViewModel: self = .responseTodoViewModel(try data())
         case .responseTodoDetail: self = .responseTodoDetail(try data())
@@ -34,10 +32,6 @@ extension Event: Codable {
         case .responseError: self = .responseError(try data())
         case .responseHello: self = .responseHello(try data())
         case .responseGoodbye: self = .responseGoodbye(try data())
-        case .requestReadTodos: self = .requestReadTodos(try data())
-        case .responseTodos: self = .responseTodos(try data())
-        case .requestWriteTodo: self = .requestWriteTodo(try data())
-        case .responseTodo: self = .responseTodo(try data())
         case .requestChanges: self = .requestChanges(try data())
         case .requestHistory: self = .requestHistory(try data())
         case .requestLog: self = .requestLog(try c.decodeIfPresent(LogRequest.self, forKey: .data) ?? LogRequest())
@@ -53,12 +47,8 @@ extension Event: Codable {
         case .requestPurge: self = .requestPurge(try c.decodeIfPresent(PurgeRequest.self, forKey: .data) ?? PurgeRequest())
         case .responsePurge: self = .responsePurge(try data())
         case .responseSharedStore: self = .responseSharedStore(try data())
-        case .requestReadJournal: self = .requestReadJournal(try data())
-        case .responseJournal: self = .responseJournal(try data())
         case .requestImportTodos: self = .requestImportTodos(try data())
         case .responseImportTodos: self = .responseImportTodos(try data())
-        case .requestWriteTodos: self = .requestWriteTodos(try data())
-        case .responseWriteTodos: self = .responseWriteTodos(try data())
         }
     }
 
@@ -66,9 +56,8 @@ extension Event: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .event)
         switch self {
-        case .requestStatus, .requestBackup, .requestBackupDatabase, .requestRedo: break
+        case .requestStatus, .requestBackup, .requestRedo: break
         case .responseBackup(let value): try c.encode(value, forKey: .data)
-        case .responseBackupDatabase(let value): try c.encode(value, forKey: .data)
         case .requestTodoViewModels(let value): try c.encode(value, forKey: .data)
         case .requestTodoDetail(let value), .requestCompleteTodo(let value), .requestReopenTodo(let value),
             .requestToggleComplete(let value), .requestDeleteTodo(let value), .requestRestoreTodo(let value),
@@ -82,10 +71,6 @@ extension Event: Codable {
         case .responseStatus(let value): try c.encode(value, forKey: .data)
         case .responseError(let value), .responseGoodbye(let value): try c.encode(value, forKey: .data)
         case .responseHello(let value): try c.encode(value, forKey: .data)
-        case .requestReadTodos(let value): try c.encode(value, forKey: .data)
-        case .responseTodos(let value): try c.encode(value, forKey: .data)
-        case .requestWriteTodo(let value): try c.encode(value, forKey: .data)
-        case .responseTodo(let value): try c.encode(value, forKey: .data)
         case .requestChanges(let value): try c.encode(value, forKey: .data)
         case .requestHistory(let value): try c.encode(value, forKey: .data)
         case .requestLog(let value): try c.encode(value, forKey: .data)
@@ -97,12 +82,8 @@ extension Event: Codable {
         case .responseChanges(let value), .responseHistory(let value), .responseLog(let value), .responseUndo(let value),
             .responseRedo(let value), .responseReplay(let value):
             try c.encode(value, forKey: .data)
-        case .requestReadJournal(let value): try c.encode(value, forKey: .data)
-        case .responseJournal(let value): try c.encode(value, forKey: .data)
         case .requestImportTodos(let value): try c.encode(value, forKey: .data)
         case .responseImportTodos(let value): try c.encode(value, forKey: .data)
-        case .requestWriteTodos(let value): try c.encode(value, forKey: .data)
-        case .responseWriteTodos(let value): try c.encode(value, forKey: .data)
         }
     }
 }

@@ -1,11 +1,10 @@
 import TodoModel
 import TodoViewModel
 
-/// Everything that happens in todod is one of these, published on the one bus.
-///
-/// Two families: view events cross the socket (the product's spec is their list); model
-/// events (`requestReadTodos`, `requestWriteTodo` and their answers) never leave the
-/// daemon, so every write passes the ViewModelServer's validation.
+/// A view event: what crosses the socket, a client's request or the daemon's answer and
+/// broadcast (the product's spec is their list, docs/PROTOCOL.md). The bus carries these
+/// and the daemon's own model events (`ModelEvent`) as `BusEvent`s; only these are
+/// `Codable`, so the compiler keeps a model event off the socket.
 public enum Event: Sendable, Equatable {
     // View requests
     case requestTodoViewModels(TodoFilter)
@@ -60,19 +59,6 @@ public enum Event: Sendable, Equatable {
     /// The shared store became unreachable or reachable again; every View receives it.
     case responseSharedStore(SharedStoreStatus)
 
-    // Model events
-    case requestReadTodos(TodoQuery)
-    case responseTodos(TodoQueryResult)
-    case requestWriteTodo(TodoMutation)
-    case responseTodo(TodoWriteResult)
-    case requestBackupDatabase
-    case responseBackupDatabase(DatabaseBackupResult)
-    case requestReadJournal(JournalQuery)
-    case responseJournal(JournalReadResult)
-    /// Several writes that commit in one transaction, answered together in their order.
-    case requestWriteTodos([TodoMutation])
-    case responseWriteTodos([TodoWriteResult])
-
     public var kind: EventKind {
         switch self {
         case .requestTodoViewModels: .requestTodoViewModels
@@ -95,12 +81,6 @@ public enum Event: Sendable, Equatable {
         case .responseError: .responseError
         case .responseHello: .responseHello
         case .responseGoodbye: .responseGoodbye
-        case .requestReadTodos: .requestReadTodos
-        case .responseTodos: .responseTodos
-        case .requestWriteTodo: .requestWriteTodo
-        case .responseTodo: .responseTodo
-        case .requestBackupDatabase: .requestBackupDatabase
-        case .responseBackupDatabase: .responseBackupDatabase
         case .requestChanges: .requestChanges
         case .requestHistory: .requestHistory
         case .requestLog: .requestLog
@@ -116,12 +96,8 @@ public enum Event: Sendable, Equatable {
         case .responseHistory: .responseHistory
         case .responseLog: .responseLog
         case .responseUndo: .responseUndo
-        case .requestReadJournal: .requestReadJournal
-        case .responseJournal: .responseJournal
         case .requestImportTodos: .requestImportTodos
         case .responseImportTodos: .responseImportTodos
-        case .requestWriteTodos: .requestWriteTodos
-        case .responseWriteTodos: .responseWriteTodos
         }
     }
 }

@@ -28,7 +28,7 @@ public final class EventBus: Sendable {
     /// What `subscribe(to:_:)` returns; `unsubscribe` takes it back.
     public struct Subscription: Sendable, Hashable {
         fileprivate let id: UInt64
-        fileprivate let kinds: Set<EventKind>
+        fileprivate let kinds: Set<BusEvent.Kind>
     }
 
     private struct Subscriber {
@@ -39,7 +39,7 @@ public final class EventBus: Sendable {
     private struct State {
         var lastSequence: UInt64 = 0
         var nextSubscriberID: UInt64 = 0
-        var subscribers: [EventKind: [Subscriber]] = [:]
+        var subscribers: [BusEvent.Kind: [Subscriber]] = [:]
         /// Published and not yet dispatched: events published by handlers, or by other
         /// threads while one dispatches.
         var pending: [Envelope] = []
@@ -56,6 +56,17 @@ public final class EventBus: Sendable {
     /// way, the event's subscribers have run when this returns.
     @discardableResult
     public func publish(_ event: Event, correlation: Correlation? = nil) -> Envelope {
+        publish(.view(event), correlation: correlation)
+    }
+
+    /// Publishes a model event, as `publish(_:correlation:)` a view event.
+    @discardableResult
+    public func publish(_ event: ModelEvent, correlation: Correlation? = nil) -> Envelope {
+        publish(.model(event), correlation: correlation)
+    }
+
+    @discardableResult
+    public func publish(_ event: BusEvent, correlation: Correlation? = nil) -> Envelope {
         let (envelope, mustDispatch) = state.withLock { state in
             state.lastSequence += 1
             state.statistics.published += 1
@@ -95,6 +106,12 @@ public final class EventBus: Sendable {
     /// order, on the dispatching thread: it must not block.
     @discardableResult
     public func subscribe(to kinds: Set<EventKind>, _ handler: @escaping Handler) -> Subscription {
+        subscribe(to: Set(kinds.map(BusEvent.Kind.view)), handler)
+    }
+
+    /// As `subscribe(to:_:)`, to view and model events (`[.view(.responseError), .model(.responseTodos)]`).
+    @discardableResult
+    public func subscribe(to kinds: Set<BusEvent.Kind>, _ handler: @escaping Handler) -> Subscription {
         state.withLock { state in
             state.nextSubscriberID += 1
             let subscriber = Subscriber(id: state.nextSubscriberID, handler: handler)
@@ -118,6 +135,11 @@ public final class EventBus: Sendable {
     /// stream is dropped. The stream buffers without bound: the daemon's own participants
     /// subscribe with handlers; this is for tests and tools.
     public func subscribe(to kinds: Set<EventKind>) -> AsyncStream<Envelope> {
+        subscribe(to: Set(kinds.map(BusEvent.Kind.view)))
+    }
+
+    /// As `subscribe(to:)`, to view and model events.
+    public func subscribe(to kinds: Set<BusEvent.Kind>) -> AsyncStream<Envelope> {
         let (stream, continuation) = AsyncStream<Envelope>.makeStream()
         let subscription = subscribe(to: kinds) { continuation.yield($0) }
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(subscription) }
@@ -131,6 +153,10 @@ public final class EventBus: Sendable {
 
     /// How many subscriptions are waiting for `kind`.
     public func subscriberCount(for kind: EventKind) -> Int {
+        subscriberCount(for: .view(kind))
+    }
+
+    public func subscriberCount(for kind: BusEvent.Kind) -> Int {
         state.withLock { $0.subscribers[kind]?.count ?? 0 }
     }
 }

@@ -8,7 +8,7 @@ extension ModelServer {
     /// Reads the journal up to the last change broadcast so far (later ones reach the asker
     /// as broadcasts after this answer), off the core; answers on the core.
     func readJournal(_ envelope: Envelope) {
-        guard case .requestReadJournal(let query) = envelope.event else { return }
+        guard case .requestReadJournal(let query)? = envelope.model else { return }
         let asOf = lastChange
         var id: UUID?
         switch query {

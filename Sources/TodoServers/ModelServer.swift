@@ -129,13 +129,13 @@ public final class ModelServer: Sendable {
             initial.counts.add(todo, 1)
         }
         state = Mutex(initial)
-        bus.subscribe(to: [.requestReadTodos]) { [weak self] envelope in
-            guard let self, case .requestReadTodos(let query) = envelope.event else { return }
+        bus.subscribe(to: [.model(.requestReadTodos)]) { [weak self] envelope in
+            guard let self, case .requestReadTodos(let query)? = envelope.model else { return }
             self.bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)
         }
-        bus.subscribe(to: [.requestWriteTodo, .requestWriteTodos]) { [weak self] envelope in self?.take(envelope) }
-        bus.subscribe(to: [.requestBackupDatabase]) { [weak self] envelope in self?.backUp(envelope) }
-        bus.subscribe(to: [.requestReadJournal]) { [weak self] envelope in self?.readJournal(envelope) }
+        bus.subscribe(to: [.model(.requestWriteTodo), .model(.requestWriteTodos)]) { [weak self] envelope in self?.take(envelope) }
+        bus.subscribe(to: [.model(.requestBackupDatabase)]) { [weak self] envelope in self?.backUp(envelope) }
+        bus.subscribe(to: [.model(.requestReadJournal)]) { [weak self] envelope in self?.readJournal(envelope) }
         shared?.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
     }
 
@@ -366,16 +366,16 @@ public final class ModelServer: Sendable {
 
     /// The writes an envelope asks for: one, or several that commit together.
     private static func mutations(of envelope: Envelope) -> [TodoMutation] {
-        switch envelope.event {
-        case .requestWriteTodo(let mutation): [mutation]
-        case .requestWriteTodos(let mutations): mutations
+        switch envelope.model {
+        case .requestWriteTodo(let mutation)?: [mutation]
+        case .requestWriteTodos(let mutations)?: mutations
         default: []
         }
     }
 
     /// The answer to `envelope`'s writes, in the form it asked in.
-    private static func answer(to envelope: Envelope, _ results: ArraySlice<TodoWriteResult>) -> Event {
-        if case .requestWriteTodo = envelope.event, let result = results.first { return .responseTodo(result) }
+    private static func answer(to envelope: Envelope, _ results: ArraySlice<TodoWriteResult>) -> ModelEvent {
+        if case .requestWriteTodo? = envelope.model, let result = results.first { return .responseTodo(result) }
         return .responseWriteTodos(Array(results))
     }
 

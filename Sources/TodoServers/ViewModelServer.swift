@@ -15,71 +15,85 @@ public final class ViewModelServer: Sendable {
 
     public init(bus: EventBus) {
         self.bus = bus
-        var kinds = EventKind.viewRequests
-        kinds.remove(.requestStatus)
-        bus.subscribe(to: kinds.union([.responseTodos, .responseTodo, .responseBackupDatabase, .responseJournal, .responseWriteTodos])) { [weak self] envelope in
+        var kinds = Set(EventKind.viewRequests.subtracting([.requestStatus]).map(BusEvent.Kind.view))
+        kinds.formUnion([.responseTodos, .responseTodo, .responseBackupDatabase, .responseJournal, .responseWriteTodos].map(BusEvent.Kind.model))
+        bus.subscribe(to: kinds) { [weak self] envelope in
             guard let self else { return }
-            // An undo's or a replay's changes all go to every client as no one's answer; the asker's answer lists them.
-            if case .responseTodo(.written(let mutation, let changes)) = envelope.event, let answer = ViewModelServer.listAnswer(to: mutation) {
+            switch envelope.event {
+            case .view(let request):
+                self.bus.publish(Self.modelRequest(for: request), correlation: envelope.correlation)
+            case .model(.responseTodo(.written(let mutation, let changes))) where Self.listAnswer(to: mutation) != nil:
+                // An undo's or a replay's changes all go to every client as no one's answer; the asker's answer lists them.
                 for change in changes { self.bus.publish(.responseTodoViewModel(TodoChange(change))) }
                 let list = ChangeList(changes: changes.map { JournaledChange($0, withBefore: true) }, seq: changes.last?.seq ?? 0)
-                self.bus.publish(answer(list), correlation: envelope.correlation)
-                return
+                if let answer = Self.listAnswer(to: mutation) { self.bus.publish(answer(list), correlation: envelope.correlation) }
+            case .model(let response):
+                // Each imported change reaches every View as any change does, before the asker's summary.
+                for change in ViewModelServer.broadcasts(for: response) { self.bus.publish(.responseTodoViewModel(change)) }
+                // A write's answer carries its whole step (`TodoChange.further`), and goes to every client.
+                if let answer = self.viewResponse(to: response) { self.bus.publish(answer, correlation: envelope.correlation) }
             }
-            // Each imported change reaches every View as any change does, before the asker's summary.
-            for change in ViewModelServer.broadcasts(for: envelope.event) { self.bus.publish(.responseTodoViewModel(change)) }
-            guard let answer = answer(to: envelope.event) else { return }
-            // A write's answer carries its whole step (`TodoChange.further`), and goes to every client.
-            self.bus.publish(answer, correlation: envelope.correlation)
         }
     }
 
-    /// The event that answers `event`: a model request, a view response, or an error.
-    func answer(to event: Event) -> Event? {
+    /// The model request a view request becomes, or the view response that answers it at
+    /// once (an error, or an import of nothing).
+    static func modelRequest(for request: Event) -> BusEvent {
         do throws(TodoError) {
-            switch event {
-            case .requestTodoViewModels(let filter): return .requestReadTodos(.list(TodoValidation.normalised(filter)))
-            case .requestTodoDetail(let ref): return .requestReadTodos(.one(ref))
-            case .requestNewTodo(let new): return .requestWriteTodo(.create(try TodoValidation.validated(new)))
+            let model: ModelEvent
+            switch request {
+            case .requestTodoViewModels(let filter): model = .requestReadTodos(.list(TodoValidation.normalised(filter)))
+            case .requestTodoDetail(let ref): model = .requestReadTodos(.one(ref))
+            case .requestNewTodo(let new): model = .requestWriteTodo(.create(try TodoValidation.validated(new)))
             case .requestUpdateTodoDetail(let update):
-                return .requestWriteTodo(.edit(update.ref, try TodoValidation.validated(update.edit), expectedRevision: update.revision))
-            case .requestCompleteTodo(let ref): return .requestWriteTodo(.complete(ref))
-            case .requestReopenTodo(let ref): return .requestWriteTodo(.reopen(ref))
-            case .requestCompleteTodoWithChildren(let ref): return .requestWriteTodo(.completeWithChildren(ref))
-            case .requestToggleComplete(let ref): return .requestWriteTodo(.toggleComplete(ref))
-            case .requestDeleteTodo(let ref): return .requestWriteTodo(.delete(ref))
-            case .requestRestoreTodo(let ref): return .requestWriteTodo(.restore(ref))
-            case .requestBackup: return .requestBackupDatabase
-            case .requestChanges(let request): return .requestReadJournal(.after(seq: request.since, limit: try Self.limit(request.limit)))
-            case .requestHistory(let request): return .requestReadJournal(.history(request.ref, after: request.after ?? 0))
-            case .requestLog(let request): return .requestReadJournal(.log(since: request.since, after: request.after, limit: try Self.limit(request.limit)))
+                model = .requestWriteTodo(.edit(update.ref, try TodoValidation.validated(update.edit), expectedRevision: update.revision))
+            case .requestCompleteTodo(let ref): model = .requestWriteTodo(.complete(ref))
+            case .requestReopenTodo(let ref): model = .requestWriteTodo(.reopen(ref))
+            case .requestCompleteTodoWithChildren(let ref): model = .requestWriteTodo(.completeWithChildren(ref))
+            case .requestToggleComplete(let ref): model = .requestWriteTodo(.toggleComplete(ref))
+            case .requestDeleteTodo(let ref): model = .requestWriteTodo(.delete(ref))
+            case .requestRestoreTodo(let ref): model = .requestWriteTodo(.restore(ref))
+            case .requestBackup: model = .requestBackupDatabase
+            case .requestChanges(let request): model = .requestReadJournal(.after(seq: request.since, limit: try Self.limit(request.limit)))
+            case .requestHistory(let request): model = .requestReadJournal(.history(request.ref, after: request.after ?? 0))
+            case .requestLog(let request):
+                model = .requestReadJournal(.log(since: request.since, after: request.after, limit: try Self.limit(request.limit)))
             case .requestUndo(let undo):
                 if undo.seq != nil && undo.since != nil { throw TodoError.validation("since", "give a change's seq or a time, not both") }
-                return .requestWriteTodo(.undo(undo))
-            case .requestRedo: return .requestWriteTodo(.redo)
-            case .responseJournal(let result): return viewResponse(to: result)
-            case .requestPurge(let request): return .requestWriteTodo(.purge(deletedBefore: request.deletedBefore))
+                model = .requestWriteTodo(.undo(undo))
+            case .requestRedo: model = .requestWriteTodo(.redo)
+            case .requestPurge(let request): model = .requestWriteTodo(.purge(deletedBefore: request.deletedBefore))
             case .requestReplay(let request):
                 let todos = try TodoValidation.replayed(request.changes.map(\.todo.todo))
-                return .requestWriteTodo(.replay(zip(request.changes, todos).map { $0.replayed($1) }, sources: request.sources))
-            case .requestImportTodos([]): return .responseImportTodos(TodoImportResult(changes: []))
-            case .requestImportTodos(let todos):
-                return .requestWriteTodos(try TodoValidation.validated(todos).map(TodoMutation.importTodo))
-            case .responseWriteTodos(let results): return importResponse(to: results)
-            case .responseBackupDatabase(.written(let backup)): return .responseBackup(backup)
-            case .responseBackupDatabase(.failed(let reason)):
-                return .responseError(TodoError(.storage, "the database could not be backed up, nothing was written: \(reason)"))
-            case .responseTodos(let result): return viewResponse(to: result)
-            case .responseTodo(let result): return viewResponse(to: result)
-            default: return nil
+                model = .requestWriteTodo(.replay(zip(request.changes, todos).map { $0.replayed($1) }, sources: request.sources))
+            case .requestImportTodos([]): return .view(.responseImportTodos(TodoImportResult(changes: [])))
+            case .requestImportTodos(let todos): model = .requestWriteTodos(try TodoValidation.validated(todos).map(TodoMutation.importTodo))
+            default:
+                // Not subscribed to: the status is the StatusResponder's, and responses are nobody's to answer.
+                return .view(.responseError(TodoError(.badRequest, "\(request.kind.rawValue) is not a request the ViewModelServer answers")))
             }
+            return .model(model)
         } catch {
-            return .responseError(error)
+            return .view(.responseError(error))
+        }
+    }
+
+    /// The view response a model response becomes; nil for a model request.
+    func viewResponse(to response: ModelEvent) -> Event? {
+        switch response {
+        case .responseJournal(let result): viewResponse(to: result)
+        case .responseWriteTodos(let results): importResponse(to: results)
+        case .responseBackupDatabase(.written(let backup)): .responseBackup(backup)
+        case .responseBackupDatabase(.failed(let reason)):
+            .responseError(TodoError(.storage, "the database could not be backed up, nothing was written: \(reason)"))
+        case .responseTodos(let result): viewResponse(to: result)
+        case .responseTodo(let result): viewResponse(to: result)
+        case .requestReadTodos, .requestWriteTodo, .requestWriteTodos, .requestBackupDatabase, .requestReadJournal: nil
         }
     }
 
     /// The committed changes of a batch write, for every View.
-    static func broadcasts(for event: Event) -> [TodoChange] {
+    static func broadcasts(for event: ModelEvent) -> [TodoChange] {
         guard case .responseWriteTodos(let results) = event else { return [] }
         return results.flatMap { result -> [TodoChange] in
             guard case .written(_, let changes) = result else { return [] }

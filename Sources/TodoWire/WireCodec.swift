@@ -37,8 +37,9 @@ public struct WireCodec: Sendable {
         return buffer
     }
 
-    public func encode(_ envelope: Envelope) throws -> ByteBuffer {
-        try encode(WireFrame(envelope))
+    /// A view event as it goes out to a client, correlated with the request it answers.
+    public func encode(_ event: Event, correlation: Correlation?) throws -> ByteBuffer {
+        try encode(WireFrame(event, correlation: correlation))
     }
 
     /// Any value as JSON with the protocol's conventions (dates, sorted keys), for
@@ -71,12 +72,14 @@ public struct WireCodec: Sendable {
             // Not echoed: the id comes back with every answer, and is kept while its request is in flight.
             return .failure(RejectedFrame(id: nil, "the id is \(id.utf8.count) bytes of UTF-8; the most is \(WireProtocol.maximumIDBytes): choose a shorter one"))
         }
+        if ModelEvent.Kind(rawValue: header.event) != nil {
+            return .failure(RejectedFrame(id: header.id, "\"\(header.event)\" is a model event, which never crosses the socket: the requests are \(WireCodec.requestNames)"))
+        }
         guard let kind = EventKind(rawValue: header.event) else {
             return .failure(RejectedFrame(id: header.id, "unknown event \"\(header.event)\": the requests are \(WireCodec.requestNames)"))
         }
         guard EventKind.viewRequests.contains(kind) else {
-            let what = kind.isModelEvent ? "a model event, which never crosses the socket" : "a response, which only the daemon sends"
-            return .failure(RejectedFrame(id: header.id, "\"\(kind.rawValue)\" is \(what): the requests are \(WireCodec.requestNames)"))
+            return .failure(RejectedFrame(id: header.id, "\"\(kind.rawValue)\" is a response, which only the daemon sends: the requests are \(WireCodec.requestNames)"))
         }
         do {
             return .success(try WireDecoder(document: document).requestFrame())

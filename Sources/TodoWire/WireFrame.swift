@@ -21,10 +21,11 @@ public struct WireFrame: Sendable, Equatable {
         self.program = program
     }
 
-    /// The frame for an envelope going out to a client.
-    public init(_ envelope: Envelope) {
-        let request = envelope.correlation?.request
-        self.init(event: envelope.event, id: request?.isEmpty == false ? request : nil, client: envelope.correlation?.client)
+    /// The frame for a view event going out to a client, with the correlation of the
+    /// request it answers.
+    public init(_ event: Event, correlation: Correlation?) {
+        let request = correlation?.request
+        self.init(event: event, id: request?.isEmpty == false ? request : nil, client: correlation?.client)
     }
 }
 

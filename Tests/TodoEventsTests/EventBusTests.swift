@@ -17,7 +17,7 @@ struct EventBusTests {
         bus.publish(.requestReopenTodo(.number(3)))
         bus.publish(.requestCompleteTodo(.number(4)))
         let received = await collect(3, from: stream)
-        #expect(received.map(\.event) == [.requestCompleteTodo(.number(1)), .requestDeleteTodo(.number(2)), .requestCompleteTodo(.number(4))])
+        #expect(received.map(\.view) == [.requestCompleteTodo(.number(1)), .requestDeleteTodo(.number(2)), .requestCompleteTodo(.number(4))])
         #expect(received.map(\.sequence) == [1, 3, 5])
     }
 
@@ -52,7 +52,7 @@ struct EventBusTests {
         #expect(await collect(1, from: late).map(\.sequence) == [3])
         #expect(bus.subscriberCount(for: .requestStatus) == 3)
         #expect(bus.subscriberCount(for: .requestNewTodo) == 1)
-        #expect(bus.subscriberCount(for: .responseTodo) == 0)
+        #expect(bus.subscriberCount(for: .model(.responseTodo)) == 0)
     }
 
     @Test("events published from many tasks at once reach every subscriber in increasing order")
@@ -94,7 +94,7 @@ struct EventBusTests {
             var count = 0
             for await envelope in stream {
                 count += 1
-                if envelope.event == .requestStatus { bus.publish(.responseStatus(Self.status)) }
+                if envelope.view == .requestStatus { bus.publish(.responseStatus(Self.status)) }
             }
             return count
         }
@@ -124,9 +124,9 @@ struct EventBusTests {
     @Test("dispatch cost grows with interested subscribers only")
     func dispatchCost() async {
         let bus = EventBus()
-        let uninterested = (0..<1_000).map { _ in bus.subscribe(to: [.responseTodos]) }
-        let interested = bus.subscribe(to: [.requestReadTodos])
-        #expect(bus.subscriberCount(for: .responseTodos) == 1_000)
+        let uninterested = (0..<1_000).map { _ in bus.subscribe(to: [.model(.responseTodos)]) }
+        let interested = bus.subscribe(to: [.model(.requestReadTodos)])
+        #expect(bus.subscriberCount(for: .model(.responseTodos)) == 1_000)
         let before = bus.statistics
         let events = 500
         for _ in 0..<events { bus.publish(.requestReadTodos(.list(TodoFilter()))) }

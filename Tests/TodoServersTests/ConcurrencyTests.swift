@@ -26,8 +26,8 @@ struct ConcurrencyTests {
             var revisions: [Int] = []
             var completions = 0
             for envelope in received {
-                guard case .responseTodoViewModel(let change) = envelope.event else {
-                    Issue.record("expected a change, got \(envelope.event)")
+                guard case .responseTodoViewModel(let change) = envelope.view else {
+                    Issue.record("expected a change, got \(envelope.view)")
                     continue
                 }
                 revisions.append(change.todo.todo.revision)
@@ -60,7 +60,7 @@ struct ConcurrencyTests {
             }
             let received = await collect(200, from: answers) { $0.correlation?.client == 3 }
             let changes = received.compactMap { envelope -> TodoChange? in
-                if case .responseTodoViewModel(let change) = envelope.event { return change }
+                if case .responseTodoViewModel(let change) = envelope.view { return change }
                 return nil
             }
             #expect(changes.count == 200)
@@ -68,7 +68,7 @@ struct ConcurrencyTests {
             #expect(Set(changes.map(\.todo.number)) == Set(1...200))
             // Each answer carries the title its own request asked for.
             for envelope in received {
-                guard case .responseTodoViewModel(let change) = envelope.event, let request = envelope.correlation?.request else { continue }
+                guard case .responseTodoViewModel(let change) = envelope.view, let request = envelope.correlation?.request else { continue }
                 #expect(request == "new-" + change.todo.title.dropFirst("todo ".count))
             }
             let list = try #require(await h.list(TodoFilter(status: .all)))
@@ -89,7 +89,7 @@ struct ConcurrencyTests {
         let directory = try TemporaryDirectory()
         let bus = EventBus()
         let server = try ModelServer(bus: bus, store: try TodoStore(path: directory.databasePath))
-        let answers = bus.subscribe(to: [.responseTodo])
+        let answers = bus.subscribe(to: [.model(.responseTodo)])
         // Published before the server runs: all 100 are waiting when the writer starts,
         // so at most the first can commit alone.
         for index in 0..<100 {
@@ -102,7 +102,7 @@ struct ConcurrencyTests {
         #expect(received.map(\.correlation?.request) == (0..<100).map { "\($0)" })
         var numbers: [Int] = []
         for envelope in received {
-            if case .responseTodo(let result) = envelope.event, let todo = result.ownChange?.after { numbers.append(todo.number) }
+            if case .responseTodo(let result)? = envelope.model, let todo = result.ownChange?.after { numbers.append(todo.number) }
         }
         #expect(numbers == Array(1...100))
         let batches = server.committedBatchSizes
@@ -126,13 +126,13 @@ struct StorageFullTests {
             let big = String(repeating: "n", count: 60_000)
             for index in 0..<20 {
                 let answer = await h.request(.requestNewTodo(NewTodo(title: "big \(index)", notes: big)))
-                switch answer?.event {
+                switch answer?.view {
                 case .responseTodoViewModel(let change)?:
                     kept.append(change.todo.todo)
                 case .responseError(let error)?:
                     storageError = error
                 default:
-                    Issue.record("unexpected answer \(String(describing: answer?.event))")
+                    Issue.record("unexpected answer \(String(describing: answer?.view))")
                 }
                 if storageError != nil || answer == nil { break }
             }

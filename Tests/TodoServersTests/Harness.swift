@@ -66,8 +66,8 @@ final class Harness {
     /// The change a write request caused, or nil (and a recorded issue) when it was answered otherwise.
     func change(_ event: Event, sourceLocation: SourceLocation = #_sourceLocation) async -> TodoChange? {
         let answer = await request(event, sourceLocation: sourceLocation)
-        guard case .responseTodoViewModel(let change)? = answer?.event else {
-            Issue.record("expected a change, got \(String(describing: answer?.event))", sourceLocation: sourceLocation)
+        guard case .responseTodoViewModel(let change)? = answer?.view else {
+            Issue.record("expected a change, got \(String(describing: answer?.view))", sourceLocation: sourceLocation)
             return nil
         }
         return change
@@ -76,8 +76,8 @@ final class Harness {
     /// The error a request was answered with, or nil (and a recorded issue).
     func error(_ event: Event, sourceLocation: SourceLocation = #_sourceLocation) async -> TodoError? {
         let answer = await request(event, sourceLocation: sourceLocation)
-        guard case .responseError(let error)? = answer?.event else {
-            Issue.record("expected an error, got \(String(describing: answer?.event))", sourceLocation: sourceLocation)
+        guard case .responseError(let error)? = answer?.view else {
+            Issue.record("expected an error, got \(String(describing: answer?.view))", sourceLocation: sourceLocation)
             return nil
         }
         return error
@@ -85,8 +85,8 @@ final class Harness {
 
     func list(_ filter: TodoFilter = TodoFilter(status: .all), sourceLocation: SourceLocation = #_sourceLocation) async -> TodoViewModelList? {
         let answer = await request(.requestTodoViewModels(filter), sourceLocation: sourceLocation)
-        guard case .responseTodoViewModels(let list)? = answer?.event else {
-            Issue.record("expected a list, got \(String(describing: answer?.event))", sourceLocation: sourceLocation)
+        guard case .responseTodoViewModels(let list)? = answer?.view else {
+            Issue.record("expected a list, got \(String(describing: answer?.view))", sourceLocation: sourceLocation)
             return nil
         }
         return list
@@ -94,8 +94,8 @@ final class Harness {
 
     func detail(_ ref: TodoRef, sourceLocation: SourceLocation = #_sourceLocation) async -> TodoDetailViewModel? {
         let answer = await request(.requestTodoDetail(ref), sourceLocation: sourceLocation)
-        guard case .responseTodoDetail(let detail)? = answer?.event else {
-            Issue.record("expected a detail, got \(String(describing: answer?.event))", sourceLocation: sourceLocation)
+        guard case .responseTodoDetail(let detail)? = answer?.view else {
+            Issue.record("expected a detail, got \(String(describing: answer?.view))", sourceLocation: sourceLocation)
             return nil
         }
         return detail

@@ -23,8 +23,8 @@ struct ImportTests {
         h.bus.publish(.requestImportTodos(todos), correlation: correlation)
         var broadcasts: [TodoChange] = []
         for await envelope in responses {
-            if case .responseTodoViewModel(let change) = envelope.event, envelope.correlation == nil { broadcasts.append(change); continue }
-            if envelope.correlation == correlation { return (envelope.event, broadcasts) }
+            if case .responseTodoViewModel(let change) = envelope.view, envelope.correlation == nil { broadcasts.append(change); continue }
+            if envelope.correlation == correlation { return (envelope.view, broadcasts) }
         }
         return (nil, broadcasts)
     }

@@ -18,8 +18,8 @@ struct IntegrationTests {
             h.bus.publish(.requestNewTodo(NewTodo(title: " Buy milk ", priority: .high, tags: ["#home"])), correlation: correlation)
             let answer = await first(from: responses)
             #expect(answer?.correlation == correlation)
-            guard case .responseTodoViewModel(let change)? = answer?.event else {
-                Issue.record("expected a change, got \(String(describing: answer?.event))")
+            guard case .responseTodoViewModel(let change)? = answer?.view else {
+                Issue.record("expected a change, got \(String(describing: answer?.view))")
                 return
             }
             #expect(change.kind == .created)

@@ -14,7 +14,7 @@ struct ViewModelServerTests {
     static let todo = Todo(number: 3, title: "Buy milk", createdAt: Date(millisecondsSince1970: 1_780_000_000_000), revision: 2)
 
     /// View requests and the model request each must become.
-    static let viewToModel: [(Event, Event)] = [
+    static let viewToModel: [(Event, ModelEvent)] = [
         (.requestNewTodo(NewTodo(title: "  Buy milk ", tags: ["#home", "home"])),
          .requestWriteTodo(.create(NewTodo(title: "Buy milk", tags: ["home"])))),
         (.requestToggleComplete(.number(3)), .requestWriteTodo(.toggleComplete(.number(3)))),
@@ -30,15 +30,15 @@ struct ViewModelServerTests {
     ]
 
     @Test("a view request becomes its model request, with the same correlation", arguments: viewToModel)
-    func viewRequestBecomesModelRequest(request: Event, expected: Event) async {
+    func viewRequestBecomesModelRequest(request: Event, expected: ModelEvent) async {
         let bus = EventBus()
         let server = ViewModelServer(bus: bus)
         defer { withExtendedLifetime(server) {} }
-        let modelRequests = bus.subscribe(to: [expected.kind])
+        let modelRequests = bus.subscribe(to: [.model(expected.kind)])
         let correlation = Correlation(client: 3, request: "req-\(request.kind.rawValue)")
         bus.publish(request, correlation: correlation)
         let answer = await first(from: modelRequests)
-        #expect(answer?.event == expected)
+        #expect(answer?.model == expected)
         #expect(answer?.correlation == correlation)
     }
 
@@ -47,7 +47,7 @@ struct ViewModelServerTests {
     }
 
     /// Model responses and the view response each must become.
-    static let modelToView: [(Event, Event)] = [
+    static let modelToView: [(ModelEvent, Event)] = [
         (.responseTodo(.written(.create(NewTodo(title: "Buy milk")), [entry(7, .created, before: nil)])),
          .responseTodoViewModel(TodoChange(kind: .created, todo: TodoViewModel(todo), sequence: 7))),
         (.responseTodo(.written(.delete(.number(3)), [entry(8, .deleted, before: todo)])),
@@ -67,7 +67,7 @@ struct ViewModelServerTests {
     ]
 
     @Test("a model response becomes its view response, with the same correlation", arguments: modelToView)
-    func modelResponseBecomesViewResponse(response: Event, expected: Event) async {
+    func modelResponseBecomesViewResponse(response: ModelEvent, expected: Event) async {
         let bus = EventBus()
         let server = ViewModelServer(bus: bus)
         defer { withExtendedLifetime(server) {} }
@@ -75,7 +75,7 @@ struct ViewModelServerTests {
         let correlation = Correlation(client: 5, request: "model-answer")
         bus.publish(response, correlation: correlation)
         let answer = await first(from: viewResponses)
-        #expect(answer?.event == expected)
+        #expect(answer?.view == expected)
         #expect(answer?.correlation == correlation)
     }
 
@@ -98,8 +98,8 @@ struct ViewModelServerTests {
         #expect(events.map(\.correlation) == [correlation, later])
         let completed = TodoChange(kind: .completed, todo: TodoViewModel(Self.todo), sequence: 7)
         let created = TodoChange(kind: .created, todo: TodoViewModel(next), sequence: 8)
-        #expect(events.first?.event == .responseTodoViewModel(TodoChange(kind: .completed, todo: TodoViewModel(Self.todo), sequence: 7, further: [created])))
-        if case .responseTodoViewModel(let answer)? = events.first?.event {
+        #expect(events.first?.view == .responseTodoViewModel(TodoChange(kind: .completed, todo: TodoViewModel(Self.todo), sequence: 7, further: [created])))
+        if case .responseTodoViewModel(let answer)? = events.first?.view {
             #expect(answer.eachChange == [completed, created])
         }
     }
@@ -109,7 +109,7 @@ struct ViewModelServerTests {
         let bus = EventBus()
         let server = ViewModelServer(bus: bus)
         defer { withExtendedLifetime(server) {} }
-        let observed = bus.subscribe(to: [.requestWriteTodo, .responseError])
+        let observed = bus.subscribe(to: [.model(.requestWriteTodo), .view(.responseError)])
         let bad = Correlation(client: 1, request: "bad")
         let good = Correlation(client: 1, request: "good")
         bus.publish(.requestNewTodo(NewTodo(title: "   ")), correlation: bad)
@@ -120,13 +120,13 @@ struct ViewModelServerTests {
         let events = await collect(3, from: observed)
         #expect(events.map(\.correlation) == [bad, bad, good])
         guard events.count == 3 else { return }
-        guard case .responseError(let first) = events[0].event, case .responseError(let second) = events[1].event else {
+        guard case .responseError(let first)? = events[0].view, case .responseError(let second)? = events[1].view else {
             Issue.record("expected two errors, got \(events.map(\.event))")
             return
         }
         #expect(first.code == .validation && first.field == "title")
         #expect(second.code == .validation && second.field == "tags")
-        #expect(events[2].event == .requestWriteTodo(.create(NewTodo(title: "fine"))))
+        #expect(events[2].model == .requestWriteTodo(.create(NewTodo(title: "fine"))))
     }
 }
 
@@ -144,11 +144,11 @@ struct ModelServerTests {
     }
 
     /// Publishes a model request and awaits the model response with its correlation.
-    private func ask(_ bus: EventBus, _ event: Event, id: String, sourceLocation: SourceLocation = #_sourceLocation) async -> Event? {
-        let responses = bus.subscribe(to: [.responseTodo, .responseTodos])
+    private func ask(_ bus: EventBus, _ event: ModelEvent, id: String, sourceLocation: SourceLocation = #_sourceLocation) async -> ModelEvent? {
+        let responses = bus.subscribe(to: [.model(.responseTodo), .model(.responseTodos)])
         let correlation = Correlation(client: 0, request: id)
         bus.publish(event, correlation: correlation)
-        return await first(from: responses, sourceLocation: sourceLocation) { $0.correlation == correlation }?.event
+        return await first(from: responses, sourceLocation: sourceLocation) { $0.correlation == correlation }?.model
     }
 
     @Test("requestWriteTodo(create) is answered with responseTodo(written) carrying the new todo")

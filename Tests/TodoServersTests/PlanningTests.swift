@@ -93,7 +93,7 @@ struct PlanningTests {
             let changes = h.bus.subscribe(to: [.responseTodoViewModel])
             #expect(h.modelServer.endWaiting(on: tomorrow) == 1)
             let woken = await first(from: changes)
-            guard case .responseTodoViewModel(let change)? = woken?.event else {
+            guard case .responseTodoViewModel(let change)? = woken?.view else {
                 Issue.record("no change: \(String(describing: woken))")
                 return
             }

@@ -78,22 +78,22 @@ struct WireCodecTests {
         #expect(try codec.decodeRequest(try line(try codec.encode(frame))).get() == frame)
     }
 
-    @Test("an envelope without a request id goes out without an id")
+    @Test("an event correlated without a request id goes out without an id")
     func envelopeWithoutID() {
-        let inDaemon = Envelope(sequence: 1, correlation: Correlation(client: 2, request: ""), event: .requestStatus)
-        #expect(WireFrame(inDaemon) == WireFrame(event: .requestStatus, id: nil, client: 2))
-        #expect(WireFrame(Envelope(sequence: 1, correlation: nil, event: .requestStatus)) == WireFrame(event: .requestStatus))
+        let inDaemon = Correlation(client: 2, request: "")
+        #expect(WireFrame(.requestStatus, correlation: inDaemon) == WireFrame(event: .requestStatus, id: nil, client: 2))
+        #expect(WireFrame(.requestStatus, correlation: nil) == WireFrame(event: .requestStatus))
     }
 
-    @Test("an envelope goes out as a frame with its correlation")
+    @Test("an event goes out as a frame with its correlation")
     func envelope() throws {
-        let envelope = Envelope(sequence: 5, correlation: Correlation(client: 3, request: "abc"), event: .requestStatus)
-        let text = String(buffer: try codec.encode(envelope))
+        let correlation = Correlation(client: 3, request: "abc")
+        let text = String(buffer: try codec.encode(.requestStatus, correlation: correlation))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(object["event"] as? String == "requestStatus")
         #expect(object["id"] as? String == "abc")
         #expect(object["client"] as? Int == 3)
-        #expect(try codec.decodeResponse(try line(try codec.encode(envelope))) == WireFrame(envelope))
+        #expect(try codec.decodeResponse(try line(try codec.encode(.requestStatus, correlation: correlation))) == WireFrame(.requestStatus, correlation: correlation))
     }
 
     /// A todo whose instants fall on `millisecond` past a whole second.
