@@ -122,6 +122,9 @@ enum TaskwarriorSeries {
                 let left = (plan.ahead[template] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
                 result += left.filter { !taken.contains($0["uuid"]?.string ?? "") }
             }
+            // A template an earlier todod made a todo of is the series' (its todo deleted, it
+            // would have ended the series): one uuid is written once.
+            guard plan.templates[plan.uuids[todo.number] ?? ""] == nil else { continue }
             result.append(written[todo.number] ?? [:])
         }
         return result
