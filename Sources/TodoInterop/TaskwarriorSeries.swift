@@ -24,6 +24,9 @@ enum TaskwarriorSeries {
     /// The key of `Todo.foreign` for the series a todo carries: `{"template": {…}, "ahead": [{…}]}`.
     static let foreignKey = "taskwarrior.series"
     typealias Task = [String: InteropJSON]
+    /// The most a todo carries of its series: half of what it may keep of other programs'
+    /// fields (`TodoValidation.maximumForeignBytes`, 64 KiB), the rest left to its own.
+    static let maximumCarriedBytes = 32 * 1024
 
     // MARK: Reading
 
@@ -42,11 +45,19 @@ enum TaskwarriorSeries {
             let ordered = members.sorted { (place(tasks[$0]) ?? .max, $0) < (place(tasks[$1]) ?? .max, $1) }
             let open = ordered.filter { ["pending", "waiting", nil].contains(tasks[$0]["status"]?.string) }
             guard let holder = open.first ?? ordered.last else { continue }
-            folded.insert(template)
-            folded.formUnion(open.dropFirst())
             // Without what Taskwarrior computes (see `TaskwarriorFormat.computed`).
             func kept(_ index: Int) -> InteropJSON { .object(tasks[index].filter { !TaskwarriorFormat.computed.contains($0.key) }) }
-            carried[holder] = InteropJSON.object(["template": kept(template), "ahead": .array(open.dropFirst().map(kept))]).text
+            // A daily series left alone for months has hundreds pending: those past what a
+            // todo may carry stay todos of their own, as they were before, rather than refuse the import.
+            var ahead: [InteropJSON] = [], bytes = kept(template).text.utf8.count
+            for index in open.dropFirst() {
+                bytes += kept(index).text.utf8.count
+                guard bytes <= maximumCarriedBytes else { break }
+                ahead.append(kept(index))
+                folded.insert(index)
+            }
+            folded.insert(template)
+            carried[holder] = InteropJSON.object(["template": kept(template), "ahead": .array(ahead)]).text
         }
         return tasks.indices.filter { !folded.contains($0) }.map { ($0, carried[$0]) }
     }
@@ -127,7 +138,17 @@ enum TaskwarriorSeries {
             guard plan.templates[plan.uuids[todo.number] ?? ""] == nil else { continue }
             result.append(written[todo.number] ?? [:])
         }
-        return result
+        return result.map(placeAsText)
+    }
+
+    /// `task` with its `imask` as text: Taskwarrior 2.6 keeps a number `task import` reads as
+    /// `1.000000`, not the `1` it made, so an instance written back unchanged looked changed
+    /// (and its `modified` moved); the text `1` it keeps as it is.
+    private static func placeAsText(_ task: Task) -> Task {
+        guard let imask = place(task) else { return task }
+        var task = task
+        task["imask"] = .string(String(imask))
+        return task
     }
 
     /// The template as its todos leave it: each one's place in the mask says what became of it
@@ -179,8 +200,11 @@ enum TaskwarriorSeries {
 
     /// A task's place in its template's mask (`imask`).
     private static func place(_ task: Task) -> Int? {
-        guard case .number(let value)? = task["imask"] else { return nil }
-        return Int(exactly: value)
+        switch task["imask"] {
+        case .number(let value)?: Int(exactly: value)
+        case .string(let text)?: Int(text)
+        default: nil
+        }
     }
 
     /// The JSON object `text` holds; empty when there is none.

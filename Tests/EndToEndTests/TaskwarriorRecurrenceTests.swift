@@ -41,6 +41,9 @@ struct TaskwarriorRecurrenceTests {
         #expect(open.count == 1, "\(open)")
         #expect(open.first?["title"] as? String == "Daily standup", "\(open)")
         #expect((open.first?["recurrence"] as? [String: Any])?["every"] as? String == "1d", "\(open)")
+        // The todo is today's instance, by its uuid; tomorrow's and the template come with it.
+        let today = try task.exportedTasks().values.first { $0["imask"] as? Int == 0 }
+        #expect(open.first?["id"] as? String == today?["uuid"] as? String, "\(open)")
         let again = try await daemon.todoctl("import", "--from", "taskwarrior", input: exported)
         #expect(again.stdout.contains("0 created, 0 updated"), "\(again.stdout)")
         try await daemon.stop()
@@ -105,6 +108,28 @@ struct TaskwarriorRecurrenceTests {
         let exported = try await daemon.todoctl("export", "--to", "json")
         let all = try jsonArray(exported.stdout)
         #expect(all.count == 2, "\(exported.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("Done in task first, the import completes the todo, and the instance Taskwarrior made ahead is the series' one open todo")
+    func doneInTaskFirst() async throws {
+        let task = try standup()
+        defer { task.remove() }
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self))
+        let today = try #require(try task.exportedTasks().values.first { $0["imask"] as? Int == 0 }?["uuid"] as? String)
+        try task.run([today, "done"])
+        let imported = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self))
+        #expect(imported.stdout == "imported 2 todos from standard input: 1 created, 1 updated, 0 unchanged\n", "\(imported.stdout)")
+        let open = try await openTodos(daemon)
+        let tomorrow = try task.exportedTasks().values.first { $0["imask"] as? Int == 1 }
+        #expect(open.map { $0["id"] as? String } == [tomorrow?["uuid"] as? String], "\(open)")
+
+        // Written back, Taskwarrior has what it had.
+        let tasks = try task.exportedTasks()
+        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior").stdout.utf8))
+        let after = try task.exportedTasks()
+        #expect(NSDictionary(dictionary: after) == NSDictionary(dictionary: tasks), "\(after)\n--- before:\n\(tasks)")
         try await daemon.stop()
     }
 }

@@ -192,4 +192,23 @@ struct TaskwarriorFormatTests {
         #expect(pending.first?["estimate"] as? Int == 2, "\(pending)")
         #expect(pending.first?["uuid"] as? String == todos[1].id.uuidString.lowercased(), "\(pending)")
     }
+
+    @Test("A daily series left pending for a year imports without refusal: what a todo cannot carry stays todos of their own, and every task is written back")
+    func longNeglectedSeries() throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        // A year back: Taskwarrior makes an instance a day up to today, all pending.
+        try task.run(["add", "Water plants", "due:now-365d", "recur:daily"])
+        try task.run(["list"])
+        let exported = try task.exportedTasks()
+        #expect(exported.count > 300, "\(exported.count) tasks")
+        let imported = try TaskwarriorFormat.decode(try task.run(["export"]), zone: utc)
+        let carried = imported.map { $0.foreign.values.reduce(0) { $0 + $1.utf8.count } }.max() ?? 0
+        #expect(carried <= 64 * 1024, "\(carried) bytes kept with one todo")
+        #expect(imported.count < exported.count - 1, "\(imported.count) todos of \(exported.count) tasks")
+        let written = try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode(todos(imported), zone: utc)) as? [[String: Any]] ?? []
+        let uuids = written.compactMap { $0["uuid"] as? String }
+        #expect(uuids.count == Set(uuids).count, "a uuid written twice")
+        #expect(Set(uuids) == Set(exported.keys), "\(Set(exported.keys).subtracting(uuids).count) tasks not written back")
+    }
 }
