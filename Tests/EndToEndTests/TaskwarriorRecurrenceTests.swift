@@ -16,6 +16,17 @@ struct TaskwarriorRecurrenceTests {
         return task
     }
 
+    /// `task export | todoctl import --from taskwarrior`.
+    @discardableResult
+    private func sync(_ task: TaskwarriorHome, to daemon: DaemonProcess) async throws -> CommandResult {
+        try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self))
+    }
+
+    /// `todoctl export --to taskwarrior | task import`.
+    private func sync(_ daemon: DaemonProcess, to task: TaskwarriorHome) async throws {
+        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior").stdout.utf8))
+    }
+
     /// The open todos in todod, as `todoctl export --to json` writes them.
     private func openTodos(_ daemon: DaemonProcess) async throws -> [[String: Any]] {
         let exported = try await daemon.todoctl("export", "--to", "json")
@@ -54,7 +65,7 @@ struct TaskwarriorRecurrenceTests {
         let task = try standup()
         defer { task.remove() }
         let daemon = try await DaemonProcess.start()
-        _ = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self))
+        try await sync(task, to: daemon)
         let done = try await daemon.todoctl("done", "1")
         #expect(done.status == 0, "\(done.stderr)")
         let made = try await openTodos(daemon)
@@ -83,7 +94,7 @@ struct TaskwarriorRecurrenceTests {
         #expect(open.count == 1, "\(open)")
         // And todod's export after those imports is what Taskwarrior already has.
         let settled = try task.exportedTasks()
-        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior").stdout.utf8))
+        try await sync(daemon, to: task)
         let resettled = try task.exportedTasks()
         #expect(NSDictionary(dictionary: resettled) == NSDictionary(dictionary: settled), "\(resettled)\n--- before:\n\(settled)")
         try await daemon.stop()
@@ -94,12 +105,12 @@ struct TaskwarriorRecurrenceTests {
         let task = try standup()
         defer { task.remove() }
         let daemon = try await DaemonProcess.start()
-        _ = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self))
+        try await sync(task, to: daemon)
         _ = try await daemon.todoctl("done", "1")
-        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior").stdout.utf8))
+        try await sync(daemon, to: task)
 
         try task.run(["status:pending", "done"])
-        let imported = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self))
+        let imported = try await sync(task, to: daemon)
         #expect(imported.stdout.contains(" 0 created"), "\(imported.stdout)")
         // As many open as Taskwarrior has pending (tomorrow's instance was done early: none until its template makes the next).
         let open = try await openTodos(daemon).count, pending = try count(task, "status:pending")
@@ -116,10 +127,10 @@ struct TaskwarriorRecurrenceTests {
         let task = try standup()
         defer { task.remove() }
         let daemon = try await DaemonProcess.start()
-        _ = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self))
+        try await sync(task, to: daemon)
         let today = try #require(try task.exportedTasks().values.first { $0["imask"] as? Int == 0 }?["uuid"] as? String)
         try task.run([today, "done"])
-        let imported = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self))
+        let imported = try await sync(task, to: daemon)
         #expect(imported.stdout == "imported 2 todos from standard input: 1 created, 1 updated, 0 unchanged\n", "\(imported.stdout)")
         let open = try await openTodos(daemon)
         let tomorrow = try task.exportedTasks().values.first { $0["imask"] as? Int == 1 }
@@ -127,7 +138,7 @@ struct TaskwarriorRecurrenceTests {
 
         // Written back, Taskwarrior has what it had.
         let tasks = try task.exportedTasks()
-        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior").stdout.utf8))
+        try await sync(daemon, to: task)
         let after = try task.exportedTasks()
         #expect(NSDictionary(dictionary: after) == NSDictionary(dictionary: tasks), "\(after)\n--- before:\n\(tasks)")
         try await daemon.stop()
