@@ -54,6 +54,12 @@ public enum TaskwarriorFormat {
         TaskwarriorSeries.matched(imported, to: current)
     }
 
+    /// Whether `matched` needs todod's todos for `imported`: only a recurrence's instance can
+    /// be an occurrence todod made (a large import without one need not list them all first).
+    public static func needsMatching(_ imported: [ImportedTodo]) -> Bool {
+        TaskwarriorSeries.hasInstances(imported)
+    }
+
     // MARK: Reading
 
     private static func lines(_ data: Data) throws(InteropError) -> [InteropJSON] {

@@ -179,6 +179,7 @@ enum TaskwarriorSeries {
     /// `imported` with each task that is a todod occurrence under a Taskwarrior uuid given
     /// that todo's id; the uuid is kept among its fields, so the todo is written with it again.
     static func matched(_ imported: [ImportedTodo], to current: [Todo]) -> [ImportedTodo] {
+        guard hasInstances(imported) else { return imported }
         let plan = plan(current)
         var todos: [String: UUID] = [:]
         for todo in current {
@@ -194,6 +195,11 @@ enum TaskwarriorSeries {
             matched.foreign[TaskwarriorFormat.foreignKey] = InteropJSON.object(original).text
             return matched
         }
+    }
+
+    /// Whether any of `imported` is an instance of a recurrence: only those can be todod's occurrences.
+    static func hasInstances(_ imported: [ImportedTodo]) -> Bool {
+        imported.contains { fields($0.foreign[TaskwarriorFormat.foreignKey])["parent"] != nil }
     }
 
     // MARK: Fields
