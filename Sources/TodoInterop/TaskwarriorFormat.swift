@@ -6,15 +6,19 @@ import TodoModel
 /// `uuid` is the todo's id; `project` becomes the tag `project:NAME`; annotations become
 /// dated lines of the notes; `recur` is also the todo's recurrence when todod can hold it
 /// (Taskwarrior's `parent` names a recurrence's template, not a parent todo: it is not a
-/// subtask link, and stays foreign); `wait` is the day the todo waits for. Everything else
-/// of the task (its status words, the exact time of `wait`, `recur`, `depends`, user-defined attributes, and the exact times behind a due
-/// day) is kept in `foreign["taskwarrior"]` and written back as it was while the todo's own
-/// fields still say the same, so a round trip through todod loses nothing.
+/// subtask link; a template and its instances are one todo, see `TaskwarriorSeries`); `wait`
+/// is the day the todo waits for. Everything else of the task (its status words, the exact
+/// time of `wait`, `recur`, `depends`, user-defined attributes, and the exact times behind a
+/// due day) is kept in `foreign["taskwarrior"]` and written back as it was while the todo's
+/// own fields still say the same, so a round trip through todod loses nothing.
 public enum TaskwarriorFormat {
     /// The key of `Todo.foreign` for a task's other fields (a JSON object's text).
     public static let foreignKey = "taskwarrior"
     /// The tag a task's project becomes: `project:work.reports`.
     public static let projectPrefix = "project:"
+    /// The fields Taskwarrior computes (urgency changes with age): keeping them would make
+    /// every re-import look like a change; `task import` computes them again.
+    static let computed: Set<String> = ["id", "urgency"]
 
     /// The tasks of `task export` output: a JSON array, or (Taskwarrior before 2.6) one task per line.
     public static func decode(_ data: Data, zone: TimeZone = .current) throws(InteropError) -> [ImportedTodo] {
@@ -24,18 +28,36 @@ public enum TaskwarriorFormat {
         } else {
             tasks = try lines(data)
         }
-        var todos: [ImportedTodo] = []
+        var objects: [[String: InteropJSON]] = []
         for (index, task) in tasks.enumerated() {
             guard case .object(let fields) = task else { throw InteropError("task \(index + 1)", "is not a JSON object") }
-            todos.append(try todo(fields, position: "task \(index + 1)", zone: zone))
+            objects.append(fields)
+        }
+        var todos: [ImportedTodo] = []
+        for (index, series) in TaskwarriorSeries.folded(objects) {
+            todos.append(try todo(objects[index], series: series, position: "task \(index + 1)", zone: zone))
         }
         return todos
     }
 
     /// `task import` input: one task per line inside a JSON array.
     public static func encode(_ todos: [Todo], zone: TimeZone = .current) -> Data {
-        let lines = todos.map { InteropJSON.object(task($0, zone: zone)).text }
+        let tasks = TaskwarriorSeries.written(todos) { task($0, original: $1, uuid: $2, zone: zone) }
+        let lines = tasks.map { InteropJSON.object($0).text }
         return Data(("[\n" + lines.joined(separator: ",\n") + "\n]\n").utf8)
+    }
+
+    /// `imported`, read from `task export`, with each task todod holds under another id (an
+    /// occurrence todod made, written as the instance Taskwarrior had made ahead) given that
+    /// todo's id: `current` is every todo todod has, deleted ones too.
+    public static func matched(_ imported: [ImportedTodo], to current: [Todo]) -> [ImportedTodo] {
+        TaskwarriorSeries.matched(imported, to: current)
+    }
+
+    /// Whether `matched` needs todod's todos for `imported`: only a recurrence's instance can
+    /// be an occurrence todod made (a large import without one need not list them all first).
+    public static func needsMatching(_ imported: [ImportedTodo]) -> Bool {
+        TaskwarriorSeries.hasInstances(imported)
     }
 
     // MARK: Reading
@@ -53,7 +75,9 @@ public enum TaskwarriorFormat {
         return tasks
     }
 
-    private static func todo(_ fields: [String: InteropJSON], position: String, zone: TimeZone) throws(InteropError) -> ImportedTodo {
+    private static func todo(_ fields: [String: InteropJSON], series: String?, position: String, zone: TimeZone) throws(InteropError)
+        -> ImportedTodo
+    {
         guard let uuidText = fields["uuid"]?.string, let id = UUID(uuidString: uuidText) else {
             throw InteropError(position, "has no valid uuid (got \(fields["uuid"]?.text ?? "none")); every exported task has one")
         }
@@ -76,15 +100,15 @@ public enum TaskwarriorFormat {
         if let project = fields["project"]?.string { tags.insert(projectPrefix + project, at: 0) }
         let annotations = fields["annotations"].flatMap(annotationList) ?? []
         var foreign = fields
-        // `id` and `urgency` Taskwarrior computes (urgency changes with age): keeping them would
-        // make every re-import look like a change; `task import` computes them again.
-        for key in ["uuid", "description", "entry", "modified", "id", "urgency"] { foreign.removeValue(forKey: key) }
+        for key in ["uuid", "description", "entry", "modified"] + computed { foreign.removeValue(forKey: key) }
+        var kept = foreign.isEmpty ? [:] : [foreignKey: InteropJSON.object(foreign).text]
+        kept[TaskwarriorSeries.foreignKey] = series
         return ImportedTodo(
             id: id, title: title, notes: notes(annotations, zone: zone),
             priority: priority(fields["priority"]?.string), due: try time("due").map { LocalDate($0, in: zone) },
             tags: tags, createdAt: entry, updatedAt: modified,
             completedAt: status == "completed" ? end : nil, deletedAt: status == "deleted" ? end : nil,
-            foreign: foreign.isEmpty ? [:] : [foreignKey: InteropJSON.object(foreign).text],
+            foreign: kept,
             recurrence: fields["recur"]?.string.flatMap(recurrence), wait: try time("wait").map { LocalDate($0, in: zone) })
     }
 
@@ -152,11 +176,11 @@ public enum TaskwarriorFormat {
 
     // MARK: Writing
 
-    private static func task(_ todo: Todo, zone: TimeZone) -> [String: InteropJSON] {
-        var original: [String: InteropJSON] = [:]
-        if let text = todo.foreign[foreignKey], case .object(let fields)? = InteropJSON(text: text) { original = fields }
+    /// `todo` written over `original`, the task's fields as they came (or as `TaskwarriorSeries`
+    /// gives them to an occurrence todod made), as the task `uuid`.
+    private static func task(_ todo: Todo, original: [String: InteropJSON], uuid: String, zone: TimeZone) -> [String: InteropJSON] {
         var task = original
-        task["uuid"] = .string(todo.id.uuidString.lowercased())
+        task["uuid"] = .string(uuid)
         task["description"] = .string(todo.title)
         task["entry"] = .string(BasicTime.utcText(todo.createdAt))
         task["modified"] = .string(BasicTime.utcText(todo.updatedAt))

@@ -52,11 +52,14 @@ struct ImportCommand: AsyncParsableCommand {
         // What a format does not date (a todo.txt line, a VTODO without LAST-MODIFIED) was last
         // changed when the file was: an old file does not undo later edits made in todod.
         let modified = file.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date } ?? Date()
-        let todos = ImportOrder.parentsFirst(try Self.checked(try read(), format: from, name: name, modified: modified))
-        if dryRun {
-            let current = try Session.run(connection) { client in try ExportCommand.todos(client, includingDeleted: true) }
-            return Terminal.print(Self.plan(todos, current: current))
-        }
+        var todos = ImportOrder.parentsFirst(try Self.checked(try read(), format: from, name: name, modified: modified))
+        // An occurrence todod made of a Taskwarrior recurrence went out as the instance
+        // Taskwarrior had made ahead: that task, coming back, is that todo, not a new one.
+        let matching = from == .taskwarrior && TaskwarriorFormat.needsMatching(todos)
+        let current = dryRun || matching
+            ? try Session.run(connection) { client in try ExportCommand.todos(client, includingDeleted: true) } : []
+        if matching { todos = TaskwarriorFormat.matched(todos, to: current) }
+        if dryRun { return Terminal.print(Self.plan(todos, current: current)) }
         let result = try Session.run(connection) { client in
             var changes: [TodoChange] = []
             for batch in Self.batches(todos) {

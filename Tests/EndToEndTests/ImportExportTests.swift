@@ -33,7 +33,8 @@ struct ImportExportTests {
         let exported = String(decoding: try source.run(["export"]), as: UTF8.self)
         let imported = try await daemon.todoctl("import", "--from", "taskwarrior", input: exported)
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout == "imported 7 todos from standard input: 7 created, 0 updated, 0 unchanged\n")
+        // Seven tasks, six todos: the recurrence's template travels with its instance.
+        #expect(imported.stdout == "imported 6 todos from standard input: 6 created, 0 updated, 0 unchanged\n")
         let list = try await daemon.todoctl("list")
         #expect(list.stdout.contains("#project:work.reports #office"))
         // Taskwarrior's wait is todod's: the task waits, out of the list, and is exported all the same.
@@ -62,19 +63,21 @@ struct ImportExportTests {
         let first = String(decoding: try source.run(["export"]), as: UTF8.self)
         _ = try await daemon.todoctl("import", "--from", "taskwarrior", input: first)
         let again = try await daemon.todoctl("import", "--from", "taskwarrior", input: first)
-        #expect(again.stdout == "imported 7 todos from standard input: 0 created, 0 updated, 7 unchanged\n")
+        #expect(again.stdout == "imported 6 todos from standard input: 0 created, 0 updated, 6 unchanged\n")
 
         let before = try source.exportedTasks()
         try source.run(["description:Call mum", "modify", "priority:L", "Call mum and dad"])
         let changed = String(decoding: try source.run(["export"]), as: UTF8.self)
-        // Taskwarrior may touch more than the modified task (a recurring task's instances): those too.
+        // Taskwarrior may touch more than the modified task (a recurring task's instances): those too;
+        // a touched template is its instance's todo's.
         let touched = try source.exportedTasks().filter { NSDictionary(dictionary: $0.value) != NSDictionary(dictionary: before[$0.key] ?? [:]) }
+            .filter { $0.value["status"] as? String != "recurring" }
         #expect(touched.count >= 1)
         let dry = try await daemon.todoctl("import", "--from", "taskwarrior", "--dry-run", input: changed)
         #expect(dry.lines.contains("would update #2 Call mum and dad"))
-        #expect(dry.lines.last == "dry run: 0 to create, \(touched.count) to update, \(7 - touched.count) unchanged; nothing was changed")
+        #expect(dry.lines.last == "dry run: 0 to create, \(touched.count) to update, \(6 - touched.count) unchanged; nothing was changed")
         let update = try await daemon.todoctl("import", "--from", "taskwarrior", input: changed)
-        #expect(update.stdout == "imported 7 todos from standard input: 0 created, \(touched.count) updated, \(7 - touched.count) unchanged\n")
+        #expect(update.stdout == "imported 6 todos from standard input: 0 created, \(touched.count) updated, \(6 - touched.count) unchanged\n")
         let shown = try await daemon.todoctl("show", "2")
         #expect(shown.stdout.contains("Call mum and dad"))
         #expect(shown.stdout.contains("low"))

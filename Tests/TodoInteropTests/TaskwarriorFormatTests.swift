@@ -159,5 +159,56 @@ struct TaskwarriorFormatTests {
         let back = try TaskwarriorFormat.decode(try target.run(["export"]), zone: utc).filter { $0.title == "Daily standup" }
         #expect(back.count == standups.count)
         #expect(back.allSatisfy { $0.recurrence == Recurrence(count: 2, unit: .week) })
+        // The template is the series' rule: Taskwarrior makes its next instances by it.
+        let templates = try target.exportedTasks().values.filter { $0["status"] as? String == "recurring" }
+        #expect(templates.map { $0["recur"] as? String } == ["2weeks"], "\(templates)")
+    }
+
+    @Test("todod's next occurrence of an instance Taskwarrior made none ahead of is a new instance under the one template, whose mask covers it")
+    func occurrenceWithoutAhead() throws {
+        let task = try TaskwarriorHome(settings: ["uda.estimate.type=numeric", "uda.estimate.label=Est"])
+        defer { task.remove() }
+        // Due far ahead: Taskwarrior makes this one instance and none ahead of it.
+        try task.run(["add", "Weekly review", "due:2099-11-24", "recur:weekly", "estimate:2"])
+        try task.run(["list"])
+        var todos = todos(try TaskwarriorFormat.decode(try task.run(["export"]), zone: utc))
+        #expect(todos.count == 1, "\(todos)")
+        todos[0].completedAt = Date(timeIntervalSince1970: 1_795_000_000)
+        let next = try #require(todos[0].nextOccurrence(completedOn: LocalDate("2099-11-24")!))
+        todos.append(Todo(next, number: 2, createdAt: Date(timeIntervalSince1970: 1_795_000_000), previous: 1))
+        try task.run(["import", "-"], input: TaskwarriorFormat.encode(todos, zone: utc))
+        try task.run(["list"])
+
+        let tasks = try task.exportedTasks().values
+        let template = tasks.filter { $0["status"] as? String == "recurring" }
+        let pending = tasks.filter { $0["status"] as? String == "pending" }
+        #expect(template.count == 1, "\(tasks)")
+        #expect(template.first?["mask"] as? String == "+-", "\(template)")
+        #expect(pending.count == 1, "\(tasks)")
+        #expect(pending.first?["parent"] as? String == template.first?["uuid"] as? String, "\(pending)")
+        #expect(pending.first?["imask"] as? Int == 1, "\(pending)")
+        #expect(pending.first?["due"] as? String == "20991201T000000Z", "\(pending)")
+        // What todod does not hold comes with the occurrence, as Taskwarrior's own instance would have it.
+        #expect(pending.first?["estimate"] as? Int == 2, "\(pending)")
+        #expect(pending.first?["uuid"] as? String == todos[1].id.uuidString.lowercased(), "\(pending)")
+    }
+
+    @Test("A daily series left pending for a year imports without refusal: what a todo cannot carry stays todos of their own, and every task is written back")
+    func longNeglectedSeries() throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        // A year back: Taskwarrior makes an instance a day up to today, all pending.
+        try task.run(["add", "Water plants", "due:now-365d", "recur:daily"])
+        try task.run(["list"])
+        let exported = try task.exportedTasks()
+        #expect(exported.count > 300, "\(exported.count) tasks")
+        let imported = try TaskwarriorFormat.decode(try task.run(["export"]), zone: utc)
+        let carried = imported.map { $0.foreign.values.reduce(0) { $0 + $1.utf8.count } }.max() ?? 0
+        #expect(carried <= 64 * 1024, "\(carried) bytes kept with one todo")
+        #expect(imported.count < exported.count - 1, "\(imported.count) todos of \(exported.count) tasks")
+        let written = try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode(todos(imported), zone: utc)) as? [[String: Any]] ?? []
+        let uuids = written.compactMap { $0["uuid"] as? String }
+        #expect(uuids.count == Set(uuids).count, "a uuid written twice")
+        #expect(Set(uuids) == Set(exported.keys), "\(Set(exported.keys).subtracting(uuids).count) tasks not written back")
     }
 }
