@@ -22,18 +22,24 @@ struct ReplayUndoTests {
         }
     }
 
+    /// A fresh daemon that replayed `original`'s `log --json`, the log, and the file it was read from.
+    private func replayedCopy(of original: DaemonProcess, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws -> (copy: DaemonProcess, log: CommandResult, file: String) {
+        let log = try await original.todoctl("log", "--json")
+        let file = original.directory + "/log.jsonl"
+        try log.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let copy = try await DaemonProcess.start()
+        let replayed = try await copy.todoctl("replay", file)
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)", sourceLocation: sourceLocation)
+        return (copy, log, file)
+    }
+
     @Test("after replay onto a fresh daemon, undo takes back the one step the original's undo would, and the log keeps steps, undos, redos and authors")
     func replayKeepsSteps() async throws {
         let original = try await DaemonProcess.start()
         try await runAll([["add", "a"], ["add", "b"], ["rm", "2"], ["restore", "2"], ["done", "1"], ["reopen", "1"], ["done", "1"],
                           ["add", "c"], ["undo"], ["redo"]], on: original)
-        let log = try await original.todoctl("log", "--json")
-        let file = original.directory + "/log.jsonl"
-        try log.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-
-        let copy = try await DaemonProcess.start()
-        let replayed = try await copy.todoctl("replay", file)
-        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+        let (copy, log, file) = try await replayedCopy(of: original)
         let copied = try await copy.todoctl("log", "--json")
         #expect(try structure(copied.stdout) == structure(log.stdout), "\(copied.stdout)")
         // Still idempotent: the same log again changes nothing.
@@ -55,13 +61,7 @@ struct ReplayUndoTests {
         let original = try await DaemonProcess.start()
         // 70 adds, then one undo of them all: a step of 70 changes, more than a request's 64.
         try await runAll((1...70).map { ["add", "todo \($0)"] } + [["undo", "--since", "1h", "--yes"]], on: original)
-        let log = try await original.todoctl("log", "--json")
-        let file = original.directory + "/log.jsonl"
-        try log.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-
-        let copy = try await DaemonProcess.start()
-        let replayed = try await copy.todoctl("replay", file)
-        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+        let (copy, log, _) = try await replayedCopy(of: original)
         let copied = try await copy.todoctl("log", "--json")
         // An undo of 70 steps names more than a request's array holds: it goes by `undoes`.
         #expect(try structure(copied.stdout, undoneSteps: false) == structure(log.stdout, undoneSteps: false), "\(copied.stdout)")
