@@ -248,8 +248,8 @@ extension ModelServer {
     /// are. A purge is broadcast as no change: its gap tells Views to read their lists again.
     private func receive(_ changes: SharedChanges) {
         state.withLock { state in
-            for purge in changes.purges { state.forget(numbers: purge.numbers, purgedBy: purge.seq) }
-            _ = state.incorporate(changes.entries)
+            for purge in changes.purges { state.table.forget(numbers: purge.numbers, purgedBy: purge.seq) }
+            _ = state.table.incorporate(changes.entries)
         }
         guard !changes.entries.isEmpty else { return }
         bus.publish(.responseTodo(.written(.replay(changes.entries.map(ReplayedChange.init), sources: []), changes.entries)))

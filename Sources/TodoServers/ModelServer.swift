@@ -8,39 +8,20 @@ import TodoModel
 /// Answers model requests: reads (`requestReadTodos → responseTodos`) and atomic writes
 /// (`requestWriteTodo → responseTodo`) against the store.
 ///
-/// Reads are answered at once, inside the bus's dispatch, from an in-memory copy of the
-/// table that changes only after a commit: a read never sees an uncommitted write and
-/// never waits for the disk. It is the one writer: the durable commit is the one thing
+/// Reads are answered at once, inside the bus's dispatch, from the in-memory `TodoTable`,
+/// which changes only after a commit: a read never sees an uncommitted write and never
+/// waits for the disk. It is the one writer: the durable commit is the one thing
 /// that leaves the bus's executor, for a storage thread of its own, and comes back
 /// through `returnToCore` as response events. Writes that arrive while a transaction
 /// commits wait together and commit in the next one (group commit); each is answered,
 /// in commit order, only once its transaction is durable.
 public final class ModelServer: Sendable {
-    /// How many todos are in each state, as of one committed change.
-    public struct Counts: Sendable, Equatable {
-        public var open = 0
-        public var completed = 0
-        public var deleted = 0
-        /// The last change these counts include: read together, so that a client can go on
-        /// counting from the changes after it.
-        public var asOf: UInt64 = 0
-
-        mutating func add(_ todo: Todo, _ amount: Int) {
-            if todo.isDeleted { deleted += amount } else if todo.isCompleted { completed += amount } else { open += amount }
-        }
-    }
-
     /// Runs work back on the bus's executor (the daemon's core event loop).
     public typealias Executor = @Sendable (@escaping @Sendable () -> Void) -> Void
 
     struct State {
-        var todos: [UUID: Todo] = [:]
-        var idsByNumber: [Int: UUID] = [:]
-        var subtasks = SubtaskIndex()
-        var counts = Counts()
-        /// Every todo in the default order, made by the first list read after a commit
-        /// and kept until the next one: a list is then a filter, not a sort.
-        var ordered: [Todo]?
+        /// The committed todos, answering every read.
+        var table: TodoTable
         /// Writes received while a transaction commits: the next batch.
         var waiting: [Envelope] = []
         var committing = false
@@ -56,33 +37,6 @@ public final class ModelServer: Sendable {
         var replicaChecked = false
         /// Why the database is no replica of the shared store, found after start: writes are refused with it.
         var notReplica: String?
-
-        /// Takes committed changes into the table; true when any changed it.
-        mutating func incorporate(_ changes: [JournalEntry]) -> Bool {
-            for change in changes {
-                let todo = change.after
-                let before = todos[todo.id]
-                if let before { counts.add(before, -1) }
-                subtasks.update(before: before, after: todo)
-                counts.add(todo, 1)
-                todos[todo.id] = todo
-                idsByNumber[todo.number] = todo.id
-                counts.asOf = max(counts.asOf, change.seq)
-            }
-            if !changes.isEmpty { ordered = nil }
-            return !changes.isEmpty
-        }
-
-        /// Forgets the todos of these numbers, purged for good by change `seq`.
-        mutating func forget(numbers: [Int], purgedBy seq: UInt64) {
-            for number in numbers {
-                guard let id = idsByNumber.removeValue(forKey: number), let before = todos.removeValue(forKey: id) else { continue }
-                counts.add(before, -1)
-                subtasks.remove(before)
-            }
-            counts.asOf = max(counts.asOf, seq)
-            ordered = nil
-        }
     }
 
     /// How long after the last commit the write-ahead log is folded into the database file.
@@ -118,16 +72,8 @@ public final class ModelServer: Sendable {
         self.shared = shared
         let replicaChecked = try shared.map { try ModelServer.catchUpAtStart(store, from: $0, logger: logger) } ?? false
         let (todos, lastChange) = try store.loadAll()
-        var initial = State()
+        var initial = State(table: TodoTable(todos, lastChange: lastChange))
         initial.replicaChecked = replicaChecked
-        initial.todos.reserveCapacity(todos.count)
-        initial.counts.asOf = lastChange
-        for todo in todos {
-            initial.todos[todo.id] = todo
-            initial.idsByNumber[todo.number] = todo.id
-            initial.subtasks.update(before: nil, after: todo)
-            initial.counts.add(todo, 1)
-        }
         state = Mutex(initial)
         bus.subscribe(to: [.model(.requestReadTodos)]) { [weak self] envelope in
             guard let self, case .requestReadTodos(let query)? = envelope.model else { return }
@@ -188,10 +134,10 @@ public final class ModelServer: Sendable {
     }
 
     /// The sequence number of the last committed change.
-    public var lastChange: UInt64 { state.withLock { $0.counts.asOf } }
+    public var lastChange: UInt64 { state.withLock { $0.table.counts.asOf } }
 
     /// Kept up to date as changes commit: reading them costs nothing.
-    public var counts: Counts { state.withLock { $0.counts } }
+    public var counts: TodoCounts { state.withLock { $0.table.counts } }
 
     /// How many writes each transaction committed, for the most recent
     /// `recordedBatches` transactions: shows group commit at work.
@@ -201,70 +147,18 @@ public final class ModelServer: Sendable {
     public static let recordedBatches = 4096
 
     func read(_ query: TodoQuery) -> TodoQueryResult {
-        state.withLock { state in
-            let asOf = state.counts.asOf
-            switch query {
-            case .list(let filter):
-                let all = state.ordered ?? ModelServer.defaultOrder(state.todos)
-                state.ordered = all
-                let todos = ModelServer.matching(all, filter, today: LocalDate(clock()))
-                let (context, progress) = state.subtasks.planning(for: todos, in: state.todos, idsByNumber: state.idsByNumber)
-                return TodoQueryResult(query: query, todos: todos, asOf: asOf, context: context, progress: progress)
-            case .one(let ref):
-                return detail(ref, state)
-            }
-        }
+        state.withLock { $0.table.answer(query, today: LocalDate(clock())) }
     }
 
     /// Ends the waiting of every open todo whose wait day is `today` or earlier: an edit
     /// clearing its `wait`, committed and broadcast like any client's (at its revision, so
     /// an edit made meanwhile wins). Call it on the core. Returns how many it asked for.
     public func endWaiting(on today: LocalDate) -> Int {
-        let over = state.withLock { state in
-            state.todos.values.filter { $0.wait.map { $0 <= today } == true && !$0.isCompleted && !$0.isDeleted }
-        }
+        let over = state.withLock { $0.table.waitingOver(on: today) }
         for todo in over {
             bus.publish(.requestWriteTodo(.edit(.id(todo.id), TodoEdit(clearWait: true), expectedRevision: todo.revision)))
         }
         return over.count
-    }
-
-    /// The todos in the default order, sorted by position so that no Todo is copied while
-    /// sorting (a Todo is a dozen fields, several of them reference-counted).
-    static func defaultOrder(_ todos: [UUID: Todo]) -> [Todo] {
-        let values = Array(todos.values)
-        var positions = Array(values.indices)
-        positions.sort { Todo.precedesInDefaultOrder(values[$0], values[$1]) }
-        return positions.map { values[$0] }
-    }
-
-    /// The todos that match, each tested once. When every todo matches, the list is the
-    /// ordered array itself, not a copy of it.
-    static func matching(_ all: [Todo], _ filter: TodoFilter, today: LocalDate) -> [Todo] {
-        guard let firstMiss = all.firstIndex(where: { !filter.matches($0, today: today) }) else { return all }
-        return Array(all[..<firstMiss]) + all[(firstMiss + 1)...].filter { filter.matches($0, today: today) }
-    }
-
-    /// One todo, with its subtasks (and its parent) as context.
-    private func detail(_ ref: TodoRef, _ state: State) -> TodoQueryResult {
-        var found: [Todo] = []
-        switch ref {
-        case .id(let id): found = state.todos[id].map { [$0] } ?? []
-        case .number(let number): found = state.idsByNumber[number].flatMap { state.todos[$0] }.map { [$0] } ?? []
-        default:
-            for todo in state.todos.values where ref.matches(todo) {
-                found.append(todo)
-                if found.count == 2 { break }
-            }
-        }
-        guard found.count == 1, let todo = found.first else {
-            return TodoQueryResult(query: .one(ref), todos: found, asOf: state.counts.asOf)
-        }
-        let subtasks = state.subtasks.subtasks(of: todo.number, in: state.todos).filter { !$0.isDeleted || todo.isDeleted }
-        let parent = todo.parent.flatMap { state.idsByNumber[$0] }.flatMap { state.todos[$0] }
-        let progress = subtasks.isEmpty ? [] : [SubtaskProgress(parent: todo.number, subtasks: subtasks)]
-        return TodoQueryResult(
-            query: .one(ref), todos: found, asOf: state.counts.asOf, context: (parent.map { [$0] } ?? []) + subtasks, progress: progress)
     }
 
     // MARK: Writes
@@ -337,9 +231,9 @@ public final class ModelServer: Sendable {
     private func finish(_ batch: [Envelope], _ results: [TodoWriteResult]) {
         state.withLock { state in
             for case .purged(_, let todos, let change) in results {
-                state.forget(numbers: todos.map(\.number), purgedBy: change)
+                state.table.forget(numbers: todos.map(\.number), purgedBy: change)
             }
-            for case .written(_, let changes) in results { _ = state.incorporate(changes) }
+            for case .written(_, let changes) in results { _ = state.table.incorporate(changes) }
             state.commits += 1
             if state.batchSizes.count >= ModelServer.recordedBatches { state.batchSizes.removeFirst() }
             state.batchSizes.append(results.count)
