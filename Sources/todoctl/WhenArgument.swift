@@ -8,13 +8,14 @@ import TodoViewModel
 /// `--older-than`: one grammar for all of them, read against the clock every date in
 /// todoctl reads (`WallClock`, which tests set with TODOD_TEST_NOW), in local time.
 ///
-/// - a duration back from now: `90s`, `10m`, `2h`, `3d`, `1w`; `-10m` is the same (a
+/// - a duration back from now: `90s`, `10m`, `2h`, `3d`, `1w`, `1y`; `-10m` is the same (a
 ///   dash reads naturally as "back"); `m` is minutes here, a month is `1 month ago`
 /// - `3 days ago`, `an hour ago`, `2 weeks ago`, `1 month ago`, `a year ago`
 /// - `today`, `yesterday` (their midnight), a date `2026-11-21` (its midnight), a date
 ///   and time `2026-11-21 14:02` (or `2026-11-21T14:02`), a time today `14:02`
 ///
-/// `+1d` is refused, not read as "a day back": it is tomorrow to `--due`.
+/// `+1d` is refused, not read as "a day back": it is tomorrow to `--due`; so are `in 3 days`
+/// and any time later than now (a later hour today, tomorrow's date), which would find nothing.
 struct WhenArgument: ExpressibleByArgument {
     let date: Date
 
@@ -33,7 +34,7 @@ struct WhenArgument: ExpressibleByArgument {
 
     private init(date: Date) { self.date = date }
 
-    static let accepted = "10m, 2h, 3d, 1w (or -10m …), 3 days ago, today, yesterday, 2026-11-21, 2026-11-21 14:02 or 14:02"
+    static let accepted = "10m, 2h, 3d, 1w, 1y (or -10m …), 3 days ago, today, yesterday, 2026-11-21, 2026-11-21 14:02 or 14:02"
 
     static var defaultValueDescription: String { accepted }
 
@@ -50,11 +51,19 @@ struct WhenArgument: ExpressibleByArgument {
         if text.hasPrefix("+") {
             return .failure(Problem(description: "\(typed) is in the future, and this looks back: write \(text.dropFirst()) for that long ago (the forms: \(accepted))"))
         }
+        if text.hasPrefix("in ") {
+            return .failure(Problem(description: "\(typed) is in the future, and this looks back: write \(text.dropFirst(3)) ago for that long ago (the forms: \(accepted))"))
+        }
         guard let date = instant(text, now: now) else {
             let reason = DueDateParser.impossibility(of: text).map { $0 + "; " } ?? ""
             return .failure(Problem(description: "\(reason)give one of: \(accepted)"))
         }
         guard date >= earliest else { return .failure(Problem(description: "\(typed) is before the year 1; give a later time (\(accepted))")) }
+        // A time later today or a later day would find nothing ("nothing to undo since then"):
+        // refused as +1d is, saying what it is.
+        guard date <= now else {
+            return .failure(Problem(description: "\(typed) is later than now, and this looks back: give a time before now (\(accepted))"))
+        }
         return .success(date)
     }
 
@@ -67,6 +76,10 @@ struct WhenArgument: ExpressibleByArgument {
             return now.addingTimeInterval(-Double(count) * size)
         }
         let here = LocalMinute(now)
+        // 1y: a year of the calendar back, as `1 year ago`
+        if amount.last == "y", let count = Int(amount.dropLast()), (0..<10_000).contains(count) {
+            return LocalMinute.instant(here.date.adding(years: -count), hour: here.hour, minute: here.minute)
+        }
         let words = text.split(separator: " ").map(String.init)
         // 3 days ago, an hour ago
         if words.count == 3, words[2] == "ago", let count = ["a": 1, "an": 1][words[0]] ?? Int(words[0]), count >= 0 {
