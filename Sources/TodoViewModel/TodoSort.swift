@@ -24,7 +24,8 @@ public struct TodoSort: Sendable, Equatable {
     /// The keys people may name, for `--help` and the error.
     public static let keyList = Key.allCases.map(\.rawValue).joined(separator: ", ")
 
-    /// Reads `due,-priority`; an unknown or empty key is refused with the keys there are.
+    /// Reads `due,-priority`; an unknown or empty key, or one named twice, is refused with
+    /// the keys there are.
     public init(_ text: String) throws(UnknownKey) {
         var terms: [Term] = []
         for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -34,6 +35,11 @@ public struct TodoSort: Sendable, Equatable {
                 let what = name.isEmpty ? "an empty sort key" : "unknown sort key '\(name)'"
                 throw UnknownKey(
                     description: "\(what) in --sort \(text); the keys are \(Self.keyList), each with - before it for descending (--sort due,-priority)")
+            }
+            // Refused, as --columns refuses a column named twice: the second can never decide
+            // anything, and `due,-due` is a slip whose meaning is a guess.
+            guard !terms.contains(where: { $0.key == key }) else {
+                throw UnknownKey(description: "sort key '\(key.rawValue)' is named twice in --sort \(text); name each key once, in the order wanted")
             }
             terms.append(Term(key: key, descending: descending))
         }

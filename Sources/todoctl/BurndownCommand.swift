@@ -39,10 +39,8 @@ struct BurndownCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print each day's (or week's) date, open, done and added as JSON.") var json = false
 
     func validate() throws {
+        // A --since after now is refused by WhenArgument, as for log and undo.
         try filter.refuseRefs()
-        if let since, LocalDate(since.date) > WallClock.today() {
-            throw ValidationError("--since \(LocalDate(since.date)) is after today: give a day up to today (2w, 2026-11-01 …)")
-        }
     }
 
     func run() async throws {

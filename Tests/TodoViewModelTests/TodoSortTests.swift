@@ -65,6 +65,15 @@ struct TodoSortTests {
         #expect(throws: TodoSort.UnknownKey.self) { try TodoSort("due,") }
     }
 
+    @Test("a key named twice is refused, as a column named twice is, whichever its direction", arguments: ["due,due", "due,-due", "priority,title,Priority"])
+    func keyNamedTwice(_ keys: String) {
+        #expect {
+            try TodoSort(keys)
+        } throws: { error in
+            (error as? TodoSort.UnknownKey)?.description.contains("named twice in --sort \(keys)") == true
+        }
+    }
+
     @Test("a sorted outline sorts the parents and keeps each parent's subtasks under it, sorted by the same keys")
     func outlineKeepsSubtasksUnderParents() throws {
         let rows = [
