@@ -35,16 +35,17 @@ struct SubtaskIndex: Sendable {
         var progress: [SubtaskProgress] = []
         var missingParents = Set<Int>()
         let shownNumbers = Set(shown.lazy.filter { $0.parent != nil || self.byParent[$0.number] != nil }.map(\.number))
+        // A parent whose subtasks are all deleted has no progress to show ([0/0]), as watch shows none.
+        func count(_ parent: Int) {
+            let counted = SubtaskProgress(parent: parent, subtasks: subtasks(of: parent, in: todos))
+            if counted.total > 0 { progress.append(counted) }
+        }
         for todo in shown {
-            if byParent[todo.number] != nil {
-                progress.append(SubtaskProgress(parent: todo.number, subtasks: subtasks(of: todo.number, in: todos)))
-            }
+            if byParent[todo.number] != nil { count(todo.number) }
             if let parent = todo.parent, !shownNumbers.contains(parent) { missingParents.insert(parent) }
         }
         let context = missingParents.compactMap { idsByNumber[$0].flatMap { todos[$0] } }.filter { !$0.isDeleted }
-        for parent in context {
-            progress.append(SubtaskProgress(parent: parent.number, subtasks: subtasks(of: parent.number, in: todos)))
-        }
+        for parent in context { count(parent.number) }
         return (context.sorted(by: Todo.precedesInDefaultOrder), progress)
     }
 }

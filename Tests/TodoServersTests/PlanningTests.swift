@@ -68,6 +68,21 @@ struct PlanningTests {
         }
     }
 
+    @Test("a parent whose subtasks are all deleted carries no progress, open or deleted: [0/0] says nothing")
+    func noProgressWithoutLiveSubtasks() async throws {
+        try await withHarness { h in
+            await h.create("Trip")
+            _ = await h.change(new("Book train", parent: 1))
+            _ = await h.change(new("Pack", parent: 1))
+            _ = await h.change(.requestDeleteTodo(.number(2)))
+            _ = await h.change(.requestDeleteTodo(.number(3)))
+            for filter in [TodoFilter(), TodoFilter(status: .all), TodoFilter(status: .deleted)] {
+                let list = try #require(await h.list(filter))
+                #expect(list.progress.isEmpty, "\(filter): \(list.progress)")
+            }
+        }
+    }
+
     @Test("a todo waiting for a later day is listed only with `waiting`")
     func waiting() async throws {
         try await withHarness { h in
