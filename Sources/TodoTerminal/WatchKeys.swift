@@ -15,7 +15,7 @@ public enum WatchKeys {
         Entry(keys: "a", action: "add a todo (with the tag of the filter)", short: "add"),
         Entry(keys: "Enter", action: "show or hide the selected todo in full", short: "detail"),
         Entry(keys: "h", action: "show or hide the selected todo's history", short: "history"),
-        Entry(keys: "U R", action: "undo the last change, any client's (again: the one before); redo", short: "undo"),
+        Entry(keys: "U R", action: "undo the last change (anyone's; again: one before); R: redo", short: "undo"),
         Entry(keys: "e", action: "edit the title", short: "title"),
         Entry(keys: "D", action: "edit the due date (fri, +3d, 2026-12-24; empty: none)", short: "due"),
         Entry(keys: "p", action: "cycle the priority", short: "priority"),
@@ -41,7 +41,7 @@ public enum WatchKeys {
         Entry(keys: "← → Ctrl-B Ctrl-F", action: "a character back, forward", short: nil),
         Entry(keys: "Alt-B Alt-F", action: "a word back, forward", short: "word"),
         Entry(keys: "Ctrl-W", action: "delete the word before the cursor", short: "delete word"),
-        Entry(keys: "Alt-D Alt-Bksp", action: "delete the word after, before the cursor (other Alt-keys do nothing)", short: nil),
+        Entry(keys: "Alt-D Alt-Bksp", action: "delete the word after, before the cursor", short: nil),
         Entry(keys: "Ctrl-U Ctrl-K", action: "delete to the start, to the end", short: "delete to start"),
         Entry(keys: "Bksp Del Ctrl-D", action: "delete before the cursor, under it", short: nil),
         Entry(keys: "Enter", action: "send the line (an old value unchanged too)", short: nil),
@@ -74,7 +74,8 @@ public enum WatchKeys {
         return line.isEmpty ? last : line + "  " + last
     }
 
-    /// The `?` page: one key a line, `keys  what it does`.
+    /// The `?` page: one key a line, `keys  what it does`; each fits 80 columns with the
+    /// indent `watch --help` gives it (a test holds them to it).
     public static var page: [String] { lines(of: all) }
 
     /// The prompt's keys, as the page lists them.

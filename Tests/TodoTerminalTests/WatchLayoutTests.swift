@@ -104,6 +104,13 @@ struct WatchLayoutTests {
         }
     }
 
+    @Test("every line of the keys' page fits 80 columns with watch --help's indent, so no key is cut from its meaning")
+    func keyPageFitsEightyColumns() {
+        for line in WatchKeys.page + WatchKeys.promptPage {
+            #expect(TerminalText.width("  " + line) <= 80, "\(TerminalText.width("  " + line)) columns: \(line)")
+        }
+    }
+
     @Test("today and tomorrow are told again when the screen's day moves on")
     func relabelAtMidnight() {
         var screen = screen([todo(1, "bins out", due: today.adding(days: 1))])
