@@ -5,22 +5,27 @@ import Testing
 /// read one way by log, undo and burndown; errors that name the real problem.
 @Suite("todoctl's command line: --since and the argument errors")
 struct CommandLineTests {
-    @Test("log, undo and burndown read --since alike: 10m and -10m are ten minutes back, 3 days ago is taken, +1d is refused with the forms")
+    @Test("log, undo and burndown read --since alike: 10m and -10m are ten minutes back, 3 days ago and 1y are taken, a time after now is refused with the forms")
     func sinceIsOneGrammar() async throws {
         let daemon = try await DaemonProcess.start(environment: fixedClock)
         let added = try await daemon.todoctl("add", "Pay rent", environment: fixedClock)
         #expect(added.status == 0, "\(added.stderr)")
-        for form in ["10m", "-10m", "3 days ago", "2026-11-23", "2026-11-23 08:59", "today"] {
+        for form in ["10m", "-10m", "3 days ago", "1y", "2026-11-23", "2026-11-23 08:59", "today"] {
             let log = try await daemon.todoctl("log", "--since", form, environment: fixedClock)
             #expect(log.status == 0 && log.lines.count == 1, "log --since \(form): \(log.status) \(log.stdout)\(log.stderr)")
             let burndown = try await daemon.todoctl("burndown", "--json", "--since", form, environment: fixedClock)
             #expect(burndown.status == 0, "burndown --since \(form): \(burndown.stderr)")
         }
+        // After now, however written (fixedClock is 09:00 on 2026-11-23): a later hour or day found
+        // nothing ("nothing to undo since then") where +1d was refused (#27's second probe).
         for command in [["log"], ["undo", "--yes"], ["burndown"]] {
-            let refused = try await run("todoctl", command + ["--since", "+1d"], environment: daemon.environment.merging(fixedClock) { $1 })
-            #expect(refused.status == 64, "\(command) --since +1d: \(refused.status) \(refused.stdout)")
-            #expect(refused.stderr.contains("+1d is in the future"), "\(command): \(refused.stderr)")
-            #expect(refused.stderr.contains("10m, 2h, 3d, 1w") && refused.stderr.contains("3 days ago"), "\(command): \(refused.stderr)")
+            for (form, reason) in [("+1d", "+1d is in the future"), ("in 3 days", "in 3 days is in the future"),
+                                   ("14:02", "14:02 is later than now"), ("2026-11-24", "2026-11-24 is later than now")] {
+                let refused = try await run("todoctl", command + ["--since", form], environment: daemon.environment.merging(fixedClock) { $1 })
+                #expect(refused.status == 64, "\(command) --since \(form): \(refused.status) \(refused.stdout)")
+                #expect(refused.stderr.contains(reason), "\(command) --since \(form): \(refused.stderr)")
+                #expect(refused.stderr.contains("10m, 2h, 3d, 1w") && refused.stderr.contains("3 days ago"), "\(command): \(refused.stderr)")
+            }
         }
         // Nothing was taken back by the refused undo.
         let listed = try await daemon.todoctl("list", environment: fixedClock)
