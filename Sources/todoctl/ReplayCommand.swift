@@ -13,9 +13,12 @@ struct ReplayCommand: AsyncParsableCommand {
             Each change's todo is written as it is (id, number, times, revision), in order, \
             in batches of \(WireProtocol.maximumArrayLength), each batch all or nothing. A change \
             must follow its todo's current revision, so replay a whole log into an empty \
-            database: it then holds the same todos, numbers and revisions. A change the \
-            database already holds, the same, is skipped: after an interruption, replay the \
-            same log again. `-` reads stdin.
+            database: it then holds the same todos, numbers, revisions and seqs (a purge's \
+            gap too). A change the database already holds, the same, is skipped: after an \
+            interruption, replay the same log again. A log with changes left out (a line cut \
+            out, or the part `log --json --since` or `--limit` prints) is refused before \
+            anything is written, naming the missing seqs (exit 65): replay the whole log, or \
+            its rest onto the database that holds its beginning. `-` reads stdin.
             """)
 
     @Argument(help: "The file of JSON lines, or - for stdin.") var file: String
