@@ -114,7 +114,7 @@ extension TodoctlCommand {
             Terminal.error(complaint)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
-        if let complaint = LeadingOptions.emptySocket(in: moved) ?? LeadingOptions.negativeTodo(in: moved) {
+        if let complaint = LeadingOptions.emptySocket(in: moved) ?? LeadingOptions.negativeTodo(in: moved) ?? MistypedOption.complaint(in: moved) {
             Terminal.error(complaint)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
