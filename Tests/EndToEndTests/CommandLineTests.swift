@@ -172,4 +172,21 @@ extension CommandLineTests {
         let tour = try Documentation.text(of: "docs/TOUR.md").split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(tour.contains("a past day never changes, except that `todoctl purge` takes the todos it removes out of every day"))
     }
+
+    @Test("a value that names nothing says what is wrong and what to give: history 0, --every 0d and 1000d, --parent 0, log --limit -1, undo -1, list -a --deleted")
+    func badValuesSayWhy() async throws {
+        let nowhere = ["TODOD_SOCKET": "/nonexistent/todod.sock"]
+        for (command, words) in [(["history", "0"], ["0 is not a todo: todos are numbered from 1"]),
+                                 (["add", "x", "--every", "0d"], ["a period counts 1 to 999 days", "not 0; give 1d to 999d"]),
+                                 (["add", "x", "--every", "1000d"], ["not 1000; give 1d to 999d"]),
+                                 (["add", "x", "--every", "fortnightly"], ["fortnightly is not a period: give Nd, Nw"]),
+                                 (["add", "x", "--parent", "0"], ["0 is not a todo: todos are numbered from 1", "give the parent's number"]),
+                                 (["log", "--limit", "-1"], ["--limit takes 1 to 1000, not -1"]),
+                                 (["undo", "-1"], ["-1 is not a change: changes are numbered from 1"]),
+                                 (["list", "-a", "--deleted"], ["--all and --deleted are different lists: give one"])] {
+            let result = try await run("todoctl", command, environment: nowhere)
+            #expect(result.status == 64, "\(command): \(result.status) \(result.stdout)\(result.stderr)")
+            for word in words { #expect(result.stderr.contains(word), "\(command): \(result.stderr)") }
+        }
+    }
 }
