@@ -9,6 +9,10 @@ import TodoModel
 /// a replay no one can tell whether the batch that was committing is durable, so the answer
 /// to "where do I go on from" is "from the start, again" and that must be safe.
 ///
+/// Into an empty database, each change keeps its seq (and so a purge's gap, which undo does
+/// not step back past); into one whose journal has passed it, it takes the next, and a jump in
+/// the other one's seqs still leaves a gap here.
+///
 /// The journal keeps the other one's steps, undos, redos, times and authors (`ReplayJournal`),
 /// so that `undo` on the copy takes back what it would have taken back there.
 extension TodoStore {
@@ -16,11 +20,15 @@ extension TodoStore {
                             in transaction: inout TodoTransaction) throws -> TodoWriteResult {
         var latest: [UUID: Todo] = [:]
         var numbers: [Int: UUID] = [:]
-        var plan: [(before: Todo?, change: ReplayedChange)] = []
+        var plan: [(before: Todo?, change: ReplayedChange, gap: Bool)] = []
+        // Their seq of the change before in this request: a jump between two shows a purge there.
+        var previousSeq: UInt64?
         var journal = try ReplayJournal(sources: sources, in: transaction.db)
         for change in changes {
             let todo = change.todo
             let current = try latest[todo.id] ?? transaction.todos(.id(todo.id)).first
+            let gap = previousSeq.map { change.seq > $0 + 1 } ?? false
+            previousSeq = change.seq
             if let current {
                 if todo.revision <= current.revision, try isStored(todo, current: current, in: transaction) {
                     try journal.skipped(change)
@@ -41,10 +49,11 @@ extension TodoStore {
             if let refusal = try replayedParentRefusal(todo, latest: latest, numbers: numbers, in: transaction) {
                 return .failed(mutation, .invalid(field: "parent", reason: refusal))
             }
-            plan.append((current, change))
+            plan.append((current, change, gap))
         }
         for step in plan {
             if step.before == nil { transaction.useNumber(step.change.todo.number) }
+            transaction.numberNextChange(step.change.seq, gap: step.gap)
             let (now, before) = (transaction.now, step.before)
             let entry = try transaction.write(step.change.todo, before: before) { seq in
                 journal.entry(step.change, seq: seq, before: before, now: now)

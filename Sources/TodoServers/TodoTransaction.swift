@@ -64,6 +64,18 @@ struct TodoTransaction {
         return entry
     }
 
+    /// Makes the next change number `seq` when the journal has not passed it, or else leaves
+    /// one unused when `gap`: a replay keeps the other journal's seqs, and with them the gap
+    /// a purge left there, which `undo` does not step back past.
+    mutating func numberNextChange(_ seq: UInt64, gap: Bool) {
+        let wanted = Int64(clamping: seq) - 1
+        if wanted > counters.change {
+            counters.change = wanted
+        } else if gap {
+            counters.change += 1
+        }
+    }
+
     /// Removes deleted todos and their journal entries for good; takes one change number,
     /// journaled nowhere, so that Views see a gap and read their lists again.
     mutating func purge(deletedBefore: Date?, as mutation: TodoMutation) throws -> TodoWriteResult {

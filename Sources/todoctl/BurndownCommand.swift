@@ -21,7 +21,9 @@ struct BurndownCommand: AsyncParsableCommand {
             needs and exits 64.
 
             Each day is counted from the changes made that day alone, each todo as it was when \
-            the day began against how it is at its end, so a past day never changes: open, the \
+            the day began against how it is at its end, so a past day never changes, except that \
+            `todoctl purge` takes the todos it removes out of every day (their history goes \
+            with them, for good): open, the \
             todos neither done nor deleted at the day's end; done, the todos done at its end \
             that were not done when it began (done, reopened and done again counts once; done \
             and then reopened, or undone, not at all; an undo on a later day counts on that \

@@ -8,7 +8,7 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history", abstract: "Show one todo's life, oldest change first: what changed, when, and by whom.")
 
-    @Argument(help: "The todo: its number, id, or id prefix (deleted todos too).") var ref: TodoRef
+    @Argument(help: "The todo: its number, id, or id prefix (deleted todos too).", transform: TodoRef.checked) var ref: TodoRef
     @OptionGroup var connection: ConnectionOptions
     @Flag(help: "Print one change per line as JSON (the broadcast's fields, plus at, client, program and before).")
     var json = false

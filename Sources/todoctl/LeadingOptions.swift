@@ -83,9 +83,13 @@ extension LeadingOptions {
     /// an option and said "Missing expected argument". A word of a dash and digits that no
     /// option before it takes as its value; nil when there is none.
     static func negativeTodo(in arguments: [String]) -> String? {
-        guard let command = arguments.first, naming.contains(command) else { return nil }
+        // `undo -1` names a change (ArgumentParser said "Unknown option '-1'").
+        guard let command = arguments.first, naming.contains(command) || command == "undo" else { return nil }
         for (previous, word) in zip(arguments, arguments.dropFirst()) where word.count > 1 && word.hasPrefix("-") && word.dropFirst().allSatisfy(\.isNumber) {
             if previous != command && previous.hasPrefix("-") { continue }
+            if command == "undo" {
+                return "\(word) is not a change: changes are numbered from 1 (their seq, which `todoctl log` shows); give one, or --since for the changes made since then"
+            }
             return TodoRef.notATodo(word)
         }
         return nil
@@ -114,7 +118,7 @@ extension TodoctlCommand {
             Terminal.error(complaint)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
-        if let complaint = LeadingOptions.emptySocket(in: moved) ?? LeadingOptions.negativeTodo(in: moved) {
+        if let complaint = LeadingOptions.emptySocket(in: moved) ?? LeadingOptions.negativeTodo(in: moved) ?? MistypedOption.complaint(in: moved) {
             Terminal.error(complaint)
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }

@@ -38,7 +38,10 @@ struct ListCommand: AsyncParsableCommand {
         }
     }
 
-    @Flag var status: Status = .open
+    // A list of them, so that two (`-a --deleted`) are refused in `validate` with words for
+    // it: as one exclusive flag ArgumentParser said "Value to be set with flag … had already been set".
+    @Flag var statuses: [Status] = []
+    var status: Status { statuses.last ?? .open }
     @OptionGroup(title: "Filter") var filter: FilterOptions
     @Flag(help: "Only todos waiting for a later day (--wait), which the other lists leave out.") var waiting = false
     // Unconditional: the keys may start with a dash (`--sort -due`), which would read as an option.
@@ -51,6 +54,12 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
+        if Set(statuses).count > 1 {
+            throw ValidationError("""
+                \(statuses.map { $0 == .all ? "--all" : "--\($0.rawValue)" }.joined(separator: " and ")) are different lists: give one \
+                (--all is the open and the completed todos; --deleted, only the deleted ones)
+                """)
+        }
         try filter.refuseRefs()
         if let sort {
             do { _ = try TodoSort(sort) } catch { throw ValidationError(error.description) }

@@ -16,7 +16,8 @@ struct LogCommand: AsyncParsableCommand {
     // Unconditional: `--since -10m` starts with a dash.
     @Option(parsing: .unconditional, help: ArgumentHelp("Only changes made since then: \(WhenArgument.accepted).", valueName: "when"), transform: WhenArgument.checked)
     var since: WhenArgument?
-    @Option(help: ArgumentHelp("At most this many changes, the last ones (1–\(ChangeList.maximumChanges)).", valueName: "n"))
+    // Unconditional: `--limit -1` is a value to refuse with the range, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many changes, the last ones (1–\(ChangeList.maximumChanges)).", valueName: "n"))
     var limit: Int?
     @OptionGroup var connection: ConnectionOptions
     @Flag(help: "Print one change per line as JSON.") var json = false

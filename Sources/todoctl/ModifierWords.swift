@@ -26,7 +26,7 @@ enum ModifierWords {
 
     /// The options that take a value, as spelled on todoctl's command line: the word after
     /// one is its value, never a modifier.
-    private static let valueOptions: Set<String> = [
+    static let valueOptions: Set<String> = [
         "-n", "-p", "-d", "-t", "-o", "--notes", "--priority", "--due", "--tag", "--not-tag", "--search", "--due-before",
         "--due-after", "--title", "--untag", "--every", "--every-after", "--parent", "--wait", "--filter", "--socket", "--since",
         "--limit", "--sort", "--older-than", "--from", "--to", "--output",

@@ -4,11 +4,11 @@ import TodoViewModel
 
 /// The planning options `add` and `edit` share: recurrence, parent, wait.
 struct PlanningOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Repeat from the due date: \(Recurrence.accepted).", valueName: "period"))
+    @Option(help: ArgumentHelp("Repeat from the due date: \(Recurrence.accepted).", valueName: "period"), transform: Recurrence.checked)
     var every: Recurrence?
-    @Option(help: ArgumentHelp("Repeat from completion: due this long after it is done.", valueName: "period"))
+    @Option(help: ArgumentHelp("Repeat from completion: due this long after it is done.", valueName: "period"), transform: Recurrence.checked)
     var everyAfter: Recurrence?
-    @Option(help: ArgumentHelp("Make it a subtask of this todo (its number; one level deep).", valueName: "number"))
+    @Option(help: ArgumentHelp("Make it a subtask of this todo (its number; one level deep).", valueName: "number"), transform: ParentNumber.checked)
     var parent: ParentNumber?
     @Option(help: ArgumentHelp("Hide it from the default list until this day: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked)
     var wait: DueDateArgument?
@@ -57,6 +57,17 @@ extension Recurrence: ExpressibleByArgument {
     public init?(argument: String) {
         self.init(argument)
     }
+
+    /// For `transform:`: the period `text` gives, or why it gives none (ArgumentParser said
+    /// only "The value '0d' is invalid").
+    static func checked(_ text: String) throws -> Recurrence {
+        if let recurrence = Recurrence(text) { return recurrence }
+        let count = text.dropLast()
+        if let unit = text.last, "dwmy".contains(unit), !count.isEmpty, count.allSatisfy(\.isNumber) {
+            throw ValidationError("\(text): a period counts 1 to \(maximumCount) days (d), weeks (w), months (m) or years (y), not \(count); give 1\(unit) to \(maximumCount)\(unit)")
+        }
+        throw ValidationError("\(text) is not a period: give \(accepted)")
+    }
 }
 
 /// A todo number as typed for a parent: `12` or `#12`.
@@ -68,5 +79,13 @@ struct ParentNumber: ExpressibleByArgument {
         guard (1...9).contains(digits.utf8.count), digits.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(digits), number > 0
         else { return nil }
         self.number = number
+    }
+
+    /// For `transform:`: the parent `text` names, or why it names none.
+    static func checked(_ text: String) throws -> ParentNumber {
+        if let parent = ParentNumber(argument: text) { return parent }
+        let digits = text.hasPrefix("#") || text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        let number = !digits.isEmpty && digits.allSatisfy(\.isNumber) ? "todos are numbered from 1 (#1, #2 …)" : "a parent is named by its number"
+        throw ValidationError("\(text) is not a todo: \(number); give the parent's number, as 12 or #12 (todoctl list shows them)")
     }
 }

@@ -25,8 +25,9 @@ struct PurgeCommand: AsyncParsableCommand {
     func run() async throws {
         let interactive = isatty(STDIN_FILENO) == 1
         if !yes && !interactive {
-            Terminal.error("purge removes todos for good and asks first, but stdin is not a terminal: add --yes to purge without asking")
-            throw ExitCode.validationFailure
+            // Unconfirmed, as a bulk change without a terminal (`Selection.confirm`): exit 1, not bad usage.
+            Terminal.error("purge removes deleted todos for good and asks first, and cannot ask without a terminal: nothing was purged. Pass --yes to purge without asking")
+            throw ExitStatus.refused
         }
         let cutoff = olderThan?.date
         let result = try Session.run(connection) { client -> PurgeResult? in

@@ -13,9 +13,12 @@ struct ReplayCommand: AsyncParsableCommand {
             Each change's todo is written as it is (id, number, times, revision), in order, \
             in batches of \(WireProtocol.maximumArrayLength), each batch all or nothing. A change \
             must follow its todo's current revision, so replay a whole log into an empty \
-            database: it then holds the same todos, numbers and revisions. A change the \
-            database already holds, the same, is skipped: after an interruption, replay the \
-            same log again. `-` reads stdin.
+            database: it then holds the same todos, numbers, revisions and seqs (a purge's \
+            gap too). A change the database already holds, the same, is skipped: after an \
+            interruption, replay the same log again. A log with changes left out (a line cut \
+            out, or the part `log --json --since` or `--limit` prints) is refused before \
+            anything is written, naming the missing seqs (exit 65): replay the whole log, or \
+            its rest onto the database that holds its beginning. `-` reads stdin.
             """)
 
     @Argument(help: "The file of JSON lines, or - for stdin.") var file: String
@@ -28,13 +31,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let text: String
-        do {
-            text = file == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-                : try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw ValidationError("cannot read \(file): \(error.localizedDescription)")
-        }
+        let text = try read()
         var lines: [Line] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
             do {
@@ -54,6 +51,17 @@ struct ReplayCommand: AsyncParsableCommand {
         var stored: Line?
         let log = Self.sources(lines)
         try Session.run(connection) { client in
+            // The whole log is checked before the first batch: a log with changes left out writes nothing.
+            let refusal = try ReplayContinuity.refusal(lines, file: file == "-" ? "standard input" : file) { id -> Int? in
+                do throws(TodoClientError) { return try client.detail(.id(id)).todo.revision } catch {
+                    if case .refused = error { return nil }
+                    throw error
+                }
+            }
+            if let refusal {
+                Terminal.error(refusal)
+                throw ExitStatus.dataError
+            }
             var start = lines.startIndex
             while start < lines.endIndex {
                 let batch = try Self.batch(from: lines[start...], log: log)
@@ -76,6 +84,26 @@ struct ReplayCommand: AsyncParsableCommand {
         Terminal.print("replayed \(replayed) change\(replayed == 1 ? "" : "s")\(skips)")
     }
 
+    /// The log, from the file or stdin; one that cannot be read is bad input, as for `import`.
+    private func read() throws -> String {
+        guard file != "-" else { return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
+        guard let handle = FileHandle(forReadingAtPath: file) else {
+            // FileHandle does not say why; open(2) does.
+            let descriptor = open(file, O_RDONLY)
+            let reason = descriptor < 0 ? String(cString: strerror(errno)) : "it cannot be opened for reading"
+            if descriptor >= 0 { close(descriptor) }
+            Terminal.error("cannot read \(file): \(reason); give the file `todoctl log --json` wrote, or - to read standard input; nothing was replayed")
+            throw ExitStatus.dataError
+        }
+        defer { try? handle.close() }
+        do {
+            return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        } catch {
+            Terminal.error("cannot read \(file): \(error.localizedDescription); nothing was replayed")
+            throw ExitStatus.dataError
+        }
+    }
+
     /// What is known when `batch` failed with `error`, and how to go on. A refused batch
     /// wrote nothing (each is all or nothing); a lost connection leaves the batch unknown
     /// until todod is asked again, so this asks, on a new connection, when it can.
@@ -90,7 +118,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 return refusal.message.contains(name + " ") || refusal.message.contains(name + ":")
             })
             let place = culprit.map { "line \($0.number) (seq \($0.change.sequence))" } ?? "lines \(first.number)–\(last.number) (seq \(first.change.sequence)–\(last.change.sequence))"
-            return "\(through); \(place) was refused, and nothing from line \(first.number) on was replayed:"
+            return "\(through); \(place) \(culprit == nil ? "were" : "was") refused, and nothing from line \(first.number) on was replayed:"
         }
         // Read back: the batch is stored if its last todo is here at that revision or later.
         let readBack = try? TodoConnection(path: connection.socketPath, program: "todoctl").detail(.id(last.change.todo.id))

@@ -153,4 +153,45 @@ extension CommandLineTests {
         await tmux.kill()
         try await daemon.stop()
     }
+
+    @Test("a mistyped option with a value is refused as an unknown option, with the nearest, not blamed on its value")
+    func mistypedOptionBeforeItsValue() async throws {
+        let nowhere = ["TODOD_SOCKET": "/nonexistent/todod.sock"]
+        for (command, typo, meant) in [(["list", "--colums", "number,title"], "--colums", "--columns"), (["list", "--sotr", "due"], "--sotr", "--sort"),
+                                       (["rm", "--serach", "milk"], "--serach", "--search"), (["undo", "--sicne", "1h"], "--sicne", "--since"),
+                                       (["--sotr=due"], "--sotr", "--sort")] {
+            let result = try await run("todoctl", command, environment: nowhere)
+            #expect(result.status == 64, "\(command): \(result.status) \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("Unknown option '\(typo)'") && result.stderr.contains("'\(meant)'"), "\(command): \(result.stderr)")
+        }
+        // An option's value that starts with -- is still its value.
+        let search = try await run("todoctl", ["list", "--search", "--sotr"], environment: nowhere)
+        #expect(!search.stderr.contains("Unknown option"), "\(search.stderr)")
+    }
+
+    @Test("burndown --help and the tour say that purge takes the purged todos out of past days, which never change otherwise")
+    func burndownSaysWhatPurgeChanges() async throws {
+        let help = try await run("todoctl", ["burndown", "--help"], environment: ["COLUMNS": "200"])
+        let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("a past day never changes, except that `todoctl purge` takes the todos it removes out of every day"), "\(help.stdout)")
+        let tour = try Documentation.text(of: "docs/TOUR.md").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(tour.contains("a past day never changes, except that `todoctl purge` takes the todos it removes out of every day"))
+    }
+
+    @Test("a value that names nothing says what is wrong and what to give: history 0, --every 0d and 1000d, --parent 0, log --limit -1, undo -1, list -a --deleted")
+    func badValuesSayWhy() async throws {
+        let nowhere = ["TODOD_SOCKET": "/nonexistent/todod.sock"]
+        for (command, words) in [(["history", "0"], ["0 is not a todo: todos are numbered from 1"]),
+                                 (["add", "x", "--every", "0d"], ["a period counts 1 to 999 days", "not 0; give 1d to 999d"]),
+                                 (["add", "x", "--every", "1000d"], ["not 1000; give 1d to 999d"]),
+                                 (["add", "x", "--every", "fortnightly"], ["fortnightly is not a period: give Nd, Nw"]),
+                                 (["add", "x", "--parent", "0"], ["0 is not a todo: todos are numbered from 1", "give the parent's number"]),
+                                 (["log", "--limit", "-1"], ["--limit takes 1 to 1000, not -1"]),
+                                 (["undo", "-1"], ["-1 is not a change: changes are numbered from 1"]),
+                                 (["list", "-a", "--deleted"], ["--all and --deleted are different lists: give one"])] {
+            let result = try await run("todoctl", command, environment: nowhere)
+            #expect(result.status == 64, "\(command): \(result.status) \(result.stdout)\(result.stderr)")
+            for word in words { #expect(result.stderr.contains(word), "\(command): \(result.stderr)") }
+        }
+    }
 }

@@ -84,7 +84,10 @@ struct ReplayRefusalTests {
     @Test("a todo that is its own parent, or whose parent is not there, is refused")
     func badParents() async throws {
         try await expectRefused(try await tamperedLog { $0["parent"] = 1 }, saying: "cannot be its own parent")
-        try await expectRefused(try await tamperedLog { $0["parent"] = 5 }, saying: "names #5 as its parent, which is not a todo here")
+        let orphan = try await tamperedLog { $0["parent"] = 5 }
+        try await expectRefused(orphan, saying: "names #5 as its parent, which is not a todo here")
+        // A refusal that names no line names the batch's lines, in the plural.
+        try await expectRefused(orphan, saying: "lines 1–1 (seq 1–1) were refused")
     }
 
     @Test("a change over a wire limit (200 tags) is answered with the daemon's words, not waited for for ever")

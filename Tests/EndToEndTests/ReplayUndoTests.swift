@@ -75,4 +75,24 @@ struct ReplayUndoTests {
         try await copy.stop()
         try await original.stop()
     }
+
+    @Test("after replay, the copy keeps the original's seqs and its purge's gap: undo takes back the change after the purge, then is refused on both")
+    func replayKeepsPurgeBarrier() async throws {
+        let original = try await DaemonProcess.start()
+        try await runAll([["add", "A"], ["add", "B"], ["rm", "2"], ["purge", "--yes"], ["add", "C"]], on: original)
+        let (copy, log, _) = try await replayedCopy(of: original)
+        let copied = try await copy.todoctl("log", "--json")
+        // C's change is seq 5 on both (the purge took seq 4, and B's changes went with it).
+        #expect(try structure(copied.stdout) == structure(log.stdout), "copy:\n\(copied.stdout)original:\n\(log.stdout)")
+        for _ in 1...2 {
+            let theirs = try await original.todoctl("undo")
+            let ours = try await copy.todoctl("undo")
+            #expect(ours.status == theirs.status && ours.stdout == theirs.stdout && ours.stderr == theirs.stderr,
+                    "copy: \(ours.status)\n\(ours.stdout)\(ours.stderr)original: \(theirs.status)\n\(theirs.stdout)\(theirs.stderr)")
+        }
+        let listed = try await copy.todoctl("list")
+        #expect(listed.lines.count == 1 && listed.stdout.contains("A"), "\(listed.stdout)")
+        try await copy.stop()
+        try await original.stop()
+    }
 }
