@@ -41,7 +41,14 @@ extension TodoStore {
         }
         // Taking back an undo (naming it, `todoctl undo SEQ`) redoes it, as `todoctl redo` would.
         let isRedo = try undo.seq != nil && steps.count == 1 && isUndo(step: steps[0], in: db)
-        return try takeBack(steps: steps, isRedo: isRedo, preview: undo.preview, force: undo.force, nothing: .nothingToUndo(what), as: mutation, in: &transaction)
+        let result = try takeBack(steps: steps, isRedo: isRedo, preview: undo.preview, force: undo.force, nothing: .nothingToUndo(what), as: mutation, in: &transaction)
+        // A plain undo's step was picked here, not by the user: advice to undo a seq first or
+        // to add --force would name what they never aimed at.
+        if undo.seq == nil, undo.since == nil, case .failed(_, .undoConflict(let field, let undoing, let later, let current)) = result {
+            return .failed(mutation, .nothingToUndo(
+                "the last change still in effect, change \(undoing), set #\(current.number)'s \(field), and change \(later) set it again since (see `todoctl history \(current.number)`)"))
+        }
+        return result
     }
 
     /// Takes back the newest undo still in effect; a change made since ends the chain.

@@ -274,4 +274,28 @@ struct UndoRedoTests {
         #expect(kept["deletedAt"] is NSNull, "undo reached past the purge: \(kept)")
         try await daemon.stop()
     }
+
+    @Test("two plain undos at once take back two steps, as two undos in a row would, each saying what it took back")
+    func concurrentUndos() async throws {
+        let daemon = try await DaemonProcess.start()
+        for number in 1...12 {
+            let added = try await daemon.todoctl("add", "Todo \(number)")
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        var undone: [String] = []
+        for _ in 0..<5 {
+            // Started by the shell, as a user's `todoctl undo & todoctl undo & wait` would be.
+            let both = try await run("/bin/sh", ["-c", "T=\(binaryDirectory)/todoctl; " + #"$T undo & a=$!; $T undo & b=$!; wait $a; ra=$?; wait $b; echo "exits $ra $? ""#],
+                                     environment: daemon.environment)
+            #expect(both.stdout.contains("exits 0 0 "), "\(both.stdout)\(both.stderr)")
+            #expect(!both.stderr.contains("--force") && !both.stderr.contains("todoctl undo "), "\(both.stderr)")
+            undone += both.lines.compactMap { line in line.range(of: #"\(undo of \d+\)"#, options: .regularExpression).map { String(line[$0]) } }
+        }
+        // Each took back its own step: the ten newest adds, none twice.
+        #expect(Set(undone) == Set((3...12).map { "(undo of \($0))" }) && undone.count == 10, "\(undone)")
+        let left = try await daemon.todoctl("list")
+        #expect(left.lines.count == 2, "\(left.stdout)")
+        try await daemon.stop()
+    }
+
 }
