@@ -119,7 +119,7 @@ extension TodoStore {
                                             arguments: StatementArguments(ids)).map(\.todo) {
             current[todo.id] = todo
         }
-        let writes: [JournalUndo.Write]
+        var writes: [JournalUndo.Write]
         do {
             writes = try JournalUndo.writes(undoing: undone, history: history, current: current, at: transaction.now, force: force)
         } catch .undoConflict(let field, _, let later, let current) where mutation == .redo {
@@ -130,6 +130,7 @@ extension TodoStore {
         } catch {
             return .failed(mutation, error)
         }
+        writes = try keepingTouchedOccurrences(writes, undoing: undone, in: db)
         if let refusal = try parentRefusal(of: writes, in: transaction) { return .failed(mutation, refusal) }
         let changing = try withSubtasks(writes, at: transaction.now, in: db)
         // One that changes nothing is journaled still (`JournalUndo.unchanged`): the walk steps past it.
@@ -139,6 +140,21 @@ extension TodoStore {
             try transaction.write(write.after, before: write.before, undoes: write.undoes, undoneSteps: steps, isRedo: isRedo)
         }
         return .written(mutation, [])
+    }
+
+    /// Undoing a repeating todo's completion takes back the next occurrence it made as
+    /// `reopen` does (PROTOCOL.md): only one nobody touched since (open, at its first
+    /// revision, without subtasks) is deleted; one that was edited or completed is kept,
+    /// with the work done on it.
+    private static func keepingTouchedOccurrences(_ writes: [JournalUndo.Write], undoing undone: [JournalEntry], in db: Database) throws -> [JournalUndo.Write] {
+        let completed = Set(undone.filter { $0.before.map { !$0.isCompleted } == true && $0.after.isCompleted }.map(\.after.number))
+        let occurrences = Set(undone.filter { $0.before == nil && $0.after.previous.map(completed.contains) == true }.map(\.after.id))
+        return try writes.filter { write in
+            guard occurrences.contains(write.after.id), write.before.deletedAt == nil, write.after.deletedAt != nil else { return true }
+            let hasSubtasks = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM todo WHERE parent = ?)"), arguments: [write.before.number]) ?? false
+            return write.before.isUntouchedOccurrence(hasSubtasks: hasSubtasks)
+        }
     }
 
     /// The most changes one undo takes back: an undo step is one transaction, and a step over a

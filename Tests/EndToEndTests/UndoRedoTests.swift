@@ -298,4 +298,24 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
+    @Test("undoing a repeating todo's completion keeps a next occurrence completed or edited since, as reopen does")
+    func undoCompletionKeepsTouchedOccurrence() async throws {
+        for touch in [["done", "2"], ["edit", "2", "--title", "Feed the cat"]] {
+            let daemon = try await DaemonProcess.start(environment: fixedClock)
+            for command in [["add", "Feed cat", "--due", "today", "--every", "daily"], ["done", "1"], touch] {
+                let result = try await run("todoctl", command, environment: daemon.environment.merging(fixedClock) { $1 })
+                #expect(result.status == 0, "\(command): \(result.stderr)")
+            }
+            // Change 2 is #1's completion, which made #2.
+            let undone = try await daemon.todoctl("undo", "2", environment: fixedClock)
+            #expect(undone.status == 0, "\(touch): \(undone.stdout)\(undone.stderr)")
+            let first = try await show(daemon, "1")
+            #expect(first["completedAt"] is NSNull, "\(touch): \(first)")
+            let occurrence = try await show(daemon, "2")
+            #expect(occurrence["deletedAt"] is NSNull, "\(touch): the touched occurrence was deleted: \(occurrence)")
+            if touch[0] == "done" { #expect(!(occurrence["completedAt"] is NSNull), "\(occurrence)") }
+            else { #expect(occurrence["title"] as? String == "Feed the cat", "\(occurrence)") }
+            try await daemon.stop()
+        }
+    }
 }
