@@ -59,14 +59,25 @@ extension TodoStore {
             return try takeBack(steps: [undo.step], isRedo: true, preview: false, force: false,
                                 nothing: .nothingToRedo("the todos are already as the redo would leave them"), as: mutation, in: &transaction)
         case .endedBy(let change):
-            let entry = try JournalRecord.entries(stepRows(of: Int64(change.step), in: transaction.db), in: transaction.db).first
+            let db = transaction.db
+            // Only on this refusal, so that a redo reads no further back than its walk: a chain
+            // needs an undo before the change that ended it.
+            let anyUndo = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM journal WHERE seq < ? AND (undoes IS NOT NULL OR undoneSteps IS NOT NULL))",
+                arguments: [Int64(change.step)]) ?? false
+            guard anyUndo else { return .failed(mutation, .nothingToRedo("nothing has been undone")) }
+            let entry = try JournalRecord.entries(stepRows(of: Int64(change.step), in: db), in: db).first
             let named = entry.map { " (\(TodoStore.describe($0)))" } ?? ""
+            // Undo does not step back past a purge: pointing at it then would send the user to a refusal.
+            var journal = try JournalSteps(in: db)
+            let undoable = try UndoWalk.undoTarget(lastChange: UInt64(transaction.counters.change), { try journal.next() }) != .purged
             return .failed(mutation, .nothingToRedo(
-                "change \(change.step)\(named) was made after the last undo, and a new change ends the redo chain, as in editors; `todoctl undo` takes it back"))
+                "change \(change.step)\(named) was made after the last undo, and a new change ends the redo chain, as in editors"
+                    + (undoable ? "; `todoctl undo` takes it back" : "")))
         case .allRedone:
             return .failed(mutation, .nothingToRedo("every undo since the last change is redone already"))
         case .noUndo:
-            return .failed(mutation, .nothingToRedo("the journal is empty"))
+            return .failed(mutation, .nothingToRedo(transaction.counters.change == 0 ? "the journal is empty" : "nothing has been undone"))
         }
     }
 

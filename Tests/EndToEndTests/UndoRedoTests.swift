@@ -298,6 +298,31 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
+    @Test("redo where nothing was ever undone says so, naming no undo that never happened")
+    func redoWithoutUndo() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "A")
+        let redo = try await daemon.todoctl("redo")
+        #expect(redo.status == 1, "\(redo.stdout)")
+        #expect(redo.stderr.contains("nothing to redo: nothing has been undone") && !redo.stderr.contains("after the last undo"), "\(redo.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("after a purge, redo's refusal does not point at an undo that would be refused")
+    func redoAfterPurgeNamesNoRefusedUndo() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "A"], ["edit", "1", "--title", "B"], ["undo"], ["edit", "1", "--notes", "n"], ["add", "Gone"], ["rm", "2"], ["purge", "--yes"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let undo = try await daemon.todoctl("undo")
+        #expect(undo.status == 1 && undo.stderr.contains("purge"), "\(undo.stdout)\(undo.stderr)")
+        let redo = try await daemon.todoctl("redo")
+        #expect(redo.status == 1, "\(redo.stdout)")
+        #expect(redo.stderr.contains("nothing to redo: change 4 (#1 updated by todoctl (client") && !redo.stderr.contains("todoctl undo"), "\(redo.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("undoing a repeating todo's completion keeps a next occurrence completed or edited since, as reopen does")
     func undoCompletionKeepsTouchedOccurrence() async throws {
         for touch in [["done", "2"], ["edit", "2", "--title", "Feed the cat"]] {
