@@ -10,8 +10,11 @@ public struct ChangeAuthor: Sendable, Codable, Hashable {
         self.program = program
     }
 
-    /// `todoctl (client 3)`, or `client 3` when the program is unnamed.
+    /// `todoctl (client 3)`, or `client 3` when the program is unnamed; `todod` for a change
+    /// the daemon made itself (a todo's waiting ended, a calendar file read), which no
+    /// client asked for: "client 0" would name a client that never was.
     public var description: String {
-        program.isEmpty ? "client \(client)" : "\(program) (client \(client))"
+        if client == 0 && program.isEmpty { return "todod" }
+        return program.isEmpty ? "client \(client)" : "\(program) (client \(client))"
     }
 }

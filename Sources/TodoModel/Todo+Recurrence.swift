@@ -23,3 +23,12 @@ extension Todo {
             parent: parent, wait: nextWait)
     }
 }
+
+extension Todo {
+    /// A next occurrence nobody touched since its completion made it: live, open, at its
+    /// first revision, without subtasks. Reopening that completion, or undoing it, deletes
+    /// (softly) only such a one; one edited, completed or given subtasks is kept, with its work.
+    public func isUntouchedOccurrence(hasSubtasks: Bool) -> Bool {
+        revision == 1 && !isCompleted && !isDeleted && !hasSubtasks
+    }
+}

@@ -75,8 +75,8 @@ extension TodoMutation {
         }
         if before.isCompleted, !after.isCompleted {
             // Only an untouched occurrence goes: not edited, done, deleted, nor given subtasks.
-            for follower in related.followers where follower.revision == 1 && !follower.isCompleted && !follower.isDeleted
-                && !related.followersWithSubtasks.contains(follower.number) {
+            for follower in related.followers
+            where follower.isUntouchedOccurrence(hasSubtasks: related.followersWithSubtasks.contains(follower.number)) {
                 changed(follower) { $0.deletedAt = now }
             }
         }

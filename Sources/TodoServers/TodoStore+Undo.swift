@@ -41,7 +41,14 @@ extension TodoStore {
         }
         // Taking back an undo (naming it, `todoctl undo SEQ`) redoes it, as `todoctl redo` would.
         let isRedo = try undo.seq != nil && steps.count == 1 && isUndo(step: steps[0], in: db)
-        return try takeBack(steps: steps, isRedo: isRedo, preview: undo.preview, force: undo.force, nothing: .nothingToUndo(what), as: mutation, in: &transaction)
+        let result = try takeBack(steps: steps, isRedo: isRedo, preview: undo.preview, force: undo.force, nothing: .nothingToUndo(what), as: mutation, in: &transaction)
+        // A plain undo's step was picked here, not by the user: advice to undo a seq first or
+        // to add --force would name what they never aimed at.
+        if undo.seq == nil, undo.since == nil, case .failed(_, .undoConflict(let field, let undoing, let later, let current)) = result {
+            return .failed(mutation, .nothingToUndo(
+                "the last change still in effect, change \(undoing), set #\(current.number)'s \(field), and change \(later) set it again since (see `todoctl history \(current.number)`)"))
+        }
+        return result
     }
 
     /// Takes back the newest undo still in effect; a change made since ends the chain.
@@ -52,14 +59,25 @@ extension TodoStore {
             return try takeBack(steps: [undo.step], isRedo: true, preview: false, force: false,
                                 nothing: .nothingToRedo("the todos are already as the redo would leave them"), as: mutation, in: &transaction)
         case .endedBy(let change):
-            let entry = try JournalRecord.entries(stepRows(of: Int64(change.step), in: transaction.db), in: transaction.db).first
+            let db = transaction.db
+            // Only on this refusal, so that a redo reads no further back than its walk: a chain
+            // needs an undo before the change that ended it.
+            let anyUndo = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM journal WHERE seq < ? AND (undoes IS NOT NULL OR undoneSteps IS NOT NULL))",
+                arguments: [Int64(change.step)]) ?? false
+            guard anyUndo else { return .failed(mutation, .nothingToRedo("nothing has been undone")) }
+            let entry = try JournalRecord.entries(stepRows(of: Int64(change.step), in: db), in: db).first
             let named = entry.map { " (\(TodoStore.describe($0)))" } ?? ""
+            // Undo does not step back past a purge: pointing at it then would send the user to a refusal.
+            var journal = try JournalSteps(in: db)
+            let undoable = try UndoWalk.undoTarget(lastChange: UInt64(transaction.counters.change), { try journal.next() }) != .purged
             return .failed(mutation, .nothingToRedo(
-                "change \(change.step)\(named) was made after the last undo, and a new change ends the redo chain, as in editors; `todoctl undo` takes it back"))
+                "change \(change.step)\(named) was made after the last undo, and a new change ends the redo chain, as in editors"
+                    + (undoable ? "; `todoctl undo` takes it back" : "")))
         case .allRedone:
             return .failed(mutation, .nothingToRedo("every undo since the last change is redone already"))
         case .noUndo:
-            return .failed(mutation, .nothingToRedo("the journal is empty"))
+            return .failed(mutation, .nothingToRedo(transaction.counters.change == 0 ? "the journal is empty" : "nothing has been undone"))
         }
     }
 
@@ -112,7 +130,7 @@ extension TodoStore {
                                             arguments: StatementArguments(ids)).map(\.todo) {
             current[todo.id] = todo
         }
-        let writes: [JournalUndo.Write]
+        var writes: [JournalUndo.Write]
         do {
             writes = try JournalUndo.writes(undoing: undone, history: history, current: current, at: transaction.now, force: force)
         } catch .undoConflict(let field, _, let later, let current) where mutation == .redo {
@@ -123,6 +141,7 @@ extension TodoStore {
         } catch {
             return .failed(mutation, error)
         }
+        writes = try keepingTouchedOccurrences(writes, undoing: undone, in: db)
         if let refusal = try parentRefusal(of: writes, in: transaction) { return .failed(mutation, refusal) }
         let changing = try withSubtasks(writes, at: transaction.now, in: db)
         // One that changes nothing is journaled still (`JournalUndo.unchanged`): the walk steps past it.
@@ -132,6 +151,21 @@ extension TodoStore {
             try transaction.write(write.after, before: write.before, undoes: write.undoes, undoneSteps: steps, isRedo: isRedo)
         }
         return .written(mutation, [])
+    }
+
+    /// Undoing a repeating todo's completion takes back the next occurrence it made as
+    /// `reopen` does (PROTOCOL.md): only one nobody touched since (open, at its first
+    /// revision, without subtasks) is deleted; one that was edited or completed is kept,
+    /// with the work done on it.
+    private static func keepingTouchedOccurrences(_ writes: [JournalUndo.Write], undoing undone: [JournalEntry], in db: Database) throws -> [JournalUndo.Write] {
+        let completed = Set(undone.filter { $0.before.map { !$0.isCompleted } == true && $0.after.isCompleted }.map(\.after.number))
+        let occurrences = Set(undone.filter { $0.before == nil && $0.after.previous.map(completed.contains) == true }.map(\.after.id))
+        return try writes.filter { write in
+            guard occurrences.contains(write.after.id), write.before.deletedAt == nil, write.after.deletedAt != nil else { return true }
+            let hasSubtasks = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM todo WHERE parent = ?)"), arguments: [write.before.number]) ?? false
+            return write.before.isUntouchedOccurrence(hasSubtasks: hasSubtasks)
+        }
     }
 
     /// The most changes one undo takes back: an undo step is one transaction, and a step over a

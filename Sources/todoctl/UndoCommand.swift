@@ -18,8 +18,10 @@ struct UndoCommand: AsyncParsableCommand {
             `todoctl undo` again takes back the change before, as in editors: it steps back \
             through every client's changes, newest first, past undos, redos and changes already \
             undone; `todoctl redo` puts back what the undos took back. This is read from the \
-            journal, so it goes on after todod restarts. A change made by another program \
-            (watch, a script) is named, with that program, before it is undone; `undo --since` \
+            journal, so it goes on after todod restarts. A plain undo takes the last change \
+            still in effect when todod writes it: two at once take back two steps. A change \
+            made by another program (watch, a script, todod itself) is named, with that \
+            program, before it is undone, or after, when another undo came first; `undo --since` \
             lists what it would take back and asks above \(Selection.askAbove) changes (--yes \
             does not ask; without a terminal it refuses). Naming an undo (`todoctl undo SEQ`) \
             redoes it. See the changes with `todoctl log`.
@@ -65,22 +67,34 @@ struct UndoCommand: AsyncParsableCommand {
                 try Selection.confirm(lines, found: "undo --since would take back \(lines.count) changes", noun: "changes", action: "take back", yes: yes)
                 if lines.count > Selection.askAbove && !yes { named = [] }
             }
-            for change in named {
-                let line = "taking back change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)"
-                // With --json, stdout holds the JSON array only: the naming goes to stderr.
-                if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { Terminal.print(line) }
-            }
-            // Exactly what was shown: the step found (not whatever is last by now), or the
-            // changes since, up to the last one listed.
-            let undo = TodoUndo(
-                seq: seq ?? (since == nil ? undone.changes.first?.sequence : nil), since: since?.date, force: force,
-                through: since == nil ? nil : undone.seq)
+            for change in named { name(change, "taking back") }
+            // A plain undo is the daemon's to pick, at the moment it writes: two at once take
+            // back two steps, as two in a row would (aiming at the step previewed, the second
+            // would find it taken back by the first). `--since` takes exactly the changes
+            // shown, up to the last one listed.
+            let undo = TodoUndo(seq: seq, since: since?.date, force: force, through: since == nil ? nil : undone.seq)
             // An undo that changes nothing is answered like any write that changes nothing.
-            return try client.ask(.requestUndo(undo)) {
+            let list = try client.ask(.requestUndo(undo)) {
                 if case .responseUndo(let list) = $0 { list } else if case .responseTodoViewModel = $0 { ChangeList(changes: [], seq: 0) } else { nil }
             }
+            // Another undo came first and this one took back an older step than the one
+            // named: name that one's other programs' changes now, after the fact.
+            let previewed = Set(undone.changes.map(\.sequence))
+            for seq in Set(list.changes.compactMap(\.undoes)).subtracting(previewed).sorted(by: >) {
+                guard let change = try JournalPages.page(client, LogRequest(after: seq - 1, limit: 1)).changes.first,
+                      change.sequence == seq, change.program != "todoctl" else { continue }
+                name(change, "took back")
+            }
+            return list
         }
         try UndoCommand.print(list, json: json, nothing: "nothing to change: the todos are already as the undo would leave them")
+    }
+
+    /// `taking back change 3 by watch (client 7): #1 edited …`: another program's change, named.
+    private func name(_ change: JournaledChange, _ verb: String) {
+        let line = "\(verb) change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)"
+        // With --json, stdout holds the JSON array only: the naming goes to stderr.
+        if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { Terminal.print(line) }
     }
 
     /// The changes an undo or a redo made, one a line; with `json`, one JSON array (`[]`

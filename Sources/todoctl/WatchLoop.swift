@@ -157,7 +157,13 @@ struct WatchLoop {
                 // A todo added here that the filter leaves out would vanish without a word.
                 case .responseTodoViewModel(let change) where command.isAdd && !filter.matches(change.todo.todo):
                     sink.yield(.said("added \(change.todo.numberText), which this view's filter leaves out"))
-                case .responseUndo(let list): sink.yield(.said(Self.undone(list.changes, "undone (R redoes)")))
+                case .responseUndo(let list):
+                    // As todoctl names another program's change it takes back: watch's U
+                    // picks the last change of any client's, which may not be this user's.
+                    let makers = await Self.makers(of: list.changes, asking: client)
+                    // First, so that a narrow terminal cuts the change's details, not whose it was.
+                    let named = makers.map { " change \($0.sequence) by \(TerminalText.escaped($0.author))" }.joined(separator: ",")
+                    sink.yield(.said(Self.undone(list.changes, "undone\(named) (R redoes)")))
                 case .responseRedo(let list): sink.yield(.said(Self.undone(list.changes, "redone")))
                 // An undo that changes nothing is answered like any write that changes nothing.
                 case .responseTodoViewModel where command == .undo || command == .redo:
@@ -194,6 +200,18 @@ struct WatchLoop {
     /// The outage a status tells of; nil while the store is reachable.
     static func outage(_ status: SharedStoreStatus) -> StoreOutage? {
         status.reachable ? nil : StoreOutage(store: status.store, since: status.since, problem: status.problem)
+    }
+
+    /// The changes an undo took back that another program than watch made, read from the
+    /// log (the undo's answer lists its own changes); none when the log cannot be read.
+    static func makers(of changes: [JournaledChange], asking client: TodoClient) async -> [JournaledChange] {
+        var found: [JournaledChange] = []
+        for seq in Set(changes.compactMap(\.undoes)).sorted(by: >) {
+            guard case .responseLog(let list)? = try? await client.request(.requestLog(LogRequest(after: seq - 1, limit: 1))),
+                  let change = list.changes.first, change.sequence == seq, change.program != "watch" else { continue }
+            found.append(change)
+        }
+        return found
     }
 
     /// `undone (…): #3 edited title "a" → "b"`, for the status line.

@@ -274,4 +274,100 @@ struct UndoRedoTests {
         #expect(kept["deletedAt"] is NSNull, "undo reached past the purge: \(kept)")
         try await daemon.stop()
     }
+
+    @Test("two plain undos at once take back two steps, as two undos in a row would, each saying what it took back")
+    func concurrentUndos() async throws {
+        let daemon = try await DaemonProcess.start()
+        for number in 1...12 {
+            let added = try await daemon.todoctl("add", "Todo \(number)")
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        var undone: [String] = []
+        for _ in 0..<5 {
+            // Started by the shell, as a user's `todoctl undo & todoctl undo & wait` would be.
+            let both = try await run("/bin/sh", ["-c", "T=\(binaryDirectory)/todoctl; " + #"$T undo & a=$!; $T undo & b=$!; wait $a; ra=$?; wait $b; echo "exits $ra $? ""#],
+                                     environment: daemon.environment)
+            #expect(both.stdout.contains("exits 0 0 "), "\(both.stdout)\(both.stderr)")
+            #expect(!both.stderr.contains("--force") && !both.stderr.contains("todoctl undo "), "\(both.stderr)")
+            undone += both.lines.compactMap { line in line.range(of: #"\(undo of \d+\)"#, options: .regularExpression).map { String(line[$0]) } }
+        }
+        // Each took back its own step: the ten newest adds, none twice.
+        #expect(Set(undone) == Set((3...12).map { "(undo of \($0))" }) && undone.count == 10, "\(undone)")
+        let left = try await daemon.todoctl("list")
+        #expect(left.lines.count == 2, "\(left.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("redo where nothing was ever undone says so, naming no undo that never happened")
+    func redoWithoutUndo() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "A")
+        let redo = try await daemon.todoctl("redo")
+        #expect(redo.status == 1, "\(redo.stdout)")
+        #expect(redo.stderr.contains("nothing to redo: nothing has been undone") && !redo.stderr.contains("after the last undo"), "\(redo.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("after a purge, redo's refusal does not point at an undo that would be refused")
+    func redoAfterPurgeNamesNoRefusedUndo() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "A"], ["edit", "1", "--title", "B"], ["undo"], ["edit", "1", "--notes", "n"], ["add", "Gone"], ["rm", "2"], ["purge", "--yes"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let undo = try await daemon.todoctl("undo")
+        #expect(undo.status == 1 && undo.stderr.contains("purge"), "\(undo.stdout)\(undo.stderr)")
+        let redo = try await daemon.todoctl("redo")
+        #expect(redo.status == 1, "\(redo.stdout)")
+        #expect(redo.stderr.contains("nothing to redo: change 4 (#1 updated by todoctl (client") && !redo.stderr.contains("todoctl undo"), "\(redo.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("a change todod makes itself (a todo's waiting ended at midnight) is named todod in log, history and undo, not client 0")
+    func daemonsOwnChangeNamed() async throws {
+        let directory = try makeTemporaryDirectory()
+        let nowFile = directory + "/now"
+        /// Moves the daemon's clock: a new file renamed over the old, as clock.md asks.
+        func setNow(_ instant: String) throws {
+            try Data(instant.utf8).write(to: URL(fileURLWithPath: nowFile + ".new"))
+            guard rename(nowFile + ".new", nowFile) == 0 else { throw TestFailure("cannot move the clock: errno \(errno)") }
+        }
+        try setNow("2031-01-02T23:59:58Z")
+        let clock = ["TODOD_TEST_NOW": "@" + nowFile, "TZ": "UTC"]
+        let daemon = try await DaemonProcess.start(in: directory, environment: clock)
+        let added = try await daemon.todoctl("add", "Call the bank", "--wait", "2031-01-03", environment: clock)
+        #expect(added.status == 0, "\(added.stderr)")
+        let watcher = try daemon.connect()
+        _ = try await watcher.awaitLine(containing: "responseHello")
+        try setNow("2031-01-03T00:00:01Z")
+        _ = try await watcher.awaitLine(containing: #""change":"updated""#, #""title":"Call the bank""#)
+        for command in [["log"], ["history", "1"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment.merging(clock) { $1 })
+            #expect(result.status == 0 && result.lines.last?.hasSuffix("todod") == true && !result.stdout.contains("client 0"), "\(command): \(result.stdout)\(result.stderr)")
+        }
+        let undone = try await daemon.todoctl("undo", environment: clock)
+        #expect(undone.status == 0 && undone.stdout.contains("taking back change 2 by todod: #1"), "\(undone.stdout)\(undone.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("undoing a repeating todo's completion keeps a next occurrence completed or edited since, as reopen does")
+    func undoCompletionKeepsTouchedOccurrence() async throws {
+        for touch in [["done", "2"], ["edit", "2", "--title", "Feed the cat"]] {
+            let daemon = try await DaemonProcess.start(environment: fixedClock)
+            for command in [["add", "Feed cat", "--due", "today", "--every", "daily"], ["done", "1"], touch] {
+                let result = try await run("todoctl", command, environment: daemon.environment.merging(fixedClock) { $1 })
+                #expect(result.status == 0, "\(command): \(result.stderr)")
+            }
+            // Change 2 is #1's completion, which made #2.
+            let undone = try await daemon.todoctl("undo", "2", environment: fixedClock)
+            #expect(undone.status == 0, "\(touch): \(undone.stdout)\(undone.stderr)")
+            let first = try await show(daemon, "1")
+            #expect(first["completedAt"] is NSNull, "\(touch): \(first)")
+            let occurrence = try await show(daemon, "2")
+            #expect(occurrence["deletedAt"] is NSNull, "\(touch): the touched occurrence was deleted: \(occurrence)")
+            if touch[0] == "done" { #expect(!(occurrence["completedAt"] is NSNull), "\(occurrence)") }
+            else { #expect(occurrence["title"] as? String == "Feed the cat", "\(occurrence)") }
+            try await daemon.stop()
+        }
+    }
 }

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import TodoClient
+import TodoEvents
+import TodoModel
 
 /// `todoctl watch` with the journal: U undoes the last change, any client's, and says what
 /// it undid; h shows the selected todo's history, kept live.
@@ -16,17 +19,37 @@ struct WatchJournalTests {
         try await tmux.waitFor("#1 [ ]   final")
         try await tmux.keys("U")
         try await tmux.waitUntil("the undo on the row and the status line") {
-            $0.contains("#1 [ ]   draft") && $0.contains("undone (R redoes): #1 edited") && $0.contains("title \"final\" → \"draft\"")
+            $0.contains("#1 [ ]   draft") && $0.contains("undone change 2 by todoctl (client") && $0.contains("(R redoes): #1 edited") && $0.contains("title \"final\" →")
         }
         let shown = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
         #expect(shown["title"] as? String == "draft")
         // Again: the add before, not the undo taken back.
         try await tmux.keys("U")
-        try await tmux.waitFor("undone (R redoes): #1 deleted")
+        try await tmux.waitUntil("the add undone, named") { $0.contains("undone change 1 by todoctl (client") && $0.contains("(R redoes): #1 deleted") }
         try await tmux.keys("R")
         try await tmux.waitUntil("the add redone") { $0.contains("#1 [ ]   draft") && $0.contains("redone: #1 restored") }
         try await tmux.keys("R")
         try await tmux.waitUntil("the title redone") { $0.contains("#1 [ ]   final") && $0.contains("redone: #1 edited") }
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("U that takes back another program's change names that program, as todoctl undo does")
+    func undoKeyNamesOtherProgram() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "draft")
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        try await tmux.waitFor("#1 [ ]   draft")
+        let script = try await TodoClient.connect(to: daemon.socketPath, program: "myscript")
+        _ = try await script.request(.requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(1), edit: TodoEdit(title: "final"))))
+        await script.close()
+        try await tmux.waitFor("#1 [ ]   final")
+        try await tmux.keys("U")
+        let screen = try await tmux.waitUntil("the undo named with its program") {
+            $0.contains("#1 [ ]   draft") && $0.contains("undone change 2 by myscript (client")
+        }
+        #expect(screen.contains("(R redoes): #1 edited"), "\(screen)")
         await tmux.kill()
         try await daemon.stop()
     }
