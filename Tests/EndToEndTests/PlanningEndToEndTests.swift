@@ -172,14 +172,9 @@ struct PlanningEndToEndTests {
     @Test("a waiting todo appears at midnight in a watching client, without anyone asking")
     func waitingAtMidnight() async throws {
         let directory = try makeTemporaryDirectory()
-        let nowFile = directory + "/now"
-        /// Moves the daemon's clock: a new file renamed over the old, as clock.md asks.
-        func setNow(_ instant: String) throws {
-            try Data(instant.utf8).write(to: URL(fileURLWithPath: nowFile + ".new"))
-            guard rename(nowFile + ".new", nowFile) == 0 else { throw TestFailure("cannot move the clock: errno \(errno)") }
-        }
-        try setNow("2031-01-02T23:59:58Z")
-        let clock = ["TODOD_TEST_NOW": "@" + nowFile, "TZ": "UTC"]
+        let now = MovableClock(in: directory)
+        try now.set("2031-01-02T23:59:58Z")
+        let clock = ["TODOD_TEST_NOW": now.variable, "TZ": "UTC"]
         let daemon = try await DaemonProcess.start(in: directory, environment: clock)
         let added = try await daemon.todoctl("add", "Call", "the", "bank", "--wait", "2031-01-03", environment: clock)
         #expect(added.status == 0, "\(added.stderr)")
@@ -190,7 +185,7 @@ struct PlanningEndToEndTests {
 
         let watcher = try daemon.connect()
         _ = try await watcher.awaitLine(containing: "responseHello")
-        try setNow("2031-01-03T00:00:01Z")
+        try now.set("2031-01-03T00:00:01Z")
         // The daemon's own midnight timer, not a request, makes the change.
         let woken = try await watcher.awaitLine(containing: #""change":"updated""#, #""title":"Call the bank""#)
         #expect(woken.contains(#""wait":null"#))

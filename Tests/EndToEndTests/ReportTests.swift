@@ -137,14 +137,9 @@ extension ReportTests {
     @Test("burndown draws open against done a day a bar from the journal, across a month's end, 40 columns wide, and gives the numbers with --json")
     func burndown() async throws {
         let directory = try makeTemporaryDirectory()
-        let nowFile = directory + "/now"
-        /// Moves the daemon's and todoctl's clock: a new file renamed over the old.
-        func setNow(_ instant: String) throws {
-            try Data(instant.utf8).write(to: URL(fileURLWithPath: nowFile + ".new"))
-            guard rename(nowFile + ".new", nowFile) == 0 else { throw TestFailure("cannot move the clock: errno \(errno)") }
-        }
-        try setNow("2026-11-28T09:00:00Z")
-        let clock = ["TODOD_TEST_NOW": "@" + nowFile, "TZ": "UTC", "COLUMNS": "40"]
+        let now = MovableClock(in: directory)
+        try now.set("2026-11-28T09:00:00Z")
+        let clock = ["TODOD_TEST_NOW": now.variable, "TZ": "UTC", "COLUMNS": "40"]
         let daemon = try await DaemonProcess.start(in: directory, environment: clock)
         func todoctl(_ arguments: String...) async throws -> CommandResult {
             let result = try await run("todoctl", arguments, environment: daemon.environment.merging(clock) { $1 })
@@ -152,10 +147,10 @@ extension ReportTests {
             return result
         }
         for title in ["Dig beds", "Fix tap", "Call Ann"] { _ = try await todoctl("add", title) }
-        try setNow("2026-11-30T18:00:00Z")
+        try now.set("2026-11-30T18:00:00Z")
         _ = try await todoctl("done", "1")
         _ = try await todoctl("add", "Paint fence", "+home")
-        try setNow("2026-12-02T09:00:00Z")
+        try now.set("2026-12-02T09:00:00Z")
         _ = try await todoctl("done", "2", "3")
 
         let drawn = try await todoctl("burndown")

@@ -326,20 +326,15 @@ struct UndoRedoTests {
     @Test("a change todod makes itself (a todo's waiting ended at midnight) is named todod in log, history and undo, not client 0")
     func daemonsOwnChangeNamed() async throws {
         let directory = try makeTemporaryDirectory()
-        let nowFile = directory + "/now"
-        /// Moves the daemon's clock: a new file renamed over the old, as clock.md asks.
-        func setNow(_ instant: String) throws {
-            try Data(instant.utf8).write(to: URL(fileURLWithPath: nowFile + ".new"))
-            guard rename(nowFile + ".new", nowFile) == 0 else { throw TestFailure("cannot move the clock: errno \(errno)") }
-        }
-        try setNow("2031-01-02T23:59:58Z")
-        let clock = ["TODOD_TEST_NOW": "@" + nowFile, "TZ": "UTC"]
+        let now = MovableClock(in: directory)
+        try now.set("2031-01-02T23:59:58Z")
+        let clock = ["TODOD_TEST_NOW": now.variable, "TZ": "UTC"]
         let daemon = try await DaemonProcess.start(in: directory, environment: clock)
         let added = try await daemon.todoctl("add", "Call the bank", "--wait", "2031-01-03", environment: clock)
         #expect(added.status == 0, "\(added.stderr)")
         let watcher = try daemon.connect()
         _ = try await watcher.awaitLine(containing: "responseHello")
-        try setNow("2031-01-03T00:00:01Z")
+        try now.set("2031-01-03T00:00:01Z")
         _ = try await watcher.awaitLine(containing: #""change":"updated""#, #""title":"Call the bank""#)
         for command in [["log"], ["history", "1"]] {
             let result = try await run("todoctl", command, environment: daemon.environment.merging(clock) { $1 })
