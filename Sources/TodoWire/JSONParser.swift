@@ -125,7 +125,13 @@ struct JSONParser {
             duplicate = keys.contains { other in
                 let earlier = nodes[other]
                 if !node.escaped, !earlier.escaped {
-                    return bytes[node.start..<node.end].elementsEqual(bytes[earlier.start..<earlier.end])
+                    // Lengths and first bytes first: a todo's 16 keys were compared byte by
+                    // byte, 120 pairs a todo, a tenth of `todoctl list`'s instructions (callgrind).
+                    let length = node.end - node.start
+                    guard length == earlier.end - earlier.start else { return false }
+                    guard length > 0 else { return true }
+                    return bytes[node.start] == bytes[earlier.start]
+                        && bytes[node.start..<node.end].elementsEqual(bytes[earlier.start..<earlier.end])
                 }
                 return keyText(other) == keyText(key)
             }

@@ -25,14 +25,22 @@ public struct RejectedFrame: Error, Sendable, Equatable {
 ///
 /// Lines are read by `JSONDocument` (strict RFC 8259, bounded nesting, capped arrays in
 /// requests) and decoded by `WireDecoder`; frames are written by `WireEncoder`. Both go
-/// through the types' `Codable` conformances, the one definition of the JSON shape.
+/// through the types' `Codable` conformances, the one definition of the JSON shape, except
+/// for the few frames a one-shot command sends and reads, which are written and read from
+/// their members (`WireEncoder+Request.swift`, `WireDecoder+Frame.swift`) and checked
+/// against the conformances byte for byte.
 public struct WireCodec: Sendable {
     public init() {}
 
     /// The frame as one JSON line, newline included.
     public func encode(_ frame: WireFrame) throws -> ByteBuffer {
         var buffer = ByteBuffer()
-        try WireEncoder.write(frame, into: &buffer)
+        if let quick = WireEncoder.quickRequest(frame) {
+            buffer.reserveCapacity(quick.count + 1)
+            buffer.writeBytes(quick)
+        } else {
+            try WireEncoder.write(frame, into: &buffer)
+        }
         buffer.writeInteger(UInt8(ascii: "\n"))
         return buffer
     }

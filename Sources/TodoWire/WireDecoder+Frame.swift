@@ -3,8 +3,8 @@ import TodoModel
 import TodoViewModel
 
 /// The frames every one-shot command reads, read from their members: the hello that opens
-/// each connection, a todo's detail (`todoctl show`) and a list (`todoctl list`, `next`);
-/// and the daemon's most frequent requests.
+/// each connection, a todo's detail (`todoctl show`), a list (`todoctl list`, `next`) and a
+/// change (a write's answer, every broadcast); and the daemon's most frequent requests.
 ///
 /// Why: through the conformances (`WireFrame`, `Event`, `ServerHello`), a process met Codable's
 /// generic containers for the first time on its hello, and the runtime's instantiation of
@@ -81,6 +81,9 @@ extension WireDecoder {
         case EventKind.responseTodoViewModels.rawValue?:
             guard let list = try data.list() else { return nil }
             decoded = .responseTodoViewModels(list)
+        case EventKind.responseTodoViewModel.rawValue?:
+            guard let change = try data.change() else { return nil }
+            decoded = .responseTodoViewModel(change)
         default: return nil
         }
         return WireFrame(event: decoded, id: members.id, client: members.client, program: members.program)
@@ -105,6 +108,30 @@ extension WireDecoder {
         }
         guard let filter, let todos, let asOf else { return nil }
         return TodoViewModelList(filter: filter, todos: todos, asOf: asOf, context: parents, progress: progress)
+    }
+
+    /// A write's answer and every change broadcast (`{"change": "created", "seq": 7, "todo":
+    /// {…}, "further": […]}`); nil when a field is missing or a kind unknown.
+    private func change() throws -> TodoChange? {
+        guard kind == .object else { return nil }
+        var changeKind: TodoChange.Kind?, todo: TodoViewModel?, sequence: UInt64?
+        var further: [TodoChange] = []
+        var complete = true
+        try forEachMember { key, value in
+            switch key {
+            case "change": changeKind = TodoChange.Kind(rawValue: try value.text())
+            case "todo": todo = TodoViewModel(try value.todo(), today: context.currentDay)
+            case "seq": sequence = try value.integer(UInt64.self)
+            case "further" where value.kind != .null:
+                further = try value.elements(as: [TodoChange].self) { element in
+                    guard let change = try element.change() else { complete = false; return nil }
+                    return change
+                }.compactMap { $0 }
+            default: return
+            }
+        }
+        guard complete, let changeKind, let todo, let sequence else { return nil }
+        return TodoChange(kind: changeKind, todo: todo, sequence: sequence, further: further)
     }
 
     /// List rows, their texts read against the frame's day (as `decodeValue` makes a row).

@@ -51,6 +51,24 @@ struct WireEncoderTests {
             WireFrame(event: .requestToggleComplete(.number(Int.max))),
             WireFrame(event: .requestDeleteTodo(.number(1))),
             WireFrame(event: .requestRestoreTodo(.number(2))),
+            // The requests written from their members (`WireEncoder+Request.swift`), as todoctl sends them.
+            WireFrame(event: .requestNewTodo(NewTodo(title: "Bench process")), id: "r1", program: "todoctl"),
+            WireFrame(event: .requestNewTodo(NewTodo(
+                title: "Tricky \"quotes\" \\ /\n\u{1} é 😀", notes: "a\tb", priority: .high, due: LocalDate("2026-02-28"),
+                tags: ["x\"y", "wörk"], parent: 12, wait: LocalDate("2026-02-01"))), id: "r\u{7}", program: "todo\"ctl"),
+            WireFrame(event: .requestNewTodo(NewTodo(title: "w", wait: LocalDate("2026-03-01"))), program: "watch"),
+            WireFrame(event: .requestNewTodo(NewTodo(title: "r", recurrence: Recurrence(count: 2, unit: .day))), id: "r2"),
+            WireFrame(event: .requestTodoViewModels(TodoFilter(status: .open)), id: "r1", program: "todoctl"),
+            WireFrame(event: .requestTodoViewModels(TodoFilter(status: .deleted)), id: "r1"),
+            WireFrame(event: .requestTodoViewModels(TodoFilter(noDue: true)), id: "r1", program: "todoctl"),
+            WireFrame(event: .requestTodoDetail(.number(150)), id: "r1", program: "todoctl"),
+            WireFrame(event: .requestCompleteTodo(.number(150)), id: "r9", program: "todoctl"),
+            WireFrame(event: .requestCompleteTodoWithChildren(.idPrefix("abcdef12")), id: "r1", program: "todoctl"),
+            WireFrame(event: .requestDeleteTodo(.id(full.id)), program: "todoctl"),
+            WireFrame(event: .responseTodoViewModel(TodoChange(
+                kind: .completed, todo: TodoViewModel(full), sequence: 7,
+                further: [TodoChange(kind: .created, todo: TodoViewModel(plain), sequence: 8),
+                          TodoChange(kind: .deleted, todo: TodoViewModel(old), sequence: 9)])), id: "r1", client: 4),
         ]
         for kind in TodoChange.Kind.allCases {
             frames.append(WireFrame(event: .responseTodoViewModel(TodoChange(kind: kind, todo: TodoViewModel(full), sequence: 5)), id: "c", client: 4))
@@ -76,6 +94,26 @@ struct WireEncoderTests {
     func writesAsJSONEncoder(_ frame: WireFrame) throws {
         let line = try codec.encode(frame)
         #expect(String(buffer: line) == String(decoding: try foundationBytes(frame), as: UTF8.self))
+    }
+
+    @Test("the requests todoctl sends most are written from their members, the rest through the conformances")
+    func writesCommandRequestsFromMembers() {
+        let quick: [Event] = [
+            .requestNewTodo(NewTodo(title: "Bench process")), .requestNewTodo(NewTodo(title: "x", due: LocalDate("2026-02-28"), parent: 1)),
+            .requestTodoDetail(.number(150)), .requestCompleteTodo(.number(3)), .requestTodoViewModels(TodoFilter(status: .open)),
+        ]
+        for event in quick {
+            #expect(WireEncoder.quickRequest(WireFrame(event: event, id: "r1", program: "todoctl")) != nil, "\(event)")
+        }
+        let conformance: [WireFrame] = [
+            WireFrame(event: .requestNewTodo(NewTodo(title: "r", recurrence: Recurrence(count: 2, unit: .day)))),
+            WireFrame(event: .requestTodoViewModels(TodoFilter(tag: "home"))),
+            WireFrame(event: .requestStatus),
+            WireFrame(event: .requestTodoDetail(.number(1)), client: 3),
+        ]
+        for frame in conformance {
+            #expect(WireEncoder.quickRequest(frame) == nil, "\(frame)")
+        }
     }
 
     @Test("the room reserved for every event is exactly the length written", arguments: frames + slowFrames)
@@ -166,6 +204,27 @@ struct WireEncoderTests {
         #expect(ours == foundationRead(text))
     }
 
+    @Test("random new todos go out, and random changes come back, exactly as through Foundation")
+    func randomNewTodosAndChanges() throws {
+        for number in 1...200 {
+            let todo = RandomTodo.make(number: number)
+            let new = NewTodo(
+                title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due, tags: todo.tags,
+                recurrence: todo.recurrence, parent: todo.parent, wait: todo.wait)
+            let request = WireFrame(event: .requestNewTodo(new), id: Bool.random() ? RandomTodo.text() : nil,
+                                    program: Bool.random() ? RandomTodo.text() : nil)
+            #expect(Array(try codec.encode(request).readableBytesView) == (try foundationBytes(request)), "\(request)")
+            let change = TodoChange(
+                kind: TodoChange.Kind.allCases.randomElement()!, todo: TodoViewModel(todo), sequence: UInt64(number),
+                further: (0..<Int.random(in: 0...2)).map { TodoChange(kind: .created, todo: TodoViewModel(RandomTodo.make(number: number)), sequence: UInt64($0)) })
+            let answer = WireFrame(event: .responseTodoViewModel(change), id: RandomTodo.text(), client: 1)
+            let text = String(decoding: try foundationBytes(answer).dropLast(), as: UTF8.self)
+            let ours = try #require(read(text))
+            #expect(ours == foundationRead(text))
+            #expect(ours == answer)
+        }
+    }
+
     @Test("random details, with a parent and subtasks or without, come back exactly as through Foundation")
     func randomDetails() throws {
         for number in 1...200 {
@@ -183,7 +242,7 @@ struct WireEncoderTests {
         }
     }
 
-    @Test("a hello, a detail or a list is read as the frame's conformance reads it, or refused in its words",
+    @Test("a hello, a detail, a list or a change is read as the frame's conformance reads it, or refused in its words",
           arguments: [
             #"{"event":"responseHello","data":{"protocol":1,"server":"0.1.0","client":3,"seq":42}}"#,
             #"{"event":"responseHello","data":{"protocol":1,"server":"0.1.0","client":3,"seq":42,"more":[1]},"id":"r1","client":3,"later":{}}"#,
@@ -208,6 +267,17 @@ struct WireEncoderTests {
             #"{"event":"responseTodoViewModels","data":{"filter":{},"todos":[{"number":1}],"seq":7}}"#,
             #"{"event":"responseTodoViewModels","data":{"filter":{"status":"some"},"todos":[],"seq":7}}"#,
             #"{"event":"responseTodoViewModels","data":{"filter":{},"todos":[],"seq":7,"progress":[{"parent":1}]}}"#,
+            #"{"event":"responseTodoViewModel","data":{"change":"created","seq":3,"todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}},"id":"r1","client":2}"#,
+            #"{"event":"responseTodoViewModel","data":{"change":"completed","seq":3,"todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1},"further":[{"change":"created","seq":4,"todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}}]}}"#,
+            #"{"event":"responseTodoViewModel","data":{"change":"completed","seq":3,"todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1},"further":null}}"#,
+            #"{"event":"responseTodoViewModel","data":{"change":"completed","seq":3,"todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1},"further":[{"change":"created","todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}}]}}"#,
+            #"{"event":"responseTodoViewModel","data":{"change":"completed","seq":3,"todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1},"further":[{"change":"moved","seq":4,"todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}}]}}"#,
+            #"{"event":"responseTodoViewModel","data":{"change":"exploded","seq":3,"todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}}}"#,
+            #"{"event":"responseTodoViewModel","data":{"change":"created","seq":-3,"todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}}}"#,
+            #"{"event":"responseTodoViewModel","data":{"change":"created","todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}}}"#,
+            #"{"event":"responseTodoViewModel","data":{"change":"created","seq":3,"todo":{"number":1}}}"#,
+            #"{"event":"responseTodoViewModel","data":{"change":7,"seq":3,"todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}}}"#,
+            #"{"event":"responseTodoViewModel","data":{"change":"created","seq":3,"todo":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1},"further":{}}}"#,
           ])
     func quickFramesAsConformance(_ line: String) throws {
         let quick = Result { try codec.decodeResponse(ByteBuffer(string: line)) }
