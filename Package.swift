@@ -124,11 +124,18 @@ let package = Package(
                 "TodoInterop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Linked at a fixed address (not position-independent): a command is a process start
-            // and one round trip, and a PIE this size is 90,000 relative relocations that the
-            // loader applies (and the pages it copies to write them) before main, 3 ms of
-            // `todoctl --version`'s 8 here (docs/PERFORMANCE.md, "Start-up"). The daemon stays PIE.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"], .when(configuration: .release))]),
+            // Linked whole, glibc included (static, not position-independent): a command is a
+            // process start and one round trip, and the dynamic loader was most of the start.
+            // As a PIE, todoctl was 90,000 relative relocations to apply before main; without PIE
+            // but linked to glibc and libstdc++ it still bound 460 symbols on load and the runtime
+            // asked dladdr (a walk of 11,784 exported symbols) for its own path: 60% of `todoctl
+            // --version`'s instructions (callgrind), whose CPU went from 3.3 ms to 0.9 ms static
+            // (docs/PERFORMANCE.md, "Start-up"). With lld, which also leaves out glibc's link-time
+            // notes that getpwuid and dlopen in a static program load the system's NSS modules at
+            // run time: todoctl reads no user database itself (its paths come from the
+            // environment and getuid), and Debian's libc6, always installed, provides them.
+            // The daemon stays dynamic and PIE: it starts once.
+            linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release))]),
 
         // libFuzzer's target for the frame decoder (`make fuzz`); built plainly, it replays files.
         .executableTarget(
