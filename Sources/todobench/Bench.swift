@@ -107,6 +107,7 @@ struct Bench {
             for client in clients { await client.close() }
             rawRates[inFlight] = summary
         }
+        try await durableWritesBesideRedis(daemon, in: work + "/writes")
         try await daemon.stop()
         // The disk again: on a shared machine its rate swings from one moment to the next,
         // and the writes are held to the better of the two.

@@ -11,11 +11,12 @@ struct RoundTrip: Sendable {
     let awaitAnswer: @Sendable (RawConnection) throws -> Range<Int>
 
     /// A todod request line (`{"event":…,"id":"bench","data":…}`). With one request in
-    /// flight the id can stay the same; the answer is the next line carrying it (a
-    /// broadcast carries none).
-    static func todod(_ event: String, data: String) -> RoundTrip {
-        let line = #"{"event":"\#(event)","id":"bench","data":\#(data)}"# + "\n"
-        let marker = Array(#""id":"bench""#.utf8)
+    /// flight the id can stay the same; the answer is the next line carrying it. A change is
+    /// broadcast to every other client in the asker's own frame, id included, so connections
+    /// writing side by side each need an id of their own.
+    static func todod(_ event: String, data: String, id: String = "bench") -> RoundTrip {
+        let line = #"{"event":"\#(event)","id":"\#(id)","data":\#(data)}"# + "\n"
+        let marker = Array(#""id":"\#(id)""#.utf8)
         return RoundTrip(name: event, request: Array(line.utf8)) { connection in
             while true {
                 let answer = try connection.nextLine()
