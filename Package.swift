@@ -4,6 +4,19 @@
 // clients (todoctl, TodoClient) never see the servers or the store.
 import PackageDescription
 
+// todoctl is linked whole, glibc included (static, not position-independent): a command is a
+// process start and one round trip, and the dynamic loader was most of the start.
+// As a PIE, todoctl was 90,000 relative relocations to apply before main; without PIE
+// but linked to glibc and libstdc++ it still bound 460 symbols on load and the runtime
+// asked dladdr (a walk of 11,784 exported symbols) for its own path: 60% of `todoctl
+// --version`'s instructions (callgrind), whose CPU went from 3.3 ms to 0.9 ms static
+// (docs/PERFORMANCE.md, "Start-up"). With lld, which also leaves out glibc's link-time
+// notes that getpwuid and dlopen in a static program load the system's NSS modules at
+// run time: todoctl reads no user database itself (its paths come from the
+// environment and getuid), and Debian's libc6, always installed, provides them.
+// The daemon stays dynamic and PIE: it starts once.
+let oneShot: [LinkerSetting] = [.unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release))]
+
 let package = Package(
     name: "todod",
     platforms: [.macOS(.v15)],
@@ -124,18 +137,11 @@ let package = Package(
                 "TodoInterop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Linked whole, glibc included (static, not position-independent): a command is a
-            // process start and one round trip, and the dynamic loader was most of the start.
-            // As a PIE, todoctl was 90,000 relative relocations to apply before main; without PIE
-            // but linked to glibc and libstdc++ it still bound 460 symbols on load and the runtime
-            // asked dladdr (a walk of 11,784 exported symbols) for its own path: 60% of `todoctl
-            // --version`'s instructions (callgrind), whose CPU went from 3.3 ms to 0.9 ms static
-            // (docs/PERFORMANCE.md, "Start-up"). With lld, which also leaves out glibc's link-time
-            // notes that getpwuid and dlopen in a static program load the system's NSS modules at
-            // run time: todoctl reads no user database itself (its paths come from the
-            // environment and getuid), and Debian's libc6, always installed, provides them.
-            // The daemon stays dynamic and PIE: it starts once.
-            linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release))]),
+            linkerSettings: oneShot),
+
+        // A static hello world linked as todoctl is: the floor `todobench` sets todoctl's start-up
+        // beside (`make bench` builds it; it never ships).
+        .executableTarget(name: "hello-static", linkerSettings: oneShot),
 
         // libFuzzer's target for the frame decoder (`make fuzz`); built plainly, it replays files.
         .executableTarget(

@@ -57,6 +57,7 @@ extension Bench {
         let version = try await timeCommand([todoctl, "--version"], environment: environment, runs: runs)
         table.add("5", "process: todoctl --version", todod: formatDuration(version.p50),
                   notes: "start-up alone, no connection; p99 \(formatDuration(version.p99))")
+        try await startUpBesideHello(version, todoctl: todoctl, in: work, runs: runs)
         let status = try await timeCommand([todoctl, "status"], environment: environment, runs: runs)
         table.add("5", "process: todoctl status", todod: formatDuration(status.p50),
                   notes: "start-up + connect + one small answer; p99 \(formatDuration(status.p99))")
@@ -99,6 +100,44 @@ extension Bench {
             peer += try await commandTimes(theirs, environment: theirEnvironment, runs: each)
         }
         return (Summary([Sample(latencies: mine, elapsed: mine.reduce(0, +))]), Summary([Sample(latencies: peer, elapsed: peer.reduce(0, +))]))
+    }
+
+    /// `todoctl --version` beside a static hello world linked the same way (`hello-static`,
+    /// built beside todoctl by `make bench`), and the binaries' sizes as the package ships
+    /// them (stripped, as `make install` strips them).
+    private func startUpBesideHello(_ version: Summary, todoctl: String, in work: String, runs: Int) async throws {
+        let hello = options.binaries + "/hello-static"
+        guard access(hello, X_OK) == 0 else {
+            table.note("5", "no hello-static beside todoctl, so no floor for start-up: `make bench` builds it")
+            return
+        }
+        let floor = try await timeCommand([hello], environment: [:], runs: runs)
+        table.add("5", "process: todoctl --version ÷ a static hello world", todod: formatDuration(version.p50),
+                  comparison: "hello-static, linked as todoctl is: \(formatDuration(floor.p50))",
+                  ratio: Double(version.p50) / Double(floor.p50), notes: "p99 \(formatDuration(floor.p99))")
+        var sizes: [String] = []
+        for name in ["todoctl", "todod", "hello-static"] {
+            guard let size = try await blocking({ [binaries = options.binaries] in try Self.strippedSize(of: binaries + "/" + name, in: work) }) else {
+                table.note("5", "binutils' strip is not installed: no packaged sizes")
+                return
+            }
+            sizes.append("\(name) \(String(format: "%.1f", Double(size) / 1_000_000)) MB")
+        }
+        table.add("5", "packaged binaries, stripped", todod: sizes.joined(separator: ", "), notes: "todoctl and hello-static static; todod dynamic")
+    }
+
+    /// The size `binary` has once stripped (a copy in `work`), or nil without `strip`.
+    private static func strippedSize(of binary: String, in work: String) throws -> Int? {
+        guard let strip = findExecutable("strip") else { return nil }
+        let copy = work + "/stripped-" + (binary as NSString).lastPathComponent
+        defer { unlink(copy) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: strip)
+        process.arguments = ["-o", copy, binary]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("strip -o \(copy) \(binary) failed") }
+        return (try FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int) ?? 0
     }
 
     /// The wall times of `runs` runs of a command, after 3 warm-ups.
