@@ -292,12 +292,13 @@ struct SystemdPackageTests {
     func binariesRunWithoutTheToolchain() async throws {
         let root = try extract()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        for tool in ["todod", "todoctl"] {
-            let libraries = try await run("/usr/bin/ldd", [root + "/usr/bin/" + tool])
-            #expect(libraries.status == 0)
-            #expect(!libraries.stdout.contains("swift") && !libraries.stdout.contains("Foundation") && !libraries.stdout.contains("not found"),
-                    "\(tool) loads:\n\(libraries.stdout)")
-        }
+        // todoctl is linked static (Package.swift says why): it loads no library at all.
+        let todoctl = try await run("/usr/bin/ldd", [root + "/usr/bin/todoctl"])
+        #expect((todoctl.stdout + todoctl.stderr).contains("not a dynamic executable"), "todoctl loads:\n\(todoctl.stdout)")
+        let todod = try await run("/usr/bin/ldd", [root + "/usr/bin/todod"])
+        #expect(todod.status == 0)
+        #expect(!todod.stdout.contains("swift") && !todod.stdout.contains("Foundation") && !todod.stdout.contains("not found"),
+                "todod loads:\n\(todod.stdout)")
         // As root, hide the toolchain itself in a mount namespace of the daemon's own.
         let hide = hideToolchain()
         let directory = try makeTemporaryDirectory()
