@@ -16,6 +16,9 @@ import PackageDescription
 // environment and getuid), and Debian's libc6, always installed, provides them.
 // The daemon stays dynamic and PIE: it starts once.
 let oneShot: [LinkerSetting] = [.unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release))]
+// The daemon and the bench, dynamic, also with lld: gold printed, for every release link,
+// glibc's note on `mktemp` in the static FoundationEssentials (a function they never call).
+let longRunning: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"], .when(configuration: .release))]
 
 let package = Package(
     name: "todod",
@@ -119,7 +122,8 @@ let package = Package(
                 "TodoDaemon", "TodoServers", "TodoSystemd", "TodoWire", "TodoPaths", "TodoPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            linkerSettings: longRunning),
         .executableTarget(
             name: "todobench",
             dependencies: [
@@ -129,7 +133,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            linkerSettings: longRunning),
         .executableTarget(
             name: "todoctl",
             dependencies: [
