@@ -74,6 +74,16 @@ extension CommandLineTests {
         try await daemon.stop()
     }
 
+    @Test("show '' (or only spaces) says the todo named is empty and what to give, not a message with an empty name")
+    func emptyReferenceSaysSo() async throws {
+        for word in ["", "  "] {
+            let result = try await run("todoctl", ["show", word])
+            #expect(result.status == 64, "\(result.status)")
+            #expect(result.stderr.contains("the todo named is empty: give its number (3 or #3), its id"), "\(result.stderr)")
+            #expect(!result.stderr.contains(": is not a todo") && !result.stderr.contains(":  is not"), "\(result.stderr)")
+        }
+    }
+
     @Test("--json before the command works as after it")
     func jsonBeforeTheCommand() async throws {
         let daemon = try await DaemonProcess.start()
