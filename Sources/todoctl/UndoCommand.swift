@@ -10,6 +10,10 @@ struct UndoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo", abstract: "Undo the last change (any client's), a given one, or everything since a time.",
         discussion: """
+            One command is one step, which one undo takes back whole: `done 1 2 3`, `edit 1 2 \
+            -t x`, an import (800 todos at a time), a completion and the next occurrence it \
+            made; `todoctl log` marks the changes that go with an earlier one (step N).
+
             An undo puts back, field by field, what the change set: undoing an edit of the title \
             leaves a later edit of the notes alone. Undoing an add deletes (it can be restored), \
             undoing a delete restores, undoing a done reopens. A field changed again since is a \
@@ -33,7 +37,7 @@ struct UndoCommand: AsyncParsableCommand {
             one steps on. Undo does not step back past a purge; name an older change to undo it.
             """)
 
-    @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step; default: the last still in effect.")
+    @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step (its command); default: the last still in effect.")
     var seq: UInt64?
     // Unconditional: `--since -10m` starts with a dash.
     @Option(parsing: .unconditional, help: ArgumentHelp("Undo every change made since then and still in effect, newest first, as one step: \(WhenArgument.accepted).", valueName: "when"),
