@@ -26,7 +26,9 @@ extension JournaledChange {
     /// change that goes with an earlier one (the same command, taken back by the same undo)
     /// says which: `14  …  #4  edited   tags +x (step 12)   todoctl (client 3)`.
     var logLine: String {
-        let step = step == sequence ? "" : " (step \(step))"
-        return "\(sequence)  \(ShowCommand.format(at))  \(todo.numberText)  \(what)\(step)   \(Terminal.styled(TerminalText.escaped(author), .dim))"
+        "\(sequence)  \(ShowCommand.format(at))  \(todo.numberText)  \(what)\(stepMark)   \(Terminal.styled(TerminalText.escaped(author), .dim))"
     }
+
+    /// ` (step 12)` on a change that goes with change 12 (one command, one undo); empty on a step's first.
+    var stepMark: String { step == sequence ? "" : " (step \(step))" }
 }

@@ -26,7 +26,8 @@ struct UndoCommand: AsyncParsableCommand {
             still in effect when todod writes it: two at once take back two steps. A change \
             made by another program (watch, a script, todod itself) is named, with that \
             program, before it is undone, or after, when another undo came first; `undo --since` \
-            lists what it would take back and asks above \(Selection.askAbove) changes (--yes \
+            lists what it would take back and asks above \(Selection.askAbove) steps (commands, \
+            counted as it takes them back; --yes \
             does not ask; without a terminal it refuses). Naming an undo (`todoctl undo SEQ`) \
             redoes it. See the changes with `todoctl log`.
 
@@ -44,7 +45,7 @@ struct UndoCommand: AsyncParsableCommand {
         transform: WhenArgument.checked)
     var since: WhenArgument?
     @Flag(help: "Put old values back even where a later change set the field again.") var force = false
-    @Flag(name: .shortAndLong, help: "Take back more than \(Selection.askAbove) changes (--since) without asking.") var yes = false
+    @Flag(name: .shortAndLong, help: "Take back more than \(Selection.askAbove) steps (--since) without asking.") var yes = false
     @OptionGroup var connection: ConnectionOptions
     @Flag(help: "Print the changes the undo made as one JSON array, as the commands that change several todos do.") var json = false
 
@@ -59,6 +60,9 @@ struct UndoCommand: AsyncParsableCommand {
                 if case .responseUndo(let list) = $0 { list } else { nil }
             }
             var named = undone.changes.filter { $0.program != "todoctl" }
+            // An undo takes back steps (a command's changes together): counted and asked about
+            // as steps, each change listed, those that go with an earlier one marked as `log` marks them.
+            let steps = Set(undone.changes.map(\.step))
             if since != nil {
                 // Seqs right-aligned and numbers left-aligned, so that every column starts where the one above does.
                 let seqWidth = undone.changes.map { String($0.sequence).count }.max() ?? 0
@@ -66,10 +70,11 @@ struct UndoCommand: AsyncParsableCommand {
                 let lines = undone.changes.map { change in
                     let seq = String(change.sequence)
                     return String(repeating: " ", count: seqWidth - seq.count) + seq + "  " + change.todo.numberText
-                        + String(repeating: " ", count: numberWidth - change.todo.numberText.count) + "  \(change.what)   \(TerminalText.escaped(change.author))"
+                        + String(repeating: " ", count: numberWidth - change.todo.numberText.count) + "  \(change.what)\(change.stepMark)   \(TerminalText.escaped(change.author))"
                 }
-                try Selection.confirm(lines, found: "undo --since would take back \(lines.count) changes", noun: "changes", action: "take back", yes: yes)
-                if lines.count > Selection.askAbove && !yes { named = [] }
+                try Selection.confirm(lines, count: steps.count, found: "undo --since would take back \(Self.counted(steps.count, lines.count))",
+                                      noun: "steps", action: "take back", yes: yes)
+                if steps.count > Selection.askAbove && !yes { named = [] }
             }
             for change in named { name(change, "taking back") }
             // A plain undo is the daemon's to pick, at the moment it writes: two at once take
@@ -89,9 +94,19 @@ struct UndoCommand: AsyncParsableCommand {
                       change.sequence == seq, change.program != "todoctl" else { continue }
                 name(change, "took back")
             }
+            // What it took back, counted as the preview counted: its steps (the changes, when
+            // they are those listed; another undo may have come first).
+            if since != nil, !json, let taken = list.changes.first?.undoneSteps {
+                Terminal.print("took back \(Self.counted(taken.count, Set(taken) == steps ? undone.changes.count : nil)):")
+            }
             return list
         }
         try UndoCommand.print(list, json: json, nothing: "nothing to change: the todos are already as the undo would leave them")
+    }
+
+    /// `4 steps`, or `4 steps (5 changes)` when a step holds several.
+    private static func counted(_ steps: Int, _ changes: Int?) -> String {
+        "\(steps) step\(steps == 1 ? "" : "s")" + (changes.map { $0 > steps ? " (\($0) changes)" : "" } ?? "")
     }
 
     /// `taking back change 3 by watch (client 7): #1 edited …`: another program's change, named.

@@ -152,7 +152,7 @@ extension CommandLineTests {
         for index in 1...11 { _ = try await daemon.todoctl("add", "Todo \(index)") }
         let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
         try await tmux.type("\(binaryDirectory)/todoctl undo --since 1h; echo \"exit=$?\"")
-        let asked = try await tmux.waitFor("Take back these 11 changes? [y/N]")
+        let asked = try await tmux.waitFor("Take back these 11 steps? [y/N]")
         let rows = asked.split(separator: "\n").map(String.init).filter { $0.contains("added") }
         #expect(rows.count == 11, "\(asked)")
         let columns = Set(rows.map { $0.distance(from: $0.startIndex, to: $0.range(of: "added")!.lowerBound) })

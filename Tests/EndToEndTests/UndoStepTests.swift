@@ -100,6 +100,26 @@ struct UndoStepTests {
         try await daemon.stop()
     }
 
+    @Test("undo --since counts steps, as it takes them back: 3 steps of 4 changes do not ask; 4 steps are listed with their changes, counted, and said taken back")
+    func sinceCountsSteps() async throws {
+        let daemon = try await DaemonProcess.start()
+        // Two adds, then one command completing both: 3 steps, 4 changes.
+        try await succeed(daemon, [["add", "One"], ["add", "Two"], ["done", "1", "2"]])
+        let three = try await daemon.todoctl("undo", "--since", "1h")
+        #expect(three.status == 0, "asked about 3 steps: \(three.stdout)\(three.stderr)")
+        #expect(three.lines.first == "took back 3 steps (4 changes):", "\(three.stdout)")
+        #expect(try await daemon.todoctl("list").stdout == "no open todos\n")
+        // 4 steps of 5 changes: refused without a terminal, in steps, the command's second change marked.
+        try await succeed(daemon, [["add", "Three"], ["add", "Four"], ["add", "Five"], ["done", "3", "4"]])
+        let refused = try await daemon.todoctl("undo", "--since", "1h", input: "y\n")
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stderr.contains("undo --since would take back 4 steps (5 changes); todoctl asks before it will take back more than 3"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Pass --yes to take back all 4"), "\(refused.stderr)")
+        let taken = try await daemon.todoctl("undo", "--since", "1h", "--yes")
+        #expect(taken.status == 0 && taken.lines.first == "took back 4 steps (5 changes):", "\(taken.stdout)\(taken.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("a step that is not one the connection began is refused, saying what to send")
     func foreignStepRefused() async throws {
         let daemon = try await DaemonProcess.start()
