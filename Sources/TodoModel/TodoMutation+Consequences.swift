@@ -8,12 +8,15 @@ public struct TodoConsequences: Sendable, Equatable {
     public var updates: [Todo] = []
     /// New todos to create: next occurrences, each with the number of the one it repeats.
     public var creations: [(previous: Int, todo: NewTodo)] = []
+    /// The todo itself stops repeating: it was reopened, and its series goes on from a next
+    /// occurrence kept because someone touched it (a series has one open occurrence).
+    public var stopsRepeating = false
 
     public init() {}
 
     public static func == (a: TodoConsequences, b: TodoConsequences) -> Bool {
         a.updates == b.updates && a.creations.map(\.previous) == b.creations.map(\.previous)
-            && a.creations.map(\.todo) == b.creations.map(\.todo)
+            && a.creations.map(\.todo) == b.creations.map(\.todo) && a.stopsRepeating == b.stopsRepeating
     }
 }
 
@@ -44,7 +47,9 @@ extension TodoMutation {
     ///   which completes them too; a recurring todo (and each subtask completed with it)
     ///   gets its next occurrence.
     /// - Reopening: a next occurrence made by its completion is deleted (softly) if nobody
-    ///   touched it since (open, revision 1); one that was changed is kept.
+    ///   touched it since (open, revision 1); one that was changed is kept, and the todo
+    ///   reopened then stops repeating, so that the series keeps one open occurrence: the kept
+    ///   one, with the work done on it (or, when it was completed, the one that made).
     /// - Deleting a parent deletes its live subtasks at the same instant; restoring it
     ///   restores those (not subtasks deleted on their own before). A subtask is not
     ///   restored while its parent is deleted.
@@ -75,9 +80,12 @@ extension TodoMutation {
         }
         if before.isCompleted, !after.isCompleted {
             // Only an untouched occurrence goes: not edited, done, deleted, nor given subtasks.
-            for follower in related.followers
-            where follower.isUntouchedOccurrence(hasSubtasks: related.followersWithSubtasks.contains(follower.number)) {
-                changed(follower) { $0.deletedAt = now }
+            for follower in related.followers {
+                if follower.isUntouchedOccurrence(hasSubtasks: related.followersWithSubtasks.contains(follower.number)) {
+                    changed(follower) { $0.deletedAt = now }
+                } else {
+                    result.stopsRepeating = after.recurrence != nil
+                }
             }
         }
         if !before.isDeleted, after.isDeleted {

@@ -156,16 +156,25 @@ extension TodoStore {
     /// Undoing a repeating todo's completion takes back the next occurrence it made as
     /// `reopen` does (PROTOCOL.md): only one nobody touched since (open, at its first
     /// revision, without subtasks) is deleted; one that was edited or completed is kept,
-    /// with the work done on it.
+    /// with the work done on it, and the todo reopened stops repeating, as with `reopen`:
+    /// a series keeps one open occurrence.
     private static func keepingTouchedOccurrences(_ writes: [JournalUndo.Write], undoing undone: [JournalEntry], in db: Database) throws -> [JournalUndo.Write] {
         let completed = Set(undone.filter { $0.before.map { !$0.isCompleted } == true && $0.after.isCompleted }.map(\.after.number))
         let occurrences = Set(undone.filter { $0.before == nil && $0.after.previous.map(completed.contains) == true }.map(\.after.id))
-        return try writes.filter { write in
+        var kept: Set<Int> = []
+        var filtered = try writes.filter { write in
             guard occurrences.contains(write.after.id), write.before.deletedAt == nil, write.after.deletedAt != nil else { return true }
             let hasSubtasks = try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM todo WHERE parent = ?)"), arguments: [write.before.number]) ?? false
-            return write.before.isUntouchedOccurrence(hasSubtasks: hasSubtasks)
+            if write.before.isUntouchedOccurrence(hasSubtasks: hasSubtasks) { return true }
+            if let previous = write.before.previous { kept.insert(previous) }
+            return false
         }
+        for index in filtered.indices where kept.contains(filtered[index].after.number)
+            && filtered[index].before.isCompleted && !filtered[index].after.isCompleted {
+            filtered[index].after.recurrence = nil
+        }
+        return filtered
     }
 
     /// The most changes one undo takes back: an undo step is one transaction, and a step over a

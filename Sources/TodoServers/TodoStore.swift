@@ -245,7 +245,7 @@ public final class TodoStore: Sendable {
         guard let current = matches.first else { return .failed(mutation, .notFound(ref)) }
         guard matches.count == 1 else { return .failed(mutation, .ambiguous(ref)) }
         if let refusal = try subtaskRefusal(mutation, current: current, in: transaction.db) { return .failed(mutation, refusal) }
-        let next: Todo
+        var next: Todo
         do {
             guard let applied = try mutation.applied(to: current, at: transaction.now) else { return .unchanged(mutation, current) }
             next = applied
@@ -258,6 +258,7 @@ public final class TodoStore: Sendable {
         case .success(let planned): (consequences, related) = planned
         case .failure(let refusal): return .failed(mutation, refusal)
         }
+        if consequences.stopsRepeating { next.recurrence = nil }
         try transaction.write(next, before: current)
         try write(consequences, related: related, in: &transaction)
         return .written(mutation, [])

@@ -61,7 +61,10 @@ struct DoneCommand: AsyncParsableCommand {
 
 struct ReopenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reopen", abstract: "Mark done todos open again.", discussion: bulkDiscussion + " A filter picks from completed todos.")
+        commandName: "reopen", abstract: "Mark done todos open again.",
+        discussion: bulkDiscussion + " A filter picks from completed todos. Reopening a repeating todo deletes the next occurrence "
+            + "its completion made, unless someone edited, completed or gave subtasks to that one since: it is then kept, and the "
+            + "reopened todo stops repeating, so that the series has one open occurrence.")
     @OptionGroup var arguments: MutationArguments
     func run() async throws { try arguments.apply(status: .completed, action: "reopen", Event.requestReopenTodo) }
 }

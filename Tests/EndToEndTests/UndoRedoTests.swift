@@ -345,6 +345,31 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
+    @Test("reopen or undo of a completion whose next occurrence was edited or done since leaves one open occurrence: the reopened one stops repeating")
+    func oneOpenOccurrence() async throws {
+        for touch in [["done", "2"], ["edit", "2", "--title", "Feed the cat"]] {
+            for back in [["reopen", "1"], ["undo", "2"]] {
+                let daemon = try await DaemonProcess.start(environment: fixedClock)
+                let environment = daemon.environment.merging(fixedClock) { $1 }
+                for command in [["add", "Feed cat", "--due", "today", "--every", "daily"], ["done", "1"], touch, back] {
+                    let result = try await run("todoctl", command, environment: environment)
+                    #expect(result.status == 0, "\(command): \(result.stdout)\(result.stderr)")
+                }
+                let open = try jsonArray(try await run("todoctl", ["list", "--json"], environment: environment).stdout)
+                let repeating = open.filter { !($0["recurrence"] is NSNull) && $0["recurrence"] != nil }.compactMap { $0["number"] as? Int }
+                #expect(repeating.count == 1, "\(touch) then \(back): open repeating occurrences \(repeating) of \(open)")
+                let first = try await show(daemon, "1")
+                #expect(first["completedAt"] is NSNull && first["recurrence"] is NSNull, "\(touch) then \(back): \(first)")
+                // Done again, it makes no second next occurrence: the series goes on from the kept one.
+                let done = try await run("todoctl", ["done", "1"], environment: environment)
+                #expect(done.status == 0 && done.lines.count == 1, "\(done.stdout)\(done.stderr)")
+                let after = try jsonArray(try await run("todoctl", ["list", "--json"], environment: environment).stdout)
+                #expect(after.filter { !($0["recurrence"] is NSNull) && $0["recurrence"] != nil }.count == 1, "\(after)")
+                try await daemon.stop()
+            }
+        }
+    }
+
     @Test("undoing a repeating todo's completion keeps a next occurrence completed or edited since, as reopen does")
     func undoCompletionKeepsTouchedOccurrence() async throws {
         for touch in [["done", "2"], ["edit", "2", "--title", "Feed the cat"]] {
