@@ -115,7 +115,7 @@ extension TodoStore {
         guard count <= maximumUndoneChanges else {
             return .failed(mutation, .invalid(
                 field: "since",
-                reason: "that undo would take back \(count) changes at once; the most is \(maximumUndoneChanges): undo a later time, or one change at a time (todoctl undo SEQ)"))
+                reason: "that undo would take back \(count) changes at once; the most is \(maximumUndoneChanges): undo a later time, or one step at a time (todoctl undo, or todoctl undo SEQ)"))
         }
         let undone = try JournalRecord.entries(rows, in: db)
         guard let oldest = undone.map(\.seq).min() else { return .failed(mutation, nothing) }

@@ -11,7 +11,7 @@ struct UndoCommand: AsyncParsableCommand {
         commandName: "undo", abstract: "Undo the last change (any client's), a given one, or everything since a time.",
         discussion: """
             One command is one step, which one undo takes back whole: `done 1 2 3`, `edit 1 2 \
-            -t x`, an import (800 todos at a time), a completion and the next occurrence it \
+            -t x`, an import (about 800 todos at a time), a completion and the next occurrence it \
             made; `todoctl log` marks the changes that go with an earlier one (step N).
 
             An undo puts back, field by field, what the change set: undoing an edit of the title \
