@@ -30,12 +30,15 @@ public struct RelatedTodos: Sendable {
     public var followers: [Todo]
     /// The numbers of those followers that have subtasks: work was added to them.
     public var followersWithSubtasks: Set<Int>
+    /// The occurrence it repeats (`Todo.previous`), when it is one and is not purged.
+    public var previous: Todo?
 
-    public init(subtasks: [Todo] = [], parent: Todo? = nil, followers: [Todo] = [], followersWithSubtasks: Set<Int> = []) {
+    public init(subtasks: [Todo] = [], parent: Todo? = nil, followers: [Todo] = [], followersWithSubtasks: Set<Int> = [], previous: Todo? = nil) {
         self.subtasks = subtasks
         self.parent = parent
         self.followers = followers
         self.followersWithSubtasks = followersWithSubtasks
+        self.previous = previous
     }
 }
 
@@ -52,7 +55,9 @@ extension TodoMutation {
     ///   one, with the work done on it (or, when it was completed, the one that made).
     /// - Deleting a parent deletes its live subtasks at the same instant; restoring it
     ///   restores those (not subtasks deleted on their own before). A subtask is not
-    ///   restored while its parent is deleted.
+    ///   restored while its parent is deleted. Restoring a next occurrence while the one it
+    ///   repeats is open (reopened) stops that one repeating: the series goes on from the
+    ///   restored one, and keeps one open occurrence.
     public func consequences(of before: Todo, becoming after: Todo, related: RelatedTodos, at now: Date, today: LocalDate)
         throws(TodoModelError) -> TodoConsequences
     {
@@ -101,6 +106,9 @@ extension TodoMutation {
             }
             for subtask in related.subtasks where subtask.isDeleted && subtask.deletedAt == before.deletedAt {
                 changed(subtask) { $0.deletedAt = nil }
+            }
+            if let previous = related.previous, after.recurrence != nil, previous.isOpenRepeating {
+                changed(previous) { $0.recurrence = nil }
             }
         }
         return result

@@ -142,6 +142,7 @@ extension TodoStore {
             return .failed(mutation, error)
         }
         writes = try keepingTouchedOccurrences(writes, undoing: undone, in: db)
+        writes = try endingOlderOccurrences(writes, at: transaction.now, in: db)
         if let refusal = try parentRefusal(of: writes, in: transaction) { return .failed(mutation, refusal) }
         let changing = try withSubtasks(writes, at: transaction.now, in: db)
         // One that changes nothing is journaled still (`JournalUndo.unchanged`): the walk steps past it.
@@ -175,6 +176,26 @@ extension TodoStore {
             filtered[index].after.recurrence = nil
         }
         return filtered
+    }
+
+    /// An undo that brings back a next occurrence (undoing its delete) while the one it
+    /// repeats is open stops that one repeating, in the same step, as `restore` does: a series
+    /// keeps one open occurrence.
+    private static func endingOlderOccurrences(_ writes: [JournalUndo.Write], at now: Date, in db: Database) throws -> [JournalUndo.Write] {
+        var all = writes
+        for write in writes where write.before.isDeleted && !write.after.isDeleted && write.after.recurrence != nil {
+            guard let number = write.after.previous else { continue }
+            if let index = all.firstIndex(where: { $0.after.number == number }) {
+                if all[index].after.isOpenRepeating { all[index].after.recurrence = nil }
+            } else if let previous = try TodoRecord.fetch(.number(number), in: db).first, previous.isOpenRepeating {
+                var after = previous
+                after.recurrence = nil
+                after.revision += 1
+                after.updatedAt = now
+                all.append(JournalUndo.Write(before: previous, after: after, undoes: write.undoes))
+            }
+        }
+        return all
     }
 
     /// The most changes one undo takes back: an undo step is one transaction, and a step over a

@@ -87,7 +87,9 @@ struct RemoveCommand: AsyncParsableCommand {
 
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "restore", abstract: "Bring deleted todos back.", discussion: bulkDiscussion + " A filter picks from deleted todos.")
+        commandName: "restore", abstract: "Bring deleted todos back.",
+        discussion: bulkDiscussion + " A filter picks from deleted todos. Restoring a repeating todo's next occurrence while the "
+            + "one it repeats is open again stops that one repeating: the series has one open occurrence.")
     @OptionGroup var arguments: MutationArguments
     func run() async throws { try arguments.apply(status: .deleted, action: "restore", Event.requestRestoreTodo) }
 }

@@ -370,6 +370,23 @@ struct UndoRedoTests {
         }
     }
 
+    @Test("restoring a deleted next occurrence (or undoing its delete) while the one it repeats is open again stops that one repeating: one open occurrence")
+    func restoredOccurrence() async throws {
+        for back in [["restore", "2"], ["undo", "4"]] {
+            let daemon = try await DaemonProcess.start(environment: fixedClock)
+            let environment = daemon.environment.merging(fixedClock) { $1 }
+            // Change 4 deletes #2, the occurrence #1's completion made; then #1 is reopened.
+            for command in [["add", "Feed cat", "--due", "today", "--every", "daily"], ["done", "1"], ["rm", "2"], ["reopen", "1"], back] {
+                let result = try await run("todoctl", command, environment: environment)
+                #expect(result.status == 0, "\(command): \(result.stdout)\(result.stderr)")
+            }
+            let open = try jsonArray(try await run("todoctl", ["list", "--json"], environment: environment).stdout)
+            let repeating = open.filter { !($0["recurrence"] is NSNull) && $0["recurrence"] != nil }.compactMap { $0["number"] as? Int }
+            #expect(open.count == 2 && repeating == [2], "\(back): open repeating occurrences \(repeating) of \(open)")
+            try await daemon.stop()
+        }
+    }
+
     @Test("undoing a repeating todo's completion keeps a next occurrence completed or edited since, as reopen does")
     func undoCompletionKeepsTouchedOccurrence() async throws {
         for touch in [["done", "2"], ["edit", "2", "--title", "Feed the cat"]] {
