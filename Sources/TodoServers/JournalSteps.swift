@@ -52,9 +52,15 @@ struct JournalSteps {
         pending = nil
         while let values = found, readAhead.contains(values.step) { found = try rows.next().map(Values.init) }
         guard let first = found else { return nil }
-        var undoneSteps = Set(first.undoneSteps)
-        var legacyUndoes = Set(first.undoes.map { [$0] } ?? [])
-        var isRedo = first.isRedo
+        var undoneSteps = Set<UInt64>()
+        var legacyUndoes = Set<UInt64>()
+        var isRedo = false
+        func add(_ values: Values) {
+            undoneSteps.formUnion(values.undoneSteps)
+            if let undoes = values.undoes { legacyUndoes.insert(undoes) }
+            isRedo = isRedo || values.isRedo
+        }
+        add(first)
         var oldest = first.seq
         while let row = try rows.next() {
             let values = Values(row)
@@ -63,9 +69,7 @@ struct JournalSteps {
                 break
             }
             oldest = values.seq
-            undoneSteps.formUnion(values.undoneSteps)
-            if let undoes = values.undoes { legacyUndoes.insert(undoes) }
-            isRedo = isRedo || values.isRedo
+            add(values)
         }
         // Rows of it before another step's: read now, at its newest row, and passed over later.
         var whole = true
@@ -74,6 +78,7 @@ struct JournalSteps {
                 db, sql: "SELECT seq, step, at, undoes, undoneSteps, isRedo FROM journal WHERE seq >= ? AND seq < ? AND step = ? ORDER BY seq",
                 arguments: [Int64(first.step), Int64(oldest), Int64(first.step)]
             ).map(Values.init)
+            older.forEach(add)
             if let lowest = older.first?.seq {
                 oldest = lowest
                 readAhead.insert(first.step)
