@@ -76,7 +76,15 @@ struct UndoCommand: AsyncParsableCommand {
                                       noun: "steps", action: "take back", yes: yes)
                 if steps.count > Selection.askAbove && !yes { named = [] }
             }
-            for change in named { name(change, "taking back") }
+            // A step of more changes than the bulk commands list without asking (another program's
+            // import) is named once, not a line a change.
+            for (step, changes) in Dictionary(grouping: named, by: \.step).sorted(by: { $0.key < $1.key }) {
+                guard changes.count > Selection.askAbove, let first = changes.first else {
+                    changes.forEach { name($0, "taking back") }
+                    continue
+                }
+                say("taking back step \(step) by \(TerminalText.escaped(first.author)): its \(changes.count) changes (todoctl log lists them)")
+            }
             // A plain undo is the daemon's to pick, at the moment it writes: two at once take
             // back two steps, as two in a row would (aiming at the step previewed, the second
             // would find it taken back by the first). `--since` takes exactly the changes
@@ -87,12 +95,13 @@ struct UndoCommand: AsyncParsableCommand {
                 if case .responseUndo(let list) = $0 { list } else if case .responseTodoViewModel = $0 { ChangeList(changes: [], seq: 0) } else { nil }
             }
             // Another undo came first and this one took back an older step than the one
-            // named: name that one's other programs' changes now, after the fact.
-            let previewed = Set(undone.changes.map(\.sequence))
-            for seq in Set(list.changes.compactMap(\.undoes)).subtracting(previewed).sorted(by: >) {
+            // named: name that step's maker now, after the fact, by its first change (one
+            // read a step; a daemon from before undone steps names only the changes).
+            let taken = list.changes.first?.undoneSteps ?? Array(Set(list.changes.compactMap(\.undoes)))
+            for seq in Set(taken).subtracting(steps).sorted(by: >) {
                 guard let change = try JournalPages.page(client, LogRequest(after: seq - 1, limit: 1)).changes.first,
                       change.sequence == seq, change.program != "todoctl" else { continue }
-                name(change, "took back")
+                if list.changes.count > 1 { say("took back step \(seq) by \(TerminalText.escaped(change.author))") } else { name(change, "took back") }
             }
             // What it took back, counted as the preview counted: its steps (the changes, when
             // they are those listed; another undo may have come first).
@@ -111,7 +120,10 @@ struct UndoCommand: AsyncParsableCommand {
 
     /// `taking back change 3 by watch (client 7): #1 edited …`: another program's change, named.
     private func name(_ change: JournaledChange, _ verb: String) {
-        let line = "\(verb) change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)"
+        say("\(verb) change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)")
+    }
+
+    private func say(_ line: String) {
         // With --json, stdout holds the JSON array only: the naming goes to stderr.
         if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { Terminal.print(line) }
     }

@@ -120,6 +120,22 @@ struct UndoStepTests {
         try await daemon.stop()
     }
 
+    @Test("another program's step of more changes than 3 is named once before undo takes it back, not a line a change")
+    func longStepNamedOnce() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await succeed(daemon, (1...5).map { ["add", "Todo \($0)"] })
+        let script = try daemon.connect()
+        _ = try await script.awaitLine(containing: "responseHello")
+        let first = try await request(script, #"{"event":"requestCompleteTodo","id":"c1","program":"script","data":1}"#, id: "c1")
+        let step = try #require(number("seq", in: first), "\(first)")
+        for ref in 2...5 { _ = try await request(script, #"{"event":"requestCompleteTodo","id":"c\#(ref)","step":\#(step),"data":\#(ref)}"#, id: "c\(ref)") }
+        let undone = try await daemon.todoctl("undo")
+        #expect(undone.status == 0 && undone.lines.filter { $0.hasPrefix("taking back") }.count == 1, "\(undone.stdout)\(undone.stderr)")
+        #expect(undone.stdout.contains("taking back step \(step) by script (client") && undone.stdout.contains("its 5 changes"), "\(undone.stdout)")
+        #expect(undone.lines.filter { $0.contains("reopened") }.count == 5, "\(undone.stdout)")
+        try await daemon.stop()
+    }
+
     @Test("a step that is not one the connection began is refused, saying what to send")
     func foreignStepRefused() async throws {
         let daemon = try await DaemonProcess.start()
