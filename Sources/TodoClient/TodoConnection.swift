@@ -19,6 +19,11 @@ import Glibc
 /// let answer = try connection.request(.requestTodoDetail(TodoRef("3")!))
 /// ```
 ///
+/// A connection serves one command: its writes are one journal step, so that one `undo`
+/// takes back `todoctl done 1 2 3` whole. The first write begins the step and each later
+/// one names it (`WireFrame.step`), as the last answer gave it; undo, redo, replay and purge
+/// are steps of their own and name none.
+///
 /// One thread uses it at a time; the socket closes when it goes away.
 public final class TodoConnection {
     /// What the daemon said on connecting: versions, this client's number, the last change.
@@ -29,6 +34,8 @@ public final class TodoConnection {
     private let codec = WireCodec()
     /// Named on the first request, for the journal's "who"; nil once sent.
     private var program: String?
+    /// The step this connection's writes go on: the one its last written change went on.
+    private var step: UInt64?
 
     /// Connects, checks who listens, and reads the daemon's hello. `program` names this
     /// client in the journal (`todoctl`).
@@ -56,7 +63,7 @@ public final class TodoConnection {
         let id = "r\(lastRequestID)"
         let frame: ByteBuffer
         do {
-            frame = try codec.encode(WireFrame(event: event, id: id, program: program))
+            frame = try codec.encode(WireFrame(event: event, id: id, program: program, step: event.goesOnAStep ? step : nil))
             program = nil
         } catch {
             throw .protocolViolation("could not encode the request: \(error)")
@@ -86,6 +93,11 @@ public final class TodoConnection {
             if answer.id == nil, answer.client == hello.client, case .responseError(let error) = answer.event { throw .refused(error) }
             guard answer.id == id, answer.client == hello.client else { continue }
             if case .responseError(let error) = answer.event { throw .refused(error) }
+            switch answer.event {
+            case .responseTodoViewModel(let change): step = change.stepToContinue ?? step
+            case .responseImportTodos(let result): step = result.changes.last { $0.stepToContinue != nil }?.stepToContinue ?? step
+            default: break
+            }
             return answer.event
         }
         throw .disconnected(goodbye)
@@ -118,6 +130,19 @@ public final class TodoConnection {
         case .responseHello(let hello): return hello
         case .responseGoodbye(let reason): throw .disconnected(reason)
         default: throw .protocolViolation("expected a hello first, got \(frame.event.kind.rawValue)")
+        }
+    }
+}
+
+extension Event {
+    /// A write that may go on a step an earlier request began (not an undo, a redo, a replay
+    /// or a purge, which are steps of their own).
+    var goesOnAStep: Bool {
+        switch self {
+        case .requestNewTodo, .requestUpdateTodoDetail, .requestCompleteTodo, .requestCompleteTodoWithChildren, .requestReopenTodo,
+             .requestToggleComplete, .requestDeleteTodo, .requestRestoreTodo, .requestImportTodos:
+            true
+        default: false
         }
     }
 }

@@ -110,7 +110,7 @@ final class ClientRegistry: Sendable {
 
     /// Publishes a client's request on the bus (not while the daemon shuts down).
     /// - Parameter program: the name the request gives its program; the first one sticks.
-    func publish(_ event: Event, from client: UInt64, request: String, program: String? = nil) -> Admission {
+    func publish(_ event: Event, from client: UInt64, request: String, program: String? = nil, step: UInt64? = nil) -> Admission {
         let (admission, name) = state.withLock { state -> (Admission, String) in
             guard !state.draining, var entry = state.clients[client] else { return (.refused, "") }
             if entry.program == nil, let program { entry.program = TodoValidation.programName(program) }
@@ -120,7 +120,7 @@ final class ClientRegistry: Sendable {
             state.clients[client] = entry
             return (entry.paused ? .acceptedAndHeld : .accepted, entry.program ?? "")
         }
-        if admission != .refused { bus.publish(event, correlation: Correlation(client: client, request: request, program: name)) }
+        if admission != .refused { bus.publish(event, correlation: Correlation(client: client, request: request, program: name, step: step)) }
         return admission
     }
 

@@ -89,7 +89,7 @@ final class ClientSession: ChannelInboundHandler {
     private func take(_ line: ByteBuffer, from connection: ClientConnection, context: ChannelHandlerContext) {
         switch codec.decodeRequest(line) {
         case .success(let frame):
-            switch registry.publish(frame.event, from: connection.id, request: frame.id ?? "", program: frame.program) {
+            switch registry.publish(frame.event, from: connection.id, request: frame.id ?? "", program: frame.program, step: frame.step) {
             case .accepted:
                 break
             case .acceptedAndHeld:

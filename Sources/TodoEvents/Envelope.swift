@@ -5,11 +5,14 @@ public struct Correlation: Sendable, Hashable, Codable, CustomStringConvertible 
     public var request: String
     /// The program the client named itself (`todoctl`, `watch`), for the journal's "who".
     public var program: String
+    /// The step the request's changes go on (`WireFrame.step`), when it names one.
+    public var step: UInt64?
 
-    public init(client: UInt64, request: String, program: String = "") {
+    public init(client: UInt64, request: String, program: String = "", step: UInt64? = nil) {
         self.client = client
         self.request = request
         self.program = program
+        self.step = step
     }
 
     public var description: String { "\(client)/\(request)" }

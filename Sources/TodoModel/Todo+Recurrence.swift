@@ -31,4 +31,10 @@ extension Todo {
     public func isUntouchedOccurrence(hasSubtasks: Bool) -> Bool {
         revision == 1 && !isCompleted && !isDeleted && !hasSubtasks
     }
+
+    /// Live, open and repeating: the occurrence its series goes on from. A series has one;
+    /// an older one open beside a later (reopened, or a later one restored) stops repeating.
+    public var isOpenRepeating: Bool {
+        recurrence != nil && !isCompleted && !isDeleted
+    }
 }

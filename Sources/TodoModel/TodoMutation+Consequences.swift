@@ -8,12 +8,15 @@ public struct TodoConsequences: Sendable, Equatable {
     public var updates: [Todo] = []
     /// New todos to create: next occurrences, each with the number of the one it repeats.
     public var creations: [(previous: Int, todo: NewTodo)] = []
+    /// The todo itself stops repeating: it was reopened, and its series goes on from a next
+    /// occurrence kept because someone touched it (a series has one open occurrence).
+    public var stopsRepeating = false
 
     public init() {}
 
     public static func == (a: TodoConsequences, b: TodoConsequences) -> Bool {
         a.updates == b.updates && a.creations.map(\.previous) == b.creations.map(\.previous)
-            && a.creations.map(\.todo) == b.creations.map(\.todo)
+            && a.creations.map(\.todo) == b.creations.map(\.todo) && a.stopsRepeating == b.stopsRepeating
     }
 }
 
@@ -27,12 +30,15 @@ public struct RelatedTodos: Sendable {
     public var followers: [Todo]
     /// The numbers of those followers that have subtasks: work was added to them.
     public var followersWithSubtasks: Set<Int>
+    /// The occurrence it repeats (`Todo.previous`), when it is one and is not purged.
+    public var previous: Todo?
 
-    public init(subtasks: [Todo] = [], parent: Todo? = nil, followers: [Todo] = [], followersWithSubtasks: Set<Int> = []) {
+    public init(subtasks: [Todo] = [], parent: Todo? = nil, followers: [Todo] = [], followersWithSubtasks: Set<Int> = [], previous: Todo? = nil) {
         self.subtasks = subtasks
         self.parent = parent
         self.followers = followers
         self.followersWithSubtasks = followersWithSubtasks
+        self.previous = previous
     }
 }
 
@@ -44,10 +50,14 @@ extension TodoMutation {
     ///   which completes them too; a recurring todo (and each subtask completed with it)
     ///   gets its next occurrence.
     /// - Reopening: a next occurrence made by its completion is deleted (softly) if nobody
-    ///   touched it since (open, revision 1); one that was changed is kept.
+    ///   touched it since (open, revision 1); one that was changed is kept, and the todo
+    ///   reopened then stops repeating, so that the series keeps one open occurrence: the kept
+    ///   one, with the work done on it (or, when it was completed, the one that made).
     /// - Deleting a parent deletes its live subtasks at the same instant; restoring it
     ///   restores those (not subtasks deleted on their own before). A subtask is not
-    ///   restored while its parent is deleted.
+    ///   restored while its parent is deleted. Restoring a next occurrence while the one it
+    ///   repeats is open (reopened) stops that one repeating: the series goes on from the
+    ///   restored one, and keeps one open occurrence.
     public func consequences(of before: Todo, becoming after: Todo, related: RelatedTodos, at now: Date, today: LocalDate)
         throws(TodoModelError) -> TodoConsequences
     {
@@ -75,9 +85,12 @@ extension TodoMutation {
         }
         if before.isCompleted, !after.isCompleted {
             // Only an untouched occurrence goes: not edited, done, deleted, nor given subtasks.
-            for follower in related.followers
-            where follower.isUntouchedOccurrence(hasSubtasks: related.followersWithSubtasks.contains(follower.number)) {
-                changed(follower) { $0.deletedAt = now }
+            for follower in related.followers {
+                if follower.isUntouchedOccurrence(hasSubtasks: related.followersWithSubtasks.contains(follower.number)) {
+                    changed(follower) { $0.deletedAt = now }
+                } else {
+                    result.stopsRepeating = after.recurrence != nil
+                }
             }
         }
         if !before.isDeleted, after.isDeleted {
@@ -93,6 +106,9 @@ extension TodoMutation {
             }
             for subtask in related.subtasks where subtask.isDeleted && subtask.deletedAt == before.deletedAt {
                 changed(subtask) { $0.deletedAt = nil }
+            }
+            if let previous = related.previous, after.recurrence != nil, previous.isOpenRepeating {
+                changed(previous) { $0.recurrence = nil }
             }
         }
         return result

@@ -19,13 +19,18 @@ public struct UndoWalk: Sendable {
         public var isRedo: Bool
         /// The seqs of its first and last rows still in the journal (a purge may have removed some).
         public var seqs: ClosedRange<UInt64>
+        /// Every seq in `seqs` is held by a row, its own or another step's: false when a
+        /// purge took one between its rows (a step that went on across requests has other
+        /// steps' rows between its own).
+        public var whole: Bool
 
-        public init(step: UInt64, at: Date, undoneSteps: [UInt64] = [], isRedo: Bool = false, seqs: ClosedRange<UInt64>? = nil) {
+        public init(step: UInt64, at: Date, undoneSteps: [UInt64] = [], isRedo: Bool = false, seqs: ClosedRange<UInt64>? = nil, whole: Bool = true) {
             self.step = step
             self.at = at
             self.undoneSteps = undoneSteps
             self.isRedo = isRedo
             self.seqs = seqs ?? step...step
+            self.whole = whole
         }
 
         public var isChange: Bool { undoneSteps.isEmpty }
@@ -73,37 +78,43 @@ public struct UndoWalk: Sendable {
     /// A purge takes a change number that no row holds and removes its todos' rows: the
     /// walk stops at the first seq missing below `lastChange`, however many changes came
     /// after the purge, since what it would reach has lost part of its history.
+    ///
+    /// Steps come by their newest row, and one that went on across requests spans other
+    /// steps' rows: every seq from the last change down to the lowest step visited is held
+    /// when each step is whole and its newest row meets (or lies within) those visited.
     public static func undoTarget(lastChange: UInt64, _ next: () throws -> Step?) rethrows -> UndoTarget {
         var walk = UndoWalk()
-        var expected = lastChange
+        // Every seq from this one up to `lastChange` is held by a row.
+        var held = lastChange + 1
         while let step = try next() {
-            guard step.seqs.upperBound == expected, step.seqs.lowerBound == step.step else { return .purged }
-            expected = step.step - 1
+            guard step.seqs.upperBound + 1 >= held, step.seqs.lowerBound == step.step, step.whole else { return .purged }
+            held = min(held, step.step)
             if walk.visit(step) && step.isChange { return .change(step) }
         }
         // Changes were made and no row is left: a purge took them all.
-        return expected == lastChange && lastChange > 0 ? .purged : .none
+        return held == lastChange + 1 && lastChange > 0 ? .purged : .none
     }
 
     /// The step that took `step` back, when a step still in effect did (nil: it is in effect).
     public static func takenBack(_ step: UInt64, _ next: () throws -> Step?) rethrows -> UInt64? {
         var walk = UndoWalk()
         var by: [UInt64: UInt64] = [:]
-        while let found = try next(), found.step > step {
+        // An undo comes after every row of what it took back (no step goes on past an undo).
+        while let found = try next(), found.seqs.upperBound > step {
             guard walk.visit(found) else { continue }
             for undone in found.undoneSteps where by[undone] == nil { by[undone] = found.step }
         }
         return walk.takenBack.contains(step) ? by[step] : nil
     }
 
-    /// The changes in effect made at or after `since` (up to the step `through`), which
-    /// `undo --since` takes back: newest first.
+    /// The changes in effect made at or after `since` (those whose newest row is `through`
+    /// or before: the last a preview listed), which `undo --since` takes back: newest first.
     public static func changes(since: Date, through: UInt64?, _ next: () throws -> Step?) rethrows -> [Step] {
         var walk = UndoWalk()
         var found: [Step] = []
         while let step = try next() {
             guard step.at >= since else { break }
-            if walk.visit(step), step.isChange, step.step <= through ?? .max { found.append(step) }
+            if walk.visit(step), step.isChange, step.seqs.upperBound <= through ?? .max { found.append(step) }
         }
         return found
     }

@@ -2,15 +2,20 @@ import Foundation
 import GRDB
 import TodoModel
 
-/// The journal's steps, newest first, as `UndoWalk` reads them: a cursor over the rows, so
-/// a walk reads only as far back as it goes. A step's rows are consecutive (one
-/// transaction); a purge may have removed some of them, so a step is read from whichever
-/// of its rows are left.
+/// The journal's steps, newest first by their newest row, as `UndoWalk` reads them: a
+/// cursor over the rows, so a walk reads only as far back as it goes. A step's rows are
+/// consecutive when it is one transaction; one that went on across requests
+/// (`TodoStore.joinable`) may have another client's changes between them, so a step is
+/// read whole where its newest row is, and its older rows are passed over when the cursor
+/// reaches them. A purge may have removed some rows, so a step is read from whichever of
+/// its rows are left.
 struct JournalSteps {
     private let db: Database
     private let rows: RowCursor
     /// The first row of the next step, read while looking for the end of this one.
     private var pending: Values?
+    /// Steps read whole with older rows still ahead of the cursor, which it passes over.
+    private var readAhead: Set<UInt64> = []
 
     private struct Values {
         var seq: UInt64
@@ -43,11 +48,19 @@ struct JournalSteps {
 
     /// The next older step; nil past the oldest.
     mutating func next() throws -> UndoWalk.Step? {
-        guard let first = try pending ?? rows.next().map(Values.init) else { return nil }
+        var found = try pending ?? rows.next().map(Values.init)
         pending = nil
-        var undoneSteps = Set(first.undoneSteps)
-        var legacyUndoes = Set(first.undoes.map { [$0] } ?? [])
-        var isRedo = first.isRedo
+        while let values = found, readAhead.contains(values.step) { found = try rows.next().map(Values.init) }
+        guard let first = found else { return nil }
+        var undoneSteps = Set<UInt64>()
+        var legacyUndoes = Set<UInt64>()
+        var isRedo = false
+        func add(_ values: Values) {
+            undoneSteps.formUnion(values.undoneSteps)
+            if let undoes = values.undoes { legacyUndoes.insert(undoes) }
+            isRedo = isRedo || values.isRedo
+        }
+        add(first)
         var oldest = first.seq
         while let row = try rows.next() {
             let values = Values(row)
@@ -56,9 +69,22 @@ struct JournalSteps {
                 break
             }
             oldest = values.seq
-            undoneSteps.formUnion(values.undoneSteps)
-            if let undoes = values.undoes { legacyUndoes.insert(undoes) }
-            isRedo = isRedo || values.isRedo
+            add(values)
+        }
+        // Rows of it before another step's: read now, at its newest row, and passed over later.
+        var whole = true
+        if oldest > first.step, pending != nil {
+            let older = try Row.fetchAll(
+                db, sql: "SELECT seq, step, at, undoes, undoneSteps, isRedo FROM journal WHERE seq >= ? AND seq < ? AND step = ? ORDER BY seq",
+                arguments: [Int64(first.step), Int64(oldest), Int64(first.step)]
+            ).map(Values.init)
+            older.forEach(add)
+            if let lowest = older.first?.seq {
+                oldest = lowest
+                readAhead.insert(first.step)
+                whole = try Int64.fetchOne(db, sql: "SELECT count(*) FROM journal WHERE seq BETWEEN ? AND ?", arguments: [Int64(oldest), Int64(first.seq)])
+                    == Int64(first.seq - oldest + 1)
+            }
         }
         // An undo journaled before redo names only the change it took back, first of its step.
         if undoneSteps.isEmpty, !legacyUndoes.isEmpty {
@@ -69,6 +95,6 @@ struct JournalSteps {
                 if (row["undoes"] as Int64?) != nil { isRedo = true }
             }
         }
-        return UndoWalk.Step(step: first.step, at: first.at, undoneSteps: undoneSteps.sorted(), isRedo: isRedo, seqs: oldest...first.seq)
+        return UndoWalk.Step(step: first.step, at: first.at, undoneSteps: undoneSteps.sorted(), isRedo: isRedo, seqs: oldest...first.seq, whole: whole)
     }
 }

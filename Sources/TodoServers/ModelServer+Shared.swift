@@ -186,7 +186,7 @@ extension ModelServer {
     ///
     /// When the shared store committed but the replica then could not (a full disk), the
     /// writes are answered so, and the replica takes them from the store at the next catch-up.
-    func commit(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], through shared: any SharedStore) throws -> [TodoWriteResult] {
+    func commit(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], steps: [WriteStep], through shared: any SharedStore) throws -> [TodoWriteResult] {
         var sharedCommitted = false
         try checkReplica(shared)
         do {
@@ -195,7 +195,7 @@ extension ModelServer {
                 let changes = try write.changes(after: replica)
                 try refuseUnlessReplica(changes, replica: replica, shared)
                 try catchUp(changes) { try write.changes(after: $0) }
-                return try store.commit(mutations, at: now, by: authors) { changes in
+                return try store.commit(mutations, at: now, by: authors, steps: steps) { changes in
                     try write.commit(changes)
                     sharedCommitted = true
                 }

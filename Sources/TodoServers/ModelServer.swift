@@ -201,14 +201,19 @@ public final class ModelServer: Sendable {
             let author = ChangeAuthor(client: envelope.correlation?.client ?? 0, program: envelope.correlation?.program ?? "")
             return Array(repeating: author, count: ModelServer.mutations(of: envelope).count)
         }
+        // A request's mutations are one step (an import's todos), on the step it names if it names one.
+        let steps = batch.flatMap { envelope in
+            let first: WriteStep = envelope.correlation?.step.map(WriteStep.joining) ?? .own
+            return [first] + Array(repeating: WriteStep.withPrevious, count: max(0, ModelServer.mutations(of: envelope).count - 1))
+        }
         let now = clock().roundedToMilliseconds
         storage.async { [self] in
             let results: [TodoWriteResult]
             let started = ContinuousClock.now
             defer { logger.trace("committed", metadata: ["writes": "\(mutations.count)", "took": "\(ContinuousClock.now - started)"]) }
             do {
-                results = try shared.map { try commit(mutations, at: now, by: authors, through: $0) }
-                    ?? store.commit(mutations, at: now, by: authors)
+                results = try shared.map { try commit(mutations, at: now, by: authors, steps: steps, through: $0) }
+                    ?? store.commit(mutations, at: now, by: authors, steps: steps)
             } catch {
                 if (error as? SharedStoreError)?.kind == .unreachable {
                     // The outage was logged as it began, and its count is logged as it ends (SharedStoreMonitor).

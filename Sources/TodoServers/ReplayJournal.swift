@@ -6,38 +6,46 @@ import TodoModel
 /// journal's seqs) into this journal's, so that the copy's undo and redo walk the same steps.
 /// A seq is found among the changes this replay wrote or skipped (which this journal holds)
 /// or among the request's `sources`, by the todo revision it wrote; one not found (a change
-/// the other log left out) is dropped, and a step whose first change is not found, or is
-/// not the step this journal ends with, starts a step of its own here: a step's rows stay
-/// consecutive, and an undo never takes back more than the original's would.
+/// the other log left out) is dropped, and a step whose first change is not found here as a
+/// step's first, or that an undo or redo here came after, starts a step of its own here
+/// (as `TodoStore.joinable` rules for a client): an undo never takes back more than the
+/// original's would. A step that went on around another client's change there does here too.
 struct ReplayJournal {
     private let db: Database
     /// Their seq → ours.
     private var ours: [UInt64: UInt64] = [:]
-    /// The step and time of this journal's last row: a step goes on only from there, and times never go back.
-    private var lastStep: UInt64?
+    /// Our seqs that began a step here.
+    private var stepStarts: Set<UInt64> = []
+    /// This journal's last undo or redo row and its step: no other step from before it goes on.
+    private var lastUndo: (seq: UInt64, step: UInt64) = (0, 0)
+    /// The time of this journal's last row: times never go back.
     private var lastAt: Date?
 
     init(sources: [ReplaySource], in db: Database) throws {
         self.db = db
         for source in sources {
-            if let seq = try Self.seq(number: source.number, revision: source.revision, in: db) { ours[source.seq] = seq }
+            if let seq = try note(number: source.number, revision: source.revision) { ours[source.seq] = seq }
         }
-        if let row = try Row.fetchOne(db, sql: "SELECT step, at FROM journal ORDER BY seq DESC LIMIT 1") {
-            lastStep = UInt64(row["step"] as Int64)
+        if let row = try Row.fetchOne(db, sql: "SELECT at FROM journal ORDER BY seq DESC LIMIT 1") {
             lastAt = Date(millisecondsSince1970: row["at"])
+        }
+        if let row = try Row.fetchOne(
+            db, sql: "SELECT seq, step FROM journal WHERE undoes IS NOT NULL OR undoneSteps IS NOT NULL ORDER BY seq DESC LIMIT 1") {
+            lastUndo = (UInt64(row["seq"] as Int64), UInt64(row["step"] as Int64))
         }
     }
 
     /// A change this journal holds already (replayed before): later ones may name it.
     mutating func skipped(_ change: ReplayedChange) throws {
         guard ours[change.seq] == nil else { return }
-        ours[change.seq] = try Self.seq(number: change.todo.number, revision: change.todo.revision, in: db)
+        ours[change.seq] = try note(number: change.todo.number, revision: change.todo.revision)
     }
 
     /// The entry `change` gets here, written as change `seq`.
     func entry(_ change: ReplayedChange, seq: UInt64, before: Todo?, now: Date) -> JournalEntry {
-        // A step goes on only when its first change is here and this journal's last row is of it.
-        let step = change.step != change.seq ? ours[change.step].flatMap { $0 == lastStep ? $0 : nil } ?? seq : seq
+        // A step goes on when its first change began a step here and no undo or redo (but its own) came since.
+        let step = change.step != change.seq
+            ? ours[change.step].flatMap { stepStarts.contains($0) && ($0 > lastUndo.seq || $0 == lastUndo.step) ? $0 : nil } ?? seq : seq
         // Their time, unless it would be later than now or earlier than the last: `undo --since` reads times newest first.
         let at = max(min(change.at, now), lastAt ?? .distantPast)
         return JournalEntry(
@@ -48,14 +56,18 @@ struct ReplayJournal {
 
     mutating func wrote(_ entry: JournalEntry, for change: ReplayedChange) {
         ours[change.seq] = entry.seq
-        lastStep = entry.step
+        if entry.step == entry.seq { stepStarts.insert(entry.seq) }
+        if entry.undoes != nil || !entry.undoneSteps.isEmpty { lastUndo = (entry.seq, entry.step) }
         lastAt = entry.at
     }
 
-    /// Our seq of the change that wrote revision `revision` of todo `number`.
-    private static func seq(number: Int, revision: Int, in db: Database) throws -> UInt64? {
-        try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT seq FROM journal WHERE number = ? AND revision = ? ORDER BY seq DESC LIMIT 1"),
-            arguments: [number, revision]).map(UInt64.init)
+    /// Our seq of the change that wrote revision `revision` of todo `number`, noting whether it began a step.
+    private mutating func note(number: Int, revision: Int) throws -> UInt64? {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT seq, step FROM journal WHERE number = ? AND revision = ? ORDER BY seq DESC LIMIT 1"),
+            arguments: [number, revision]) else { return nil }
+        let (seq, step) = (UInt64(row["seq"] as Int64), UInt64(row["step"] as Int64))
+        if seq == step { stepStarts.insert(seq) }
+        return seq
     }
 }

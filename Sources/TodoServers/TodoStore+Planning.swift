@@ -64,7 +64,7 @@ extension TodoStore {
 
     /// Writes the related todos' changes after the mutation's own, each a change of its own.
     static func write(_ consequences: TodoConsequences, related: RelatedTodos, in transaction: inout TodoTransaction) throws {
-        let before = Dictionary((related.subtasks + related.followers).map { ($0.id, $0) }) { first, _ in first }
+        let before = Dictionary((related.subtasks + related.followers + (related.previous.map { [$0] } ?? [])).map { ($0.id, $0) }) { first, _ in first }
         for update in consequences.updates {
             try transaction.write(update, before: before[update.id])
         }
@@ -86,7 +86,9 @@ extension TodoStore {
         let withSubtasks = try followers.filter { follower in
             try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM todo WHERE parent = ?)"), arguments: [follower.number]) ?? false
         }
-        return RelatedTodos(subtasks: subtasks, parent: parent, followers: followers, followersWithSubtasks: Set(withSubtasks.map(\.number)))
+        let previous = try todo.previous.flatMap { try TodoRecord.fetch(.number($0), in: db).first }
+        return RelatedTodos(subtasks: subtasks, parent: parent, followers: followers, followersWithSubtasks: Set(withSubtasks.map(\.number)),
+                            previous: previous)
     }
 
     /// The live subtasks of `todo`, in number order.

@@ -115,7 +115,7 @@ extension TodoStore {
         guard count <= maximumUndoneChanges else {
             return .failed(mutation, .invalid(
                 field: "since",
-                reason: "that undo would take back \(count) changes at once; the most is \(maximumUndoneChanges): undo a later time, or one change at a time (todoctl undo SEQ)"))
+                reason: "that undo would take back \(count) changes at once; the most is \(maximumUndoneChanges): undo a later time, or one step at a time (todoctl undo, or todoctl undo SEQ)"))
         }
         let undone = try JournalRecord.entries(rows, in: db)
         guard let oldest = undone.map(\.seq).min() else { return .failed(mutation, nothing) }
@@ -142,6 +142,7 @@ extension TodoStore {
             return .failed(mutation, error)
         }
         writes = try keepingTouchedOccurrences(writes, undoing: undone, in: db)
+        writes = try endingOlderOccurrences(writes, at: transaction.now, in: db)
         if let refusal = try parentRefusal(of: writes, in: transaction) { return .failed(mutation, refusal) }
         let changing = try withSubtasks(writes, at: transaction.now, in: db)
         // One that changes nothing is journaled still (`JournalUndo.unchanged`): the walk steps past it.
@@ -156,16 +157,45 @@ extension TodoStore {
     /// Undoing a repeating todo's completion takes back the next occurrence it made as
     /// `reopen` does (PROTOCOL.md): only one nobody touched since (open, at its first
     /// revision, without subtasks) is deleted; one that was edited or completed is kept,
-    /// with the work done on it.
+    /// with the work done on it, and the todo reopened stops repeating, as with `reopen`:
+    /// a series keeps one open occurrence.
     private static func keepingTouchedOccurrences(_ writes: [JournalUndo.Write], undoing undone: [JournalEntry], in db: Database) throws -> [JournalUndo.Write] {
         let completed = Set(undone.filter { $0.before.map { !$0.isCompleted } == true && $0.after.isCompleted }.map(\.after.number))
         let occurrences = Set(undone.filter { $0.before == nil && $0.after.previous.map(completed.contains) == true }.map(\.after.id))
-        return try writes.filter { write in
+        var kept: Set<Int> = []
+        var filtered = try writes.filter { write in
             guard occurrences.contains(write.after.id), write.before.deletedAt == nil, write.after.deletedAt != nil else { return true }
             let hasSubtasks = try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM todo WHERE parent = ?)"), arguments: [write.before.number]) ?? false
-            return write.before.isUntouchedOccurrence(hasSubtasks: hasSubtasks)
+            if write.before.isUntouchedOccurrence(hasSubtasks: hasSubtasks) { return true }
+            if let previous = write.before.previous { kept.insert(previous) }
+            return false
         }
+        for index in filtered.indices where kept.contains(filtered[index].after.number)
+            && filtered[index].before.isCompleted && !filtered[index].after.isCompleted {
+            filtered[index].after.recurrence = nil
+        }
+        return filtered
+    }
+
+    /// An undo that brings back a next occurrence (undoing its delete) while the one it
+    /// repeats is open stops that one repeating, in the same step, as `restore` does: a series
+    /// keeps one open occurrence.
+    private static func endingOlderOccurrences(_ writes: [JournalUndo.Write], at now: Date, in db: Database) throws -> [JournalUndo.Write] {
+        var all = writes
+        for write in writes where write.before.isDeleted && !write.after.isDeleted && write.after.recurrence != nil {
+            guard let number = write.after.previous else { continue }
+            if let index = all.firstIndex(where: { $0.after.number == number }) {
+                if all[index].after.isOpenRepeating { all[index].after.recurrence = nil }
+            } else if let previous = try TodoRecord.fetch(.number(number), in: db).first, previous.isOpenRepeating {
+                var after = previous
+                after.recurrence = nil
+                after.revision += 1
+                after.updatedAt = now
+                all.append(JournalUndo.Write(before: previous, after: after, undoes: write.undoes))
+            }
+        }
+        return all
     }
 
     /// The most changes one undo takes back: an undo step is one transaction, and a step over a

@@ -94,6 +94,7 @@ public final class TodoStore: Sendable {
             try TodoStore.journalExistingTodos(db)
         }
         registerReplicaMigration(&migrator)
+        registerStepMigration(&migrator)
         return migrator
     }
 
@@ -159,7 +160,8 @@ public final class TodoStore: Sendable {
 
     /// Applies the mutations in order, in one transaction, and returns once it is durable.
     /// It blocks the calling thread for the disk: call it from the storage thread.
-    /// `authors[i]` made `mutations[i]` (the daemon itself where missing).
+    /// `authors[i]` made `mutations[i]` (the daemon itself where missing), and `steps[i]`
+    /// says which journal step its changes go on (its own where missing).
     ///
     /// A mutation that cannot apply (unknown todo, stale revision) is answered as failed
     /// and the others still commit; an error from SQLite, or an update that changed no
@@ -168,11 +170,11 @@ public final class TodoStore: Sendable {
     /// `beforeCommit`, when given, receives every change written (entries and purges) and
     /// the counters after them, inside the transaction: when it throws, nothing is written.
     public func commit(
-        _ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor] = [],
+        _ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor] = [], steps: [WriteStep] = [],
         beforeCommit: ((SharedChanges) throws -> Void)? = nil
     ) throws -> [TodoWriteResult] {
         do {
-            return try write(mutations, at: now, by: authors, beforeCommit: beforeCommit)
+            return try write(mutations, at: now, by: authors, steps: steps, beforeCommit: beforeCommit)
         } catch let error as DatabaseError {
             // Said for what it is: a full disk, a damaged file, a broken rule; not SQLite's bare code.
             throw TodoStoreError(error, database: path)
@@ -180,16 +182,31 @@ public final class TodoStore: Sendable {
     }
 
     private func write(
-        _ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], beforeCommit: ((SharedChanges) throws -> Void)?
+        _ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], steps: [WriteStep],
+        beforeCommit: ((SharedChanges) throws -> Void)?
     ) throws -> [TodoWriteResult] {
         try pool.write { db in
             var transaction = try TodoTransaction(db: db, now: now)
             var results: [TodoWriteResult] = []
             results.reserveCapacity(mutations.count)
+            // The step the current request's changes go on, or why the step it named was refused.
+            var requestStep: UInt64?
+            var refusal: TodoModelError?
             for (index, mutation) in mutations.enumerated() {
                 transaction.author = index < authors.count ? authors[index] : ChangeAuthor()
+                switch index < steps.count ? steps[index] : .own {
+                case .own: (requestStep, refusal) = (nil, nil)
+                case .joining(let step): (requestStep, refusal) = try TodoStore.joinable(step, by: mutation, in: transaction)
+                case .withPrevious: break
+                }
+                if let refusal {
+                    results.append(.failed(mutation, refusal))
+                    continue
+                }
+                transaction.joining = requestStep
                 let result = try TodoStore.apply(mutation, in: &transaction)
                 let changes = transaction.takeChanges()
+                if let last = changes.last { requestStep = last.step }
                 results.append(changes.isEmpty ? result : .written(mutation, changes))
             }
             try transaction.save()
@@ -228,7 +245,7 @@ public final class TodoStore: Sendable {
         guard let current = matches.first else { return .failed(mutation, .notFound(ref)) }
         guard matches.count == 1 else { return .failed(mutation, .ambiguous(ref)) }
         if let refusal = try subtaskRefusal(mutation, current: current, in: transaction.db) { return .failed(mutation, refusal) }
-        let next: Todo
+        var next: Todo
         do {
             guard let applied = try mutation.applied(to: current, at: transaction.now) else { return .unchanged(mutation, current) }
             next = applied
@@ -241,6 +258,7 @@ public final class TodoStore: Sendable {
         case .success(let planned): (consequences, related) = planned
         case .failure(let refusal): return .failed(mutation, refusal)
         }
+        if consequences.stopsRepeating { next.recurrence = nil }
         try transaction.write(next, before: current)
         try write(consequences, related: related, in: &transaction)
         return .written(mutation, [])

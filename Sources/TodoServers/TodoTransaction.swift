@@ -15,6 +15,8 @@ struct TodoTransaction {
     let now: Date
     /// Who the mutation being applied came from.
     var author = ChangeAuthor()
+    /// The step an earlier mutation began that this one's changes go on; nil: its own.
+    var joining: UInt64?
     private(set) var counters: Counters
     /// The changes of the mutation being applied, in order.
     private(set) var changes: [JournalEntry] = []
@@ -41,7 +43,7 @@ struct TodoTransaction {
     /// and journals it. `before` must be the row as this transaction read it.
     @discardableResult
     mutating func write(_ after: Todo, before: Todo?, undoes: UInt64? = nil, undoneSteps: [UInt64] = [], isRedo: Bool = false) throws -> JournalEntry {
-        let (first, now, author) = (changes.first?.seq, now, author)
+        let (first, now, author) = (joining ?? changes.first?.seq, now, author)
         return try write(after, before: before) { seq in
             JournalEntry(seq: seq, step: first ?? seq, at: now, author: author, kind: TodoChangeKind(before: before, after: after),
                          before: before, after: after, undoes: undoes, undoneSteps: undoneSteps, isRedo: isRedo)

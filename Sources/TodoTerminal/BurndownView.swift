@@ -13,8 +13,9 @@ import TodoViewModel
 ///                 └────────────────
 ///                  0              7
 ///
-/// The legend names every mark drawn (`▶` too); when the bars leave it no room it takes a
-/// line of its own over the numbers' heading. Days not all of this year carry their year. A bar is a stock (open)
+/// The legend names every mark drawn (`▶` too), starting over the bars' first column; when
+/// the bars leave it no room it takes a line of its own over the numbers' heading (two, in
+/// the narrowest terminals). Days not all of this year carry their year. A bar is a stock (open)
 /// and a flow (done) stacked: the bar shrinks as work is done, and a day of work shows
 /// as its ▓ end.
 public struct BurndownView: Sendable {
@@ -108,9 +109,21 @@ public struct BurndownView: Sendable {
         if used < room {
             return [String(repeating: " ", count: lead) + text + String(repeating: " ", count: room - used) + styler.apply(.bold, to: numbers)]
         }
-        // On its own line, from the bars' edge while it fits there, else from the left.
+        // Over the bars, from their first column: on a line of its own, or where the width
+        // leaves too little for that, a mark a line as far as they fit (moved left, it stood
+        // over the labels instead). The minimum width leaves room for the longest mark.
         let total = lead + room + TerminalText.width(numbers)
-        return [String(repeating: " ", count: used + lead <= total ? lead : max(0, total - used)) + text, heading]
+        var lines: [String] = []
+        var line = "", width = 0
+        for (mark, columns) in parts {
+            if width > 0, lead + width + 2 + columns > total {
+                lines.append(line)
+                (line, width) = ("", 0)
+            }
+            line += (width > 0 ? "  " : String(repeating: " ", count: lead)) + mark
+            width += (width > 0 ? 2 : 0) + columns
+        }
+        return lines + [line, heading]
     }
 
     /// Whether the labels name the year: when a day drawn is not of this year (a range

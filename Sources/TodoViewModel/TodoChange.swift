@@ -31,23 +31,34 @@ public struct TodoChange: Sendable, Equatable, Codable {
     /// this one's: a repeating todo's next occurrence, the subtasks completed, deleted or
     /// restored with their parent. Empty on a change that is itself one of those.
     public var further: [TodoChange]
+    /// The step it went on when an earlier request began it (the `seq` of that step's first
+    /// change: a request naming `step`, or an import's later todos); nil when it is its
+    /// own step's first change, or one of `further` (which share the answer's step).
+    public var step: UInt64?
 
-    public init(kind: Kind, todo: TodoViewModel, sequence: UInt64, further: [TodoChange] = []) {
+    public init(kind: Kind, todo: TodoViewModel, sequence: UInt64, further: [TodoChange] = [], step: UInt64? = nil) {
         self.kind = kind
         self.todo = todo
         self.sequence = sequence
         self.further = further
+        self.step = step
     }
 
     /// The broadcast of one journaled change.
     public init(_ entry: JournalEntry) {
-        self.init(kind: Kind(entry.kind), todo: TodoViewModel(entry.after), sequence: entry.seq)
+        self.init(kind: Kind(entry.kind), todo: TodoViewModel(entry.after), sequence: entry.seq, step: entry.step == entry.seq ? nil : entry.step)
     }
 
     /// A write's answer: its own journaled change, carrying the rest of its step.
     public init(_ own: JournalEntry, further: some Sequence<JournalEntry>) {
         self.init(own)
-        self.further = further.map(TodoChange.init)
+        self.further = further.map { TodoChange(kind: Kind($0.kind), todo: TodoViewModel($0.after), sequence: $0.seq) }
+    }
+
+    /// The step a client's next request of the same command names: the one this change
+    /// went on (nil for `unchanged`, which wrote nothing).
+    public var stepToContinue: UInt64? {
+        kind == .unchanged ? nil : step ?? sequence
     }
 
     /// Each change of the step on its own, in commit order: what a View applies one by one.
@@ -56,7 +67,7 @@ public struct TodoChange: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind = "change", todo, sequence = "seq", further
+        case kind = "change", todo, sequence = "seq", further, step
     }
 
     public init(from decoder: any Decoder) throws {
@@ -64,7 +75,8 @@ public struct TodoChange: Sendable, Equatable, Codable {
         self.init(
             kind: try c.decode(Kind.self, forKey: .kind), todo: try c.decode(TodoViewModel.self, forKey: .todo),
             sequence: try c.decode(UInt64.self, forKey: .sequence),
-            further: try c.decodeIfPresent([TodoChange].self, forKey: .further) ?? [])
+            further: try c.decodeIfPresent([TodoChange].self, forKey: .further) ?? [],
+            step: try c.decodeIfPresent(UInt64.self, forKey: .step))
     }
 
     /// `further` only when there are some, so a one-change step is the line it always was
@@ -75,6 +87,7 @@ public struct TodoChange: Sendable, Equatable, Codable {
         try c.encode(todo, forKey: .todo)
         try c.encode(sequence, forKey: .sequence)
         if !further.isEmpty { try c.encode(further, forKey: .further) }
+        try c.encodeIfPresent(step, forKey: .step)
     }
 }
 

@@ -40,7 +40,7 @@ extension WireDecoder {
             decoded = make(try data.decodeValue(TodoRef.self))
         default: return nil
         }
-        return WireFrame(event: decoded, id: members.id, client: members.client, program: members.program)
+        return WireFrame(event: decoded, id: members.id, client: members.client, program: members.program, step: members.step)
     }
 
     /// The requests whose data is one todo's reference.
@@ -52,9 +52,9 @@ extension WireDecoder {
     ]
 
     /// A frame's members: its event's name, correlation and data (nil when null or missing).
-    private func frameMembers() throws -> (event: String?, id: String?, client: UInt64?, program: String?, data: WireDecoder?)? {
+    private func frameMembers() throws -> (event: String?, id: String?, client: UInt64?, program: String?, step: UInt64?, data: WireDecoder?)? {
         guard kind == .object else { return nil }
-        var event: String?, id: String?, client: UInt64?, program: String?, data: WireDecoder?
+        var event: String?, id: String?, client: UInt64?, program: String?, step: UInt64?, data: WireDecoder?
         try forEachMember { key, value in
             let present = value.kind != .null
             switch key {
@@ -62,11 +62,12 @@ extension WireDecoder {
             case "id" where present: id = try value.text()
             case "client" where present: client = try value.integer(UInt64.self)
             case "program" where present: program = try value.text()
+            case "step" where present: step = try value.integer(UInt64.self)
             case "data" where present: data = value
             default: return  // unknown members are a newer version's, skipped as the conformances skip them
             }
         }
-        return (event, id, client, program, data)
+        return (event, id, client, program, step, data)
     }
 
     /// The frame when it is a hello or a detail these readers take whole; nil otherwise.
@@ -86,7 +87,7 @@ extension WireDecoder {
             decoded = .responseTodoViewModel(change)
         default: return nil
         }
-        return WireFrame(event: decoded, id: members.id, client: members.client, program: members.program)
+        return WireFrame(event: decoded, id: members.id, client: members.client, program: members.program, step: members.step)
     }
 
     /// A list's rows, their parents and progress, and the filter it answers (still through

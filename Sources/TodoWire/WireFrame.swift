@@ -13,12 +13,17 @@ public struct WireFrame: Sendable, Equatable {
     /// On a request: the program the client names itself (`todoctl`, `watch`), kept as
     /// the "who" of its changes in the journal. The first request that names one counts.
     public var program: String?
+    /// On a write request: the step (the `seq` of its first change) that an earlier request
+    /// of the same connection began, which this one's changes go on, so that one `undo`
+    /// takes back a command made of several requests (`todoctl done 1 2 3`).
+    public var step: UInt64?
 
-    public init(event: Event, id: String? = nil, client: UInt64? = nil, program: String? = nil) {
+    public init(event: Event, id: String? = nil, client: UInt64? = nil, program: String? = nil, step: UInt64? = nil) {
         self.event = event
         self.id = id
         self.client = client
         self.program = program
+        self.step = step
     }
 
     /// The frame for a view event going out to a client, with the correlation of the
@@ -31,7 +36,7 @@ public struct WireFrame: Sendable, Equatable {
 
 extension WireFrame: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, client, program
+        case id, client, program, step
     }
 
     public init(from decoder: any Decoder) throws {
@@ -40,6 +45,7 @@ extension WireFrame: Codable {
         id = try c.decodeIfPresent(String.self, forKey: .id)
         client = try c.decodeIfPresent(UInt64.self, forKey: .client)
         program = try c.decodeIfPresent(String.self, forKey: .program)
+        step = try c.decodeIfPresent(UInt64.self, forKey: .step)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -47,6 +53,7 @@ extension WireFrame: Codable {
         try c.encodeIfPresent(client, forKey: .client)
         try c.encodeIfPresent(id, forKey: .id)
         try c.encodeIfPresent(program, forKey: .program)
+        try c.encodeIfPresent(step, forKey: .step)
         try event.encode(to: encoder)
     }
 }

@@ -22,8 +22,13 @@ extension JournaledChange {
         "\(ShowCommand.format(at))  \(what)   \(Terminal.styled(TerminalText.escaped(author), .dim))"
     }
 
-    /// `12  2026-11-21 14:02  #3  edited   title …   todoctl (client 3)`, for the log.
+    /// `12  2026-11-21 14:02  #3  edited   title …   todoctl (client 3)`, for the log; a
+    /// change that goes with an earlier one (the same command, taken back by the same undo)
+    /// says which: `14  …  #4  edited   tags +x (step 12)   todoctl (client 3)`.
     var logLine: String {
-        "\(sequence)  \(ShowCommand.format(at))  \(todo.numberText)  \(what)   \(Terminal.styled(TerminalText.escaped(author), .dim))"
+        "\(sequence)  \(ShowCommand.format(at))  \(todo.numberText)  \(what)\(stepMark)   \(Terminal.styled(TerminalText.escaped(author), .dim))"
     }
+
+    /// ` (step 12)` on a change that goes with change 12 (one command, one undo); empty on a step's first.
+    var stepMark: String { step == sequence ? "" : " (step \(step))" }
 }

@@ -8,6 +8,10 @@ struct LogCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log", abstract: "Show every change (or the last --limit), newest last.",
         discussion: """
+            A change marked (step N) goes with change N: one command made them (`done 1 2 3`, \
+            an import, a completion and the next occurrence it made), and one undo takes them \
+            back together.
+
             With --json each line is one change in the shape of the daemon's broadcasts \
             (change, seq, todo) plus at, client, program and before: a stream that \
             `todoctl replay` turns back into the same todos in an empty database.

@@ -61,7 +61,10 @@ struct DoneCommand: AsyncParsableCommand {
 
 struct ReopenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reopen", abstract: "Mark done todos open again.", discussion: bulkDiscussion + " A filter picks from completed todos.")
+        commandName: "reopen", abstract: "Mark done todos open again.",
+        discussion: bulkDiscussion + " A filter picks from completed todos. Reopening a repeating todo deletes the next occurrence "
+            + "its completion made, unless someone edited, completed or gave subtasks to that one since: it is then kept, and the "
+            + "reopened todo stops repeating, so that the series has one open occurrence.")
     @OptionGroup var arguments: MutationArguments
     func run() async throws { try arguments.apply(status: .completed, action: "reopen", Event.requestReopenTodo) }
 }
@@ -84,7 +87,9 @@ struct RemoveCommand: AsyncParsableCommand {
 
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "restore", abstract: "Bring deleted todos back.", discussion: bulkDiscussion + " A filter picks from deleted todos.")
+        commandName: "restore", abstract: "Bring deleted todos back.",
+        discussion: bulkDiscussion + " A filter picks from deleted todos. Restoring a repeating todo's next occurrence while the "
+            + "one it repeats is open again stops that one repeating: the series has one open occurrence.")
     @OptionGroup var arguments: MutationArguments
     func run() async throws { try arguments.apply(status: .deleted, action: "restore", Event.requestRestoreTodo) }
 }

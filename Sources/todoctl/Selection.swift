@@ -59,14 +59,16 @@ struct Selection: ParsableArguments {
 
     /// Asks before acting on more than a handful of things (`lines`, one each, escaped
     /// already; `found` says how many there are); refuses where it cannot ask.
-    static func confirm(_ lines: [String], found: String, noun: String, action: String, yes: Bool) throws {
-        guard lines.count > askAbove, !yes else { return }
+    /// `count`: what is asked about, when a line is not one (undo's steps, listed change by change).
+    static func confirm(_ lines: [String], count: Int? = nil, found: String, noun: String, action: String, yes: Bool) throws {
+        let count = count ?? lines.count
+        guard count > askAbove, !yes else { return }
         guard isatty(STDIN_FILENO) == 1 else {
-            Terminal.error("\(found); todoctl asks before it will \(action) more than \(askAbove), and cannot ask without a terminal: nothing changed. Pass --yes to \(action) all \(lines.count)")
+            Terminal.error("\(found); todoctl asks before it will \(action) more than \(askAbove), and cannot ask without a terminal: nothing changed. Pass --yes to \(action) all \(count)")
             throw ExitStatus.refused
         }
         for line in lines { Terminal.print("  \(line)") }
-        Swift.print("\(action.prefix(1).uppercased() + action.dropFirst()) these \(lines.count) \(noun)? [y/N] ", terminator: "")
+        Swift.print("\(action.prefix(1).uppercased() + action.dropFirst()) these \(count) \(noun)? [y/N] ", terminator: "")
         fflush(nil)
         guard let answer = readLine()?.lowercased(), ["y", "yes"].contains(answer) else {
             Terminal.print("nothing changed")

@@ -102,6 +102,10 @@ extension TodoRef {
     static func checked(_ text: String) throws -> TodoRef {
         if let ref = TodoRef(argument: text) { return ref }
         let word = text.trimmingCharacters(in: .whitespaces)
+        // `show ''` (an empty variable in a script): the message would otherwise name nothing.
+        if word.isEmpty {
+            throw ValidationError("the todo named is empty: give its number (3 or #3), its id, or 8 or more leading characters of its id (todoctl list --all shows them)")
+        }
         let digits = word.hasPrefix("#") || word.hasPrefix("-") ? word.dropFirst() : Substring(word)
         if !digits.isEmpty, digits.allSatisfy(\.isNumber) { throw ValidationError(notATodo(word)) }
         throw ValidationError("\(word) is not a todo: name one by its number (3 or #3), its id, or 8 or more leading characters of its id (todoctl list --all shows them)")

@@ -10,6 +10,10 @@ struct UndoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo", abstract: "Undo the last change (any client's), a given one, or everything since a time.",
         discussion: """
+            One command is one step, which one undo takes back whole: `done 1 2 3`, `edit 1 2 \
+            -t x`, an import (about 800 todos at a time), a completion and the next occurrence it \
+            made; `todoctl log` marks the changes that go with an earlier one (step N).
+
             An undo puts back, field by field, what the change set: undoing an edit of the title \
             leaves a later edit of the notes alone. Undoing an add deletes (it can be restored), \
             undoing a delete restores, undoing a done reopens. A field changed again since is a \
@@ -22,7 +26,8 @@ struct UndoCommand: AsyncParsableCommand {
             still in effect when todod writes it: two at once take back two steps. A change \
             made by another program (watch, a script, todod itself) is named, with that \
             program, before it is undone, or after, when another undo came first; `undo --since` \
-            lists what it would take back and asks above \(Selection.askAbove) changes (--yes \
+            lists what it would take back and asks above \(Selection.askAbove) steps (commands, \
+            counted as it takes them back; --yes \
             does not ask; without a terminal it refuses). Naming an undo (`todoctl undo SEQ`) \
             redoes it. See the changes with `todoctl log`.
 
@@ -33,14 +38,14 @@ struct UndoCommand: AsyncParsableCommand {
             one steps on. Undo does not step back past a purge; name an older change to undo it.
             """)
 
-    @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step; default: the last still in effect.")
+    @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step (its command); default: the last still in effect.")
     var seq: UInt64?
     // Unconditional: `--since -10m` starts with a dash.
     @Option(parsing: .unconditional, help: ArgumentHelp("Undo every change made since then and still in effect, newest first, as one step: \(WhenArgument.accepted).", valueName: "when"),
         transform: WhenArgument.checked)
     var since: WhenArgument?
     @Flag(help: "Put old values back even where a later change set the field again.") var force = false
-    @Flag(name: .shortAndLong, help: "Take back more than \(Selection.askAbove) changes (--since) without asking.") var yes = false
+    @Flag(name: .shortAndLong, help: "Take back more than \(Selection.askAbove) steps (--since) without asking.") var yes = false
     @OptionGroup var connection: ConnectionOptions
     @Flag(help: "Print the changes the undo made as one JSON array, as the commands that change several todos do.") var json = false
 
@@ -55,6 +60,9 @@ struct UndoCommand: AsyncParsableCommand {
                 if case .responseUndo(let list) = $0 { list } else { nil }
             }
             var named = undone.changes.filter { $0.program != "todoctl" }
+            // An undo takes back steps (a command's changes together): counted and asked about
+            // as steps, each change listed, those that go with an earlier one marked as `log` marks them.
+            let steps = Set(undone.changes.map(\.step))
             if since != nil {
                 // Seqs right-aligned and numbers left-aligned, so that every column starts where the one above does.
                 let seqWidth = undone.changes.map { String($0.sequence).count }.max() ?? 0
@@ -62,12 +70,21 @@ struct UndoCommand: AsyncParsableCommand {
                 let lines = undone.changes.map { change in
                     let seq = String(change.sequence)
                     return String(repeating: " ", count: seqWidth - seq.count) + seq + "  " + change.todo.numberText
-                        + String(repeating: " ", count: numberWidth - change.todo.numberText.count) + "  \(change.what)   \(TerminalText.escaped(change.author))"
+                        + String(repeating: " ", count: numberWidth - change.todo.numberText.count) + "  \(change.what)\(change.stepMark)   \(TerminalText.escaped(change.author))"
                 }
-                try Selection.confirm(lines, found: "undo --since would take back \(lines.count) changes", noun: "changes", action: "take back", yes: yes)
-                if lines.count > Selection.askAbove && !yes { named = [] }
+                try Selection.confirm(lines, count: steps.count, found: "undo --since would take back \(Self.counted(steps.count, lines.count))",
+                                      noun: "steps", action: "take back", yes: yes)
+                if steps.count > Selection.askAbove && !yes { named = [] }
             }
-            for change in named { name(change, "taking back") }
+            // A step of more changes than the bulk commands list without asking (another program's
+            // import) is named once, not a line a change.
+            for (step, changes) in Dictionary(grouping: named, by: \.step).sorted(by: { $0.key < $1.key }) {
+                guard changes.count > Selection.askAbove, let first = changes.first else {
+                    changes.forEach { name($0, "taking back") }
+                    continue
+                }
+                say("taking back step \(step) by \(TerminalText.escaped(first.author)): its \(changes.count) changes (todoctl log lists them)")
+            }
             // A plain undo is the daemon's to pick, at the moment it writes: two at once take
             // back two steps, as two in a row would (aiming at the step previewed, the second
             // would find it taken back by the first). `--since` takes exactly the changes
@@ -78,21 +95,35 @@ struct UndoCommand: AsyncParsableCommand {
                 if case .responseUndo(let list) = $0 { list } else if case .responseTodoViewModel = $0 { ChangeList(changes: [], seq: 0) } else { nil }
             }
             // Another undo came first and this one took back an older step than the one
-            // named: name that one's other programs' changes now, after the fact.
-            let previewed = Set(undone.changes.map(\.sequence))
-            for seq in Set(list.changes.compactMap(\.undoes)).subtracting(previewed).sorted(by: >) {
+            // named: name that step's maker now, after the fact, by its first change (one
+            // read a step; a daemon from before undone steps names only the changes).
+            let taken = list.changes.first?.undoneSteps ?? Array(Set(list.changes.compactMap(\.undoes)))
+            for seq in Set(taken).subtracting(steps).sorted(by: >) {
                 guard let change = try JournalPages.page(client, LogRequest(after: seq - 1, limit: 1)).changes.first,
                       change.sequence == seq, change.program != "todoctl" else { continue }
-                name(change, "took back")
+                if list.changes.count > 1 { say("took back step \(seq) by \(TerminalText.escaped(change.author))") } else { name(change, "took back") }
+            }
+            // What it took back, counted as the preview counted: its steps (the changes, when
+            // they are those listed; another undo may have come first).
+            if since != nil, !json, let taken = list.changes.first?.undoneSteps {
+                Terminal.print("took back \(Self.counted(taken.count, Set(taken) == steps ? undone.changes.count : nil)):")
             }
             return list
         }
         try UndoCommand.print(list, json: json, nothing: "nothing to change: the todos are already as the undo would leave them")
     }
 
+    /// `4 steps`, or `4 steps (5 changes)` when a step holds several.
+    private static func counted(_ steps: Int, _ changes: Int?) -> String {
+        "\(steps) step\(steps == 1 ? "" : "s")" + (changes.map { $0 > steps ? " (\($0) changes)" : "" } ?? "")
+    }
+
     /// `taking back change 3 by watch (client 7): #1 edited …`: another program's change, named.
     private func name(_ change: JournaledChange, _ verb: String) {
-        let line = "\(verb) change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)"
+        say("\(verb) change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)")
+    }
+
+    private func say(_ line: String) {
         // With --json, stdout holds the JSON array only: the naming goes to stderr.
         if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { Terminal.print(line) }
     }

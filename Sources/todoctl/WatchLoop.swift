@@ -161,8 +161,10 @@ struct WatchLoop {
                     // As todoctl names another program's change it takes back: watch's U
                     // picks the last change of any client's, which may not be this user's.
                     let makers = await Self.makers(of: list.changes, asking: client)
-                    // First, so that a narrow terminal cuts the change's details, not whose it was.
-                    let named = makers.map { " change \($0.sequence) by \(TerminalText.escaped($0.author))" }.joined(separator: ",")
+                    // First, so that a narrow terminal cuts the change's details, not whose it was. A step
+                    // of several changes (a command's, as `todoctl log` marks them) is named once.
+                    let what = list.changes.count > 1 ? "step" : "change"
+                    let named = makers.map { " \(what) \($0.sequence) by \(TerminalText.escaped($0.author))" }.joined(separator: ",")
                     sink.yield(.said(Self.undone(list.changes, "undone\(named) (R redoes)")))
                 case .responseRedo(let list): sink.yield(.said(Self.undone(list.changes, "redone")))
                 // An undo that changes nothing is answered like any write that changes nothing.
@@ -202,11 +204,14 @@ struct WatchLoop {
         status.reachable ? nil : StoreOutage(store: status.store, since: status.since, problem: status.problem)
     }
 
-    /// The changes an undo took back that another program than watch made, read from the
-    /// log (the undo's answer lists its own changes); none when the log cannot be read.
+    /// The first change of each step an undo took back that another program than watch made,
+    /// read from the log (the undo's answer lists its own changes): one read per step, not per
+    /// change of an import; none when the log cannot be read.
     static func makers(of changes: [JournaledChange], asking client: TodoClient) async -> [JournaledChange] {
         var found: [JournaledChange] = []
-        for seq in Set(changes.compactMap(\.undoes)).sorted(by: >) {
+        // A daemon from before undone steps names only the changes (`undoes`).
+        let steps = changes.first?.undoneSteps ?? Array(Set(changes.compactMap(\.undoes)))
+        for seq in steps.sorted(by: >) {
             guard case .responseLog(let list)? = try? await client.request(.requestLog(LogRequest(after: seq - 1, limit: 1))),
                   let change = list.changes.first, change.sequence == seq, change.program != "watch" else { continue }
             found.append(change)

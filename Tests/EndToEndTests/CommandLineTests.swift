@@ -74,6 +74,16 @@ extension CommandLineTests {
         try await daemon.stop()
     }
 
+    @Test("show '' (or only spaces) says the todo named is empty and what to give, not a message with an empty name")
+    func emptyReferenceSaysSo() async throws {
+        for word in ["", "  "] {
+            let result = try await run("todoctl", ["show", word])
+            #expect(result.status == 64, "\(result.status)")
+            #expect(result.stderr.contains("the todo named is empty: give its number (3 or #3), its id"), "\(result.stderr)")
+            #expect(!result.stderr.contains(": is not a todo") && !result.stderr.contains(":  is not"), "\(result.stderr)")
+        }
+    }
+
     @Test("--json before the command works as after it")
     func jsonBeforeTheCommand() async throws {
         let daemon = try await DaemonProcess.start()
@@ -142,7 +152,7 @@ extension CommandLineTests {
         for index in 1...11 { _ = try await daemon.todoctl("add", "Todo \(index)") }
         let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
         try await tmux.type("\(binaryDirectory)/todoctl undo --since 1h; echo \"exit=$?\"")
-        let asked = try await tmux.waitFor("Take back these 11 changes? [y/N]")
+        let asked = try await tmux.waitFor("Take back these 11 steps? [y/N]")
         let rows = asked.split(separator: "\n").map(String.init).filter { $0.contains("added") }
         #expect(rows.count == 11, "\(asked)")
         let columns = Set(rows.map { $0.distance(from: $0.startIndex, to: $0.range(of: "added")!.lowerBound) })

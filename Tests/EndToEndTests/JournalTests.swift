@@ -149,7 +149,7 @@ struct JournalTests {
         try await daemon.stop()
     }
 
-    @Test("an undo over more than 1000 changes is refused at once, and writes go on")
+    @Test("an undo over more than 1000 changes is refused at once, and writes go on; an import of 1001 is undone in steps of about 800")
     func undoTooLarge() async throws {
         let daemon = try await DaemonProcess.start()
         let lines = (1...1001).map { "Task \($0)" }.joined(separator: "\n") + "\n"
@@ -160,6 +160,15 @@ struct JournalTests {
         #expect(undo.stderr.contains("that undo would take back 1001 changes at once; the most is 1000"), "\(undo.stderr)")
         let added2 = try await daemon.todoctl("add", "after")
         #expect(added2.stdout == "added #1002 after\n")
+        // The import, one command, went into steps of at most about 800 changes, which plain undo takes.
+        var taken: [Int] = []
+        for _ in 0..<3 {
+            let undone = try await daemon.todoctl("undo")
+            #expect(undone.status == 0, "\(undone.stderr)")
+            taken.append(undone.lines.count)
+        }
+        #expect(taken.first == 1 && taken.dropFirst().reduce(0, +) == 1001 && taken.allSatisfy { $0 <= 800 + 64 }, "\(taken)")
+        #expect(try await daemon.todoctl("list").stdout == "no open todos\n")
         try await daemon.stop()
     }
 

@@ -56,6 +56,29 @@ struct ReplayUndoTests {
         try await original.stop()
     }
 
+    @Test("a command's step that went on around another client's change stays one step on the copy, which undoes it first as the original does")
+    func replayKeepsInterleavedSteps() async throws {
+        let original = try await DaemonProcess.start()
+        try await runAll([["add", "a"], ["add", "b"], ["add", "c"]], on: original)
+        // A script completes #1, todoctl edits #3, the script completes #2 on its step (change 4).
+        let script = try original.connect()
+        _ = try await script.awaitLine(containing: "responseHello")
+        try script.send(#"{"event":"requestCompleteTodo","id":"c1","program":"script","data":1}"# + "\n")
+        _ = try await script.awaitLine(containing: #""id":"c1""#)
+        try await runAll([["edit", "3", "--title", "C"]], on: original)
+        try script.send(#"{"event":"requestCompleteTodo","id":"c2","step":4,"data":2}"# + "\n")
+        let joined = try await script.awaitLine(containing: #""id":"c2""#)
+        #expect(joined.contains(#""step":4"#), "\(joined)")
+        let (copy, log, _) = try await replayedCopy(of: original)
+        let copied = try await copy.todoctl("log", "--json")
+        #expect(try structure(copied.stdout) == structure(log.stdout), "\(copied.stdout)")
+        let theirs = try await original.todoctl("undo")
+        let ours = try await copy.todoctl("undo")
+        #expect(ours.status == 0 && ours.lines.filter { $0.contains("reopened") }.count == 2 && ours.stdout == theirs.stdout, "copy:\n\(ours.stdout)\(ours.stderr)original:\n\(theirs.stdout)")
+        try await copy.stop()
+        try await original.stop()
+    }
+
     @Test("a step of more changes than one replay request holds stays one step on the copy, and the copy's redo puts it all back")
     func replayKeepsLongSteps() async throws {
         let original = try await DaemonProcess.start()

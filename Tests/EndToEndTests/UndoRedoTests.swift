@@ -150,7 +150,7 @@ struct UndoRedoTests {
         try await fourChanges(daemon)
         let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
         try await tmux.type("\(binaryDirectory)/todoctl undo --since 1h; echo \"exit=$?\"")
-        let asked = try await tmux.waitFor("Take back these 4 changes? [y/N]")
+        let asked = try await tmux.waitFor("Take back these 4 steps? [y/N]")
         #expect(asked.contains("#1  added    \"Added in watch\"   watch (client"), "\(asked)")
         #expect(asked.contains("#2  edited   title \"Two\" → \"Second\"   todoctl (client"), "\(asked)")
         try await tmux.type("n")
@@ -175,7 +175,7 @@ struct UndoRedoTests {
         try await fourChanges(daemon)
         let refused = try await daemon.todoctl("undo", "--since", "1h", input: "y\n")
         #expect(refused.status == 1, "\(refused.stdout)")
-        #expect(refused.stderr.contains("undo --since would take back 4 changes; todoctl asks before it will take back more than 3"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("undo --since would take back 4 steps; todoctl asks before it will take back more than 3"), "\(refused.stderr)")
         #expect(refused.stderr.contains("Pass --yes to take back all 4"), "\(refused.stderr)")
         let listed = try await daemon.todoctl("list")
         #expect(listed.lines.count == 3, "\(listed.stdout)")
@@ -343,6 +343,48 @@ struct UndoRedoTests {
         let undone = try await daemon.todoctl("undo", environment: clock)
         #expect(undone.status == 0 && undone.stdout.contains("taking back change 2 by todod: #1"), "\(undone.stdout)\(undone.stderr)")
         try await daemon.stop()
+    }
+
+    @Test("reopen or undo of a completion whose next occurrence was edited or done since leaves one open occurrence: the reopened one stops repeating")
+    func oneOpenOccurrence() async throws {
+        for touch in [["done", "2"], ["edit", "2", "--title", "Feed the cat"]] {
+            for back in [["reopen", "1"], ["undo", "2"]] {
+                let daemon = try await DaemonProcess.start(environment: fixedClock)
+                let environment = daemon.environment.merging(fixedClock) { $1 }
+                for command in [["add", "Feed cat", "--due", "today", "--every", "daily"], ["done", "1"], touch, back] {
+                    let result = try await run("todoctl", command, environment: environment)
+                    #expect(result.status == 0, "\(command): \(result.stdout)\(result.stderr)")
+                }
+                let open = try jsonArray(try await run("todoctl", ["list", "--json"], environment: environment).stdout)
+                let repeating = open.filter { !($0["recurrence"] is NSNull) && $0["recurrence"] != nil }.compactMap { $0["number"] as? Int }
+                #expect(repeating.count == 1, "\(touch) then \(back): open repeating occurrences \(repeating) of \(open)")
+                let first = try await show(daemon, "1")
+                #expect(first["completedAt"] is NSNull && first["recurrence"] is NSNull, "\(touch) then \(back): \(first)")
+                // Done again, it makes no second next occurrence: the series goes on from the kept one.
+                let done = try await run("todoctl", ["done", "1"], environment: environment)
+                #expect(done.status == 0 && done.lines.count == 1, "\(done.stdout)\(done.stderr)")
+                let after = try jsonArray(try await run("todoctl", ["list", "--json"], environment: environment).stdout)
+                #expect(after.filter { !($0["recurrence"] is NSNull) && $0["recurrence"] != nil }.count == 1, "\(after)")
+                try await daemon.stop()
+            }
+        }
+    }
+
+    @Test("restoring a deleted next occurrence (or undoing its delete) while the one it repeats is open again stops that one repeating: one open occurrence")
+    func restoredOccurrence() async throws {
+        for back in [["restore", "2"], ["undo", "4"]] {
+            let daemon = try await DaemonProcess.start(environment: fixedClock)
+            let environment = daemon.environment.merging(fixedClock) { $1 }
+            // Change 4 deletes #2, the occurrence #1's completion made; then #1 is reopened.
+            for command in [["add", "Feed cat", "--due", "today", "--every", "daily"], ["done", "1"], ["rm", "2"], ["reopen", "1"], back] {
+                let result = try await run("todoctl", command, environment: environment)
+                #expect(result.status == 0, "\(command): \(result.stdout)\(result.stderr)")
+            }
+            let open = try jsonArray(try await run("todoctl", ["list", "--json"], environment: environment).stdout)
+            let repeating = open.filter { !($0["recurrence"] is NSNull) && $0["recurrence"] != nil }.compactMap { $0["number"] as? Int }
+            #expect(open.count == 2 && repeating == [2], "\(back): open repeating occurrences \(repeating) of \(open)")
+            try await daemon.stop()
+        }
     }
 
     @Test("undoing a repeating todo's completion keeps a next occurrence completed or edited since, as reopen does")

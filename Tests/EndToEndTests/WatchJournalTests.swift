@@ -54,6 +54,29 @@ struct WatchJournalTests {
         try await daemon.stop()
     }
 
+    @Test("U takes back todoctl's done 1 2 as one step, naming the step once, as todoctl log marks it; R puts both back")
+    func undoKeyTakesBackACommand() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "one"], ["add", "two"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.resize(columns: 160, rows: 20)
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        try await tmux.waitFor("#2 [ ]   two")
+        let done = try await run("todoctl", ["done", "1", "2"], environment: daemon.environment)
+        #expect(done.status == 0, "\(done.stderr)")
+        try await tmux.waitUntil("both done") { !$0.contains("#1 [ ]") && !$0.contains("#2 [ ]") }
+        try await tmux.keys("U")
+        let screen = try await tmux.waitUntil("both reopened by one U") { $0.contains("#1 [ ]   one") && $0.contains("#2 [ ]   two") }
+        #expect(screen.contains("undone step 3 by todoctl (client") && !screen.contains("change 4"), "\(screen)")
+        try await tmux.keys("R")
+        try await tmux.waitUntil("both done again by one R") { !$0.contains("#1 [ ]") && !$0.contains("#2 [ ]") }
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("U refused says why in watch's keys, with no todoctl command in the status line")
     func refusedUndoSpeaksWatch() async throws {
         let daemon = try await DaemonProcess.start()

@@ -43,7 +43,7 @@ struct ConsequenceTests {
         #expect(try consequences(.complete(.number(1)), parent, RelatedTodos(subtasks: [subtasks[1]])).updates.isEmpty)
     }
 
-    @Test("reopening deletes the untouched next occurrence, and keeps one that was changed")
+    @Test("reopening deletes the untouched next occurrence, and keeps one that was changed, the reopened todo then no longer repeating")
     func reopen() throws {
         let done = todo(1, every: "1w", due: "2026-11-20", completed: true)
         var touched = todo(3, every: "1w", due: "2026-11-27")
@@ -53,6 +53,10 @@ struct ConsequenceTests {
         #expect(result.updates.map(\.number) == [2])
         #expect(result.updates.first?.deletedAt == now)
         #expect(result.creations.isEmpty)
+        // The kept one goes on with the series: the reopened todo stops repeating.
+        #expect(result.stopsRepeating)
+        let alone = try consequences(.reopen(.number(1)), done, RelatedTodos(followers: [untouched]))
+        #expect(!alone.stopsRepeating && alone.updates.map(\.number) == [2], "\(alone.updates)")
     }
 
     @Test("deleting a parent deletes its subtasks at the same instant; restoring restores just those")

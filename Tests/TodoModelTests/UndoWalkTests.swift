@@ -81,6 +81,22 @@ struct UndoWalkTests {
         #expect(UndoWalk.takenBack(1, Self.newestFirst(Array(journal.prefix(3)))) == nil)
     }
 
+    @Test("a step that went on around another client's change is undone first, by its newest change, then that change; a purge between its rows stops undo")
+    func stepAroundAnotherChange() {
+        // Changes 1 and 3 are one step (a command of two requests); change 2 came between them.
+        let command = UndoWalk.Step(step: 1, at: Self.t0.addingTimeInterval(3), seqs: 1...3)
+        let journal = [Self.change(2), command]
+        #expect(UndoWalk.undoTarget(lastChange: 3, Self.newestFirst(journal)) == .change(command))
+        let undone = journal + [Self.undo(4, of: 1)]
+        #expect(UndoWalk.undoTarget(lastChange: 4, Self.newestFirst(undone)) == .change(Self.change(2)))
+        #expect(UndoWalk.takenBack(1, Self.newestFirst(undone)) == 4)
+        #expect(UndoWalk.takenBack(2, Self.newestFirst(undone)) == nil)
+        // Change 2 purged since: the command's rows have a gap no row holds.
+        var gapped = command
+        gapped.whole = false
+        #expect(UndoWalk.undoTarget(lastChange: 3, Self.newestFirst([gapped])) == .purged)
+    }
+
     @Test("--since takes the changes in effect since then, up to the last one listed")
     func since() {
         let journal = [Self.change(1), Self.change(2), Self.change(3), Self.undo(4, of: 3), Self.change(5), Self.change(6)]

@@ -53,7 +53,7 @@ struct BurndownViewTests {
         #expect(tiny.first == "only #東京 project:会議の準備を…", "\(tiny.first ?? "")")
         #expect(TerminalText.width(tiny.first ?? "") <= 32, "\(tiny.first ?? "")")
         // The narrowest terminal drawn in keeps a bar of 8 columns.
-        #expect(tiny.count > 3 && tiny[3].hasPrefix("  Su 29 Nov │███████ "), "\(tiny)")
+        #expect(tiny.first { $0.contains("│") }?.hasPrefix("  Su 29 Nov │███████ ") == true, "\(tiny)")
     }
 
     @Test("--weekly: a bar per ISO week labelled with its number and Monday, the current week marked")
@@ -100,6 +100,15 @@ extension BurndownViewTests {
         #expect(!thisYear.joined().contains("2026"), "\(thisYear.joined(separator: "\n"))")
     }
 
+    @Test("at 32 and 33 columns the legend keeps over the bars, its marks on two lines rather than moved left of them")
+    func narrowestLegend() {
+        for width in [32, 33] {
+            let lines = BurndownView(periods: days, weekly: false, today: today).lines(width: width, styler: plain)
+            let heading = String(repeating: " ", count: width - 10) + "open  done"
+            #expect(Array(lines.prefix(3)) == ["             █ open  ▓ done", "             ▶ today", heading], "\(width):\n\(lines.joined(separator: "\n"))")
+        }
+    }
+
     @Test("every width from the minimum up fits, the legend names every mark drawn; below the minimum it says how many columns it needs")
     func narrowWidths() {
         let view = BurndownView(periods: days, weekly: false, today: today)
@@ -110,6 +119,10 @@ extension BurndownViewTests {
             #expect(lines.allSatisfy { TerminalText.width($0) <= width }, "\(width): \(lines.joined(separator: "\n"))")
             let text = lines.joined(separator: "\n")
             #expect(text.contains("█ open") && text.contains("▓ done") && text.contains("▶ today"), "\(width): \(text)")
+            // Over the bars: the legend starts in the column of their first mark, right of `│`.
+            let barStart = lines.first { $0.contains("│") }.map { TerminalText.width(String($0.prefix { $0 != "│" })) + 1 }
+            let legendStart = lines.first.map { $0.prefix { $0 == " " }.count }
+            #expect(barStart == 13 && legendStart == barStart, "\(width): \(text)")
         }
         for width in [1, 10, 20, minimum - 1] {
             let lines = view.lines(width: width, styler: plain)
