@@ -112,10 +112,10 @@ extension WireDecoder {
     }
 
     /// A write's answer and every change broadcast (`{"change": "created", "seq": 7, "todo":
-    /// {…}, "further": […]}`); nil when a field is missing or a kind unknown.
+    /// {…}, "further": […], "step": 5}`); nil when a field is missing or a kind unknown.
     private func change() throws -> TodoChange? {
         guard kind == .object else { return nil }
-        var changeKind: TodoChange.Kind?, todo: TodoViewModel?, sequence: UInt64?
+        var changeKind: TodoChange.Kind?, todo: TodoViewModel?, sequence: UInt64?, step: UInt64?
         var further: [TodoChange] = []
         var complete = true
         try forEachMember { key, value in
@@ -123,6 +123,7 @@ extension WireDecoder {
             case "change": changeKind = TodoChange.Kind(rawValue: try value.text())
             case "todo": todo = TodoViewModel(try value.todo(), today: context.currentDay)
             case "seq": sequence = try value.integer(UInt64.self)
+            case "step" where value.kind != .null: step = try value.integer(UInt64.self)
             case "further" where value.kind != .null:
                 further = try value.elements(as: [TodoChange].self) { element in
                     guard let change = try element.change() else { complete = false; return nil }
@@ -132,7 +133,7 @@ extension WireDecoder {
             }
         }
         guard complete, let changeKind, let todo, let sequence else { return nil }
-        return TodoChange(kind: changeKind, todo: todo, sequence: sequence, further: further)
+        return TodoChange(kind: changeKind, todo: todo, sequence: sequence, further: further, step: step)
     }
 
     /// List rows, their texts read against the frame's day (as `decodeValue` makes a row).

@@ -19,7 +19,7 @@ extension WireEncoder {
         // A request carries no client number; a frame that does is not one a client sends.
         guard frame.client == nil, let data = quickData(of: frame.event) else { return nil }
         var out = JSONOutput()
-        // The members sorted by their UTF-8, as every object goes out: data, event, id, program.
+        // The members sorted by their UTF-8, as every object goes out: data, event, id, program, step.
         out.raw("{\"data\":")
         data(&out)
         out.raw(",\"event\":")
@@ -31,6 +31,10 @@ extension WireEncoder {
         if let program = frame.program {
             out.raw(",\"program\":")
             out.string(program)
+        }
+        if let step = frame.step {
+            out.raw(",\"step\":")
+            out.integer(step)
         }
         out.raw("}")
         return out.bytes

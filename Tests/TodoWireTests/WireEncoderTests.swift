@@ -63,12 +63,15 @@ struct WireEncoderTests {
             WireFrame(event: .requestTodoViewModels(TodoFilter(noDue: true)), id: "r1", program: "todoctl"),
             WireFrame(event: .requestTodoDetail(.number(150)), id: "r1", program: "todoctl"),
             WireFrame(event: .requestCompleteTodo(.number(150)), id: "r9", program: "todoctl"),
+            WireFrame(event: .requestCompleteTodo(.number(151)), id: "r10", step: 41),
+            WireFrame(event: .requestNewTodo(NewTodo(title: "imported")), id: "r11", program: "todoctl", step: UInt64.max),
             WireFrame(event: .requestCompleteTodoWithChildren(.idPrefix("abcdef12")), id: "r1", program: "todoctl"),
             WireFrame(event: .requestDeleteTodo(.id(full.id)), program: "todoctl"),
             WireFrame(event: .responseTodoViewModel(TodoChange(
                 kind: .completed, todo: TodoViewModel(full), sequence: 7,
                 further: [TodoChange(kind: .created, todo: TodoViewModel(plain), sequence: 8),
                           TodoChange(kind: .deleted, todo: TodoViewModel(old), sequence: 9)])), id: "r1", client: 4),
+            WireFrame(event: .responseTodoViewModel(TodoChange(kind: .completed, todo: TodoViewModel(plain), sequence: 12, step: 10)), id: "r2", client: 4),
         ]
         for kind in TodoChange.Kind.allCases {
             frames.append(WireFrame(event: .responseTodoViewModel(TodoChange(kind: kind, todo: TodoViewModel(full), sequence: 5)), id: "c", client: 4))
