@@ -22,7 +22,9 @@ struct AddCommand: AsyncParsableCommand {
             name:value that todoctl does not know is refused with the modifier it thinks \
             was meant (prio:H: did you mean priority:?), never put in the title. These stay \
             title words: URLs (https://…), words whose part before the colon is not letters \
-            (10:30), and a word ending in its colon (Re:, Bob:). To put anything else in the \
+            (10:30), a word ending in its colon (Re:, Bob:), and a quoted argument with a space \
+            in it ("Re: meeting", "+ve thinking"), unless it is a modifier with its value \
+            ("due:dec 2"), as Taskwarrior reads them. To put anything else in the \
             title as typed, write it after --: `todoctl add Read -- due:x +y` adds "Read due:x +y".
             """)
 

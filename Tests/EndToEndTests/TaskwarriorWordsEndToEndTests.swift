@@ -9,10 +9,18 @@ struct TaskwarriorWordsEndToEndTests {
     }
 
     private static func todoctl(_ daemon: DaemonProcess, _ arguments: String...) async throws -> CommandResult {
+        try await todoctl(daemon, arguments)
+    }
+
+    private static func todoctl(_ daemon: DaemonProcess, _ arguments: [String]) async throws -> CommandResult {
         try await run("todoctl", arguments, environment: daemon.environment.merging(fixedClock) { $1 })
     }
 
     private static func added(_ daemon: DaemonProcess, _ arguments: String...) async throws -> [String: Any] {
+        try await added(daemon, arguments)
+    }
+
+    private static func added(_ daemon: DaemonProcess, _ arguments: [String]) async throws -> [String: Any] {
         let result = try await run("todoctl", ["add", "-j"] + arguments, environment: daemon.environment.merging(fixedClock) { $1 })
         #expect(result.status == 0, "\(arguments): \(result.stderr)")
         return try jsonObject(result.stdout)
@@ -40,6 +48,31 @@ struct TaskwarriorWordsEndToEndTests {
         #expect(hello.status == 64, "\(hello.stdout)")
         #expect(hello.stderr.contains("-hello removes the tag hello, and a new todo has no tags to remove"), "\(hello.stderr)")
         #expect(hello.stderr.contains("todoctl add TITLE -- -hello"), "\(hello.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("a quoted argument with a space is a title phrase, as in Taskwarrior: \"Re: meeting\" and \"+ve thinking\" stay in the title (they were refused as a modifier, or read as a tag)", arguments: [
+        (["Re: meeting"], "Re: meeting"), (["Bob: call back"], "Bob: call back"), (["+ve thinking"], "+ve thinking"),
+        (["Positive", "+ve thinking"], "Positive +ve thinking"), (["Keep", "-ve thoughts out"], "Keep -ve thoughts out"),
+        (["Due: taxes"], "Due: taxes"), (["Re:", "meeting"], "Re: meeting"),
+    ])
+    func quotedPhrases(arguments: [String], title: String) async throws {
+        let daemon = try await Self.start()
+        let todo = try await Self.added(daemon, arguments)
+        #expect(todo["title"] as? String == title, "\(todo)")
+        #expect(todo["tags"] as? [String] == [], "\(todo)")
+        let edited = try await Self.todoctl(daemon, ["edit", "1"] + arguments + ["-j"])
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect((try? jsonObject(edited.stdout))?["title"] as? String == title, "\(edited.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("a quoted modifier whose value has a space still sets its field, as Taskwarrior reads due:\"dec 2\"")
+    func quotedModifierValue() async throws {
+        let daemon = try await Self.start()
+        let todo = try await Self.added(daemon, "Pay", "due:dec 2")
+        #expect(todo["title"] as? String == "Pay", "\(todo)")
+        #expect(todo["due"] as? String == "2026-12-02", "\(todo)")
         try await daemon.stop()
     }
 
