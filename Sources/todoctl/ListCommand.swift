@@ -83,16 +83,16 @@ struct ListCommand: AsyncParsableCommand {
         columns: [TodoColumn]? = nil
     ) throws {
         let list = try Session.run(socketPath: socketPath) { try $0.list(filter) }
-        if json {
-            let todos = order?.sorted(list.todos) ?? list.todos
-            return try Terminal.printJSON(Array(todos.prefix(limit ?? .max)))
-        }
-        if list.todos.isEmpty {
+        if list.todos.isEmpty, !json {
             return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")\(filter.waiting ? "waiting " : "")todos")
         }
         var outline = TodoOutline(list, order: order)
         var more = 0
         if let limit { (outline, more) = outline.limited(to: limit) }
+        // The table's todos in the table's order, subtasks under their parent: sorted apart,
+        // --limit 2 --json gave a subtask where the table showed its parent. A parent shown
+        // only as context is no listed todo, and stays out as before.
+        if json { return try Terminal.printJSON(outline.entries.filter { !$0.isContext }.map(\.row)) }
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
         let table = columns.map { TodoTable.render(outline, columns: $0, styler: Terminal.styler) } ?? TodoTable.render(outline, styler: Terminal.styler, width: Terminal.knownWidth)
         let lines = table + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])

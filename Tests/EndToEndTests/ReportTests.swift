@@ -42,6 +42,25 @@ struct ReportTests {
         #expect(refused.stderr.contains("unknown sort key 'prio'") && refused.stderr.contains("number, due, priority, title, created, updated, project"), "\(refused.stderr)")
         try await daemon.stop()
     }
+
+    @Test("list --json gives the table's todos in the table's order, subtasks under their parent, with or without --limit and --sort (it gave Pack where the table showed Trip)")
+    func jsonInTheTablesOrder() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        for words in [
+            ["add", "Trip"], ["add", "Book flight", "--parent", "1", "-d", "2026-12-02"], ["add", "Pack", "--parent", "1", "-d", "2026-11-28"],
+            ["add", "Other", "-d", "tomorrow"],
+        ] {
+            let added = try await run("todoctl", words, environment: daemon.environment.merging(fixedClock) { $1 })
+            #expect(added.status == 0, "\(words): \(added.stderr)")
+        }
+        for extra in [[], ["--limit", "2"], ["--limit", "3"], ["--sort", "-title"], ["--sort", "-title", "--limit", "2"]] {
+            let table = try await run("todoctl", ["list"] + extra, environment: daemon.environment.merging(fixedClock) { $1 })
+            let shown = numbers(table).filter { $0.hasPrefix("#") }
+            let json = try jsonArray(try await run("todoctl", ["list", "--json"] + extra, environment: daemon.environment.merging(fixedClock) { $1 }).stdout)
+            #expect(json.map { "#\($0["number"] as? Int ?? 0)" } == shown, "\(extra): the table \(table.stdout)")
+        }
+        try await daemon.stop()
+    }
 }
 
 extension ReportTests {
