@@ -131,8 +131,8 @@ public struct WatchScreen: Sendable {
         case .none: return []
         case .detail: return TodoDetailPane(selected.todo, today: today).lines(columns: columns - 2)
         case .history:
-            guard let history, history.id == selected.id else { return ["history of \(selected.numberText): asking…"] }
-            return ["history of \(selected.numberText), oldest first:"] + history.lines.flatMap { TerminalText.wrapped(TerminalText.escaped($0), toWidth: columns - 2) }
+            guard let history, history.id == selected.id else { return TerminalText.wrapped("history of \(selected.numberText): asking…", toWidth: columns - 2) }
+            return (["history of \(selected.numberText), oldest first:"] + history.lines.map { TerminalText.escaped($0) }).flatMap { TerminalText.wrapped($0, toWidth: columns - 2) }
         }
     }
 
