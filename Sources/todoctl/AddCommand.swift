@@ -32,7 +32,9 @@ struct AddCommand: AsyncParsableCommand {
     var title: [String] = []
     @Option(name: .shortAndLong, help: "Free text notes.") var notes: String?
     @Option(name: .shortAndLong, help: "high, normal or low: H, M or L, medium, any case.") var priority: Priority?
-    @Option(name: .shortAndLong, help: ArgumentHelp("The due date: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
+    // Unconditional, as every option that takes a date or a number: `-d -1d` and `--limit -1`
+    // were read as options and said "Missing value".
+    @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("The due date: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
     @Option(name: [.customShort("t"), .customLong("tag")], help: "A tag (one word); repeat for more.") var tags: [String] = []
     @OptionGroup(title: "Planning") var planning: PlanningOptions
     @OptionGroup var connection: ConnectionOptions

@@ -47,7 +47,8 @@ struct ListCommand: AsyncParsableCommand {
     // Unconditional: the keys may start with a dash (`--sort -due`), which would read as an option.
     @Option(parsing: .unconditional, help: ArgumentHelp("Sort by these keys, comma-separated, - before one for descending: \(TodoSort.keyList).", valueName: "keys"))
     var sort: String?
-    @Option(help: ArgumentHelp("Show only the first N todos.", valueName: "N")) var limit: Int?
+    // Unconditional: `--limit -1` said "Missing value"; now it says what --limit takes.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show only the first N todos.", valueName: "N")) var limit: Int?
     @Option(help: ArgumentHelp("Show these columns, comma-separated, in this order: \(TodoColumn.nameList). --json ignores it.", valueName: "columns"))
     var columns: String?
     @OptionGroup var connection: ConnectionOptions

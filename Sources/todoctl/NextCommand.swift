@@ -22,7 +22,7 @@ struct NextCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Filter") var filter: FilterOptions
     // As list's: `next --limit 1` was read as a filter word and refused as naming todo #1.
-    @Option(help: ArgumentHelp("Show only the first N todos, the most pressing.", valueName: "N")) var limit: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show only the first N todos, the most pressing.", valueName: "N")) var limit: Int?
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 

@@ -202,6 +202,33 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("a date option takes a negative offset as its value: -d -1d, --due -1d, --wait -1d (they said \"Missing value for '-d <date>'\")", arguments: [
+        (["-d", "-1d"], "due"), (["--due", "-1d"], "due"), (["--wait", "-1d"], "wait"), (["--due=-1d"], "due"),
+    ])
+    func negativeDateOffsets(arguments: [String], field: String) async throws {
+        let daemon = try await Self.start()
+        let todo = try await Self.added(daemon, ["Pay"] + arguments)
+        #expect(todo[field] as? String == "2026-11-22", "\(todo)")
+        let edited = try await Self.todoctl(daemon, ["edit", "1"] + arguments.map { $0 == "-1d" ? "-2d" : $0 == "--due=-1d" ? "--due=-2d" : $0 } + ["-j"])
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect((try? jsonObject(edited.stdout))?[field] as? String == "2026-11-21", "\(edited.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("a negative --limit or --parent says what the option takes, as log --limit -3 does (they said \"Missing value\")", arguments: [
+        (["list", "--limit", "-1"], "--limit -1: give 1 or more todos to show"), (["next", "--limit", "-1"], "--limit -1: give 1 or more todos to show"),
+        (["add", "x", "--parent", "-1"], "-1 is not a todo: todos are numbered from 1"),
+        (["edit", "1", "--parent", "-1"], "-1 is not a todo: todos are numbered from 1"),
+    ])
+    func negativeNumbers(arguments: [String], message: String) async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "First")
+        let result = try await Self.todoctl(daemon, arguments)
+        #expect(result.status == 64, "\(result.stdout)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("priorities: -p H, -p medium, -p low and pri:m are taken (H and medium were refused)", arguments: [
         (["-p", "H"], "high"), (["-p", "medium"], "normal"), (["-p", "LOW"], "low"), (["pri:m"], "normal"), (["priority:h"], "high"),
     ])
