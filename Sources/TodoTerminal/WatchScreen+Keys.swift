@@ -182,7 +182,7 @@ extension WatchScreen {
             if words.isEmpty { return .edit(id, revision: revision, TodoEdit(clearDue: true), typed: typed) }
             guard let due = DueDateParser.parse(words, today: today) else {
                 mode = .prompting(prompt, LineEditor(text))
-                return say("\"\(words)\" is not a date; write \(DueDateParser.accepted), or nothing for no due date")
+                return say(DueDateParser.problem(with: words, otherwise: ", or nothing for no due date"))
             }
             return .edit(id, revision: revision, TodoEdit(due: due), typed: typed)
         case .tags(let id, let revision):

@@ -92,6 +92,21 @@ struct EditorTests {
         try await daemon.stop()
     }
 
+    @Test("the form's due and wait lines say why a day does not exist, as -d does (they said only that it is not a date)", arguments: [
+        ("due", "2026-02-30", "due: 2026-02-30: February 2026 has 28 days"), ("wait", "31 apr", "wait: 31 apr: April has 30 days"),
+    ])
+    func impossibleDay(field: String, typed: String, message: String) async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        _ = try await daemon.todoctl("add", "draft")
+        let editor = daemon.directory + "/editor.sh"
+        try "#!/bin/sh\nsed -i 's/^\(field):.*/\(field): \(typed)/' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        let edited = try await daemon.todoctl("edit", "1", environment: fixedClock.merging(["EDITOR": editor, "VISUAL": ""]) { $1 })
+        #expect(edited.status == 1, "\(edited.stdout)")
+        #expect(edited.stderr.contains(message), "\(edited.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("the form's due line takes the words --due takes")
     func dueWords() async throws {
         // One fixed "now" for both "tomorrow"s: with the wall clock, midnight between them would make two days.

@@ -193,6 +193,15 @@ struct TaskwarriorWordsEndToEndTests {
         (["add", "x", "--wait", "2026-13-01"], "2026-13-01: there is no month 13"),
         (["list", "--due-before", "2026-04-31"], "2026-04-31: April 2026 has 30 days"),
         (["add", "x", "-d", "tomorow"], "did you mean tomorrow?"),
+        // A month's day that does not exist, and a time that does not (they said only "none of the forms").
+        (["add", "x", "-d", "feb 30"], "feb 30: February has 28 days, 29 in a leap year"),
+        (["add", "x", "-d", "31 apr"], "31 apr: April has 30 days"),
+        (["add", "x", "-d", "dec 32"], "dec 32: December has 31 days"),
+        (["add", "x", "due:dec 0"], "dec 0: there is no day 0; days run from 1"),
+        (["log", "--since", "2026-11-31 14:02"], "2026-11-31: November 2026 has 30 days"),
+        (["log", "--since", "25:00"], "25:00: there is no hour 25; hours run from 00 to 23"),
+        (["log", "--since", "2026-11-20 23:60"], "23:60: there is no minute 60; minutes run from 00 to 59"),
+        (["undo", "--since", "2026-11-20T24:00"], "24:00: there is no hour 24; hours run from 00 to 23"),
     ])
     func impossibleDates(arguments: [String], message: String) async throws {
         let daemon = try await Self.start()

@@ -73,6 +73,18 @@ struct WatchScreenEditingTests {
         #expect(screen.message?.contains("\"someday\" is not a date; write YYYY-MM-DD") == true)
     }
 
+    @Test("D and w say why a day does not exist, as -d does (they said only that it is not a date)", arguments: [
+        ("D", "2026-02-30", "2026-02-30: February 2026 has 28 days"), ("D", "feb 30", "feb 30: February has 28 days, 29 in a leap year"),
+        ("w", "2026-04-31", "2026-04-31: April 2026 has 30 days"),
+    ])
+    func impossibleDayInPrompt(key: Character, typed: String, message: String) throws {
+        var screen = screen([todo(1, "pay rent")])
+        _ = screen.handle(.character(key))
+        _ = type(typed, into: &screen)
+        #expect(screen.handle(.enter) == nil)
+        #expect(screen.message?.contains(message) == true, "\(screen.message ?? "no message")")
+    }
+
     @Test("T edits the tags as words, # or not; a bad tag stays in the prompt")
     func tagsInPlace() throws {
         var screen = screen([todo(1, "paint")])
