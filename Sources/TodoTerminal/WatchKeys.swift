@@ -28,7 +28,7 @@ public enum WatchKeys {
         Entry(keys: "t", action: "filter by a tag (Tab completes; empty: all)", short: "tag"),
         Entry(keys: "f", action: "cycle open, all, completed, deleted", short: "filter"),
         Entry(keys: "z Z", action: "fold or unfold the selected parent's subtasks; Z: all", short: "fold"),
-        Entry(keys: "Esc", action: "clear the search and tag, or leave a prompt", short: nil),
+        Entry(keys: "Esc", action: "back to the filter watch started with, or leave a prompt", short: nil),
         Entry(keys: "?", action: "this list of keys", short: "keys"),
         Entry(keys: "q Ctrl-C", action: "quit (Ctrl-C in a prompt leaves it)", short: "quit"),
     ]

@@ -66,8 +66,8 @@ extension WatchScreen {
         case .character("p"):
             return selected.map { .edit($0.id, revision: nil, TodoEdit(priority: $0.todo.priority.next), typed: nil) }
         case .character("/"):
-            // The search as typed: the tag as `#tag`, so that it can be edited away too.
-            let typed = [list.filter.tag.map { "#" + $0 }, list.filter.search].compactMap { $0 }.joined(separator: " ")
+            // The search as typed: the tags as `#tag`, so that they can be edited away too.
+            let typed = (list.filter.tags.map { "#" + $0 } + [list.filter.search].compactMap { $0 }).joined(separator: " ")
             mode = .prompting(.search(before: list.filter), LineEditor(typed, selected: true))
         case .character("t"): mode = .prompting(.tag, LineEditor(list.filter.tag ?? "", selected: true))
         case .character("f"):
@@ -75,8 +75,11 @@ extension WatchScreen {
             filter.status = filter.status.next
             return show(filter)
         case .escape:
-            guard list.filter.search != nil || list.filter.tag != nil else { return nil }
-            return show(TodoFilter(status: list.filter.status, priority: list.filter.priority))
+            // Back to the filter watch started with, in the list shown now (f's status stays).
+            var start = startingFilter
+            start.status = list.filter.status
+            guard TodoValidation.normalised(list.filter) != start else { return nil }
+            return show(start)
         default: break
         }
         return nil
@@ -131,7 +134,8 @@ extension WatchScreen {
         case .escape, .controlC:
             mode = .browsing
             message = nil
-            if case .search(let before) = prompt { return show(TodoFilter(status: before.status, priority: before.priority)) }
+            // Leaving a prompt changes nothing: a search typed since / is taken back.
+            if case .search(let before) = prompt, TodoValidation.normalised(list.filter) != TodoValidation.normalised(before) { return show(before) }
             return nil
         case .enter:
             message = nil
@@ -229,13 +233,15 @@ extension WatchScreen {
         return edit == TodoEdit() ? nil : .edit(id, revision: revision, edit, typed: typed)
     }
 
-    /// The filter a search text asks for: `#word` picks the tag, the other words are
-    /// searched for in titles and notes.
+    /// The filter a search text asks for: each `#word` is a tag the todos must have, the
+    /// other words are searched for in titles and notes; the rest of the filter before
+    /// (`--not-tag`, the due days) stays.
     static func searchFilter(_ text: String, before: TodoFilter) -> TodoFilter {
-        var filter = TodoFilter(status: before.status, priority: before.priority)
+        var filter = before
+        filter.tags = []
         var words: [Substring] = []
         for word in text.split(separator: " ") {
-            if word.hasPrefix("#"), word.count > 1 { filter.tag = String(word.dropFirst()) } else { words.append(word) }
+            if word.hasPrefix("#"), word.count > 1 { filter.tags.append(String(word.dropFirst())) } else { words.append(word) }
         }
         filter.search = words.isEmpty ? nil : words.joined(separator: " ")
         return filter

@@ -88,9 +88,13 @@ public struct WatchScreen: Sendable {
     public internal(set) var history: (id: UUID, lines: [String])?
     /// Every tag seen in a list or change, for `t` to offer.
     public internal(set) var knownTags: Set<String> = []
+    /// The filter watch was started with (`watch -t work`): Escape in the list comes back
+    /// to it, clearing only the search and tag set since (it cleared `-t work` too).
+    public let startingFilter: TodoFilter
 
     public init(filter: TodoFilter = TodoFilter(), rows: Int = 24, columns: Int = 80, today: LocalDate = LocalDate(Date())) {
         list = TodoListViewModel(filter: filter)
+        startingFilter = TodoValidation.normalised(filter)
         self.rows = max(rows, 6)
         self.columns = max(columns, 20)
         self.today = today

@@ -42,6 +42,32 @@ struct WatchTests {
         try await daemon.stop()
     }
 
+    @Test("watch -t work keeps #work through Escape, in the / prompt and in the list (both showed every todo)")
+    func escapeKeepsTagFilter() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "tagged", "--tag", "work")
+        _ = try await daemon.todoctl("add", "untagged")
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch -t work")
+        try await tmux.waitUntil("the #work list") { $0.contains("open #work · 1 shown") && $0.contains("#1 [ ]   tagged") }
+        try await tmux.keys("/")
+        try await tmux.waitFor("/#work")
+        try await tmux.keys("Escape")
+        let left = try await tmux.waitUntil("the prompt to close") { !$0.contains("/#work") }
+        #expect(left.contains("open #work · 1 shown") && !left.contains("untagged"), "\(left)")
+        // In the list, Escape clears a search made in watch and keeps #work.
+        try await tmux.keys("/")
+        try await tmux.waitFor("/#work")
+        try await tmux.keys("End", " zzz", "Enter")
+        try await tmux.waitFor("open #work /zzz · 0 shown")
+        try await tmux.keys("Escape")
+        // The rows come with the daemon's answer: the header says 0 shown until then.
+        let cleared = try await tmux.waitUntil("the search cleared and the list back") { !$0.contains("/zzz") && !$0.contains("· 0 shown") }
+        #expect(cleared.contains("open #work · 1 shown") && !cleared.contains("untagged"), "\(cleared)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("a key in watch is a request every other client sees")
     func keyToggles() async throws {
         let daemon = try await DaemonProcess.start()

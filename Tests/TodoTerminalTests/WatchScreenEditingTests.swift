@@ -112,15 +112,37 @@ struct WatchScreenEditingTests {
         _ = screen.handle(.enter)
         #expect(screen.mode == .browsing)
         #expect(screen.list.filter.search == "milk")
+        // Escape leaves the prompt changing nothing: the search sent with Enter stays.
         _ = screen.handle(.character("/"))
-        #expect(screen.handle(.escape) == .reload(TodoFilter()))
+        #expect(screen.handle(.escape) == nil)
+        #expect(screen.list.filter == TodoFilter(tag: "home", search: "milk"), "\(screen.list.filter)")
+        // What was typed since / is taken back.
+        _ = screen.handle(.character("/"))
+        _ = type(" tea", into: &screen)
+        #expect(screen.handle(.escape) == .reload(TodoFilter(tag: "home", search: "milk")))
     }
 
-    @Test("Escape while browsing clears the search and the tag")
+    @Test("Escape while browsing clears the search and the tag set in watch, back to the filter it started with")
     func escapeClears() {
-        var screen = screen([], filter: TodoFilter(tag: "work", search: "x"))
-        #expect(screen.handle(.escape) == .reload(TodoFilter()))
+        var screen = screen([], filter: TodoFilter(tag: "work", notTags: ["admin"], dueBefore: today))
         #expect(screen.handle(.escape) == nil)
+        _ = screen.handle(.character("/"))
+        _ = screen.handle(.end)
+        _ = type(" paint", into: &screen)
+        _ = screen.handle(.enter)
+        #expect(screen.list.filter == TodoFilter(tag: "work", notTags: ["admin"], search: "paint", dueBefore: today), "\(screen.list.filter)")
+        _ = screen.handle(.character("f"))
+        #expect(screen.handle(.escape) == .reload(TodoFilter(status: .all, tag: "work", notTags: ["admin"], dueBefore: today)))
+        #expect(screen.handle(.escape) == nil)
+    }
+
+    @Test("Escape in the / prompt of watch -t work leaves the prompt and the #work list as they were (it showed every todo)")
+    func escapeKeepsStartingTag() {
+        var screen = screen([todo(1, "a", tags: ["work"]), todo(2, "b")], filter: TodoFilter(tag: "work"))
+        _ = screen.handle(.character("/"))
+        #expect(screen.handle(.escape) == nil)
+        #expect(screen.list.filter == TodoFilter(tag: "work"), "\(screen.list.filter)")
+        #expect(screen.list.rows.map(\.number) == [1], "\(screen.list.rows.map(\.number))")
     }
 
     @Test("t picks a tag among those seen: Tab completes, Enter filters, empty shows all")
