@@ -12,7 +12,7 @@ public enum WatchKeys {
         Entry(keys: "↑↓ j k", action: "move the selection", short: "move"),
         Entry(keys: "PgUp PgDn g G", action: "page up and down, first, last", short: nil),
         Entry(keys: "x space", action: "toggle done", short: "done"),
-        Entry(keys: "a", action: "add a todo (with the tag of the filter)", short: "add"),
+        Entry(keys: "a", action: "add: title, -d DATE -p H -t TAG or due: pri: +tag (add's)", short: "add"),
         Entry(keys: "Enter", action: "show or hide the selected todo in full", short: "detail"),
         Entry(keys: "h", action: "show or hide the selected todo's history", short: "history"),
         Entry(keys: "U R", action: "undo the last change (anyone's; again: one before); R: redo", short: "undo"),

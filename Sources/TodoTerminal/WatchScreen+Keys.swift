@@ -161,14 +161,16 @@ extension WatchScreen {
             // The line takes `todoctl add`'s modifiers (due:fri +shop pri:H); what does not
             // read stays in the prompt with what was meant below it.
             let words: TaskwarriorWords
-            do throws(TaskwarriorWordError) {
-                words = try TaskwarriorWords.parse(text.split(whereSeparator: \.isWhitespace).map(String.init), use: .add, today: today)
+            do throws(WatchAddLine.Refusal) {
+                let line = try WatchAddLine.modifierWords(text.split(whereSeparator: \.isWhitespace).map(String.init))
+                do throws(TaskwarriorWordError) {
+                    words = try TaskwarriorWords.parse(line, use: .add, today: today)
+                } catch {
+                    throw WatchAddLine.Refusal(message: error.message + " (after --, words are title words)")
+                }
             } catch {
                 mode = .prompting(prompt, LineEditor(text))
-                if case .removalInAdd(let word) = error, word.count == 2 {
-                    return say("\(word): options are not read here; write due:DATE, pri:H, +tag, project:NAME, recur:1w (after --, words are title words)")
-                }
-                return say(error.message + " (after --, words are title words)")
+                return say(error.message)
             }
             // Under a filter the new todo has its tags, priority and day, or it would vanish at once.
             let filter = list.filter

@@ -114,6 +114,23 @@ struct WatchTests {
         try await daemon.stop()
     }
 
+    @Test("watch's a line takes add's options: Pay bill -d 2026-12-24 -p high -t home (it refused -d)")
+    func addPromptOptions() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watch(daemon)
+        try await tmux.keys("a")
+        try await tmux.keys("Pay bill -d 2026-12-24 -p high -t home", "Enter")
+        try await tmux.waitFor("#1 [ ] ! Pay bill")
+        let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
+        #expect(listed.count == 1, "\(listed)")
+        #expect(listed.first?["title"] as? String == "Pay bill", "\(listed)")
+        #expect(listed.first?["tags"] as? [String] == ["home"], "\(listed)")
+        #expect(listed.first?["priority"] as? String == "high", "\(listed)")
+        #expect(listed.first?["due"] as? String == "2026-12-24", "\(listed)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("the daemon restarted under it: watch says so, reconnects and shows the new state")
     func survivesRestart() async throws {
         let daemon = try await DaemonProcess.start()

@@ -37,6 +37,34 @@ struct WatchScreenEditingTests {
         #expect(filter.matches(Todo(new, number: 1, createdAt: base), today: today))
     }
 
+    @Test("a takes add's options too: Pay bill -d fri -p high -t home --wait=+1d --every 1w (it refused -d as not read here)")
+    func addWithOptions() {
+        var screen = screen([])
+        _ = screen.handle(.character("a"))
+        let line = "Pay bill -d fri -p high -t #home --wait=+1d --every 1w"
+        _ = type(line, into: &screen)
+        let friday = LocalDate(year: 2026, month: 11, day: 27)!
+        let new = NewTodo(title: "Pay bill", priority: .high, due: friday, tags: ["home"], recurrence: Recurrence("1w"), wait: today.adding(days: 1))
+        #expect(screen.handle(.enter) == .add(new, typed: TypedText(.add, line)))
+        // After --, an option is a title word.
+        _ = screen.handle(.character("a"))
+        _ = type("Read -- -d fri", into: &screen)
+        #expect(screen.handle(.enter) == .add(NewTodo(title: "Read -d fri"), typed: TypedText(.add, "Read -- -d fri")))
+    }
+
+    @Test("an option a does not take, or one without its value, stays in the prompt with what it takes", arguments: [
+        ("Pay -n notes", "-n: not read here"), ("Pay -d", "-d: give it a value"), ("Pay --due", "--due: give it a value"),
+        ("Pay -p urgent", "urgent"),
+    ])
+    func addOptionRefused(line: String, message: String) {
+        var screen = screen([])
+        _ = screen.handle(.character("a"))
+        _ = type(line, into: &screen)
+        #expect(screen.handle(.enter) == nil)
+        #expect(screen.mode == .prompting(.add, LineEditor(line)))
+        #expect(screen.message?.contains(message) == true, "\(screen.message ?? "no message")")
+    }
+
     @Test("x and d in the deleted view say to press u to restore, and send nothing")
     func toggleInDeletedView() {
         var deleted = todo(1, "gone")
