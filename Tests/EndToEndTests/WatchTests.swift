@@ -30,14 +30,20 @@ struct WatchTests {
         try await daemon.stop()
     }
 
-    @Test("--tag takes a tag as it is written, #work or work")
-    func tagFilterWithHash() async throws {
-        let daemon = try await DaemonProcess.start()
+    /// #1 tagged work and #2 untagged, and watch started with `tagOption` showing only #1.
+    private func watchingWork(_ daemon: DaemonProcess, _ tagOption: String) async throws -> Tmux {
         _ = try await daemon.todoctl("add", "tagged", "--tag", "work")
         _ = try await daemon.todoctl("add", "untagged")
         let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
-        try await tmux.type("\(binaryDirectory)/todoctl watch --tag '#work'")
-        try await tmux.waitUntil("the #work list") { $0.contains("open #work") && $0.contains("#1 [ ]   tagged") && !$0.contains("untagged") }
+        try await tmux.type("\(binaryDirectory)/todoctl watch \(tagOption)")
+        try await tmux.waitUntil("the #work list") { $0.contains("open #work · 1 shown") && $0.contains("#1 [ ]   tagged") && !$0.contains("untagged") }
+        return tmux
+    }
+
+    @Test("--tag takes a tag as it is written, #work or work")
+    func tagFilterWithHash() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watchingWork(daemon, "--tag '#work'")
         await tmux.kill()
         try await daemon.stop()
     }
@@ -45,11 +51,7 @@ struct WatchTests {
     @Test("watch -t work keeps #work through Escape, in the / prompt and in the list (both showed every todo)")
     func escapeKeepsTagFilter() async throws {
         let daemon = try await DaemonProcess.start()
-        _ = try await daemon.todoctl("add", "tagged", "--tag", "work")
-        _ = try await daemon.todoctl("add", "untagged")
-        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
-        try await tmux.type("\(binaryDirectory)/todoctl watch -t work")
-        try await tmux.waitUntil("the #work list") { $0.contains("open #work · 1 shown") && $0.contains("#1 [ ]   tagged") }
+        let tmux = try await watchingWork(daemon, "-t work")
         try await tmux.keys("/")
         try await tmux.waitFor("/#work")
         try await tmux.keys("Escape")
@@ -95,6 +97,16 @@ struct WatchTests {
         try await daemon.stop()
     }
 
+    /// The daemon's open list is one todo with these fields, as watch's a line added it.
+    private func expectOnlyTodo(_ daemon: DaemonProcess, _ title: String, tags: [String], priority: String, due: String) async throws {
+        let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
+        #expect(listed.count == 1, "\(listed)")
+        #expect(listed.first?["title"] as? String == title, "\(listed)")
+        #expect(listed.first?["tags"] as? [String] == tags, "\(listed)")
+        #expect(listed.first?["priority"] as? String == priority, "\(listed)")
+        #expect(listed.first?["due"] as? String == due, "\(listed)")
+    }
+
     @Test("watch's a line takes add's modifiers: a typo stays in the prompt with what was meant, then the todo gets its fields")
     func addPromptModifiers() async throws {
         let daemon = try await DaemonProcess.start()
@@ -104,12 +116,7 @@ struct WatchTests {
         try await tmux.waitFor("prio: is not a modifier; did you mean priority: (pri:)?")
         try await tmux.keys("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "pri:H due:2026-12-24 project:home", "Enter")
         try await tmux.waitFor("#1 [ ] ! Buy bread")
-        let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
-        #expect(listed.count == 1, "\(listed)")
-        #expect(listed.first?["title"] as? String == "Buy bread", "\(listed)")
-        #expect(listed.first?["tags"] as? [String] == ["shop", "project:home"], "\(listed)")
-        #expect(listed.first?["priority"] as? String == "high", "\(listed)")
-        #expect(listed.first?["due"] as? String == "2026-12-24", "\(listed)")
+        try await expectOnlyTodo(daemon, "Buy bread", tags: ["shop", "project:home"], priority: "high", due: "2026-12-24")
         await tmux.kill()
         try await daemon.stop()
     }
@@ -121,12 +128,7 @@ struct WatchTests {
         try await tmux.keys("a")
         try await tmux.keys("Pay bill -d 2026-12-24 -p high -t home", "Enter")
         try await tmux.waitFor("#1 [ ] ! Pay bill")
-        let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
-        #expect(listed.count == 1, "\(listed)")
-        #expect(listed.first?["title"] as? String == "Pay bill", "\(listed)")
-        #expect(listed.first?["tags"] as? [String] == ["home"], "\(listed)")
-        #expect(listed.first?["priority"] as? String == "high", "\(listed)")
-        #expect(listed.first?["due"] as? String == "2026-12-24", "\(listed)")
+        try await expectOnlyTodo(daemon, "Pay bill", tags: ["home"], priority: "high", due: "2026-12-24")
         await tmux.kill()
         try await daemon.stop()
     }
