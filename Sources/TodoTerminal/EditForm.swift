@@ -76,7 +76,7 @@ extension TodoDetailViewModel {
             edit.clearDue = todo.due != nil
         } else {
             guard let due = DueDateParser.parse(dueText, today: today) else {
-                throw .validation("due", "\"\(dueText)\" is not a date; write \(DueDateParser.accepted), or nothing")
+                throw .validation("due", DueDateParser.problem(with: dueText, otherwise: ", or nothing"))
             }
             if due != todo.due { edit.due = due }
         }
@@ -130,7 +130,7 @@ extension TodoDetailViewModel {
             edit.clearWait = todo.wait != nil
         } else {
             guard let wait = DueDateParser.parse(waitText, today: today) else {
-                throw .validation("wait", "\"\(waitText)\" is not a date; write \(DueDateParser.accepted), or nothing")
+                throw .validation("wait", DueDateParser.problem(with: waitText, otherwise: ", or nothing"))
             }
             if wait != todo.wait { edit.wait = wait }
         }

@@ -27,13 +27,14 @@ public enum ReportView {
 
     /// Per project, its open count and percent done, and a bar of the percent that fills
     /// what `width` columns leave. Names give way first (cut with `…`, down to 8
-    /// columns), then the bar; the counts always show.
+    /// columns), then the bar, then names again; the counts always show.
     public static func summary(_ tallies: [ProjectTally], width: Int, styler: TextStyler) -> [String] {
         let names = tallies.map(indentedName)
         let counts = "  Open  Done%"  // the columns after the name
         let widest = max(names.map { TerminalText.width($0) }.max() ?? 0, "Project".count)
-        // The bar wants at least 10 columns beside the counts; names keep at least 8.
-        let nameWidth = max(8, min(widest, width - counts.count - 2 - 10))
+        // The bar wants at least 10 columns beside the counts; names keep at least 8, or
+        // what the counts leave of a narrower width (at 20 columns 8 ran the line past it).
+        let nameWidth = max(1, min(max(8, min(widest, width - counts.count - 2 - 10)), width - counts.count))
         let barWidth = max(0, width - nameWidth - counts.count - 2)
         let header = TerminalText.fitted("Project", toWidth: nameWidth) + counts
         return [styler.apply(.bold, to: header)] + zip(names, tallies).map { name, tally in

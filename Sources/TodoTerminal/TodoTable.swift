@@ -42,8 +42,9 @@ public struct TodoTable: Sendable {
         dueWidth = rows.compactMap { $0.dueText.map(TerminalText.width) }.max() ?? 0
     }
 
-    public func render() -> [String] {
-        rows.map { line($0) }
+    /// The rows' lines, each fitting `width` columns when one is given (`line(_:fittingWidth:)`).
+    public func render(width: Int? = nil) -> [String] {
+        rows.map { line($0, fittingWidth: width ?? .max) }
     }
 
     /// The rows of `outline`: subtasks indented under their parent, a parent with its
@@ -69,25 +70,32 @@ public struct TodoTable: Sendable {
     /// One row's line, columns padded to the table's widths; `titlePrefix` and
     /// `titleSuffix` (an indent, a progress) go around the escaped title. A row wider than
     /// `limit` columns gives up title first (down to a few columns), then its last tags,
-    /// shown as `+N`: a tag is never cut in the middle.
+    /// shown as `+N`: a tag is never cut in the middle. Narrower still (below about 30
+    /// columns), the due column gives up its end, alike in every row so that the columns
+    /// stay aligned, or goes when not even `today` would fit, then the `+N`; the title keeps
+    /// a few columns, so that the line never runs past `limit`.
     public func line(
         _ row: TodoViewModel, titlePrefix: String = "", titleSuffix: String = "", dimmed: Bool = false, fittingWidth limit: Int = .max
     ) -> String {
         let number = String(repeating: " ", count: max(0, numberWidth - row.numberText.count)) + row.numberText
         let mark = row.priorityMark.isEmpty ? " " : row.priorityMark
-        let dueText = row.dueText ?? ""
-        let due = dueText + String(repeating: " ", count: max(0, dueWidth - TerminalText.width(dueText)))
-        var tags = row.todo.tags.map { TerminalText.escaped("#" + $0) }
-        var hidden = 0
-        func tagsText() -> String { (tags + (hidden > 0 ? ["+\(hidden)"] : [])).joined(separator: " ") }
         // Number, box and mark with their spaces before the title; due and tags after it.
         let lead = numberWidth + 7
-        func tail() -> Int { 2 + dueWidth + TerminalText.width(tagsText()) }
         let shortestTitle = min(titleWidth, 10)
+        let fewestTitleColumns = min(titleWidth, 5)
+        let dueRoom = limit == .max ? dueWidth : limit - lead - fewestTitleColumns - 2
+        let dueColumns = dueRoom >= dueWidth ? dueWidth : dueRoom >= 5 ? dueRoom : 0
+        let due = TerminalText.fitted(row.dueText ?? "", toWidth: dueColumns)
+        var tags = row.todo.tags.map { TerminalText.escaped("#" + $0) }
+        var hidden = 0
+        var countsHidden = true
+        func tagsText() -> String { (tags + (hidden > 0 && countsHidden ? ["+\(hidden)"] : [])).joined(separator: " ") }
+        func tail() -> Int { 2 + dueColumns + TerminalText.width(tagsText()) }
         while lead + shortestTitle + tail() > limit, !tags.isEmpty {
             tags.removeLast()
             hidden += 1
         }
+        if lead + fewestTitleColumns + tail() > limit { countsHidden = false }
         let titleColumns = max(1, min(titleWidth, limit == .max ? titleWidth : limit - lead - tail()))
         let title = TerminalText.fitted(titlePrefix + TerminalText.escaped(row.title) + titleSuffix, toWidth: titleColumns)
         let cells = [

@@ -12,7 +12,7 @@ public enum WatchKeys {
         Entry(keys: "↑↓ j k", action: "move the selection", short: "move"),
         Entry(keys: "PgUp PgDn g G", action: "page up and down, first, last", short: nil),
         Entry(keys: "x space", action: "toggle done", short: "done"),
-        Entry(keys: "a", action: "add a todo (with the tag of the filter)", short: "add"),
+        Entry(keys: "a", action: "add: title, -d DATE -p H -t TAG or due: pri: +tag (add's)", short: "add"),
         Entry(keys: "Enter", action: "show or hide the selected todo in full", short: "detail"),
         Entry(keys: "h", action: "show or hide the selected todo's history", short: "history"),
         Entry(keys: "U R", action: "undo the last change (anyone's; again: one before); R: redo", short: "undo"),
@@ -28,7 +28,7 @@ public enum WatchKeys {
         Entry(keys: "t", action: "filter by a tag (Tab completes; empty: all)", short: "tag"),
         Entry(keys: "f", action: "cycle open, all, completed, deleted", short: "filter"),
         Entry(keys: "z Z", action: "fold or unfold the selected parent's subtasks; Z: all", short: "fold"),
-        Entry(keys: "Esc", action: "clear the search and tag, or leave a prompt", short: nil),
+        Entry(keys: "Esc", action: "back to the filter watch started with, or leave a prompt", short: nil),
         Entry(keys: "?", action: "this list of keys", short: "keys"),
         Entry(keys: "q Ctrl-C", action: "quit (Ctrl-C in a prompt leaves it)", short: "quit"),
     ]

@@ -12,7 +12,8 @@ public enum WatchPrompt: Sendable, Equatable {
     case every(UUID, revision: Int)
     case parent(UUID, revision: Int)
     case wait(UUID, revision: Int)
-    /// The filter as it was when `/` was pressed: its status and priority stay; Escape clears the search and tag.
+    /// The filter as it was when `/` was pressed: what is typed replaces its search and
+    /// tags, the rest stays; Escape goes back to it.
     case search(before: TodoFilter)
     case tag
 

@@ -48,17 +48,18 @@ public struct WatchRenderer: Sendable {
         }
         if rows.isEmpty, !screen.listArrived {
             // A big list takes its time (60 MB took 20 s in a debug build): not "no todos" meanwhile.
-            lines.append(styler.apply(.dim, to: "  loading the list…"))
+            lines.append(styler.apply(.dim, to: TerminalText.truncated("  loading the list…", toWidth: screen.columns)))
         } else if rows.isEmpty {
             let filter = screen.list.filter
             let status = filter.status == .all ? "" : filter.status.rawValue + " "
             let conditions = Self.conditions(of: filter)
-            lines.append(styler.apply(.dim, to: conditions.isEmpty
+            let words = conditions.isEmpty
                 ? "  no \(status)todos: press a to add one"
-                : "  no \(status)todos match \(conditions): press a to add one, f for another list"))
+                : "  no \(status)todos match \(conditions): press a to add one, f for another list"
+            lines.append(styler.apply(.dim, to: TerminalText.truncated(words, toWidth: screen.columns)))
         }
         while lines.count < screen.visibleRows { lines.append("") }
-        lines.append(styler.apply(.dim, to: marker(screen, shown: visible.count)))
+        lines.append(styler.apply(.dim, to: TerminalText.truncated(marker(screen, shown: visible.count), toWidth: screen.columns)))
         if screen.pane != .none { lines += detail(screen) }
         return lines
     }
@@ -77,7 +78,8 @@ public struct WatchRenderer: Sendable {
         var shown = Array(lines.prefix(screen.detailHeight - 1))
         // What does not fit is said to be there, and where to read it whole.
         if lines.count > shown.count, !shown.isEmpty {
-            shown[shown.count - 1] = "… \(lines.count - shown.count + 1) more lines: " + (screen.pane == .history ? "todoctl history" : "E opens the notes")
+            let more = "… \(lines.count - shown.count + 1) more lines: " + (screen.pane == .history ? "todoctl history" : "E opens the notes")
+            shown[shown.count - 1] = TerminalText.truncated(more, toWidth: screen.columns - 2)
         }
         return [styler.apply(.dim, to: rule)] + shown.map { "  " + $0 }
     }

@@ -66,8 +66,8 @@ extension WatchScreen {
         case .character("p"):
             return selected.map { .edit($0.id, revision: nil, TodoEdit(priority: $0.todo.priority.next), typed: nil) }
         case .character("/"):
-            // The search as typed: the tag as `#tag`, so that it can be edited away too.
-            let typed = [list.filter.tag.map { "#" + $0 }, list.filter.search].compactMap { $0 }.joined(separator: " ")
+            // The search as typed: the tags as `#tag`, so that they can be edited away too.
+            let typed = (list.filter.tags.map { "#" + $0 } + [list.filter.search].compactMap { $0 }).joined(separator: " ")
             mode = .prompting(.search(before: list.filter), LineEditor(typed, selected: true))
         case .character("t"): mode = .prompting(.tag, LineEditor(list.filter.tag ?? "", selected: true))
         case .character("f"):
@@ -75,8 +75,11 @@ extension WatchScreen {
             filter.status = filter.status.next
             return show(filter)
         case .escape:
-            guard list.filter.search != nil || list.filter.tag != nil else { return nil }
-            return show(TodoFilter(status: list.filter.status, priority: list.filter.priority))
+            // Back to the filter watch started with, in the list shown now (f's status stays).
+            var start = startingFilter
+            start.status = list.filter.status
+            guard TodoValidation.normalised(list.filter) != start else { return nil }
+            return show(start)
         default: break
         }
         return nil
@@ -131,7 +134,8 @@ extension WatchScreen {
         case .escape, .controlC:
             mode = .browsing
             message = nil
-            if case .search(let before) = prompt { return show(TodoFilter(status: before.status, priority: before.priority)) }
+            // Leaving a prompt changes nothing: a search typed since / is taken back.
+            if case .search(let before) = prompt, TodoValidation.normalised(list.filter) != TodoValidation.normalised(before) { return show(before) }
             return nil
         case .enter:
             message = nil
@@ -157,14 +161,16 @@ extension WatchScreen {
             // The line takes `todoctl add`'s modifiers (due:fri +shop pri:H); what does not
             // read stays in the prompt with what was meant below it.
             let words: TaskwarriorWords
-            do throws(TaskwarriorWordError) {
-                words = try TaskwarriorWords.parse(text.split(whereSeparator: \.isWhitespace).map(String.init), use: .add, today: today)
+            do throws(WatchAddLine.Refusal) {
+                let line = try WatchAddLine.modifierWords(text.split(whereSeparator: \.isWhitespace).map(String.init))
+                do throws(TaskwarriorWordError) {
+                    words = try TaskwarriorWords.parse(line, use: .add, today: today)
+                } catch {
+                    throw WatchAddLine.Refusal(message: error.message + " (after --, words are title words)")
+                }
             } catch {
                 mode = .prompting(prompt, LineEditor(text))
-                if case .removalInAdd(let word) = error, word.count == 2 {
-                    return say("\(word): options are not read here; write due:DATE, pri:H, +tag, project:NAME, recur:1w (after --, words are title words)")
-                }
-                return say(error.message + " (after --, words are title words)")
+                return say(error.message)
             }
             // Under a filter the new todo has its tags, priority and day, or it would vanish at once.
             let filter = list.filter
@@ -182,7 +188,7 @@ extension WatchScreen {
             if words.isEmpty { return .edit(id, revision: revision, TodoEdit(clearDue: true), typed: typed) }
             guard let due = DueDateParser.parse(words, today: today) else {
                 mode = .prompting(prompt, LineEditor(text))
-                return say("\"\(words)\" is not a date; write \(DueDateParser.accepted), or nothing for no due date")
+                return say(DueDateParser.problem(with: words, otherwise: ", or nothing for no due date"))
             }
             return .edit(id, revision: revision, TodoEdit(due: due), typed: typed)
         case .tags(let id, let revision):
@@ -229,13 +235,15 @@ extension WatchScreen {
         return edit == TodoEdit() ? nil : .edit(id, revision: revision, edit, typed: typed)
     }
 
-    /// The filter a search text asks for: `#word` picks the tag, the other words are
-    /// searched for in titles and notes.
+    /// The filter a search text asks for: each `#word` is a tag the todos must have, the
+    /// other words are searched for in titles and notes; the rest of the filter before
+    /// (`--not-tag`, the due days) stays.
     static func searchFilter(_ text: String, before: TodoFilter) -> TodoFilter {
-        var filter = TodoFilter(status: before.status, priority: before.priority)
+        var filter = before
+        filter.tags = []
         var words: [Substring] = []
         for word in text.split(separator: " ") {
-            if word.hasPrefix("#"), word.count > 1 { filter.tag = String(word.dropFirst()) } else { words.append(word) }
+            if word.hasPrefix("#"), word.count > 1 { filter.tags.append(String(word.dropFirst())) } else { words.append(word) }
         }
         filter.search = words.isEmpty ? nil : words.joined(separator: " ")
         return filter

@@ -88,9 +88,13 @@ public struct WatchScreen: Sendable {
     public internal(set) var history: (id: UUID, lines: [String])?
     /// Every tag seen in a list or change, for `t` to offer.
     public internal(set) var knownTags: Set<String> = []
+    /// The filter watch was started with (`watch -t work`): Escape in the list comes back
+    /// to it, clearing only the search and tag set since (it cleared `-t work` too).
+    public let startingFilter: TodoFilter
 
     public init(filter: TodoFilter = TodoFilter(), rows: Int = 24, columns: Int = 80, today: LocalDate = LocalDate(Date())) {
         list = TodoListViewModel(filter: filter)
+        startingFilter = TodoValidation.normalised(filter)
         self.rows = max(rows, 6)
         self.columns = max(columns, 20)
         self.today = today
@@ -131,8 +135,8 @@ public struct WatchScreen: Sendable {
         case .none: return []
         case .detail: return TodoDetailPane(selected.todo, today: today).lines(columns: columns - 2)
         case .history:
-            guard let history, history.id == selected.id else { return ["history of \(selected.numberText): asking…"] }
-            return ["history of \(selected.numberText), oldest first:"] + history.lines.flatMap { TerminalText.wrapped(TerminalText.escaped($0), toWidth: columns - 2) }
+            guard let history, history.id == selected.id else { return TerminalText.wrapped("history of \(selected.numberText): asking…", toWidth: columns - 2) }
+            return (["history of \(selected.numberText), oldest first:"] + history.lines.map { TerminalText.escaped($0) }).flatMap { TerminalText.wrapped($0, toWidth: columns - 2) }
         }
     }
 

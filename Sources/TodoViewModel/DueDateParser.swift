@@ -38,9 +38,21 @@ public enum DueDateParser {
         + "next week/month/year, dec 24 or 24 dec"
 
     /// Why `text` names no date, when it is shaped like one that does not exist
-    /// (`2026-02-30: February 2026 has 28 days`); nil for text of any other shape.
+    /// (`2026-02-30: February 2026 has 28 days`, `feb 30: February has 28 days, 29 in a
+    /// leap year`); nil for text of any other shape. Every message about a date that does
+    /// not read (options, modifiers, the edit form, watch's prompts, `--since`) asks this.
     public static func impossibility(of text: String) -> String? {
         let word = text.trimmingCharacters(in: .whitespaces)
+        let words = word.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.count == 2, let (month, day) = month(words[0]).map({ ($0, words[1]) }) ?? month(words[1]).map({ ($0, words[0]) }),
+            let day = count(day)
+        {
+            let name = months[month - 1].capitalized
+            if day == 0 { return "\(word): there is no day 0; days run from 1" }
+            if month == 2, day > 29 { return "\(word): February has 28 days, 29 in a leap year" }
+            let days = LocalDate.daysIn(month: month, year: 2028)
+            return day > days ? "\(word): \(name) has \(days) days" : nil
+        }
         let parts = word.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1]), Int(parts[2]) != nil, LocalDate(word) == nil
@@ -49,6 +61,15 @@ public enum DueDateParser {
         guard (1...12).contains(month) else { return "\(word): there is no month \(month); months run from 01 to 12" }
         let days = LocalDate.daysIn(month: month, year: year)
         return "\(word): \(months[month - 1].capitalized) \(parts[0]) has \(days) days"
+    }
+
+    /// What to tell a person whose `text` names no date: why the day does not exist, or
+    /// else that it is not a date, the word perhaps meant and the forms; `otherwise` ends
+    /// the forms (", or nothing for no due date"). The edit form and watch's prompts say this.
+    public static func problem(with text: String, otherwise: String = "") -> String {
+        if let reason = impossibility(of: text) { return reason }
+        let meant = suggestion(for: text).map { "did you mean \($0)? " } ?? ""
+        return "\"\(text)\" is not a date; \(meant)write \(accepted)\(otherwise)"
     }
 
     /// The word of `accepted` nearest to `text` (one or two letters off), for a typo such as

@@ -13,6 +13,9 @@ import TodoModel
 ///   nearest known one. Three shapes stay title words: a URL (`https://…`, any `name://`),
 ///   a word ending in its colon (`Re:`, `Bob:`) whose name is not a modifier's, and words
 ///   whose part before the colon is not letters (`10:30`, `C++:`).
+/// - a word holding a space (one quoted argument) is a title phrase, sign or colon and all
+///   (`"+ve thinking"`, `"Re: meeting"`), unless it is a known modifier with its value
+///   right after the colon (`"due:dec 2"`), as Taskwarrior reads them.
 /// - after `--`, every word is a title word, as typed.
 public struct TaskwarriorWords: Sendable, Equatable {
     /// What the words are for: a new todo, an edit, or a filter.
@@ -85,6 +88,11 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public static let acceptedPriorities = "H, M or L (or high, medium/normal, low; any case)"
 
     private mutating func read(_ word: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) {
+        if word.contains(where: \.isWhitespace), !Self.isModifierPhrase(word) {
+            guard use != .filter else { throw .wordInFilter(word: word) }
+            title.append(word)
+            return
+        }
         if let sign = word.first, sign == "+" || sign == "-", let next = word.dropFirst().first, next.isLetter {
             let tag = String(word.dropFirst())
             if sign == "+" {
@@ -101,6 +109,16 @@ public struct TaskwarriorWords: Sendable, Equatable {
             return
         }
         try apply(name: name, value: value, word: word, use: use, today: today)
+    }
+
+    /// Whether `word`, which holds a space (one quoted argument, `"Re: meeting"`), is a
+    /// modifier: only a known name with its value right after the colon, which Taskwarrior
+    /// reads the same way (`"due:dec 2"`, `"pri:H x"` refused). Any other such word is a
+    /// title phrase, as Taskwarrior takes it: `"+ve thinking"`, `"Re: meeting"`,
+    /// `"Due: taxes"` — the user quoted it to keep it together.
+    private static func isModifierPhrase(_ word: String) -> Bool {
+        guard let (name, value) = modifier(word), let first = value.first, !first.isWhitespace else { return false }
+        return modifierNames.contains(String(name.split(separator: ".")[0]))
     }
 
     /// `name` and `value` of a modifier-shaped word, or nil for a title word (see the type's

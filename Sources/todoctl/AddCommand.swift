@@ -22,7 +22,9 @@ struct AddCommand: AsyncParsableCommand {
             name:value that todoctl does not know is refused with the modifier it thinks \
             was meant (prio:H: did you mean priority:?), never put in the title. These stay \
             title words: URLs (https://…), words whose part before the colon is not letters \
-            (10:30), and a word ending in its colon (Re:, Bob:). To put anything else in the \
+            (10:30), a word ending in its colon (Re:, Bob:), and a quoted argument with a space \
+            in it ("Re: meeting", "+ve thinking"), unless it is a modifier with its value \
+            ("due:dec 2"), as Taskwarrior reads them. To put anything else in the \
             title as typed, write it after --: `todoctl add Read -- due:x +y` adds "Read due:x +y".
             """)
 
@@ -30,7 +32,9 @@ struct AddCommand: AsyncParsableCommand {
     var title: [String] = []
     @Option(name: .shortAndLong, help: "Free text notes.") var notes: String?
     @Option(name: .shortAndLong, help: "high, normal or low: H, M or L, medium, any case.") var priority: Priority?
-    @Option(name: .shortAndLong, help: ArgumentHelp("The due date: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
+    // Unconditional, as every option that takes a date or a number: `-d -1d` and `--limit -1`
+    // were read as options and said "Missing value".
+    @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("The due date: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
     @Option(name: [.customShort("t"), .customLong("tag")], help: "A tag (one word); repeat for more.") var tags: [String] = []
     @OptionGroup(title: "Planning") var planning: PlanningOptions
     @OptionGroup var connection: ConnectionOptions

@@ -109,6 +109,10 @@ extension TodoctlCommand {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         _ = WallClock.source  // a bad TODOD_TEST_NOW is said at once
+        if let complaint = ArgumentBytes.complaint(in: arguments) {
+            Terminal.error(complaint)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
         if let excess = ArgumentLimit.excess(in: arguments) {
             Terminal.error(
                 "\(excess.option) is given \(excess.count) times; the most is \(excess.limit) (a todo holds at most \(TodoValidation.maximumTagCount) tags)")

@@ -47,7 +47,8 @@ struct ListCommand: AsyncParsableCommand {
     // Unconditional: the keys may start with a dash (`--sort -due`), which would read as an option.
     @Option(parsing: .unconditional, help: ArgumentHelp("Sort by these keys, comma-separated, - before one for descending: \(TodoSort.keyList).", valueName: "keys"))
     var sort: String?
-    @Option(help: ArgumentHelp("Show only the first N todos.", valueName: "N")) var limit: Int?
+    // Unconditional: `--limit -1` said "Missing value"; now it says what --limit takes.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show only the first N todos.", valueName: "N")) var limit: Int?
     @Option(help: ArgumentHelp("Show these columns, comma-separated, in this order: \(TodoColumn.nameList). --json ignores it.", valueName: "columns"))
     var columns: String?
     @OptionGroup var connection: ConnectionOptions
@@ -83,16 +84,16 @@ struct ListCommand: AsyncParsableCommand {
         columns: [TodoColumn]? = nil
     ) throws {
         let list = try Session.run(socketPath: socketPath) { try $0.list(filter) }
-        if json {
-            let todos = order?.sorted(list.todos) ?? list.todos
-            return try Terminal.printJSON(Array(todos.prefix(limit ?? .max)))
-        }
-        if list.todos.isEmpty {
+        if list.todos.isEmpty, !json {
             return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")\(filter.waiting ? "waiting " : "")todos")
         }
         var outline = TodoOutline(list, order: order)
         var more = 0
         if let limit { (outline, more) = outline.limited(to: limit) }
+        // The table's todos in the table's order, subtasks under their parent: sorted apart,
+        // --limit 2 --json gave a subtask where the table showed its parent. A parent shown
+        // only as context is no listed todo, and stays out as before.
+        if json { return try Terminal.printJSON(outline.entries.filter { !$0.isContext }.map(\.row)) }
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
         let table = columns.map { TodoTable.render(outline, columns: $0, styler: Terminal.styler) } ?? TodoTable.render(outline, styler: Terminal.styler, width: Terminal.knownWidth)
         let lines = table + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])

@@ -14,13 +14,15 @@ struct NextCommand: AsyncParsableCommand {
             in 7 days 2); for its priority high 6, normal 2, low 0. Most points first; on a tie, \
             the earlier due date, then the lower number. So a todo two days overdue (14) comes \
             before a high-priority one with no date (6), and a high one due tomorrow (14) before \
-            a normal one due today (12). The filter options of `list` narrow it further.
+            a normal one due today (12). The filter options of `list` narrow it further. Rows \
+            fit the terminal's width as `list`'s do ($COLUMNS, else the terminal's); piped \
+            without COLUMNS, titles stop at 60 columns.
             """,
         aliases: ["today"])
 
     @OptionGroup(title: "Filter") var filter: FilterOptions
     // As list's: `next --limit 1` was read as a filter word and refused as naming todo #1.
-    @Option(help: ArgumentHelp("Show only the first N todos, the most pressing.", valueName: "N")) var limit: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show only the first N todos, the most pressing.", valueName: "N")) var limit: Int?
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
@@ -40,7 +42,10 @@ struct NextCommand: AsyncParsableCommand {
         if json { return try Terminal.printJSON(rows) }
         if rows.isEmpty { return Terminal.print("nothing due within \(NextOrder.soonDays) days, overdue or of high priority") }
         let more = ordered.count - rows.count
-        let lines = TodoTable(rows: rows, styler: Terminal.styler).render() + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])
+        // As list's rows: titles take what the terminal's width leaves (COLUMNS=30 printed 71 columns).
+        let width = Terminal.knownWidth
+        let table = TodoTable(rows: rows, styler: Terminal.styler, maximumTitleWidth: width ?? 60).render(width: width)
+        let lines = table + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])
         Terminal.print(lines.joined(separator: "\n"))
     }
 }

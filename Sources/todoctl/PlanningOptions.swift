@@ -4,13 +4,15 @@ import TodoViewModel
 
 /// The planning options `add` and `edit` share: recurrence, parent, wait.
 struct PlanningOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Repeat from the due date: \(Recurrence.accepted).", valueName: "period"), transform: Recurrence.checked)
+    // Unconditional: a value may start with a dash (`--wait -1d`, `--parent -1`), which read as
+    // an option ("Missing value"); now it is read, and refused with why where it is none.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Repeat from the due date: \(Recurrence.accepted).", valueName: "period"), transform: Recurrence.checked)
     var every: Recurrence?
-    @Option(help: ArgumentHelp("Repeat from completion: due this long after it is done.", valueName: "period"), transform: Recurrence.checked)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Repeat from completion: due this long after it is done.", valueName: "period"), transform: Recurrence.checked)
     var everyAfter: Recurrence?
-    @Option(help: ArgumentHelp("Make it a subtask of this todo (its number; one level deep).", valueName: "number"), transform: ParentNumber.checked)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Make it a subtask of this todo (its number; one level deep).", valueName: "number"), transform: ParentNumber.checked)
     var parent: ParentNumber?
-    @Option(help: ArgumentHelp("Hide it from the default list until this day: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Hide it from the default list until this day: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked)
     var wait: DueDateArgument?
 
     func validate() throws {

@@ -17,6 +17,11 @@ struct WatchCommand: AsyncParsableCommand {
             In a prompt, the line edits as readline's does:
             \(WatchKeys.promptPage.map { "  " + $0 }.joined(separator: "\n"))
             An old value starts selected (reversed): typing replaces it, a movement keeps it. \
+            a's line is `todoctl add`'s: a title, then -d DATE, -p H|M|L, -t TAG, --wait DATE, \
+            --every PERIOD or the modifiers due:DATE pri:H +tag project:NAME recur:1w wait:DATE \
+            (`Pay bill -d fri -p high`); a value is one word, and words after -- are title words. \
+            Esc in the list goes back to the filter watch started with (the search and tag set \
+            in watch cleared); in a prompt, it leaves changing nothing. \
             Subtasks show indented under their parent, which shows its progress ([1/2]; z folds them). \
             When the daemon goes away, watch says so and reconnects by itself; with a shared store \
             (todod --store), a line at the bottom says while it is unreachable, and changes are refused. \

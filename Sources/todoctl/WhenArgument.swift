@@ -55,7 +55,7 @@ struct WhenArgument: ExpressibleByArgument {
             return .failure(Problem(description: "\(typed) is in the future, and this looks back: write \(text.dropFirst(3)) ago for that long ago (the forms: \(accepted))"))
         }
         guard let date = instant(text, now: now) else {
-            let reason = DueDateParser.impossibility(of: text).map { $0 + "; " } ?? ""
+            let reason = impossibility(of: text).map { $0 + "; " } ?? ""
             return .failure(Problem(description: "\(reason)give one of: \(accepted)"))
         }
         guard date >= earliest else { return .failure(Problem(description: "\(typed) is before the year 1; give a later time (\(accepted))")) }
@@ -107,6 +107,20 @@ struct WhenArgument: ExpressibleByArgument {
         }
         guard parts.count == 1, let time = clock(parts[0]) else { return nil }
         return LocalMinute.instant(here.date, hour: time.hour, minute: time.minute)
+    }
+
+    /// Why `text` names no time, when its date (`DueDateParser.impossibility`) or its time
+    /// of day does not exist: `2026-11-31 14:02`, `25:00`, `2026-11-20 23:60`.
+    private static func impossibility(of text: String) -> String? {
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "t" }).map(String.init)
+        guard (1...2).contains(parts.count) else { return nil }
+        if let reason = DueDateParser.impossibility(of: parts[0]) { return reason }
+        guard let time = parts.last, parts.count == 1 || LocalDate(parts[0]) != nil else { return nil }
+        let fields = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 2, fields.allSatisfy({ (1...2).contains($0.count) }), let hour = Int(fields[0]), let minute = Int(fields[1]) else { return nil }
+        if !(0..<24).contains(hour) { return "\(time): there is no hour \(hour); hours run from 00 to 23" }
+        if !(0..<60).contains(minute) { return "\(time): there is no minute \(minute); minutes run from 00 to 59" }
+        return nil
     }
 
     /// `14:02`

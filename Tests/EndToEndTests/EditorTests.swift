@@ -92,15 +92,32 @@ struct EditorTests {
         try await daemon.stop()
     }
 
+    /// `todoctl edit 1` on the fixed day, with an editor that sets the form's `field` line to `value`.
+    private func editedWithSed(_ daemon: DaemonProcess, _ field: String, _ value: String) async throws -> CommandResult {
+        let editor = daemon.directory + "/editor.sh"
+        try "#!/bin/sh\nsed -i 's/^\(field):.*/\(field): \(value)/' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        chmod(editor, 0o755)
+        return try await daemon.todoctl("edit", "1", environment: fixedClock.merging(["EDITOR": editor, "VISUAL": ""]) { $1 })
+    }
+
+    @Test("the form's due and wait lines say why a day does not exist, as -d does (they said only that it is not a date)", arguments: [
+        ("due", "2026-02-30", "due: 2026-02-30: February 2026 has 28 days"), ("wait", "31 apr", "wait: 31 apr: April has 30 days"),
+    ])
+    func impossibleDay(field: String, typed: String, message: String) async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        _ = try await daemon.todoctl("add", "draft")
+        let edited = try await editedWithSed(daemon, field, typed)
+        #expect(edited.status == 1, "\(edited.stdout)")
+        #expect(edited.stderr.contains(message), "\(edited.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("the form's due line takes the words --due takes")
     func dueWords() async throws {
         // One fixed "now" for both "tomorrow"s: with the wall clock, midnight between them would make two days.
         let daemon = try await DaemonProcess.start(environment: fixedClock)
         _ = try await daemon.todoctl("add", "draft")
-        let editor = daemon.directory + "/editor.sh"
-        try "#!/bin/sh\nsed -i 's/^due:.*/due: tomorrow/' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
-        chmod(editor, 0o755)
-        let edited = try await daemon.todoctl("edit", "1", environment: fixedClock.merging(["EDITOR": editor, "VISUAL": ""]) { $1 })
+        let edited = try await editedWithSed(daemon, "due", "tomorrow")
         #expect(edited.status == 0, "\(edited.stderr)")
         let expected = try await daemon.todoctl("add", "probe", "--due", "tomorrow", "--json", environment: fixedClock).stdout
         let json = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)

@@ -41,6 +41,23 @@ struct HostileInputTests {
         try await daemon.stop()
     }
 
+    @Test("an argument that is not UTF-8 is refused, naming it with its bytes written out, and nothing is added (it was stored with U+FFFD)", arguments: [
+        (#"add "$(printf 'Caf\351 au lait')""#, #"argument 2, "Caf\xE9 au lait", is not UTF-8"#),
+        (#"add Fine -t "$(printf 't\377')""#, #"argument 4, "t\xFF", is not UTF-8"#),
+        (#"edit 1 --title "$(printf '\303')""#, #"argument 4, "\xC3", is not UTF-8"#),
+    ])
+    func notUTF8(command: String, message: String) async throws {
+        let daemon = try await DaemonProcess.start()
+        // Through sh: a Swift String cannot hold bytes that are not UTF-8, printf writes them.
+        let result = try await run("/bin/sh", ["-c", "\"$TODOCTL\" \(command)"], environment: daemon.environment.merging(["TODOCTL": binaryDirectory + "/todoctl"]) { $1 })
+        #expect(result.status == 64, "\(result.stdout)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{FFFD}"), "\(result.stderr)")
+        let listed = try jsonArray(try await daemon.todoctl("list", "--all", "--json").stdout)
+        #expect(listed.isEmpty, "\(listed)")
+        try await daemon.stop()
+    }
+
     @Test("a hundred thousand tags are refused at once, and another writer does not wait")
     func tagFloodOnTheWire() async throws {
         let daemon = try await DaemonProcess.start()

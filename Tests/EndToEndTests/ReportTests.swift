@@ -42,6 +42,54 @@ struct ReportTests {
         #expect(refused.stderr.contains("unknown sort key 'prio'") && refused.stderr.contains("number, due, priority, title, created, updated, project"), "\(refused.stderr)")
         try await daemon.stop()
     }
+
+    @Test("list --json gives the table's todos in the table's order, subtasks under their parent, with or without --limit and --sort (it gave Pack where the table showed Trip)")
+    func jsonInTheTablesOrder() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        for words in [
+            ["add", "Trip"], ["add", "Book flight", "--parent", "1", "-d", "2026-12-02"], ["add", "Pack", "--parent", "1", "-d", "2026-11-28"],
+            ["add", "Other", "-d", "tomorrow"],
+        ] {
+            let added = try await run("todoctl", words, environment: daemon.environment.merging(fixedClock) { $1 })
+            #expect(added.status == 0, "\(words): \(added.stderr)")
+        }
+        for extra in [[], ["--limit", "2"], ["--limit", "3"], ["--sort", "-title"], ["--sort", "-title", "--limit", "2"]] {
+            let table = try await run("todoctl", ["list"] + extra, environment: daemon.environment.merging(fixedClock) { $1 })
+            let shown = numbers(table).filter { $0.hasPrefix("#") }
+            let json = try jsonArray(try await run("todoctl", ["list", "--json"] + extra, environment: daemon.environment.merging(fixedClock) { $1 }).stdout)
+            #expect(json.map { "#\($0["number"] as? Int ?? 0)" } == shown, "\(extra): the table \(table.stdout)")
+        }
+        try await daemon.stop()
+    }
+
+    @Test("list, next and summary fit COLUMNS down to 20, wide characters and all (at 20 list printed 25 columns, next ignored the width)", arguments: [20, 21, 24, 28, 30, 40])
+    func narrowColumns(columns: Int) async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        for words in [
+            ["add", "Trip to 東京 with the whole family", "+travel", "+家族", "+summer", "due:fri", "project:家のこと"],
+            ["add", "Renew passport 🛂 before the trip", "+admin", "+urgent", "pri:H", "due:2026-11-20", "project:admin"],
+            ["add", "Book flight", "--parent", "1", "-d", "2026-12-02", "+web"],
+        ] {
+            let added = try await run("todoctl", words, environment: daemon.environment.merging(fixedClock) { $1 })
+            #expect(added.status == 0, "\(words): \(added.stderr)")
+        }
+        for command in ["list", "next", "summary"] {
+            let result = try await run("todoctl", [command], environment: daemon.environment.merging(fixedClock) { $1 }.merging(["COLUMNS": "\(columns)"]) { $1 })
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            let wide = result.lines.filter { Self.columns(of: $0) > columns }
+            #expect(wide.isEmpty, "\(command) at \(columns) columns:\n\(result.stdout)")
+        }
+        try await daemon.stop()
+    }
+
+    /// Columns on a terminal, for the characters these tests use: CJK and emoji take two.
+    private static func columns(of line: String) -> Int {
+        line.unicodeScalars.reduce(0) { sum, scalar in
+            let wide = (0x1100...0x115F).contains(scalar.value) || (0x2E80...0xA4CF).contains(scalar.value)
+                || (0xAC00...0xD7A3).contains(scalar.value) || (0xFF00...0xFF60).contains(scalar.value) || (0x1F300...0x1FAFF).contains(scalar.value)
+            return sum + (wide ? 2 : 1)
+        }
+    }
 }
 
 extension ReportTests {

@@ -9,10 +9,18 @@ struct TaskwarriorWordsEndToEndTests {
     }
 
     private static func todoctl(_ daemon: DaemonProcess, _ arguments: String...) async throws -> CommandResult {
+        try await todoctl(daemon, arguments)
+    }
+
+    private static func todoctl(_ daemon: DaemonProcess, _ arguments: [String]) async throws -> CommandResult {
         try await run("todoctl", arguments, environment: daemon.environment.merging(fixedClock) { $1 })
     }
 
     private static func added(_ daemon: DaemonProcess, _ arguments: String...) async throws -> [String: Any] {
+        try await added(daemon, arguments)
+    }
+
+    private static func added(_ daemon: DaemonProcess, _ arguments: [String]) async throws -> [String: Any] {
         let result = try await run("todoctl", ["add", "-j"] + arguments, environment: daemon.environment.merging(fixedClock) { $1 })
         #expect(result.status == 0, "\(arguments): \(result.stderr)")
         return try jsonObject(result.stdout)
@@ -40,6 +48,31 @@ struct TaskwarriorWordsEndToEndTests {
         #expect(hello.status == 64, "\(hello.stdout)")
         #expect(hello.stderr.contains("-hello removes the tag hello, and a new todo has no tags to remove"), "\(hello.stderr)")
         #expect(hello.stderr.contains("todoctl add TITLE -- -hello"), "\(hello.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("a quoted argument with a space is a title phrase, as in Taskwarrior: \"Re: meeting\" and \"+ve thinking\" stay in the title (they were refused as a modifier, or read as a tag)", arguments: [
+        (["Re: meeting"], "Re: meeting"), (["Bob: call back"], "Bob: call back"), (["+ve thinking"], "+ve thinking"),
+        (["Positive", "+ve thinking"], "Positive +ve thinking"), (["Keep", "-ve thoughts out"], "Keep -ve thoughts out"),
+        (["Due: taxes"], "Due: taxes"), (["Re:", "meeting"], "Re: meeting"),
+    ])
+    func quotedPhrases(arguments: [String], title: String) async throws {
+        let daemon = try await Self.start()
+        let todo = try await Self.added(daemon, arguments)
+        #expect(todo["title"] as? String == title, "\(todo)")
+        #expect(todo["tags"] as? [String] == [], "\(todo)")
+        let edited = try await Self.todoctl(daemon, ["edit", "1"] + arguments + ["-j"])
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect((try? jsonObject(edited.stdout))?["title"] as? String == title, "\(edited.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("a quoted modifier whose value has a space still sets its field, as Taskwarrior reads due:\"dec 2\"")
+    func quotedModifierValue() async throws {
+        let daemon = try await Self.start()
+        let todo = try await Self.added(daemon, "Pay", "due:dec 2")
+        #expect(todo["title"] as? String == "Pay", "\(todo)")
+        #expect(todo["due"] as? String == "2026-12-02", "\(todo)")
         try await daemon.stop()
     }
 
@@ -160,11 +193,47 @@ struct TaskwarriorWordsEndToEndTests {
         (["add", "x", "--wait", "2026-13-01"], "2026-13-01: there is no month 13"),
         (["list", "--due-before", "2026-04-31"], "2026-04-31: April 2026 has 30 days"),
         (["add", "x", "-d", "tomorow"], "did you mean tomorrow?"),
+        // A month's day that does not exist, and a time that does not (they said only "none of the forms").
+        (["add", "x", "-d", "feb 30"], "feb 30: February has 28 days, 29 in a leap year"),
+        (["add", "x", "-d", "31 apr"], "31 apr: April has 30 days"),
+        (["add", "x", "-d", "dec 32"], "dec 32: December has 31 days"),
+        (["add", "x", "due:dec 0"], "dec 0: there is no day 0; days run from 1"),
+        (["log", "--since", "2026-11-31 14:02"], "2026-11-31: November 2026 has 30 days"),
+        (["log", "--since", "25:00"], "25:00: there is no hour 25; hours run from 00 to 23"),
+        (["log", "--since", "2026-11-20 23:60"], "23:60: there is no minute 60; minutes run from 00 to 59"),
+        (["undo", "--since", "2026-11-20T24:00"], "24:00: there is no hour 24; hours run from 00 to 23"),
     ])
     func impossibleDates(arguments: [String], message: String) async throws {
         let daemon = try await Self.start()
         let result = try await run("todoctl", arguments, environment: daemon.environment.merging(fixedClock) { $1 })
         #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("a date option takes a negative offset as its value: -d -1d, --due -1d, --wait -1d (they said \"Missing value for '-d <date>'\")", arguments: [
+        (["-d", "-1d"], "due"), (["--due", "-1d"], "due"), (["--wait", "-1d"], "wait"), (["--due=-1d"], "due"),
+    ])
+    func negativeDateOffsets(arguments: [String], field: String) async throws {
+        let daemon = try await Self.start()
+        let todo = try await Self.added(daemon, ["Pay"] + arguments)
+        #expect(todo[field] as? String == "2026-11-22", "\(todo)")
+        let edited = try await Self.todoctl(daemon, ["edit", "1"] + arguments.map { $0 == "-1d" ? "-2d" : $0 == "--due=-1d" ? "--due=-2d" : $0 } + ["-j"])
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect((try? jsonObject(edited.stdout))?[field] as? String == "2026-11-21", "\(edited.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("a negative --limit or --parent says what the option takes, as log --limit -3 does (they said \"Missing value\")", arguments: [
+        (["list", "--limit", "-1"], "--limit -1: give 1 or more todos to show"), (["next", "--limit", "-1"], "--limit -1: give 1 or more todos to show"),
+        (["add", "x", "--parent", "-1"], "-1 is not a todo: todos are numbered from 1"),
+        (["edit", "1", "--parent", "-1"], "-1 is not a todo: todos are numbered from 1"),
+    ])
+    func negativeNumbers(arguments: [String], message: String) async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "First")
+        let result = try await Self.todoctl(daemon, arguments)
+        #expect(result.status == 64, "\(result.stdout)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
         try await daemon.stop()
     }

@@ -30,14 +30,42 @@ struct WatchTests {
         try await daemon.stop()
     }
 
-    @Test("--tag takes a tag as it is written, #work or work")
-    func tagFilterWithHash() async throws {
-        let daemon = try await DaemonProcess.start()
+    /// #1 tagged work and #2 untagged, and watch started with `tagOption` showing only #1.
+    private func watchingWork(_ daemon: DaemonProcess, _ tagOption: String) async throws -> Tmux {
         _ = try await daemon.todoctl("add", "tagged", "--tag", "work")
         _ = try await daemon.todoctl("add", "untagged")
         let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
-        try await tmux.type("\(binaryDirectory)/todoctl watch --tag '#work'")
-        try await tmux.waitUntil("the #work list") { $0.contains("open #work") && $0.contains("#1 [ ]   tagged") && !$0.contains("untagged") }
+        try await tmux.type("\(binaryDirectory)/todoctl watch \(tagOption)")
+        try await tmux.waitUntil("the #work list") { $0.contains("open #work · 1 shown") && $0.contains("#1 [ ]   tagged") && !$0.contains("untagged") }
+        return tmux
+    }
+
+    @Test("--tag takes a tag as it is written, #work or work")
+    func tagFilterWithHash() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watchingWork(daemon, "--tag '#work'")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("watch -t work keeps #work through Escape, in the / prompt and in the list (both showed every todo)")
+    func escapeKeepsTagFilter() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watchingWork(daemon, "-t work")
+        try await tmux.keys("/")
+        try await tmux.waitFor("/#work")
+        try await tmux.keys("Escape")
+        let left = try await tmux.waitUntil("the prompt to close") { !$0.contains("/#work") }
+        #expect(left.contains("open #work · 1 shown") && !left.contains("untagged"), "\(left)")
+        // In the list, Escape clears a search made in watch and keeps #work.
+        try await tmux.keys("/")
+        try await tmux.waitFor("/#work")
+        try await tmux.keys("End", " zzz", "Enter")
+        try await tmux.waitFor("open #work /zzz · 0 shown")
+        try await tmux.keys("Escape")
+        // The rows come with the daemon's answer: the header says 0 shown until then.
+        let cleared = try await tmux.waitUntil("the search cleared and the list back") { !$0.contains("/zzz") && !$0.contains("· 0 shown") }
+        #expect(cleared.contains("open #work · 1 shown") && !cleared.contains("untagged"), "\(cleared)")
         await tmux.kill()
         try await daemon.stop()
     }
@@ -69,6 +97,16 @@ struct WatchTests {
         try await daemon.stop()
     }
 
+    /// The daemon's open list is one todo with these fields, as watch's a line added it.
+    private func expectOnlyTodo(_ daemon: DaemonProcess, _ title: String, tags: [String], priority: String, due: String) async throws {
+        let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
+        #expect(listed.count == 1, "\(listed)")
+        #expect(listed.first?["title"] as? String == title, "\(listed)")
+        #expect(listed.first?["tags"] as? [String] == tags, "\(listed)")
+        #expect(listed.first?["priority"] as? String == priority, "\(listed)")
+        #expect(listed.first?["due"] as? String == due, "\(listed)")
+    }
+
     @Test("watch's a line takes add's modifiers: a typo stays in the prompt with what was meant, then the todo gets its fields")
     func addPromptModifiers() async throws {
         let daemon = try await DaemonProcess.start()
@@ -78,12 +116,19 @@ struct WatchTests {
         try await tmux.waitFor("prio: is not a modifier; did you mean priority: (pri:)?")
         try await tmux.keys("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "pri:H due:2026-12-24 project:home", "Enter")
         try await tmux.waitFor("#1 [ ] ! Buy bread")
-        let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
-        #expect(listed.count == 1, "\(listed)")
-        #expect(listed.first?["title"] as? String == "Buy bread", "\(listed)")
-        #expect(listed.first?["tags"] as? [String] == ["shop", "project:home"], "\(listed)")
-        #expect(listed.first?["priority"] as? String == "high", "\(listed)")
-        #expect(listed.first?["due"] as? String == "2026-12-24", "\(listed)")
+        try await expectOnlyTodo(daemon, "Buy bread", tags: ["shop", "project:home"], priority: "high", due: "2026-12-24")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("watch's a line takes add's options: Pay bill -d 2026-12-24 -p high -t home (it refused -d)")
+    func addPromptOptions() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watch(daemon)
+        try await tmux.keys("a")
+        try await tmux.keys("Pay bill -d 2026-12-24 -p high -t home", "Enter")
+        try await tmux.waitFor("#1 [ ] ! Pay bill")
+        try await expectOnlyTodo(daemon, "Pay bill", tags: ["home"], priority: "high", due: "2026-12-24")
         await tmux.kill()
         try await daemon.stop()
     }

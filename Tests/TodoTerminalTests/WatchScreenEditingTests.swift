@@ -37,6 +37,34 @@ struct WatchScreenEditingTests {
         #expect(filter.matches(Todo(new, number: 1, createdAt: base), today: today))
     }
 
+    @Test("a takes add's options too: Pay bill -d fri -p high -t home --wait=+1d --every 1w (it refused -d as not read here)")
+    func addWithOptions() {
+        var screen = screen([])
+        _ = screen.handle(.character("a"))
+        let line = "Pay bill -d fri -p high -t #home --wait=+1d --every 1w"
+        _ = type(line, into: &screen)
+        let friday = LocalDate(year: 2026, month: 11, day: 27)!
+        let new = NewTodo(title: "Pay bill", priority: .high, due: friday, tags: ["home"], recurrence: Recurrence("1w"), wait: today.adding(days: 1))
+        #expect(screen.handle(.enter) == .add(new, typed: TypedText(.add, line)))
+        // After --, an option is a title word.
+        _ = screen.handle(.character("a"))
+        _ = type("Read -- -d fri", into: &screen)
+        #expect(screen.handle(.enter) == .add(NewTodo(title: "Read -d fri"), typed: TypedText(.add, "Read -- -d fri")))
+    }
+
+    @Test("an option a does not take, or one without its value, stays in the prompt with what it takes", arguments: [
+        ("Pay -n notes", "-n: not read here"), ("Pay -d", "-d: give it a value"), ("Pay --due", "--due: give it a value"),
+        ("Pay -p urgent", "urgent"),
+    ])
+    func addOptionRefused(line: String, message: String) {
+        var screen = screen([])
+        _ = screen.handle(.character("a"))
+        _ = type(line, into: &screen)
+        #expect(screen.handle(.enter) == nil)
+        #expect(screen.mode == .prompting(.add, LineEditor(line)))
+        #expect(screen.message?.contains(message) == true, "\(screen.message ?? "no message")")
+    }
+
     @Test("x and d in the deleted view say to press u to restore, and send nothing")
     func toggleInDeletedView() {
         var deleted = todo(1, "gone")
@@ -73,6 +101,18 @@ struct WatchScreenEditingTests {
         #expect(screen.message?.contains("\"someday\" is not a date; write YYYY-MM-DD") == true)
     }
 
+    @Test("D and w say why a day does not exist, as -d does (they said only that it is not a date)", arguments: [
+        ("D", "2026-02-30", "2026-02-30: February 2026 has 28 days"), ("D", "feb 30", "feb 30: February has 28 days, 29 in a leap year"),
+        ("w", "2026-04-31", "2026-04-31: April 2026 has 30 days"),
+    ])
+    func impossibleDayInPrompt(key: Character, typed: String, message: String) throws {
+        var screen = screen([todo(1, "pay rent")])
+        _ = screen.handle(.character(key))
+        _ = type(typed, into: &screen)
+        #expect(screen.handle(.enter) == nil)
+        #expect(screen.message?.contains(message) == true, "\(screen.message ?? "no message")")
+    }
+
     @Test("T edits the tags as words, # or not; a bad tag stays in the prompt")
     func tagsInPlace() throws {
         var screen = screen([todo(1, "paint")])
@@ -100,15 +140,37 @@ struct WatchScreenEditingTests {
         _ = screen.handle(.enter)
         #expect(screen.mode == .browsing)
         #expect(screen.list.filter.search == "milk")
+        // Escape leaves the prompt changing nothing: the search sent with Enter stays.
         _ = screen.handle(.character("/"))
-        #expect(screen.handle(.escape) == .reload(TodoFilter()))
+        #expect(screen.handle(.escape) == nil)
+        #expect(screen.list.filter == TodoFilter(tag: "home", search: "milk"), "\(screen.list.filter)")
+        // What was typed since / is taken back.
+        _ = screen.handle(.character("/"))
+        _ = type(" tea", into: &screen)
+        #expect(screen.handle(.escape) == .reload(TodoFilter(tag: "home", search: "milk")))
     }
 
-    @Test("Escape while browsing clears the search and the tag")
+    @Test("Escape while browsing clears the search and the tag set in watch, back to the filter it started with")
     func escapeClears() {
-        var screen = screen([], filter: TodoFilter(tag: "work", search: "x"))
-        #expect(screen.handle(.escape) == .reload(TodoFilter()))
+        var screen = screen([], filter: TodoFilter(tag: "work", notTags: ["admin"], dueBefore: today))
         #expect(screen.handle(.escape) == nil)
+        _ = screen.handle(.character("/"))
+        _ = screen.handle(.end)
+        _ = type(" paint", into: &screen)
+        _ = screen.handle(.enter)
+        #expect(screen.list.filter == TodoFilter(tag: "work", notTags: ["admin"], search: "paint", dueBefore: today), "\(screen.list.filter)")
+        _ = screen.handle(.character("f"))
+        #expect(screen.handle(.escape) == .reload(TodoFilter(status: .all, tag: "work", notTags: ["admin"], dueBefore: today)))
+        #expect(screen.handle(.escape) == nil)
+    }
+
+    @Test("Escape in the / prompt of watch -t work leaves the prompt and the #work list as they were (it showed every todo)")
+    func escapeKeepsStartingTag() {
+        var screen = screen([todo(1, "a", tags: ["work"]), todo(2, "b")], filter: TodoFilter(tag: "work"))
+        _ = screen.handle(.character("/"))
+        #expect(screen.handle(.escape) == nil)
+        #expect(screen.list.filter == TodoFilter(tag: "work"), "\(screen.list.filter)")
+        #expect(screen.list.rows.map(\.number) == [1], "\(screen.list.rows.map(\.number))")
     }
 
     @Test("t picks a tag among those seen: Tab completes, Enter filters, empty shows all")

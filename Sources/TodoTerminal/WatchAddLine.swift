@@ -1,0 +1,54 @@
+/// watch's `a` line takes `todoctl add`'s options beside its modifiers (`Pay bill -d fri
+/// -p high`, which was refused): each option and the word after it are read as the
+/// modifier they stand for (`due:fri`, `pri:high`), so that `TaskwarriorWords` reads one
+/// syntax and says what is wrong in its words. A value is one word: the line is split at
+/// spaces, as its title keeps an apostrophe (`Call Mum's friend`) that a shell would read
+/// as a quote.
+enum WatchAddLine {
+    /// Why the line does not read, for the status line.
+    struct Refusal: Error, Equatable {
+        let message: String
+    }
+
+    /// `add`'s options that the line takes, the modifier each stands for, and a value to
+    /// show when one is missing.
+    static let options: [String: (modifier: String, example: String)] = [
+        "-d": ("due:", "fri"), "--due": ("due:", "fri"), "-p": ("pri:", "high"), "--priority": ("pri:", "high"), "-t": ("+", "home"),
+        "--tag": ("+", "home"), "--wait": ("wait:", "fri"), "--every": ("recur:", "1w"),
+    ]
+
+    /// What a line takes, for messages and help.
+    static let taken = "-d DATE, -p H|M|L, -t TAG, --wait DATE, --every PERIOD, and due:DATE, pri:H, +tag, project:NAME, recur:1w (after --, words are title words)"
+
+    /// `words` with each option and its value as one modifier word, up to `--`.
+    static func modifierWords(_ words: [String]) throws(Refusal) -> [String] {
+        var result: [String] = []
+        var rest = words[...]
+        while let word = rest.popFirst() {
+            guard word != "--" else {
+                result += ["--"] + rest
+                break
+            }
+            guard isOption(word) else {
+                result.append(word)
+                continue
+            }
+            let (name, attached) = word.firstIndex(of: "=").map { (String(word[..<$0]), String(word[word.index(after: $0)...])) } ?? (word, nil)
+            guard let (modifier, example) = options[name] else { throw Refusal(message: "\(name): not read here; a line takes \(taken)") }
+            guard let value = attached ?? rest.first.flatMap({ $0 == "--" ? nil : $0 }), !value.isEmpty else {
+                throw Refusal(message: "\(name): give it a value, as in \(name) \(example)")
+            }
+            if attached == nil { rest.removeFirst() }
+            // -t takes a tag as add does, #home or home.
+            result.append(modifier + (modifier == "+" && value.hasPrefix("#") ? String(value.dropFirst()) : value))
+        }
+        return result
+    }
+
+    /// `-d` (a dash and one letter) or `--due`: what the command line would read as an
+    /// option. A longer `-word` is a tag to remove, which `TaskwarriorWords` refuses in an add.
+    private static func isOption(_ word: String) -> Bool {
+        if word.hasPrefix("--") { return word.count > 2 }
+        return word.count == 2 && word.hasPrefix("-") && word.last?.isLetter == true
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TodoModel
+import TodoTerminal
+import TodoViewModel
+
+/// Every line of list, next, summary and watch fits the width given, down to 20 columns,
+/// with wide characters in titles, tags and project names (found from outside: at 20
+/// columns list printed 25-column rows, watch ran `+2` and its marker line past the edge).
+@Suite("Narrow terminals: every line fits")
+struct NarrowWidthTests {
+    static let widths = Array(20...40)
+    let today = LocalDate(year: 2026, month: 11, day: 23)!
+
+    /// Parents with subtasks, tags, due dates, wide titles and tags, and more rows than fit.
+    private var todos: [Todo] {
+        var todos = [
+            todo(1, "Trip to 東京 with the whole family", due: today.adding(days: 4), tags: ["travel", "家族", "summer"]),
+            todo(2, "Book flight", priority: .high, due: today.adding(days: 9), tags: ["web", "money"]),
+            todo(3, "買い物リストを書く", due: today.adding(days: -2), tags: ["shop"]),
+            todo(4, "x", tags: ["a", "b", "c", "d", "e"]),
+        ]
+        todos[1].parent = 1
+        return todos + (5...30).map { todo($0, "todo number \($0) 🎉", due: today.adding(days: $0 % 5), tags: ["t\($0)", "home"]) }
+    }
+
+    private var outline: TodoOutline {
+        TodoOutline(TodoViewModelList(
+            filter: TodoFilter(), todos: todos.map { TodoViewModel($0, today: today) }, asOf: 1,
+            progress: [SubtaskProgress(parent: 1, done: 0, total: 1)]))
+    }
+
+    /// The lines wider than `columns`, measured without the reverse video a prompt's
+    /// selection keeps when colours are off.
+    private func tooWide(_ lines: [String], _ columns: Int) -> [String] {
+        lines.filter { TerminalText.width($0.replacingOccurrences(of: "\u{1B}[7m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "")) > columns }
+    }
+
+    @Test("list's rows fit the width, their tags shown as +N or not at all", arguments: widths)
+    func listRows(columns: Int) {
+        let lines = TodoTable.render(outline, styler: TextStyler(colours: false), width: columns)
+        #expect(tooWide(lines, columns) == [], "\(columns) columns")
+        #expect(lines.allSatisfy { $0.contains("#") }, "every row keeps its number: \(lines)")
+    }
+
+    @Test("next's rows fit the width", arguments: widths)
+    func nextRows(columns: Int) {
+        let table = TodoTable(rows: todos.map { TodoViewModel($0, today: today) }, styler: TextStyler(colours: false), maximumTitleWidth: columns)
+        let lines = table.render(width: columns)
+        #expect(tooWide(lines, columns) == [], "\(columns) columns")
+    }
+
+    @Test("summary's lines fit the width", arguments: widths)
+    func summary(columns: Int) {
+        let tallies = ProjectTally.tallies(of: [
+            todo(1, "a", tags: ["project:家のこと.garden"]), todo(2, "b", tags: ["project:work"], completed: true),
+        ])
+        let lines = ReportView.summary(tallies, width: columns, styler: TextStyler(colours: false))
+        #expect(tooWide(lines, columns) == [], "\(columns) columns")
+    }
+
+    @Test("every line of watch fits: rows, the marker, the detail and history panes, prompts, messages and the keys' page", arguments: widths)
+    func watch(columns: Int) {
+        let renderer = WatchRenderer(styler: TextStyler(colours: false))
+        var screen = WatchScreen(rows: 14, columns: columns, today: today)
+        screen.connection = .connected
+        screen.incorporate(TodoViewModelList(
+            filter: TodoFilter(), todos: todos.map { TodoViewModel($0) }, asOf: 1, progress: [SubtaskProgress(parent: 1, done: 0, total: 1)]))
+        var frames: [(String, [String])] = []
+        func frame(_ what: String) { frames.append((what, renderer.render(screen))) }
+        frame("the list")
+        for _ in 0..<12 { _ = screen.handle(.down) }
+        frame("scrolled: rows above and below")
+        _ = screen.handle(.enter)
+        frame("the detail pane")
+        _ = screen.handle(.enter)
+        _ = screen.handle(.character("h"))
+        frame("the history pane")
+        _ = screen.handle(.character("h"))
+        for key in ["a", "e", "D", "T", "t", "/", "r", "P", "w"] {
+            _ = screen.handle(.character(Character(key)))
+            for character in "家族 and a long line typed here" { _ = screen.handle(.character(character)) }
+            frame("the \(key) prompt")
+            _ = screen.handle(.escape)
+        }
+        _ = screen.handle(.character("?"))
+        frame("the keys' page")
+        _ = screen.handle(.escape)
+        _ = screen.handle(.character("D"))
+        for character in "zzz" { _ = screen.handle(.character(character)) }
+        _ = screen.handle(.enter)
+        frame("a message")
+        for (what, lines) in frames {
+            #expect(tooWide(lines, columns) == [], "\(columns) columns, \(what)")
+        }
+    }
+}
