@@ -52,6 +52,15 @@ struct StrictJSONTests {
         #expect(message(line).contains("duplicate key \"event\""))
     }
 
+    @Test("keys alike in length and first and last letters are not duplicates; two empty keys are")
+    func duplicateFingerprints() {
+        // The duplicate check compares a fingerprint (length, first and last byte) first.
+        let alike = message(#"{"event":"requestNoSuchThing","data":{"ebent":1,"exent":2,"e\u0079ent":3}}"#)
+        #expect(alike.contains("unknown event") && !alike.contains("duplicate"), "\(alike)")
+        #expect(message(#"{"event":"requestStatus","data":{"":1,"a":2,"":3}}"#).contains("duplicate key \"\""))
+        #expect(message(#"{"event":"requestStatus","data":{"exent":1,"e\u0078ent":2}}"#).contains("duplicate key \"exent\""))
+    }
+
     @Test("a duplicate among many keys is found too, in linear time")
     func duplicateAmongMany() {
         let keys = (0..<50_000).map { "\"k\($0)\":0" }.joined(separator: ",")

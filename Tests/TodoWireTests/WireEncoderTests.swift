@@ -260,6 +260,7 @@ struct WireEncoderTests {
             #"{"data":{"protocol":1,"server":"0.1.0","client":3,"seq":42}}"#,
             #"{"event":"responseTodoDetail","data":{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1},"client":null,"program":"x"}"#,
             #"{"event":"responseTodoDetail","data":{"number":1,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}}"#,
+            #"{"event":"responseTodoDetail","data":{"\u0069d":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"t\u0069tle":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1,"titles":"x","tit":"y"}}"#,
             #"{"event":"responseTodoDetail","data":[]}"#,
             #"{"event":"responseTodoViewModels","data":{"filter":{},"todos":[],"seq":7}}"#,
             #"{"event":"responseTodoViewModels","data":{"filter":{"search":"x"},"todos":[{"id":"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":2,"title":"t","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1,"parent":1}],"seq":7,"context":[{"id":"0c1cd20f-e7e3-40a4-a32d-59bb4c36daa9","number":1,"title":"p","createdAt":"2026-05-28T20:26:40.000Z","updatedAt":"2026-05-28T20:26:40.000Z","revision":1}],"progress":[{"parent":1,"done":0,"total":1}]},"id":"r2","client":4}"#,
