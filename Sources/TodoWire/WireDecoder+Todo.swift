@@ -110,39 +110,43 @@ extension WireDecoder {
     /// The members of a todo's object, told apart by their bytes (`Todo`'s coding keys).
     /// Why not a switch on a String: building each key as a String and comparing it with up
     /// to 17 others was a fifth of reading a todo (callgrind, `todoctl next` of 300).
-    enum TodoKey: String, CaseIterable, MemberKey {
+    enum TodoKey: String, CaseIterable {
         case id, number, title, createdAt, updatedAt, revision, notes, priority, due, tags
         case completedAt, deletedAt, recurrence, parent, wait, previous, foreign
 
         // By `rawValue`, not `"\(key)"`: describing a case goes through reflection, whose
         // first use cost a `show` 4M instructions (callgrind).
-        static let spelled: [(key: TodoKey, bytes: [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
+        private static let spelled: [(key: TodoKey, bytes: [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
+
+        /// The key whose UTF-8 is `bytes`; nil for a key a todo does not have.
+        init?(_ bytes: ArraySlice<UInt8>) {
+            for entry in Self.spelled where entry.bytes.count == bytes.count && bytes.elementsEqual(entry.bytes) {
+                self = entry.key
+                return
+            }
+            return nil
+        }
     }
 
-    /// Each member of an object whose keys are `Key`'s, in order: its key (nil for one
-    /// `Key` does not name) and its value.
-    func forEachMember<Key: MemberKey>(of keys: Key.Type, _ body: (Key?, WireDecoder) throws -> Void) throws {
-        var member = node + 1
-        for _ in 0..<document.nodes[node].count {
-            let name = document.nodes[member]
-            let raw = document.bytes[name.start..<name.end]
-            let bytes = name.escaped ? JSONDocument.unescaped(raw)[...] : raw
-            var key: Key?
-            for entry in Key.spelled where entry.bytes.count == bytes.count && bytes.elementsEqual(entry.bytes) {
-                key = entry.key
-                break
-            }
-            let value = child(member + 1)
-            member = document.nodes[member + 1].next
-            try body(key, value)
-        }
+    /// Each member of a todo's object, in order: its key (nil for one a todo does not have)
+    /// and a decoder of its value.
+    func forEachMember(of keys: TodoKey.Type, _ body: (TodoKey?, WireDecoder) throws -> Void) throws {
+        try forEachMemberBytes { key, value in try body(TodoKey(key), value) }
     }
 
     /// Each member of an object, in order: its key and a decoder of its value.
     func forEachMember(_ body: (String, WireDecoder) throws -> Void) throws {
+        try forEachMemberBytes { key, value in try body(String(decoding: key, as: UTF8.self), value) }
+    }
+
+    /// Each member of an object, in order: its key's UTF-8 (escapes decoded) and a decoder of
+    /// its value; the one walk over an object's nodes that the readers above share.
+    private func forEachMemberBytes(_ body: (ArraySlice<UInt8>, WireDecoder) throws -> Void) throws {
         var member = node + 1
         for _ in 0..<document.nodes[node].count {
-            let key = document.string(member)
+            let name = document.nodes[member]
+            let raw = document.bytes[name.start..<name.end]
+            let key = name.escaped ? JSONDocument.unescaped(raw)[...] : raw
             let value = child(member + 1)
             member = document.nodes[member + 1].next
             try body(key, value)
@@ -164,9 +168,4 @@ extension WireDecoder {
         }
         return values
     }
-}
-
-/// A set of coding keys read by their bytes (`WireDecoder.forEachMember(of:_:)`).
-protocol MemberKey {
-    static var spelled: [(key: Self, bytes: [UInt8])] { get }
 }
