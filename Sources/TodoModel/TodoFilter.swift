@@ -38,12 +38,20 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     /// Only the todos waiting for a later day (`list --waiting`); otherwise lists leave
     /// them out until their day.
     public var waiting: Bool
+    /// Only the todos pressing on this day (`todoctl next`): overdue, due within
+    /// `soonDays` of it, or of high priority. The daemon answers `next` with these alone,
+    /// so the client reads the few rows it shows, not the whole list (at 300 todos, 75
+    /// rows of the bench's rather than 300: docs/PERFORMANCE.md).
+    public var pressingOn: LocalDate?
+
+    /// How far ahead "soon" reaches for `pressingOn`, in days.
+    public static let soonDays = 7
 
     public init(
         status: Status = .open, tag: String? = nil, tags: [String] = [], notTags: [String] = [],
         priority: Priority? = nil, search: String? = nil,
         dueBefore: LocalDate? = nil, dueAfter: LocalDate? = nil, dueOn: LocalDate? = nil, noDue: Bool = false,
-        waiting: Bool = false
+        waiting: Bool = false, pressingOn: LocalDate? = nil
     ) {
         self.status = status
         self.tags = (tag.map { [$0] } ?? []) + tags.filter { $0 != tag }
@@ -55,6 +63,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         self.dueOn = dueOn
         self.noDue = noDue
         self.waiting = waiting
+        self.pressingOn = pressingOn
     }
 
     /// The first tag asked for: the one tag of a filter from before tags were a list.
@@ -90,6 +99,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         if !tags.allSatisfy({ Self.tags(todo.tags, include: $0) }) { return false }
         if notTags.contains(where: { Self.tags(todo.tags, include: $0) }) { return false }
         if let priority, todo.priority != priority { return false }
+        if let pressingOn, !Self.isPressing(todo, on: pressingOn) { return false }
         if let search, !search.isEmpty,
             todo.title.range(of: search, options: .caseInsensitive) == nil,
             todo.notes.range(of: search, options: .caseInsensitive) == nil
@@ -112,6 +122,14 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         return tags.contains { $0.hasPrefix(parent) }
     }
 
+    /// Whether `todo` is for now on `today`, whatever its state: overdue, due within
+    /// `soonDays`, or of high priority. `next` orders these (NextOrder).
+    public static func isPressing(_ todo: Todo, on today: LocalDate) -> Bool {
+        if todo.priority == .high { return true }
+        guard let due = todo.due else { return false }
+        return today.days(until: due) <= soonDays
+    }
+
     private func matchesDue(_ due: LocalDate?) -> Bool {
         if noDue { return due == nil }
         guard dueBefore != nil || dueAfter != nil || dueOn != nil else { return true }
@@ -125,7 +143,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
 
 extension TodoFilter {
     private enum CodingKeys: String, CodingKey {
-        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting
+        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn
     }
 
     /// Every field may be absent. The old single `tag` is still read, as one more tag.
@@ -142,7 +160,8 @@ extension TodoFilter {
             dueAfter: try container.decodeIfPresent(LocalDate.self, forKey: .dueAfter),
             dueOn: try container.decodeIfPresent(LocalDate.self, forKey: .dueOn),
             noDue: try container.decodeIfPresent(Bool.self, forKey: .noDue) ?? false,
-            waiting: try container.decodeIfPresent(Bool.self, forKey: .waiting) ?? false)
+            waiting: try container.decodeIfPresent(Bool.self, forKey: .waiting) ?? false,
+            pressingOn: try container.decodeIfPresent(LocalDate.self, forKey: .pressingOn))
     }
 
     /// Only the conditions given are written; one tag is written as `tag`, which a
@@ -160,5 +179,6 @@ extension TodoFilter {
         try container.encodeIfPresent(dueOn, forKey: .dueOn)
         if noDue { try container.encode(true, forKey: .noDue) }
         if waiting { try container.encode(true, forKey: .waiting) }
+        try container.encodeIfPresent(pressingOn, forKey: .pressingOn)
     }
 }

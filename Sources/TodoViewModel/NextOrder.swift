@@ -10,19 +10,18 @@ import TodoModel
 /// a tie, the earlier due date, then the lower number.
 public enum NextOrder {
     /// How far ahead "soon" reaches, in days.
-    public static let soonDays = 7
+    public static let soonDays = TodoFilter.soonDays
 
     /// The todo's points, or nil when it is not for now (done, deleted, or neither dated
     /// within a week nor of high priority).
     public static func points(_ todo: Todo, today: LocalDate) -> Int? {
-        guard !todo.isCompleted, !todo.isDeleted else { return nil }
+        guard !todo.isCompleted, !todo.isDeleted, TodoFilter.isPressing(todo, on: today) else { return nil }
         let days = todo.due.map { today.days(until: $0) }
         let duePoints: Int? = switch days {
         case let days? where days <= 0: 10 + min(-days, 7)
         case let days? where days <= soonDays: 9 - days
         default: nil
         }
-        guard duePoints != nil || todo.priority == .high else { return nil }
         return (duePoints ?? 0) + priorityPoints(todo.priority)
     }
 

@@ -47,9 +47,15 @@ extension WireEncoder {
             .requestReopenTodo(let ref), .requestToggleComplete(let ref), .requestDeleteTodo(let ref),
             .requestRestoreTodo(let ref):
             return { $0.reference(ref) }
-        case .requestTodoViewModels(let filter) where filter == TodoFilter(status: filter.status):
+        case .requestTodoViewModels(let filter) where filter == TodoFilter(status: filter.status, pressingOn: filter.pressingOn):
             return { out in
-                out.raw("{\"status\":")
+                out.raw("{")
+                if let pressingOn = filter.pressingOn {
+                    out.raw("\"pressingOn\":")
+                    out.string(pressingOn.description)
+                    out.raw(",")
+                }
+                out.raw("\"status\":")
                 out.string(filter.status.rawValue)
                 out.raw("}")
             }

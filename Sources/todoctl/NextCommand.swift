@@ -36,8 +36,12 @@ struct NextCommand: AsyncParsableCommand {
     }
 
     static func next(_ filter: TodoFilter, socketPath: String, json: Bool, limit: Int? = nil) throws {
+        let today = WallClock.today()
+        var filter = filter
+        // The daemon sends only what is pressing on the user's day, not the whole list.
+        filter.pressingOn = today
         let list = try Session.run(socketPath: socketPath) { try $0.list(filter) }
-        let ordered = NextOrder.ordered(list.todos, today: WallClock.today())
+        let ordered = NextOrder.ordered(list.todos, today: today)
         let rows = Array(ordered.prefix(limit ?? .max))
         if json { return try Terminal.printJSON(rows) }
         if rows.isEmpty { return Terminal.print("nothing due within \(NextOrder.soonDays) days, overdue or of high priority") }

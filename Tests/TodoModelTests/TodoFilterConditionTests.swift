@@ -70,6 +70,10 @@ struct TodoFilterConditionTests {
         #expect(text == #"{"dueAfter":"2026-11-01","dueBefore":"2026-12-01","dueOn":"2026-11-15","notTags":["c"],"priority":"low","search":"s","status":"all","tags":["a","b"]}"#)
         #expect(try decoder.decode(TodoFilter.self, from: Data(text.utf8)) == full)
         #expect(try decoder.decode(TodoFilter.self, from: Data(#"{"noDue":true}"#.utf8)).noDue)
+        let pressing = TodoFilter(pressingOn: day("2026-11-26"))
+        let pressingText = String(decoding: try encoder.encode(pressing), as: UTF8.self)
+        #expect(pressingText == #"{"pressingOn":"2026-11-26","status":"open"}"#)
+        #expect(try decoder.decode(TodoFilter.self, from: Data(pressingText.utf8)) == pressing)
     }
 }
 

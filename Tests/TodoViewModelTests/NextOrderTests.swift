@@ -46,4 +46,20 @@ struct NextOrderTests {
         #expect(order([todo(1, .high), todo(2, due: 5)]) == [2, 1])
         #expect(order([todo(3, due: 0), todo(2, due: 0)]) == [2, 3])
     }
+
+    @Test("the daemon's pressingOn filter keeps exactly the open todos next gives points to")
+    func pressingFilterAgreesWithThePoints() {
+        var rows: [TodoViewModel] = []
+        for priority in [Priority.low, .normal, .high] {
+            for days in [nil, -30, -8, -1, 0, 1, 6, 7, 8, 30] as [Int?] {
+                rows.append(todo(rows.count + 1, priority, due: days))
+                rows.append(todo(rows.count + 1, priority, due: days, done: true))
+            }
+        }
+        let filter = TodoFilter(pressingOn: today)
+        let kept = rows.filter { filter.matches($0.todo, today: today) }.map(\.number)
+        let pointed = rows.filter { NextOrder.points($0.todo, today: today) != nil }.map(\.number)
+        #expect(kept == pointed, "filter kept \(kept), next gives points to \(pointed)")
+        #expect(pointed.count == 10 + 2 * 7, "high: the open 10; low and normal: the open 7 overdue or dated up to 7 days ahead (got \(pointed.count))")
+    }
 }

@@ -61,6 +61,8 @@ struct WireEncoderTests {
             WireFrame(event: .requestTodoViewModels(TodoFilter(status: .open)), id: "r1", program: "todoctl"),
             WireFrame(event: .requestTodoViewModels(TodoFilter(status: .deleted)), id: "r1"),
             WireFrame(event: .requestTodoViewModels(TodoFilter(noDue: true)), id: "r1", program: "todoctl"),
+            WireFrame(event: .requestTodoViewModels(TodoFilter(pressingOn: LocalDate("2026-11-26"))), id: "r1", program: "todoctl"),
+            WireFrame(event: .requestTodoViewModels(TodoFilter(tag: "home", pressingOn: LocalDate("2026-11-26"))), id: "r1"),
             WireFrame(event: .requestTodoDetail(.number(150)), id: "r1", program: "todoctl"),
             WireFrame(event: .requestCompleteTodo(.number(150)), id: "r9", program: "todoctl"),
             WireFrame(event: .requestCompleteTodo(.number(151)), id: "r10", step: 41),
@@ -104,6 +106,7 @@ struct WireEncoderTests {
         let quick: [Event] = [
             .requestNewTodo(NewTodo(title: "Bench process")), .requestNewTodo(NewTodo(title: "x", due: LocalDate("2026-02-28"), parent: 1)),
             .requestTodoDetail(.number(150)), .requestCompleteTodo(.number(3)), .requestTodoViewModels(TodoFilter(status: .open)),
+            .requestTodoViewModels(TodoFilter(pressingOn: LocalDate("2026-11-26"))),
         ]
         for event in quick {
             #expect(WireEncoder.quickRequest(WireFrame(event: event, id: "r1", program: "todoctl")) != nil, "\(event)")
