@@ -35,7 +35,7 @@ public struct TodoTable: Sendable {
     public init(rows: [TodoViewModel], styler: TextStyler, maximumTitleWidth: Int = 60, titleAllowance: Int = 0) {
         self.rows = rows
         self.styler = styler
-        numberWidth = rows.map(\.numberText.count).max() ?? 2
+        numberWidth = rows.map(\.numberText.utf8.count).max() ?? 2
         // Columns on screen, not characters: a CJK character or an emoji takes two.
         let widest = (rows.lazy.map { TerminalText.width(TerminalText.escaped($0.title)) }.max() ?? 5) + titleAllowance
         titleWidth = min(max(widest, 5), max(maximumTitleWidth, 5))
@@ -77,7 +77,8 @@ public struct TodoTable: Sendable {
     public func line(
         _ row: TodoViewModel, titlePrefix: String = "", titleSuffix: String = "", dimmed: Bool = false, fittingWidth limit: Int = .max
     ) -> String {
-        let number = String(repeating: " ", count: max(0, numberWidth - row.numberText.count)) + row.numberText
+        let numberText = row.numberText
+        let number = TerminalText.padded("", by: numberWidth - numberText.utf8.count) + numberText
         let mark = row.priorityMark.isEmpty ? " " : row.priorityMark
         // Number, box and mark with their spaces before the title; due and tags after it.
         let lead = numberWidth + 7
@@ -89,31 +90,59 @@ public struct TodoTable: Sendable {
         var tags = row.todo.tags.map { TerminalText.escaped("#" + $0) }
         var hidden = 0
         var countsHidden = true
-        func tagsText() -> String { (tags + (hidden > 0 && countsHidden ? ["+\(hidden)"] : [])).joined(separator: " ") }
-        func tail() -> Int { 2 + dueColumns + TerminalText.width(tagsText()) }
-        while lead + shortestTitle + tail() > limit, !tags.isEmpty {
-            tags.removeLast()
-            hidden += 1
+        func tagsText() -> String {
+            // Appended, not joined: `list` draws every row, and this is called per row.
+            var text = ""
+            for tag in tags {
+                if !text.isEmpty { text += " " }
+                text += tag
+            }
+            if hidden > 0 && countsHidden { text += (text.isEmpty ? "+" : " +") + String(hidden) }
+            return text
         }
-        if lead + fewestTitleColumns + tail() > limit { countsHidden = false }
+        var tagsLine = tagsText()
+        func tail() -> Int { 2 + dueColumns + TerminalText.width(tagsLine) }
+        // Without a width (a pipe), nothing is given up and nothing measured.
+        if limit != .max {
+            while lead + shortestTitle + tail() > limit, !tags.isEmpty {
+                tags.removeLast()
+                hidden += 1
+                tagsLine = tagsText()
+            }
+            if lead + fewestTitleColumns + tail() > limit {
+                countsHidden = false
+                tagsLine = tagsText()
+            }
+        }
         let titleColumns = max(1, min(titleWidth, limit == .max ? titleWidth : limit - lead - tail()))
         let title = TerminalText.fitted(titlePrefix + TerminalText.escaped(row.title) + titleSuffix, toWidth: titleColumns)
-        let cells = [
-            styler.apply(.dim, to: number),
+        var line = styler.apply(.dim, to: number)
+        for cell in [
             styler.apply(row.isCompleted ? .green : nil, to: row.doneBox),
             styler.apply(row.todo.priority == .high ? .red : .dim, to: mark),
             styler.apply(row.isCompleted || row.isDeleted || dimmed ? .dim : nil, to: title),
             styler.apply(row.isOverdue ? .red : .yellow, to: due),
-            styler.apply(.cyan, to: tagsText()),
-        ]
-        return cells.joined(separator: " ").trimmingTrailingSpaces()
+            styler.apply(.cyan, to: tagsLine),
+        ] {
+            line += " "
+            line += cell
+        }
+        return line.trimmingTrailingSpaces()
     }
 }
 
 extension String {
+    /// The text without the spaces it ends with. Read as bytes: a space is one byte and
+    /// its own grapheme (it extends none before it), and walking back by Character asked
+    /// for grapheme breaks at every step (an eighth of a `list` row's drawing, callgrind).
     public func trimmingTrailingSpaces() -> String {
-        var end = endIndex
-        while end > startIndex, self[index(before: end)] == " " { end = index(before: end) }
-        return String(self[..<end])
+        let bytes = utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex {
+            let before = bytes.index(before: end)
+            guard bytes[before] == UInt8(ascii: " ") else { break }
+            end = before
+        }
+        return end == bytes.endIndex ? self : String(self[..<end])
     }
 }
