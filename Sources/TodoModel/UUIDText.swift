@@ -8,11 +8,18 @@ import Foundation
 /// A test holds the two to the same answers.
 public enum UUIDText {
     public static func uuid(_ text: String) -> UUID? {
+        uuid(utf8: text.utf8)
+    }
+
+    /// The UUID whose text these UTF-8 bytes are: the wire reads an id from the frame's
+    /// bytes without making a String of it first (an allocation per row of a list).
+    public static func uuid(utf8 text: some Collection<UInt8>) -> UUID? {
+        guard text.count == 36 else { return nil }
         var bytes = InlineArray<16, UInt8>(repeating: 0)
         var count = 0
         var high: UInt8?
         var position = 0
-        for byte in text.utf8 {
+        for byte in text {
             defer { position += 1 }
             if position == 8 || position == 13 || position == 18 || position == 23 {
                 guard byte == UInt8(ascii: "-") else { return nil }

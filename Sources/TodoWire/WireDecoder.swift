@@ -84,6 +84,14 @@ struct WireDecoder: Decoder {
         return document.string(node)
     }
 
+    /// A string's UTF-8 as it stands in the frame, when it holds no escape (nil when it
+    /// does): ids and times are read from these bytes, with no String made per value.
+    func plainText() throws -> ArraySlice<UInt8>? {
+        guard kind == .string else { throw mismatch(String.self, "a string") }
+        let node = document.nodes[node]
+        return node.escaped ? nil : document.bytes[node.start..<node.end]
+    }
+
     /// An integer written as one: no fraction, no exponent, within `T`'s range.
     func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         guard kind == .number else { throw mismatch(type, "an integer") }
@@ -138,28 +146,33 @@ struct WireDecoder: Decoder {
     /// `2026-11-22T09:30:00.123Z` read from its digits; any other ISO 8601 form as
     /// `WireCodec.parseTimestamp` reads it.
     func instant() throws -> Date {
+        if let utf8 = try plainText(), let date = Self.instant(utf8) { return date }
         let text = try text()
-        let utf8 = Array(text.utf8)
-        if utf8.count == 24, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"), utf8[10] == UInt8(ascii: "T"),
-            utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":"), utf8[19] == UInt8(ascii: "."),
-            utf8[23] == UInt8(ascii: "Z"),
+        guard let date = Self.instant(Array(text.utf8)[...]) ?? WireCodec.parseTimestamp(text) else {
+            throw corrupted("\"\(text)\" is not an ISO 8601 time")
+        }
+        return date
+    }
+
+    /// The instant of `yyyy-MM-ddTHH:mm:ss.SSSZ`, the form every encoder writes, or nil.
+    private static func instant(_ utf8: ArraySlice<UInt8>) -> Date? {
+        let at = utf8.startIndex
+        guard utf8.count == 24, utf8[at + 4] == UInt8(ascii: "-"), utf8[at + 7] == UInt8(ascii: "-"),
+            utf8[at + 10] == UInt8(ascii: "T"), utf8[at + 13] == UInt8(ascii: ":"), utf8[at + 16] == UInt8(ascii: ":"),
+            utf8[at + 19] == UInt8(ascii: "."), utf8[at + 23] == UInt8(ascii: "Z"),
             let year = Self.digits(utf8, 0, 4), let month = Self.digits(utf8, 5, 2), let day = Self.digits(utf8, 8, 2),
             let hour = Self.digits(utf8, 11, 2), let minute = Self.digits(utf8, 14, 2),
             let second = Self.digits(utf8, 17, 2), let millisecond = Self.digits(utf8, 20, 3),
             let civil = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
                                   millisecond: millisecond)
-        {
-            return Date(millisecondsSince1970: civil.millisecondsSince1970)
-        }
-        guard let date = WireCodec.parseTimestamp(text) else { throw corrupted("\"\(text)\" is not an ISO 8601 time") }
-        return date
+        else { return nil }
+        return Date(millisecondsSince1970: civil.millisecondsSince1970)
     }
 
     /// A due date, through `LocalDate.init(from:)` once per different day in the frame.
     func date() throws -> LocalDate {
-        let text = try text()
-        let utf8 = Array(text.utf8)
-        guard utf8.count == 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
+        guard let utf8 = try plainText(), utf8.count == 10,
+            utf8[utf8.startIndex + 4] == UInt8(ascii: "-"), utf8[utf8.startIndex + 7] == UInt8(ascii: "-"),
             let year = Self.digits(utf8, 0, 4), let month = Self.digits(utf8, 5, 2), let day = Self.digits(utf8, 8, 2)
         else { return try LocalDate(from: self) }
         let key = year * 10_000 + month * 100 + day
@@ -169,8 +182,10 @@ struct WireDecoder: Decoder {
         return date
     }
 
-    private static func digits(_ utf8: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    /// The number written by `count` digits from `offset` into `utf8`, or nil.
+    private static func digits(_ utf8: ArraySlice<UInt8>, _ offset: Int, _ count: Int) -> Int? {
         var value = 0
+        let start = utf8.startIndex + offset
         for byte in utf8[start..<start + count] {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
             value = value * 10 + Int(byte - UInt8(ascii: "0"))

@@ -141,6 +141,24 @@ struct WireCodecTests {
         #expect(wrong == [], "\(wrong.count) of 1000 milliseconds read wrong, e.g. .\(wrong.prefix(5).map(String.init).joined(separator: ", ."))")
     }
 
+    @Test("an id, an instant and a due date read from the frame's bytes read the same written with escapes, and a bad one is refused")
+    func escapedIdsAndTimes() throws {
+        func detail(id: String, createdAt: String, due: String) throws -> Todo? {
+            let line = #"{"event":"responseTodoDetail","data":{"id":""# + id + #"","number":1,"title":"t","createdAt":""# + createdAt
+                + #"","updatedAt":"2026-05-28T20:26:40.123Z","due":""# + due + #"","revision":1}}"#
+            guard case .responseTodoDetail(let detail) = try codec.decodeResponse(buffer(line)).event else { return nil }
+            return detail.todo
+        }
+        let plain = try detail(id: "fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9", createdAt: "2026-05-28T20:26:40.123Z", due: "2026-06-01")
+        let escaped = try detail(id: #"fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9"#, createdAt: #"2026-05-28T20:26:40.123Z"#, due: #"2026-06-01"#)
+        #expect(plain != nil && plain == escaped, "\(String(describing: plain)) and \(String(describing: escaped))")
+        #expect(plain?.id.uuidString.lowercased() == "fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9")
+        #expect(plain?.createdAt.millisecondsSince1970 == 1_780_000_000_123, "\(String(describing: plain?.createdAt))")
+        for (id, createdAt) in [("fc1cd20f-e7e3-40a4-a32d-59bb4c36daa", "2026-05-28T20:26:40.123Z"), ("fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9", "2026-05-28T20:26:4x.123Z")] {
+            #expect(throws: (any Error).self, "\(id) \(createdAt)") { _ = try detail(id: id, createdAt: createdAt, due: "2026-06-01") }
+        }
+    }
+
     @Test("a todo sent over the wire arrives equal, whatever its milliseconds")
     func todoRoundTripAnyMillisecond() throws {
         var wrong = 0
