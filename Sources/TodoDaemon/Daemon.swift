@@ -60,8 +60,8 @@ public enum Daemon {
         let systemd = SystemdReporter()
         let idle = IdleClock()
         let registryBox = RegistryBox()
-        let monitor = shared.map {
-            SharedStoreMonitor(store: $0, bus: bus, logger: logger, refused: model.refusedWhileUnreachable) { work in coreLoop.execute(work) }
+        let monitor = model.replicaSync.map { sync in
+            SharedStoreMonitor(store: sync.shared, bus: bus, logger: logger, refused: sync.refusedWhileUnreachable) { work in coreLoop.execute(work) }
         }
         let status = StatusResponder(
             bus: bus, model: model, configuration: configuration, sharedStore: monitor,

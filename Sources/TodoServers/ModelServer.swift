@@ -14,7 +14,8 @@ import TodoModel
 /// that leaves the bus's executor, for a storage thread of its own, and comes back
 /// through `returnToCore` as response events. Writes that arrive while a transaction
 /// commits wait together and commit in the next one (group commit); each is answered,
-/// in commit order, only once its transaction is durable.
+/// in commit order, only once its transaction is durable. With a shared store (`--store`)
+/// each batch commits through its `ReplicaSync`, which also brings others' changes.
 public final class ModelServer: Sendable {
     /// Runs work back on the bus's executor (the daemon's core event loop).
     public typealias Executor = @Sendable (@escaping @Sendable () -> Void) -> Void
@@ -32,11 +33,6 @@ public final class ModelServer: Sendable {
         var batchSizes: [Int] = []
         /// Counts commits, so that an idle checkpoint knows none came since it was planned.
         var commits: UInt64 = 0
-        /// With a shared store: the store was found to hold this database's history (at start,
-        /// or at the first connection when it was unreachable then).
-        var replicaChecked = false
-        /// Why the database is no replica of the shared store, found after start: writes are refused with it.
-        var notReplica: String?
     }
 
     /// How long after the last commit the write-ahead log is folded into the database file.
@@ -47,14 +43,12 @@ public final class ModelServer: Sendable {
     let logger: Logger
     let clock: @Sendable () -> Date
     let returnToCore: Executor
-    /// The store shared with other daemons (`--store`), whose replica `store` is; nil alone.
-    let shared: (any SharedStore)?
-    let storage = DispatchQueue(label: "todod.storage")
+    /// The sync with the store shared with other daemons (`--store`), whose replica `store` is; nil alone.
+    public let replicaSync: ReplicaSync?
+    let storage: DispatchQueue
     /// Journal reads: off the core, beside the writer (WAL readers do not wait for it).
     let journalReader = DispatchQueue(label: "todod.journal")
     let state: Mutex<State>
-    /// Writes refused because the shared store could not be reached: counted, not logged each.
-    public let refusedWhileUnreachable = RefusedWrites()
 
     /// Loads the store and subscribes to the bus at once, so no request published after
     /// this returns is missed. With `shared`, the store is first caught up from it, and
@@ -69,12 +63,14 @@ public final class ModelServer: Sendable {
         self.logger = logger
         self.clock = clock
         self.returnToCore = returnToCore
-        self.shared = shared
-        let replicaChecked = try shared.map { try ModelServer.catchUpAtStart(store, from: $0, logger: logger) } ?? false
+        let storage = DispatchQueue(label: "todod.storage")
+        self.storage = storage
+        // The replica is caught up before the table is loaded from it.
+        replicaSync = try shared.map {
+            try ReplicaSync(shared: $0, store: store, bus: bus, logger: logger, storage: storage, returnToCore: returnToCore)
+        }
         let (todos, lastChange) = try store.loadAll()
-        var initial = State(table: TodoTable(todos, lastChange: lastChange))
-        initial.replicaChecked = replicaChecked
-        state = Mutex(initial)
+        state = Mutex(State(table: TodoTable(todos, lastChange: lastChange)))
         bus.subscribe(to: [.model(.requestReadTodos)]) { [weak self] envelope in
             guard let self, case .requestReadTodos(let query)? = envelope.model else { return }
             self.bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)
@@ -82,7 +78,7 @@ public final class ModelServer: Sendable {
         bus.subscribe(to: [.model(.requestWriteTodo), .model(.requestWriteTodos)]) { [weak self] envelope in self?.take(envelope) }
         bus.subscribe(to: [.model(.requestBackupDatabase)]) { [weak self] envelope in self?.backUp(envelope) }
         bus.subscribe(to: [.model(.requestReadJournal)]) { [weak self] envelope in self?.readJournal(envelope) }
-        shared?.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
+        replicaSync?.start { [weak self] changes in self?.incorporate(changes) }
     }
 
     /// Returns once `shutdown()` was called (or the task cancelled) and every write
@@ -119,18 +115,17 @@ public final class ModelServer: Sendable {
     /// while the daemon closed the store at exit crashed inside SQLite. Call it once, after `run()`.
     public func closeStore() throws {
         state.withLock { $0.closed = true }
+        replicaSync?.stop()
         journalReader.sync {}
         try storage.sync {
-            // The store did not come back before the daemon stopped: the outage's count is said now.
-            let refused = refusedWhileUnreachable.take()
-            if refused > 0 { logger.notice("\(refused) writes were refused while the shared store was unreachable, nothing of them written") }
+            replicaSync?.tellRefusedAtExit()
             try store.close()
         }
     }
 
     /// Throws once the store is closed (the daemon is stopping): SQLite must not be touched then.
     func refuseWhenClosed() throws {
-        if state.withLock({ $0.closed }) { throw TodoStoreError("the daemon is shutting down; ask again once it is back") }
+        if state.withLock({ $0.closed }) { throw TodoStoreError.daemonStopping }
     }
 
     /// The sequence number of the last committed change.
@@ -212,16 +207,11 @@ public final class ModelServer: Sendable {
             let started = ContinuousClock.now
             defer { logger.trace("committed", metadata: ["writes": "\(mutations.count)", "took": "\(ContinuousClock.now - started)"]) }
             do {
-                results = try shared.map { try commit(mutations, at: now, by: authors, steps: steps, through: $0) }
+                results = try replicaSync.map { try $0.commit(mutations, at: now, by: authors, steps: steps) }
                     ?? store.commit(mutations, at: now, by: authors, steps: steps)
             } catch {
-                if (error as? SharedStoreError)?.kind == .unreachable {
-                    // The outage was logged as it began, and its count is logged as it ends (SharedStoreMonitor).
-                    if let count = refusedWhileUnreachable.refused(mutations.count) {
-                        logger.warning("the shared store is still unreachable: \(count) writes refused since it went away, nothing of them written",
-                                       metadata: ["error": "\(error)"])
-                    }
-                } else {
+                // Refused while the shared store is unreachable: the sync counted them, not logged each.
+                if (error as? SharedStoreError)?.kind != .unreachable {
                     logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
                 }
                 let reason = ModelServer.describe(error)
@@ -276,6 +266,15 @@ public final class ModelServer: Sendable {
     private static func answer(to envelope: Envelope, _ results: ArraySlice<TodoWriteResult>) -> ModelEvent {
         if case .requestWriteTodo? = envelope.model, let result = results.first { return .responseTodo(result) }
         return .responseWriteTodos(Array(results))
+    }
+
+    /// On the core: changes other daemons committed, taken into the table before the sync
+    /// broadcasts them.
+    private func incorporate(_ changes: SharedChanges) {
+        state.withLock { state in
+            for purge in changes.purges { state.table.forget(numbers: purge.numbers, purgedBy: purge.seq) }
+            _ = state.table.incorporate(changes.entries)
+        }
     }
 
     /// Once no write has committed for a while, folds the write-ahead log into the
