@@ -10,6 +10,7 @@ import TodoServers
 import TodoSystemd
 import TodoViewModel
 import TodoWire
+import SharedStoreContract
 
 /// The todod process: opens the database, starts the servers on one bus, listens on the
 /// socket, tells systemd, and on SIGTERM or SIGINT shuts down in order: stop taking

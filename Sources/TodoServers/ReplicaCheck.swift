@@ -1,4 +1,5 @@
 import Foundation
+import SharedStoreContract
 import TodoModel
 
 /// Whether a database is the replica of a shared store, and what to say when it is not.

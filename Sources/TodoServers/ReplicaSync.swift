@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import SharedStoreContract
 import Synchronization
 import TodoEvents
 import TodoModel
