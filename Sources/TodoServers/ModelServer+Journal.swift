@@ -32,7 +32,7 @@ extension ModelServer {
         journalReader.async { [self, id] in
             let result: JournalReadResult
             do {
-                try refuseWhenClosed()
+                try gate.refuseWhenClosed()
                 switch query {
                 case .after(let seq, let limit): result = .entries(query, try store.changes(after: seq, limit: limit, upTo: asOf), asOf: asOf)
                 case .history(_, let after):

@@ -28,8 +28,6 @@ public final class ModelServer: Sendable {
         var waiting: [Envelope] = []
         var committing = false
         var shuttingDown = false
-        /// The store is closed: nothing may touch it any more (an idle checkpoint due).
-        var closed = false
         var stopped: [CheckedContinuation<Void, Never>] = []
         var batchSizes: [Int] = []
         /// Counts commits, so that an idle checkpoint knows none came since it was planned.
@@ -47,6 +45,10 @@ public final class ModelServer: Sendable {
     /// The sync with the store shared with other daemons (`--store`), whose replica `store` is; nil alone.
     public let replicaSync: ReplicaSync?
     let storage: DispatchQueue
+    /// Closed at exit, for every thread that touches the store.
+    let gate: StoreGate
+    /// Answers `requestBackupDatabase`, on the storage queue between commits.
+    let backups: BackupWriter
     /// Journal reads: off the core, beside the writer (WAL readers do not wait for it).
     let journalReader = DispatchQueue(label: "todod.journal")
     let state: Mutex<State>
@@ -66,18 +68,20 @@ public final class ModelServer: Sendable {
         self.returnToCore = returnToCore
         let storage = DispatchQueue(label: "todod.storage")
         self.storage = storage
+        let gate = StoreGate()
+        self.gate = gate
         // The replica is caught up before the table is loaded from it.
         replicaSync = try shared.map {
-            try ReplicaSync(shared: $0, store: store, bus: bus, logger: logger, storage: storage, returnToCore: returnToCore)
+            try ReplicaSync(shared: $0, store: store, bus: bus, logger: logger, storage: storage, gate: gate, returnToCore: returnToCore)
         }
         let (todos, lastChange) = try store.loadAll()
         state = Mutex(State(table: TodoTable(todos, lastChange: lastChange)))
+        backups = BackupWriter(bus: bus, store: store, logger: logger, clock: clock, storage: storage, gate: gate, returnToCore: returnToCore)
         bus.subscribe(to: [.model(.requestReadTodos)]) { [weak self] envelope in
             guard let self, case .requestReadTodos(let query)? = envelope.model else { return }
             self.bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)
         }
         bus.subscribe(to: [.model(.requestWriteTodo), .model(.requestWriteTodos)]) { [weak self] envelope in self?.take(envelope) }
-        bus.subscribe(to: [.model(.requestBackupDatabase)]) { [weak self] envelope in self?.backUp(envelope) }
         bus.subscribe(to: [.model(.requestReadJournal)]) { [weak self] envelope in self?.readJournal(envelope) }
         replicaSync?.start { [weak self] changes in self?.incorporate(changes) }
     }
@@ -115,18 +119,12 @@ public final class ModelServer: Sendable {
     /// still doing there, and keeps them off it afterwards: an idle checkpoint that fired
     /// while the daemon closed the store at exit crashed inside SQLite. Call it once, after `run()`.
     public func closeStore() throws {
-        state.withLock { $0.closed = true }
-        replicaSync?.stop()
+        gate.close()
         journalReader.sync {}
         try storage.sync {
             replicaSync?.tellRefusedAtExit()
             try store.close()
         }
-    }
-
-    /// Throws once the store is closed (the daemon is stopping): SQLite must not be touched then.
-    func refuseWhenClosed() throws {
-        if state.withLock({ $0.closed }) { throw TodoStoreError.daemonStopping }
     }
 
     /// The sequence number of the last committed change.
@@ -283,7 +281,7 @@ public final class ModelServer: Sendable {
     private func checkpointWhenIdle() {
         let planned = state.withLock { $0.commits }
         storage.asyncAfter(deadline: .now() + ModelServer.idleCheckpointDelay) { [self] in
-            guard state.withLock({ $0.commits == planned && !$0.committing && !$0.closed }) else { return }
+            guard state.withLock({ $0.commits == planned && !$0.committing }), !gate.isClosed else { return }
             do {
                 try store.checkpoint()
             } catch {

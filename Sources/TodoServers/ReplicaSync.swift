@@ -24,8 +24,6 @@ public final class ReplicaSync: Sendable {
         var replicaChecked: Bool
         /// Why the database is no replica of the shared store, found after start: writes are refused with it.
         var notReplica: String?
-        /// The daemon closes the store: no catch-up may touch it any more.
-        var closed = false
         /// Takes others' changes into the ModelServer's table, on the core, before they are broadcast.
         var intoTable: (@Sendable (SharedChanges) -> Void)?
     }
@@ -36,6 +34,8 @@ public final class ReplicaSync: Sendable {
     let logger: Logger
     /// The ModelServer's storage queue: every touch of the replica is serialised with its commits.
     let storage: DispatchQueue
+    /// Shut at exit: no catch-up touches the store after it closed.
+    let gate: StoreGate
     let returnToCore: ModelServer.Executor
     private let state: Mutex<State>
     /// Writes refused because the shared store could not be reached: counted, not logged each.
@@ -45,13 +45,14 @@ public final class ReplicaSync: Sendable {
     /// replica of `shared`, catches it up and marks it so; when the store cannot be reached, the
     /// daemon starts from its replica and this is done at the first connection. Throws
     /// `TodoStoreError` when the database is no replica of it.
-    init(shared: any SharedStore, store: TodoStore, bus: EventBus, logger: Logger, storage: DispatchQueue,
+    init(shared: any SharedStore, store: TodoStore, bus: EventBus, logger: Logger, storage: DispatchQueue, gate: StoreGate,
          returnToCore: @escaping ModelServer.Executor) throws {
         self.shared = shared
         self.store = store
         self.bus = bus
         self.logger = logger
         self.storage = storage
+        self.gate = gate
         self.returnToCore = returnToCore
         state = Mutex(State(replicaChecked: try ReplicaSync.catchUpAtStart(store, from: shared, logger: logger)))
     }
@@ -61,11 +62,6 @@ public final class ReplicaSync: Sendable {
     func start(intoTable: @escaping @Sendable (SharedChanges) -> Void) {
         state.withLock { $0.intoTable = intoTable }
         shared.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
-    }
-
-    /// The daemon is closing the store: no catch-up touches it from now on.
-    func stop() {
-        state.withLock { $0.closed = true }
     }
 
     /// On the storage queue, once the last write is done and before the store closes: the
@@ -197,7 +193,7 @@ public final class ReplicaSync: Sendable {
             // Refused for good: the store's changes are not taken, and that was said once (not at every heartbeat).
             guard state.withLock({ $0.notReplica }) == nil else { return }
             do {
-                if state.withLock({ $0.closed }) { throw TodoStoreError.daemonStopping }
+                try gate.refuseWhenClosed()
                 try checkReplica()
                 let replica = try store.counters().change
                 // An announcement may be older than this replica's own last commit: only a fresh read tells the store behind.

@@ -12,9 +12,6 @@ public struct TodoStoreError: Error, CustomStringConvertible, Sendable, Equatabl
 
     public var description: String { message }
 
-    /// The store is closed, or closing: the daemon is stopping.
-    static let daemonStopping = TodoStoreError("the daemon is shutting down; ask again once it is back")
-
     /// SQLite's error in words: what it means for the database at `path`, and what to do.
     /// SQLite's own message may say nothing (a backup's full disk is "not an error": the
     /// step's code is not the connection's), so the code decides the words.

@@ -1,17 +1,43 @@
+import Dispatch
 import Foundation
+import Logging
 import TodoEvents
 
-/// `todoctl backup`: a copy of the database, made on the storage thread between commits.
-extension ModelServer {
-    /// Writes a consistent copy of the database beside it (in `backups/`), on the storage
-    /// thread, between commits; answers with its path.
-    func backUp(_ envelope: Envelope) {
+/// `todoctl backup`: answers `requestBackupDatabase` with a consistent copy of the database,
+/// written beside it (in `backups/`). A participant of its own, cut out of the ModelServer:
+/// all it shares with the committer is the storage queue, on which the copy is made, so it
+/// falls between two commits and never holds a write's answer longer than one commit would.
+final class BackupWriter: Sendable {
+    let bus: EventBus
+    let store: TodoStore
+    let logger: Logger
+    let clock: @Sendable () -> Date
+    /// The committer's queue: the copy waits for the commit in flight, and the next one for it.
+    let storage: DispatchQueue
+    let gate: StoreGate
+    let returnToCore: ModelServer.Executor
+
+    /// Subscribes at once.
+    init(bus: EventBus, store: TodoStore, logger: Logger, clock: @escaping @Sendable () -> Date, storage: DispatchQueue,
+         gate: StoreGate, returnToCore: @escaping ModelServer.Executor) {
+        self.bus = bus
+        self.store = store
+        self.logger = logger
+        self.clock = clock
+        self.storage = storage
+        self.gate = gate
+        self.returnToCore = returnToCore
+        bus.subscribe(to: [.model(.requestBackupDatabase)]) { [weak self] envelope in self?.backUp(envelope) }
+    }
+
+    /// Writes the copy on the storage thread, between commits; answers on the core with its path.
+    private func backUp(_ envelope: Envelope) {
         let directory = TodoStore.backupsDirectory(of: store.path)
-        let name = "todos-" + ModelServer.backupStamp(clock()) + ".sqlite"
+        let name = "todos-" + BackupWriter.stamp(clock()) + ".sqlite"
         storage.async { [self] in
             let result: DatabaseBackupResult
             do {
-                try refuseWhenClosed()
+                try gate.refuseWhenClosed()
                 // Private: the copies hold every todo. One planted since the start (a link elsewhere) is refused.
                 try FileManager.default.createDirectory(
                     atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -29,7 +55,7 @@ extension ModelServer {
     }
 
     /// `20261123-091911-123`: a backup's name sorts by time.
-    static func backupStamp(_ date: Date) -> String {
+    static func stamp(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
