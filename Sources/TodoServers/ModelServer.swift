@@ -22,8 +22,6 @@ public final class ModelServer: Sendable {
     public typealias Executor = @Sendable (@escaping @Sendable () -> Void) -> Void
 
     struct State {
-        /// The committed todos, answering every read.
-        var table: TodoTable
         /// Writes received while a transaction commits: the next batch.
         var waiting: [Envelope] = []
         var committing = false
@@ -49,8 +47,10 @@ public final class ModelServer: Sendable {
     let gate: StoreGate
     /// Answers `requestBackupDatabase`, on the storage queue between commits.
     let backups: BackupWriter
-    /// Journal reads: off the core, beside the writer (WAL readers do not wait for it).
-    let journalReader = DispatchQueue(label: "todod.journal")
+    /// The committed todos, answering every read.
+    let todos: CommittedTodos
+    /// Answers `requestReadJournal`, off the core.
+    let journal: JournalReader
     let state: Mutex<State>
 
     /// Loads the store and subscribes to the bus at once, so no request published after
@@ -71,19 +71,22 @@ public final class ModelServer: Sendable {
         let gate = StoreGate()
         self.gate = gate
         // The replica is caught up before the table is loaded from it.
-        replicaSync = try shared.map {
-            try ReplicaSync(shared: $0, store: store, bus: bus, logger: logger, storage: storage, gate: gate, returnToCore: returnToCore)
-        }
-        let (todos, lastChange) = try store.loadAll()
-        state = Mutex(State(table: TodoTable(todos, lastChange: lastChange)))
+        let replicaChecked = try shared.map { try ReplicaSync.catchUpAtStart(store, from: $0, logger: logger) }
+        let (loaded, lastChange) = try store.loadAll()
+        let todos = CommittedTodos(TodoTable(loaded, lastChange: lastChange), clock: clock)
+        self.todos = todos
+        state = Mutex(State())
         backups = BackupWriter(bus: bus, store: store, logger: logger, clock: clock, storage: storage, gate: gate, returnToCore: returnToCore)
+        journal = JournalReader(bus: bus, store: store, logger: logger, todos: todos, gate: gate, returnToCore: returnToCore)
+        replicaSync = shared.map {
+            ReplicaSync(shared: $0, store: store, replicaChecked: replicaChecked ?? false, todos: todos, bus: bus, logger: logger,
+                        storage: storage, gate: gate, returnToCore: returnToCore)
+        }
         bus.subscribe(to: [.model(.requestReadTodos)]) { [weak self] envelope in
             guard let self, case .requestReadTodos(let query)? = envelope.model else { return }
             self.bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)
         }
         bus.subscribe(to: [.model(.requestWriteTodo), .model(.requestWriteTodos)]) { [weak self] envelope in self?.take(envelope) }
-        bus.subscribe(to: [.model(.requestReadJournal)]) { [weak self] envelope in self?.readJournal(envelope) }
-        replicaSync?.start { [weak self] changes in self?.incorporate(changes) }
     }
 
     /// Returns once `shutdown()` was called (or the task cancelled) and every write
@@ -120,7 +123,7 @@ public final class ModelServer: Sendable {
     /// while the daemon closed the store at exit crashed inside SQLite. Call it once, after `run()`.
     public func closeStore() throws {
         gate.close()
-        journalReader.sync {}
+        journal.waitForReads()
         try storage.sync {
             replicaSync?.tellRefusedAtExit()
             try store.close()
@@ -128,10 +131,10 @@ public final class ModelServer: Sendable {
     }
 
     /// The sequence number of the last committed change.
-    public var lastChange: UInt64 { state.withLock { $0.table.counts.asOf } }
+    public var lastChange: UInt64 { todos.lastChange }
 
     /// Kept up to date as changes commit: reading them costs nothing.
-    public var counts: TodoCounts { state.withLock { $0.table.counts } }
+    public var counts: TodoCounts { todos.counts }
 
     /// How many writes each transaction committed, for the most recent
     /// `recordedBatches` transactions: shows group commit at work.
@@ -141,14 +144,14 @@ public final class ModelServer: Sendable {
     public static let recordedBatches = 4096
 
     func read(_ query: TodoQuery) -> TodoQueryResult {
-        state.withLock { $0.table.answer(query, today: LocalDate(clock())) }
+        todos.read(query)
     }
 
     /// Ends the waiting of every open todo whose wait day is `today` or earlier: an edit
     /// clearing its `wait`, committed and broadcast like any client's (at its revision, so
     /// an edit made meanwhile wins). Call it on the core. Returns how many it asked for.
     public func endWaiting(on today: LocalDate) -> Int {
-        let over = state.withLock { $0.table.waitingOver(on: today) }
+        let over = todos.waitingOver(on: today)
         for todo in over {
             bus.publish(.requestWriteTodo(.edit(.id(todo.id), TodoEdit(clearWait: true), expectedRevision: todo.revision)))
         }
@@ -223,11 +226,8 @@ public final class ModelServer: Sendable {
     /// On the core: the batch is durable. Updates the table, answers each write in order,
     /// and starts the next batch.
     private func finish(_ batch: [Envelope], _ results: [TodoWriteResult]) {
+        todos.take(results)
         state.withLock { state in
-            for case .purged(_, let todos, let change) in results {
-                state.table.forget(numbers: todos.map(\.number), purgedBy: change)
-            }
-            for case .written(_, let changes) in results { _ = state.table.incorporate(changes) }
             state.commits += 1
             if state.batchSizes.count >= ModelServer.recordedBatches { state.batchSizes.removeFirst() }
             state.batchSizes.append(results.count)
@@ -265,15 +265,6 @@ public final class ModelServer: Sendable {
     private static func answer(to envelope: Envelope, _ results: ArraySlice<TodoWriteResult>) -> ModelEvent {
         if case .requestWriteTodo? = envelope.model, let result = results.first { return .responseTodo(result) }
         return .responseWriteTodos(Array(results))
-    }
-
-    /// On the core: changes other daemons committed, taken into the table before the sync
-    /// broadcasts them.
-    private func incorporate(_ changes: SharedChanges) {
-        state.withLock { state in
-            for purge in changes.purges { state.table.forget(numbers: purge.numbers, purgedBy: purge.seq) }
-            _ = state.table.incorporate(changes.entries)
-        }
     }
 
     /// Once no write has committed for a while, folds the write-ahead log into the

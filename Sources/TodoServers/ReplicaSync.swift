@@ -13,10 +13,9 @@ import TodoModel
 /// announcements come here) and broadcasts them on the bus as a replay's are, and refuses every
 /// write for good once the database turns out to be no replica of the store as it is now.
 ///
-/// It was part of the ModelServer, whose every write then asked whether there was a shared
-/// store; now the ModelServer holds one of these with `--store`, none without, and hands it
-/// each batch. Its work runs on the ModelServer's storage queue, so a catch-up never overlaps
-/// a commit; the in-memory table stays the ModelServer's, fed through the closure given to `start`.
+/// It was an extension of the ModelServer sharing all its state; now the ModelServer holds
+/// one of these with `--store`, none without, and hands it each batch. Its work runs on the ModelServer's storage queue, so a catch-up never overlaps
+/// a commit; others' changes go into the committed todos (`CommittedTodos`) on the core.
 public final class ReplicaSync: Sendable {
     struct State {
         /// The store was found to hold this database's history (at start, or at the first
@@ -24,12 +23,12 @@ public final class ReplicaSync: Sendable {
         var replicaChecked: Bool
         /// Why the database is no replica of the shared store, found after start: writes are refused with it.
         var notReplica: String?
-        /// Takes others' changes into the ModelServer's table, on the core, before they are broadcast.
-        var intoTable: (@Sendable (SharedChanges) -> Void)?
     }
 
     public let shared: any SharedStore
     let store: TodoStore
+    /// The committed todos: others' changes go in there, on the core, before they are broadcast.
+    let todos: CommittedTodos
     let bus: EventBus
     let logger: Logger
     /// The ModelServer's storage queue: every touch of the replica is serialised with its commits.
@@ -41,26 +40,20 @@ public final class ReplicaSync: Sendable {
     /// Writes refused because the shared store could not be reached: counted, not logged each.
     public let refusedWhileUnreachable = RefusedWrites()
 
-    /// Before the first read (the table is loaded after this returns): checks that `store` is a
-    /// replica of `shared`, catches it up and marks it so; when the store cannot be reached, the
-    /// daemon starts from its replica and this is done at the first connection. Throws
-    /// `TodoStoreError` when the database is no replica of it.
-    init(shared: any SharedStore, store: TodoStore, bus: EventBus, logger: Logger, storage: DispatchQueue, gate: StoreGate,
-         returnToCore: @escaping ModelServer.Executor) throws {
+    /// Takes the changes other daemons announce from now on. `store` was caught up by
+    /// `catchUpAtStart`, which said whether the store was reached (`replicaChecked`);
+    /// `todos` were loaded from it since.
+    init(shared: any SharedStore, store: TodoStore, replicaChecked: Bool, todos: CommittedTodos, bus: EventBus, logger: Logger,
+         storage: DispatchQueue, gate: StoreGate, returnToCore: @escaping ModelServer.Executor) {
         self.shared = shared
         self.store = store
+        self.todos = todos
         self.bus = bus
         self.logger = logger
         self.storage = storage
         self.gate = gate
         self.returnToCore = returnToCore
-        state = Mutex(State(replicaChecked: try ReplicaSync.catchUpAtStart(store, from: shared, logger: logger)))
-    }
-
-    /// Starts taking the changes other daemons announce, handing each batch to `intoTable` on
-    /// the core before it is broadcast. Call it once the table is loaded.
-    func start(intoTable: @escaping @Sendable (SharedChanges) -> Void) {
-        state.withLock { $0.intoTable = intoTable }
+        state = Mutex(State(replicaChecked: replicaChecked))
         shared.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
     }
 
@@ -71,10 +64,12 @@ public final class ReplicaSync: Sendable {
         if refused > 0 { logger.notice("\(refused) writes were refused while the shared store was unreachable, nothing of them written") }
     }
 
-    /// Before the first read: catches `store` up from `shared` and marks it its replica.
-    /// Returns false when the store cannot be reached (a database that was never its replica
-    /// is refused then, not served as its copy).
-    private static func catchUpAtStart(_ store: TodoStore, from shared: any SharedStore, logger: Logger) throws -> Bool {
+    /// Before the first read (the table is loaded after this returns): checks that `store` is a
+    /// replica of `shared`, catches it up and marks it so. Returns false when the store cannot
+    /// be reached: the daemon starts from its replica (a database that was never its replica is
+    /// refused then, not served as its copy), and this is done at the first connection.
+    /// Throws `TodoStoreError` when the database is no replica of it.
+    static func catchUpAtStart(_ store: TodoStore, from shared: any SharedStore, logger: Logger) throws -> Bool {
         do {
             var page = try ReplicaCheck.changesForReplica(store, of: shared)
             // Marked once found the store's, before the fill: one the store interrupts goes on as its replica.
@@ -211,7 +206,7 @@ public final class ReplicaSync: Sendable {
     /// On the core: others' changes, into the table, then to every client as a replay's
     /// are. A purge is broadcast as no change: its gap tells Views to read their lists again.
     private func receive(_ changes: SharedChanges) {
-        state.withLock { $0.intoTable }?(changes)
+        todos.take(changes)
         guard !changes.entries.isEmpty else { return }
         bus.publish(.responseTodo(.written(.replay(changes.entries.map(ReplayedChange.init), sources: []), changes.entries)))
     }
