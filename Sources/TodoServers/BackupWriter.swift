@@ -8,49 +8,35 @@ import TodoEvents
 /// all it shares with the committer is the storage queue, on which the copy is made, so it
 /// falls between two commits and never holds a write's answer longer than one commit would.
 final class BackupWriter: Sendable {
-    let bus: EventBus
-    let store: TodoStore
-    let logger: Logger
-    let clock: @Sendable () -> Date
-    /// The committer's queue: the copy waits for the commit in flight, and the next one for it.
-    let storage: DispatchQueue
-    let gate: StoreGate
-    let returnToCore: ModelServer.Executor
+    let access: StoreAccess
 
     /// Subscribes at once.
-    init(bus: EventBus, store: TodoStore, logger: Logger, clock: @escaping @Sendable () -> Date, storage: DispatchQueue,
-         gate: StoreGate, returnToCore: @escaping ModelServer.Executor) {
-        self.bus = bus
-        self.store = store
-        self.logger = logger
-        self.clock = clock
-        self.storage = storage
-        self.gate = gate
-        self.returnToCore = returnToCore
-        bus.subscribe(to: [.model(.requestBackupDatabase)]) { [weak self] envelope in self?.backUp(envelope) }
+    init(_ access: StoreAccess) {
+        self.access = access
+        access.bus.subscribe(to: [.model(.requestBackupDatabase)]) { [weak self] envelope in self?.backUp(envelope) }
     }
 
     /// Writes the copy on the storage thread, between commits; answers on the core with its path.
     private func backUp(_ envelope: Envelope) {
-        let directory = TodoStore.backupsDirectory(of: store.path)
-        let name = "todos-" + BackupWriter.stamp(clock()) + ".sqlite"
-        storage.async { [self] in
+        let directory = TodoStore.backupsDirectory(of: access.store.path)
+        let name = "todos-" + BackupWriter.stamp(access.clock()) + ".sqlite"
+        access.storage.async { [self] in
             let result: DatabaseBackupResult
             do {
-                try gate.refuseWhenClosed()
+                try access.gate.refuseWhenClosed()
                 // Private: the copies hold every todo. One planted since the start (a link elsewhere) is refused.
                 try FileManager.default.createDirectory(
                     atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 try DatabaseFile.checkBackups(directory)
                 let path = (directory as NSString).appendingPathComponent(name)
-                try store.backup(to: path)
+                try access.store.backup(to: path)
                 let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
                 result = .written(DatabaseBackup(path: path, bytes: size))
             } catch {
-                logger.error("backup failed", metadata: ["error": "\(error)"])
-                result = .failed(store.describe(error))
+                access.logger.error("backup failed", metadata: ["error": "\(error)"])
+                result = .failed(access.store.describe(error))
             }
-            returnToCore { self.bus.publish(.responseBackupDatabase(result), correlation: envelope.correlation) }
+            access.returnToCore { self.access.bus.publish(.responseBackupDatabase(result), correlation: envelope.correlation) }
         }
     }
 

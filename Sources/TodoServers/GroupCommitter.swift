@@ -34,14 +34,7 @@ final class GroupCommitter: Sendable {
     /// Kept so that a daemon running for months does not keep a number per commit.
     static let recordedBatches = 4096
 
-    let bus: EventBus
-    let store: TodoStore
-    let logger: Logger
-    let clock: @Sendable () -> Date
-    let returnToCore: ModelServer.Executor
-    /// Where commits run, one at a time, beside the backup and the replica's catch-up.
-    let storage: DispatchQueue
-    let gate: StoreGate
+    let access: StoreAccess
     /// Each batch goes in before it is answered: a read after an answer sees its write.
     let todos: CommittedTodos
     /// With a shared store, each batch commits through it.
@@ -49,18 +42,11 @@ final class GroupCommitter: Sendable {
     private let state = Mutex(State())
 
     /// Subscribes at once.
-    init(bus: EventBus, store: TodoStore, logger: Logger, clock: @escaping @Sendable () -> Date, storage: DispatchQueue,
-         gate: StoreGate, todos: CommittedTodos, replicaSync: ReplicaSync?, returnToCore: @escaping ModelServer.Executor) {
-        self.bus = bus
-        self.store = store
-        self.logger = logger
-        self.clock = clock
-        self.storage = storage
-        self.gate = gate
+    init(_ access: StoreAccess, todos: CommittedTodos, replicaSync: ReplicaSync?) {
+        self.access = access
         self.todos = todos
         self.replicaSync = replicaSync
-        self.returnToCore = returnToCore
-        bus.subscribe(to: [.model(.requestWriteTodo), .model(.requestWriteTodos)]) { [weak self] envelope in self?.take(envelope) }
+        access.bus.subscribe(to: [.model(.requestWriteTodo), .model(.requestWriteTodos)]) { [weak self] envelope in self?.take(envelope) }
     }
 
     /// Returns once `shutdown()` was called (or the task cancelled) and every write
@@ -112,9 +98,9 @@ final class GroupCommitter: Sendable {
         switch start {
         case nil:
             let results = mutations.map { TodoWriteResult.failed($0, .storage("the daemon is shutting down")) }
-            bus.publish(GroupCommitter.answer(to: envelope, results[...]), correlation: envelope.correlation)
+            access.bus.publish(GroupCommitter.answer(to: envelope, results[...]), correlation: envelope.correlation)
         case true?:
-            returnToCore {
+            access.returnToCore {
                 let batch = self.state.withLock { state in
                     defer { state.waiting = [] }
                     return state.waiting
@@ -139,23 +125,23 @@ final class GroupCommitter: Sendable {
             let first: WriteStep = envelope.correlation?.step.map(WriteStep.joining) ?? .own
             return [first] + Array(repeating: WriteStep.withPrevious, count: max(0, GroupCommitter.mutations(of: envelope).count - 1))
         }
-        let now = clock().roundedToMilliseconds
-        storage.async { [self] in
+        let now = access.clock().roundedToMilliseconds
+        access.storage.async { [self] in
             let results: [TodoWriteResult]
             let started = ContinuousClock.now
-            defer { logger.trace("committed", metadata: ["writes": "\(mutations.count)", "took": "\(ContinuousClock.now - started)"]) }
+            defer { access.logger.trace("committed", metadata: ["writes": "\(mutations.count)", "took": "\(ContinuousClock.now - started)"]) }
             do {
                 results = try replicaSync.map { try $0.commit(mutations, at: now, by: authors, steps: steps) }
-                    ?? store.commit(mutations, at: now, by: authors, steps: steps)
+                    ?? access.store.commit(mutations, at: now, by: authors, steps: steps)
             } catch {
                 // Refused while the shared store is unreachable: the sync counted them, not logged each.
                 if (error as? SharedStoreError)?.kind != .unreachable {
-                    logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
+                    access.logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
                 }
                 let reason = ModelServer.describe(error)
                 results = mutations.map { .failed($0, error is SharedStoreError ? .sharedStore(reason) : .storage(reason)) }
             }
-            returnToCore { self.finish(batch, results) }
+            access.returnToCore { self.finish(batch, results) }
         }
     }
 
@@ -171,7 +157,7 @@ final class GroupCommitter: Sendable {
         var rest = results[...]
         for envelope in batch {
             let count = GroupCommitter.mutations(of: envelope).count
-            bus.publish(GroupCommitter.answer(to: envelope, rest.prefix(count)), correlation: envelope.correlation)
+            access.bus.publish(GroupCommitter.answer(to: envelope, rest.prefix(count)), correlation: envelope.correlation)
             rest = rest.dropFirst(count)
         }
         let (next, stopped) = state.withLock { state -> ([Envelope], [CheckedContinuation<Void, Never>]) in
@@ -207,12 +193,12 @@ final class GroupCommitter: Sendable {
     /// database file, so that the file alone (a copy, a backup) holds every todo.
     private func checkpointWhenIdle() {
         let planned = state.withLock { $0.commits }
-        storage.asyncAfter(deadline: .now() + GroupCommitter.idleCheckpointDelay) { [self] in
-            guard state.withLock({ $0.commits == planned && !$0.committing }), !gate.isClosed else { return }
+        access.storage.asyncAfter(deadline: .now() + GroupCommitter.idleCheckpointDelay) { [self] in
+            guard state.withLock({ $0.commits == planned && !$0.committing }), !access.gate.isClosed else { return }
             do {
-                try store.checkpoint()
+                try access.store.checkpoint()
             } catch {
-                logger.notice("could not checkpoint the database while idle; will retry after the next write", metadata: ["error": "\(error)"])
+                access.logger.notice("could not checkpoint the database while idle; will retry after the next write", metadata: ["error": "\(error)"])
             }
         }
     }

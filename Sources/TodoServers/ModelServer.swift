@@ -56,15 +56,12 @@ public final class ModelServer: Sendable {
         let (loaded, lastChange) = try store.loadAll()
         let todos = CommittedTodos(TodoTable(loaded, lastChange: lastChange), clock: clock)
         self.todos = todos
-        backups = BackupWriter(bus: bus, store: store, logger: logger, clock: clock, storage: storage, gate: gate, returnToCore: returnToCore)
-        journal = JournalReader(bus: bus, store: store, logger: logger, todos: todos, gate: gate, returnToCore: returnToCore)
-        let replicaSync = shared.map {
-            ReplicaSync(shared: $0, store: store, replicaChecked: replicaChecked ?? false, todos: todos, bus: bus, logger: logger,
-                        storage: storage, gate: gate, returnToCore: returnToCore)
-        }
+        let access = StoreAccess(bus: bus, store: store, storage: storage, gate: gate, returnToCore: returnToCore, clock: clock, logger: logger)
+        backups = BackupWriter(access)
+        journal = JournalReader(access, todos: todos)
+        let replicaSync = shared.map { ReplicaSync(access, shared: $0, replicaChecked: replicaChecked ?? false, todos: todos) }
         self.replicaSync = replicaSync
-        committer = GroupCommitter(bus: bus, store: store, logger: logger, clock: clock, storage: storage, gate: gate, todos: todos,
-                                   replicaSync: replicaSync, returnToCore: returnToCore)
+        committer = GroupCommitter(access, todos: todos, replicaSync: replicaSync)
         bus.subscribe(to: [.model(.requestReadTodos)]) { [weak self] envelope in
             guard let self, case .requestReadTodos(let query)? = envelope.model else { return }
             self.bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)

@@ -14,8 +14,9 @@ import TodoModel
 /// write for good once the database turns out to be no replica of the store as it is now.
 ///
 /// It was an extension of the ModelServer sharing all its state; now the ModelServer holds
-/// one of these with `--store`, none without, and hands it each batch. Its work runs on the ModelServer's storage queue, so a catch-up never overlaps
-/// a commit; others' changes go into the committed todos (`CommittedTodos`) on the core.
+/// one of these with `--store`, none without, and the GroupCommitter hands it each batch. Its
+/// work runs on the storage queue, so a catch-up never overlaps a commit; others' changes go
+/// into the committed todos (`CommittedTodos`) on the core.
 public final class ReplicaSync: Sendable {
     struct State {
         /// The store was found to hold this database's history (at start, or at the first
@@ -26,33 +27,20 @@ public final class ReplicaSync: Sendable {
     }
 
     public let shared: any SharedStore
-    let store: TodoStore
     /// The committed todos: others' changes go in there, on the core, before they are broadcast.
     let todos: CommittedTodos
-    let bus: EventBus
-    let logger: Logger
-    /// The ModelServer's storage queue: every touch of the replica is serialised with its commits.
-    let storage: DispatchQueue
-    /// Shut at exit: no catch-up touches the store after it closed.
-    let gate: StoreGate
-    let returnToCore: ModelServer.Executor
+    let access: StoreAccess
     private let state: Mutex<State>
     /// Writes refused because the shared store could not be reached: counted, not logged each.
     public let refusedWhileUnreachable = RefusedWrites()
 
-    /// Takes the changes other daemons announce from now on. `store` was caught up by
+    /// Takes the changes other daemons announce from now on. The store was caught up by
     /// `catchUpAtStart`, which said whether the store was reached (`replicaChecked`);
     /// `todos` were loaded from it since.
-    init(shared: any SharedStore, store: TodoStore, replicaChecked: Bool, todos: CommittedTodos, bus: EventBus, logger: Logger,
-         storage: DispatchQueue, gate: StoreGate, returnToCore: @escaping ModelServer.Executor) {
+    init(_ access: StoreAccess, shared: any SharedStore, replicaChecked: Bool, todos: CommittedTodos) {
+        self.access = access
         self.shared = shared
-        self.store = store
         self.todos = todos
-        self.bus = bus
-        self.logger = logger
-        self.storage = storage
-        self.gate = gate
-        self.returnToCore = returnToCore
         state = Mutex(State(replicaChecked: replicaChecked))
         shared.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
     }
@@ -61,7 +49,7 @@ public final class ReplicaSync: Sendable {
     /// store did not come back before the daemon stopped, so the outage's count is said now.
     func tellRefusedAtExit() {
         let refused = refusedWhileUnreachable.take()
-        if refused > 0 { logger.notice("\(refused) writes were refused while the shared store was unreachable, nothing of them written") }
+        if refused > 0 { access.logger.notice("\(refused) writes were refused while the shared store was unreachable, nothing of them written") }
     }
 
     /// Before the first read (the table is loaded after this returns): checks that `store` is a
@@ -95,8 +83,8 @@ public final class ReplicaSync: Sendable {
         if let refusal { throw SharedStoreError(refusal) }
         guard !checked else { return }
         do {
-            let changes = try ReplicaCheck.changesForReplica(store, of: shared)
-            try ReplicaCheck.markReplica(store, of: shared)
+            let changes = try ReplicaCheck.changesForReplica(access.store, of: shared)
+            try ReplicaCheck.markReplica(access.store, of: shared)
             state.withLock { $0.replicaChecked = true }
             try catchUp(changes) { try shared.changes(after: $0) }
         } catch let error as TodoStoreError {
@@ -112,7 +100,7 @@ public final class ReplicaSync: Sendable {
             return state.notReplica == nil
         }
         if first {
-            logger.critical("this database is no replica of the shared store as it is now: writes are refused; stop todod and see the message",
+            access.logger.critical("this database is no replica of the shared store as it is now: writes are refused; stop todod and see the message",
                             metadata: ["error": "\(reason)"])
             shared.refuse(because: reason)
         }
@@ -122,7 +110,7 @@ public final class ReplicaSync: Sendable {
     /// Throws, refusing writes for good, when the store is behind the replica, or holds
     /// another change than the replica's last (restored, then written through another daemon).
     private func refuseUnlessReplica(_ changes: SharedChanges, replica: UInt64) throws {
-        if let reason = try ReplicaCheck.notReplica(store, of: changes, replica: replica) { throw refuseWrites(reason) }
+        if let reason = try ReplicaCheck.notReplica(access.store, of: changes, replica: replica) { throw refuseWrites(reason) }
     }
 
     /// On the storage queue: the shared transaction, its lock held, brings the replica up
@@ -138,7 +126,7 @@ public final class ReplicaSync: Sendable {
         } catch let error as SharedStoreError where error.kind == .unreachable {
             // The outage was logged as it began, and its count is logged as it ends (SharedStoreMonitor).
             if let count = refusedWhileUnreachable.refused(mutations.count) {
-                logger.warning("the shared store is still unreachable: \(count) writes refused since it went away, nothing of them written",
+                access.logger.warning("the shared store is still unreachable: \(count) writes refused since it went away, nothing of them written",
                                metadata: ["error": "\(error)"])
             }
             throw error
@@ -149,12 +137,12 @@ public final class ReplicaSync: Sendable {
         var sharedCommitted = false
         try checkReplica()
         do {
-            let replica = try store.counters().change
+            let replica = try access.store.counters().change
             return try shared.write(after: replica) { write in
                 let changes = try write.changes(after: replica)
                 try refuseUnlessReplica(changes, replica: replica)
                 try catchUp(changes) { try write.changes(after: $0) }
-                return try store.commit(mutations, at: now, by: authors, steps: steps) { changes in
+                return try access.store.commit(mutations, at: now, by: authors, steps: steps) { changes in
                     try write.commit(changes)
                     sharedCommitted = true
                 }
@@ -174,8 +162,8 @@ public final class ReplicaSync: Sendable {
     private func catchUp(_ changes: SharedChanges, next: (UInt64) throws -> SharedChanges) throws {
         var page = changes
         while true {
-            let applied = try store.apply(page)
-            if !applied.entries.isEmpty || !applied.purges.isEmpty { returnToCore { self.receive(applied) } }
+            let applied = try access.store.apply(page)
+            if !applied.entries.isEmpty || !applied.purges.isEmpty { access.returnToCore { self.receive(applied) } }
             guard page.more else { return }
             page = try next(page.change)
         }
@@ -184,20 +172,20 @@ public final class ReplicaSync: Sendable {
     /// Another daemon committed (changes up to `upTo`, when known): catch up on the storage
     /// queue, after the writes before it. This daemon's own announcements cost a local read.
     private func catchUpLater(upTo: UInt64?) {
-        storage.async { [self] in
+        access.storage.async { [self] in
             // Refused for good: the store's changes are not taken, and that was said once (not at every heartbeat).
             guard state.withLock({ $0.notReplica }) == nil else { return }
             do {
-                try gate.refuseWhenClosed()
+                try access.gate.refuseWhenClosed()
                 try checkReplica()
-                let replica = try store.counters().change
+                let replica = try access.store.counters().change
                 // An announcement may be older than this replica's own last commit: only a fresh read tells the store behind.
                 if let upTo, upTo <= replica { return }
                 let changes = try shared.changes(after: replica)
                 try refuseUnlessReplica(changes, replica: replica)
                 try catchUp(changes) { try shared.changes(after: $0) }
             } catch {
-                logger.warning("could not read the changes of the shared store; will catch up at its next announcement or write",
+                access.logger.warning("could not read the changes of the shared store; will catch up at its next announcement or write",
                                metadata: ["error": "\(ModelServer.describe(error))"])
             }
         }
@@ -208,6 +196,6 @@ public final class ReplicaSync: Sendable {
     private func receive(_ changes: SharedChanges) {
         todos.take(changes)
         guard !changes.entries.isEmpty else { return }
-        bus.publish(.responseTodo(.written(.replay(changes.entries.map(ReplayedChange.init), sources: []), changes.entries)))
+        access.bus.publish(.responseTodo(.written(.replay(changes.entries.map(ReplayedChange.init), sources: []), changes.entries)))
     }
 }
