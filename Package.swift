@@ -47,10 +47,14 @@ let package = Package(
         .target(name: "TodoClock", dependencies: ["TodoModel"]),
         .target(name: "TodoViewModel", dependencies: ["TodoModel", "TodoClock"]),
         .target(name: "TodoEvents", dependencies: ["TodoModel", "TodoViewModel"]),
+        // What a shared store (`todod --store`) promises the daemon that writes through it: the
+        // `SharedStore` protocol, the changes it carries and its errors. TodoServers writes through
+        // it and TodoPostgres keeps it, so neither imports the other.
+        .target(name: "SharedStoreContract", dependencies: ["TodoModel", "TodoEvents"]),
         .target(
             name: "TodoServers",
             dependencies: [
-                "TodoModel", "TodoViewModel", "TodoEvents", "TodoPaths",
+                "TodoModel", "TodoViewModel", "TodoEvents", "TodoPaths", "SharedStoreContract",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -58,7 +62,7 @@ let package = Package(
         .target(
             name: "TodoPostgres",
             dependencies: [
-                "TodoServers", "TodoModel", "TodoEvents",
+                "SharedStoreContract", "TodoModel", "TodoEvents",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -84,7 +88,7 @@ let package = Package(
         .target(
             name: "TodoDaemon",
             dependencies: [
-                "TodoServers", "TodoWire", "TodoSystemd", "TodoPaths", "TodoClock", "TodoInterop", "UnixSocket",
+                "TodoServers", "SharedStoreContract", "TodoWire", "TodoSystemd", "TodoPaths", "TodoClock", "TodoInterop", "UnixSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -119,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "todod",
             dependencies: [
-                "TodoDaemon", "TodoServers", "TodoSystemd", "TodoWire", "TodoPaths", "TodoPostgres",
+                "TodoDaemon", "TodoServers", "SharedStoreContract", "TodoSystemd", "TodoWire", "TodoPaths", "TodoPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

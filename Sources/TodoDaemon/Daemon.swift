@@ -10,6 +10,7 @@ import TodoServers
 import TodoSystemd
 import TodoViewModel
 import TodoWire
+import SharedStoreContract
 
 /// The todod process: opens the database, starts the servers on one bus, listens on the
 /// socket, tells systemd, and on SIGTERM or SIGINT shuts down in order: stop taking
@@ -60,8 +61,8 @@ public enum Daemon {
         let systemd = SystemdReporter()
         let idle = IdleClock()
         let registryBox = RegistryBox()
-        let monitor = shared.map {
-            SharedStoreMonitor(store: $0, bus: bus, logger: logger, refused: model.refusedWhileUnreachable) { work in coreLoop.execute(work) }
+        let monitor = model.replicaSync.map { sync in
+            SharedStoreMonitor(store: sync.shared, bus: bus, logger: logger, refused: sync.refusedWhileUnreachable) { work in coreLoop.execute(work) }
         }
         let status = StatusResponder(
             bus: bus, model: model, configuration: configuration, sharedStore: monitor,

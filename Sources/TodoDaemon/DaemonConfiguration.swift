@@ -1,4 +1,5 @@
 import Logging
+import SharedStoreContract
 import TodoServers
 
 /// What `todod` was asked to do.

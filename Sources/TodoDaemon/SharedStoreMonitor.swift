@@ -1,4 +1,5 @@
 import Logging
+import SharedStoreContract
 import Synchronization
 import TodoEvents
 import TodoServers

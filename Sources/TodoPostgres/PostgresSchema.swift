@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import PostgresNIO
+import SharedStoreContract
 import TodoModel
-import TodoServers
 
 /// The shared store's tables and how an entry is kept in them. Created on first use;
 /// two daemons starting at once take an advisory lock, so only one creates them.

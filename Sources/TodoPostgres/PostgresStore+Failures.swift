@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import PostgresNIO
-import TodoServers
+import SharedStoreContract
 
 /// What went wrong with PostgreSQL, in words: postgres-nio's errors describe themselves with
 /// its own names, so each is told here as what happened and what to do about it.

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import NIOCore
 import PostgresNIO
-import TodoServers
+import SharedStoreContract
 
 /// The listening connection: `LISTEN`s for the writers' `NOTIFY`, asks for the store's last
 /// change every few seconds (a heartbeat: a connection that went quiet is found out, and the

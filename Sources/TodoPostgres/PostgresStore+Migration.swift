@@ -1,17 +1,16 @@
 import Foundation
 import PostgresNIO
+import SharedStoreContract
 import TodoModel
-import TodoServers
 
 /// `todod --migrate-to`: an SQLite database's todos, counters and journal, copied into an
 /// empty shared store in one transaction.
 extension PostgresStore {
-    /// Copies `database` whole; refuses (writing nothing) when the store holds anything.
+    /// Copies a database whole: its `todos` as its table holds them, its `journal`, and its
+    /// counters (the highest `number` given, the last `change`); refuses (writing nothing) when
+    /// the store holds anything. Values, not the SQLite store: this target knows only the contract.
     /// - Returns: how many todos and journal entries were copied.
-    public func copy(_ database: TodoStore) throws -> (todos: Int, changes: Int) {
-        let (todos, _) = try database.loadAll()
-        let entries = try database.allChanges()
-        let counters = try database.counters()
+    public func copy(todos: [Todo], journal entries: [JournalEntry], number: Int, change: UInt64) throws -> (todos: Int, changes: Int) {
         let connection = try writerConnection()
         let advice = "nothing was copied"
         try PostgresStore.attempt("start a transaction in \(uri)", nothing: advice, whenUnreachable: "try again once PostgreSQL is back") {
@@ -32,7 +31,7 @@ extension PostgresStore {
                 // Every todo as the table holds it, also one whose journal was purged away.
                 for todo in todos { try PostgresSchema.store(todo, on: connection, logger: logger) }
                 // Announced: a daemon already on this (empty) store takes the copy at once.
-                try PostgresSchema.setCounters(number: counters.number, change: counters.change, announce: true, on: connection, logger: logger)
+                try PostgresSchema.setCounters(number: number, change: change, announce: true, on: connection, logger: logger)
                 try PostgresStore.run("COMMIT", on: connection, logger: logger)
             }
         } catch {

@@ -4,10 +4,10 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import SharedStoreContract
 import Synchronization
 import TodoEvents
 import TodoModel
-import TodoServers
 
 /// PostgreSQL as the shared store of several daemons (`todod --store postgresql://…`).
 ///

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import PostgresNIO
+import SharedStoreContract
 import TodoModel
-import TodoServers
 
 /// The transaction of one write, its counters locked.
 final class PostgresWrite: SharedWrite {

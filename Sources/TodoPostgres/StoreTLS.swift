@@ -1,7 +1,7 @@
 import Foundation
 import NIOSSL
 import PostgresNIO
-import TodoServers
+import SharedStoreContract
 
 /// The TLS of one connection to the store, as libpq makes it from `sslmode` and `sslrootcert`:
 /// postgres-nio's TLS setting with a swift-nio-ssl context that checks what the mode asks for,

@@ -1,60 +1,41 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
+import SharedStoreContract
 import TodoEvents
 import TodoModel
 
-/// Answers model requests: reads (`requestReadTodos → responseTodos`) and atomic writes
-/// (`requestWriteTodo → responseTodo`) against the store.
+/// Answers model requests, with the participants it is made of. Reads (`requestReadTodos →
+/// responseTodos`) it answers itself, at once, inside the bus's dispatch, from the committed
+/// todos in memory (`CommittedTodos`), which change only after a commit: a read never sees an
+/// uncommitted write and never waits for the disk. The rest is one participant each on the
+/// same bus: `GroupCommitter` the writes (`requestWriteTodo → responseTodo`, committed together,
+/// each answered once durable), `JournalReader` the journal, `BackupWriter` the backups, and
+/// with a shared store (`--store`) `ReplicaSync`, through which each batch commits and by
+/// which others' changes arrive.
 ///
-/// Reads are answered at once, inside the bus's dispatch, from the in-memory `TodoTable`,
-/// which changes only after a commit: a read never sees an uncommitted write and never
-/// waits for the disk. It is the one writer: the durable commit is the one thing
-/// that leaves the bus's executor, for a storage thread of its own, and comes back
-/// through `returnToCore` as response events. Writes that arrive while a transaction
-/// commits wait together and commit in the next one (group commit); each is answered,
-/// in commit order, only once its transaction is durable.
+/// It makes them in order (the replica is caught up before the table is loaded from it) and
+/// hands out what they share: the storage queue, on which everything that writes SQLite runs
+/// one at a time, and the gate that keeps them all off the store once it is closed.
 public final class ModelServer: Sendable {
     /// Runs work back on the bus's executor (the daemon's core event loop).
     public typealias Executor = @Sendable (@escaping @Sendable () -> Void) -> Void
 
-    struct State {
-        /// The committed todos, answering every read.
-        var table: TodoTable
-        /// Writes received while a transaction commits: the next batch.
-        var waiting: [Envelope] = []
-        var committing = false
-        var shuttingDown = false
-        /// The store is closed: nothing may touch it any more (an idle checkpoint due).
-        var closed = false
-        var stopped: [CheckedContinuation<Void, Never>] = []
-        var batchSizes: [Int] = []
-        /// Counts commits, so that an idle checkpoint knows none came since it was planned.
-        var commits: UInt64 = 0
-        /// With a shared store: the store was found to hold this database's history (at start,
-        /// or at the first connection when it was unreachable then).
-        var replicaChecked = false
-        /// Why the database is no replica of the shared store, found after start: writes are refused with it.
-        var notReplica: String?
-    }
-
-    /// How long after the last commit the write-ahead log is folded into the database file.
-    public static let idleCheckpointDelay: DispatchTimeInterval = .seconds(5)
-
     let bus: EventBus
     let store: TodoStore
-    let logger: Logger
-    let clock: @Sendable () -> Date
-    let returnToCore: Executor
-    /// The store shared with other daemons (`--store`), whose replica `store` is; nil alone.
-    let shared: (any SharedStore)?
-    let storage = DispatchQueue(label: "todod.storage")
-    /// Journal reads: off the core, beside the writer (WAL readers do not wait for it).
-    let journalReader = DispatchQueue(label: "todod.journal")
-    let state: Mutex<State>
-    /// Writes refused because the shared store could not be reached: counted, not logged each.
-    public let refusedWhileUnreachable = RefusedWrites()
+    /// The sync with the store shared with other daemons (`--store`), whose replica `store` is; nil alone.
+    public let replicaSync: ReplicaSync?
+    let storage: DispatchQueue
+    /// Closed at exit, for every thread that touches the store.
+    let gate: StoreGate
+    /// Answers `requestBackupDatabase`, on the storage queue between commits.
+    let backups: BackupWriter
+    /// The committed todos, answering every read.
+    let todos: CommittedTodos
+    /// Answers `requestReadJournal`, off the core.
+    let journal: JournalReader
+    /// The one writer: group commit on the storage queue.
+    let committer: GroupCommitter
 
     /// Loads the store and subscribes to the bus at once, so no request published after
     /// this returns is missed. With `shared`, the store is first caught up from it, and
@@ -66,230 +47,74 @@ public final class ModelServer: Sendable {
                 returnToCore: @escaping Executor = { $0() }, shared: (any SharedStore)? = nil) throws {
         self.bus = bus
         self.store = store
-        self.logger = logger
-        self.clock = clock
-        self.returnToCore = returnToCore
-        self.shared = shared
-        let replicaChecked = try shared.map { try ModelServer.catchUpAtStart(store, from: $0, logger: logger) } ?? false
-        let (todos, lastChange) = try store.loadAll()
-        var initial = State(table: TodoTable(todos, lastChange: lastChange))
-        initial.replicaChecked = replicaChecked
-        state = Mutex(initial)
+        let storage = DispatchQueue(label: "todod.storage")
+        self.storage = storage
+        let gate = StoreGate()
+        self.gate = gate
+        // The replica is caught up before the table is loaded from it.
+        let replicaChecked = try shared.map { try ReplicaSync.catchUpAtStart(store, from: $0, logger: logger) }
+        let (loaded, lastChange) = try store.loadAll()
+        let todos = CommittedTodos(TodoTable(loaded, lastChange: lastChange), clock: clock)
+        self.todos = todos
+        let access = StoreAccess(bus: bus, store: store, storage: storage, gate: gate, returnToCore: returnToCore, clock: clock, logger: logger)
+        backups = BackupWriter(access)
+        journal = JournalReader(access, todos: todos)
+        let replicaSync = shared.map { ReplicaSync(access, shared: $0, replicaChecked: replicaChecked ?? false, todos: todos) }
+        self.replicaSync = replicaSync
+        committer = GroupCommitter(access, todos: todos, replicaSync: replicaSync)
         bus.subscribe(to: [.model(.requestReadTodos)]) { [weak self] envelope in
             guard let self, case .requestReadTodos(let query)? = envelope.model else { return }
             self.bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)
         }
-        bus.subscribe(to: [.model(.requestWriteTodo), .model(.requestWriteTodos)]) { [weak self] envelope in self?.take(envelope) }
-        bus.subscribe(to: [.model(.requestBackupDatabase)]) { [weak self] envelope in self?.backUp(envelope) }
-        bus.subscribe(to: [.model(.requestReadJournal)]) { [weak self] envelope in self?.readJournal(envelope) }
-        shared?.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
     }
 
     /// Returns once `shutdown()` was called (or the task cancelled) and every write
     /// received before it is committed and answered.
     public func run() async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let done = state.withLock { state in
-                    guard !(state.shuttingDown && !state.committing) else { return true }
-                    state.stopped.append(continuation)
-                    return false
-                }
-                if done { continuation.resume() }
-            }
-        } onCancel: {
-            shutdown()
-        }
+        await committer.run()
     }
 
     /// Takes no more writes (they are answered with a storage error); the writes already
     /// taken commit, then `run()` returns.
     public func shutdown() {
-        let stopped = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.shuttingDown = true
-            guard !state.committing else { return [] }
-            defer { state.stopped = [] }
-            return state.stopped
-        }
-        stopped.forEach { $0.resume() }
+        committer.shutdown()
     }
 
     /// Checkpoints and closes the store, after whatever the storage and journal threads are
     /// still doing there, and keeps them off it afterwards: an idle checkpoint that fired
     /// while the daemon closed the store at exit crashed inside SQLite. Call it once, after `run()`.
     public func closeStore() throws {
-        state.withLock { $0.closed = true }
-        journalReader.sync {}
+        gate.close()
+        journal.waitForReads()
         try storage.sync {
-            // The store did not come back before the daemon stopped: the outage's count is said now.
-            let refused = refusedWhileUnreachable.take()
-            if refused > 0 { logger.notice("\(refused) writes were refused while the shared store was unreachable, nothing of them written") }
+            replicaSync?.tellRefusedAtExit()
             try store.close()
         }
     }
 
-    /// Throws once the store is closed (the daemon is stopping): SQLite must not be touched then.
-    func refuseWhenClosed() throws {
-        if state.withLock({ $0.closed }) { throw TodoStoreError("the daemon is shutting down; ask again once it is back") }
-    }
-
     /// The sequence number of the last committed change.
-    public var lastChange: UInt64 { state.withLock { $0.table.counts.asOf } }
+    public var lastChange: UInt64 { todos.lastChange }
 
     /// Kept up to date as changes commit: reading them costs nothing.
-    public var counts: TodoCounts { state.withLock { $0.table.counts } }
+    public var counts: TodoCounts { todos.counts }
 
     /// How many writes each transaction committed, for the most recent
-    /// `recordedBatches` transactions: shows group commit at work.
-    public var committedBatchSizes: [Int] { state.withLock { $0.batchSizes } }
-
-    /// Kept so that a daemon running for months does not keep a number per commit.
-    public static let recordedBatches = 4096
+    /// `GroupCommitter.recordedBatches` transactions: shows group commit at work.
+    public var committedBatchSizes: [Int] { committer.committedBatchSizes }
 
     func read(_ query: TodoQuery) -> TodoQueryResult {
-        state.withLock { $0.table.answer(query, today: LocalDate(clock())) }
+        todos.read(query)
     }
 
     /// Ends the waiting of every open todo whose wait day is `today` or earlier: an edit
     /// clearing its `wait`, committed and broadcast like any client's (at its revision, so
     /// an edit made meanwhile wins). Call it on the core. Returns how many it asked for.
     public func endWaiting(on today: LocalDate) -> Int {
-        let over = state.withLock { $0.table.waitingOver(on: today) }
+        let over = todos.waitingOver(on: today)
         for todo in over {
             bus.publish(.requestWriteTodo(.edit(.id(todo.id), TodoEdit(clearWait: true), expectedRevision: todo.revision)))
         }
         return over.count
-    }
-
-    // MARK: Writes
-
-    /// A write request: it waits for the next batch. When the writer is free, that batch
-    /// starts at the end of the core's current turn, so that the writes read in the same
-    /// turn (several clients answering the last batch at once) commit together, not one
-    /// alone and the rest after it.
-    private func take(_ envelope: Envelope) {
-        let mutations = ModelServer.mutations(of: envelope)
-        guard !mutations.isEmpty else { return }
-        let start = state.withLock { state -> Bool? in
-            guard !state.shuttingDown else { return nil }
-            state.waiting.append(envelope)
-            defer { state.committing = true }
-            return !state.committing
-        }
-        switch start {
-        case nil:
-            let results = mutations.map { TodoWriteResult.failed($0, .storage("the daemon is shutting down")) }
-            bus.publish(ModelServer.answer(to: envelope, results[...]), correlation: envelope.correlation)
-        case true?:
-            returnToCore {
-                let batch = self.state.withLock { state in
-                    defer { state.waiting = [] }
-                    return state.waiting
-                }
-                self.commit(batch)
-            }
-        case false?:
-            break
-        }
-    }
-
-    /// Commits a batch on the storage thread, then publishes its answers on the core.
-    private func commit(_ batch: [Envelope]) {
-        let mutations = batch.flatMap(ModelServer.mutations(of:))
-        // Each mutation's author: the client whose request it came in.
-        let authors = batch.flatMap { envelope in
-            let author = ChangeAuthor(client: envelope.correlation?.client ?? 0, program: envelope.correlation?.program ?? "")
-            return Array(repeating: author, count: ModelServer.mutations(of: envelope).count)
-        }
-        // A request's mutations are one step (an import's todos), on the step it names if it names one.
-        let steps = batch.flatMap { envelope in
-            let first: WriteStep = envelope.correlation?.step.map(WriteStep.joining) ?? .own
-            return [first] + Array(repeating: WriteStep.withPrevious, count: max(0, ModelServer.mutations(of: envelope).count - 1))
-        }
-        let now = clock().roundedToMilliseconds
-        storage.async { [self] in
-            let results: [TodoWriteResult]
-            let started = ContinuousClock.now
-            defer { logger.trace("committed", metadata: ["writes": "\(mutations.count)", "took": "\(ContinuousClock.now - started)"]) }
-            do {
-                results = try shared.map { try commit(mutations, at: now, by: authors, steps: steps, through: $0) }
-                    ?? store.commit(mutations, at: now, by: authors, steps: steps)
-            } catch {
-                if (error as? SharedStoreError)?.kind == .unreachable {
-                    // The outage was logged as it began, and its count is logged as it ends (SharedStoreMonitor).
-                    if let count = refusedWhileUnreachable.refused(mutations.count) {
-                        logger.warning("the shared store is still unreachable: \(count) writes refused since it went away, nothing of them written",
-                                       metadata: ["error": "\(error)"])
-                    }
-                } else {
-                    logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
-                }
-                let reason = ModelServer.describe(error)
-                results = mutations.map { .failed($0, error is SharedStoreError ? .sharedStore(reason) : .storage(reason)) }
-            }
-            returnToCore { self.finish(batch, results) }
-        }
-    }
-
-    /// On the core: the batch is durable. Updates the table, answers each write in order,
-    /// and starts the next batch.
-    private func finish(_ batch: [Envelope], _ results: [TodoWriteResult]) {
-        state.withLock { state in
-            for case .purged(_, let todos, let change) in results {
-                state.table.forget(numbers: todos.map(\.number), purgedBy: change)
-            }
-            for case .written(_, let changes) in results { _ = state.table.incorporate(changes) }
-            state.commits += 1
-            if state.batchSizes.count >= ModelServer.recordedBatches { state.batchSizes.removeFirst() }
-            state.batchSizes.append(results.count)
-        }
-        var rest = results[...]
-        for envelope in batch {
-            let count = ModelServer.mutations(of: envelope).count
-            bus.publish(ModelServer.answer(to: envelope, rest.prefix(count)), correlation: envelope.correlation)
-            rest = rest.dropFirst(count)
-        }
-        let (next, stopped) = state.withLock { state -> ([Envelope], [CheckedContinuation<Void, Never>]) in
-            guard state.waiting.isEmpty else {
-                defer { state.waiting = [] }
-                return (state.waiting, [])
-            }
-            state.committing = false
-            guard state.shuttingDown else { return ([], []) }
-            defer { state.stopped = [] }
-            return ([], state.stopped)
-        }
-        if next.isEmpty { checkpointWhenIdle() } else { commit(next) }
-        stopped.forEach { $0.resume() }
-    }
-
-    /// The writes an envelope asks for: one, or several that commit together.
-    private static func mutations(of envelope: Envelope) -> [TodoMutation] {
-        switch envelope.model {
-        case .requestWriteTodo(let mutation)?: [mutation]
-        case .requestWriteTodos(let mutations)?: mutations
-        default: []
-        }
-    }
-
-    /// The answer to `envelope`'s writes, in the form it asked in.
-    private static func answer(to envelope: Envelope, _ results: ArraySlice<TodoWriteResult>) -> ModelEvent {
-        if case .requestWriteTodo? = envelope.model, let result = results.first { return .responseTodo(result) }
-        return .responseWriteTodos(Array(results))
-    }
-
-    /// Once no write has committed for a while, folds the write-ahead log into the
-    /// database file, so that the file alone (a copy, a backup) holds every todo.
-    private func checkpointWhenIdle() {
-        let planned = state.withLock { $0.commits }
-        storage.asyncAfter(deadline: .now() + ModelServer.idleCheckpointDelay) { [self] in
-            guard state.withLock({ $0.commits == planned && !$0.committing && !$0.closed }) else { return }
-            do {
-                try store.checkpoint()
-            } catch {
-                logger.notice("could not checkpoint the database while idle; will retry after the next write", metadata: ["error": "\(error)"])
-            }
-        }
     }
 
     static func describe(_ error: any Error) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SharedStoreContract
 import TodoModel
 
 /// The SQLite database as the replica of a shared store: changes committed elsewhere are

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SharedStoreContract
 import TodoModel
 
 /// The SQLite database: one file in WAL mode with `synchronous=FULL`, so that a

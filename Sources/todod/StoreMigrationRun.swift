@@ -18,7 +18,9 @@ enum StoreMigrationRun {
                 let source = try TodoStore(path: database)
                 let store = try PostgresStore(uri: uri, logger: Logger(label: "todod"))
                 defer { store.close() }
-                let copied = try store.copy(source)
+                let (todos, _) = try source.loadAll()
+                let counters = try source.counters()
+                let copied = try store.copy(todos: todos, journal: try source.allChanges(), number: counters.number, change: counters.change)
                 // The file is now a replica of the store as it is: it goes on as one.
                 try source.markReplica(of: "\(uri)")
                 print("\(database): \(copied.todos) todos and \(copied.changes) changes copied to \(uri); start todod with --store \(uri)")

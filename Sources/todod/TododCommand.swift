@@ -7,6 +7,7 @@ import TodoPostgres
 import TodoServers
 import TodoSystemd
 import TodoWire
+import SharedStoreContract
 
 @main
 struct TododCommand: AsyncParsableCommand {

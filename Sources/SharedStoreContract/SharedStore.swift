@@ -6,6 +6,10 @@ import TodoModel
 /// counters. Each daemon's SQLite database is then its replica: every write still runs the
 /// SQLite commit (numbers, revisions, planning, undo, the journal), inside a shared
 /// transaction that serialises the writers of every daemon and decides what is committed.
+///
+/// It is a target of its own (SharedStoreContract) with its values and errors, so that the store
+/// that keeps it (TodoPostgres) and the servers that write through it (TodoServers) import
+/// this contract, not each other.
 public protocol SharedStore: Sendable {
     /// The changes committed after `seq`, oldest first, with the counters as of the last:
     /// all of them, or a page (`more`); and the store's change `seq` itself (`base`).

@@ -1,0 +1,55 @@
+import Foundation
+import SharedStoreContract
+import Synchronization
+import TodoEvents
+import TodoModel
+
+/// The committed todos in memory (a `TodoTable`), which answer every read at once. They were
+/// the ModelServer's own state; they are a participant of their own so that the ones cut out
+/// of it share them without holding the ModelServer (which holds them): the committer and the
+/// replica's sync take commits into them, the journal reader asks them where the broadcast
+/// changes end and which todo a history is of.
+final class CommittedTodos: Sendable {
+    private let table: Mutex<TodoTable>
+    /// What day it is, for the reads that ask about "today".
+    let clock: @Sendable () -> Date
+
+    init(_ table: TodoTable, clock: @escaping @Sendable () -> Date) {
+        self.table = Mutex(table)
+        self.clock = clock
+    }
+
+    /// The answer to `query`, as of the last commit taken in.
+    func read(_ query: TodoQuery) -> TodoQueryResult {
+        table.withLock { $0.answer(query, today: LocalDate(clock())) }
+    }
+
+    /// Kept up to date as changes commit: reading them costs nothing.
+    var counts: TodoCounts { table.withLock { $0.counts } }
+
+    /// The sequence number of the last committed change taken in.
+    var lastChange: UInt64 { counts.asOf }
+
+    /// The open todos whose wait ends on `today` or earlier.
+    func waitingOver(on today: LocalDate) -> [Todo] {
+        table.withLock { $0.waitingOver(on: today) }
+    }
+
+    /// On the core: a batch this daemon committed (its purges and its changes).
+    func take(_ results: [TodoWriteResult]) {
+        table.withLock { table in
+            for case .purged(_, let todos, let change) in results {
+                table.forget(numbers: todos.map(\.number), purgedBy: change)
+            }
+            for case .written(_, let changes) in results { _ = table.incorporate(changes) }
+        }
+    }
+
+    /// On the core: changes another daemon committed, through the shared store.
+    func take(_ changes: SharedChanges) {
+        table.withLock { table in
+            for purge in changes.purges { table.forget(numbers: purge.numbers, purgedBy: purge.seq) }
+            _ = table.incorporate(changes.entries)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import SharedStoreContract
+import TodoModel
+
+/// Whether a database is the replica of a shared store, and what to say when it is not.
+/// A replica takes the store's changes on top of its own, so one that is not (a database
+/// used alone, another store's, or one ahead of a store restored from an older backup)
+/// would mix two histories silently; these checks find that before anything is taken,
+/// and their messages say which it is and how to keep the changes only the database holds.
+/// Kept apart from `ReplicaSync`, which acts on their answers: they only read.
+enum ReplicaCheck {
+    /// With the store unreachable the replica cannot be compared with it: a database that was
+    /// never its replica (used alone, or another store's) is refused, not served as its copy.
+    static func refuseUnlessMarked(_ store: TodoStore, as name: String) throws {
+        guard try store.counters().change > 0 else { return }
+        switch try store.replicaOf() {
+        case name?:
+            return
+        case nil:
+            throw TodoStoreError("""
+                the database \(store.path) holds todos of its own, not a replica of a shared store, and the shared store \(name) \
+                cannot be reached to take it, so nothing was changed: to share these todos, copy them into an empty store \
+                (todod --migrate-to URI --database \(store.path)); to join the store, give todod a new --database file, filled \
+                from the store once it is reachable
+                """)
+        case let other?:
+            throw TodoStoreError("""
+                the database \(store.path) is the replica of the shared store \(other), not of \(name), which cannot be reached \
+                to compare them, so nothing was changed: start todod with --store \(other), or give it a new --database file for \
+                \(name) (if both name one database, start todod once it is reachable: the mark follows)
+                """)
+        }
+    }
+
+    /// The changes `store`, a replica of `shared`, lacks; throws `TodoStoreError` when it
+    /// is no replica of it (a history of its own, or ahead of the store).
+    static func changesForReplica(_ store: TodoStore, of shared: any SharedStore) throws -> SharedChanges {
+        do {
+            return try checkedChanges(store, of: shared)
+        } catch let error as TodoStoreError {
+            // The file may say whose replica it is: that is the likelier mistake.
+            guard let mark = try store.replicaOf(), mark != shared.status.store else { throw error }
+            throw TodoStoreError("\(error.message) (this database is the replica of the shared store \(mark): for it, start todod with --store \(mark))")
+        }
+    }
+
+    private static func checkedChanges(_ store: TodoStore, of shared: any SharedStore) throws -> SharedChanges {
+        let replica = try store.counters().change
+        let changes = try shared.changes(after: replica)
+        if let reason = try notReplica(store, of: changes, replica: replica) { throw TodoStoreError(reason) }
+        return changes
+    }
+
+    /// Why `store`, whose last change is `replica`, is no replica of the store `changes` were
+    /// read from: the store is behind it, or holds another change at its last number (same
+    /// numbers, another history); nil when it is one.
+    static func notReplica(_ store: TodoStore, of changes: SharedChanges, replica: UInt64) throws -> String? {
+        if changes.change < replica { return wentBack(store: changes.change, replica: replica, path: store.path) }
+        return try differs(store, from: changes, replica: replica)
+    }
+
+    /// What to say when the replica's last change (`replica`) is not the store's change of
+    /// that number (`changes.base`); nil when they are the same, or cannot be compared (two
+    /// purges, or a change whose entry a later purge took).
+    private static func differs(_ store: TodoStore, from changes: SharedChanges, replica: UInt64) throws -> String? {
+        guard replica > 0, let theirs = changes.base, theirs.seq == replica else { return nil }
+        // The replica's last change has no entry when it is a purge.
+        let ours = try store.changes(after: replica - 1, limit: 1).first.flatMap { $0.seq == replica ? $0 : nil }
+        let there: String
+        switch (theirs.change, ours) {
+        case (.purge, nil):
+            return nil
+        case let (.entry(id, revision, _, _), ours?) where ours.after.id == id && ours.after.revision == revision:
+            return nil
+        case let (.entry(_, revision, number, title), _):
+            there = describe(number: number, title: title, revision: revision)
+        case (.purge, _):
+            there = "a purge"
+        }
+        let here = ours.map { describe(number: $0.after.number, title: $0.after.title, revision: $0.after.revision) } ?? "a purge"
+        return """
+            the shared store's change \(replica) is not the one the database \(store.path) holds (\(there) there, \
+            \(here) here): PostgreSQL was restored from an older backup or failed over to a standby without the \
+            last commits, and was written since (or this database was used alone, or is another store's), so this database's \
+            changes the store lost, up to \(replica), are only here, and this daemon writes nothing more: \(keepingThem)
+            """
+    }
+
+    /// A change's todo, told apart from another of the same number.
+    private static func describe(number: Int, title: String, revision: Int) -> String {
+        "#\(number) \"\(title.count > 40 ? title.prefix(39) + "…" : title)\" at revision \(revision)"
+    }
+
+    /// How to keep the changes only a replica holds, also once todod refuses to start on it.
+    static let keepingThem = """
+        to keep them, stop todod, copy this database, run todod --leave-store --database COPY, start a todod on the copy \
+        without --store and save them (todoctl log --json); then start todod with a new --database file, which is filled \
+        from the store, and add them again
+        """
+
+    /// Marks the database as the replica of `shared` once it is found to be one, so that it is
+    /// not used alone by mistake afterwards.
+    static func markReplica(_ store: TodoStore, of shared: any SharedStore) throws {
+        let name = shared.status.store
+        if try store.replicaOf() != name { try store.markReplica(of: name) }
+    }
+
+    /// The store's last change is below the replica's: PostgreSQL lost changes only the
+    /// replicas still hold, or the database is another store's.
+    static func wentBack(store: UInt64, replica: UInt64, path: String) -> String {
+        guard store > 0 else {
+            return """
+                the database \(path) holds changes up to \(replica) and the shared store none, so it is no replica of that \
+                store and nothing was changed in it: copy this database into the empty store with --migrate-to, or give todod a new \
+                --database file for the shared store (it is filled from it)
+                """
+        }
+        return """
+        the shared store's last change is \(store), but the database \(path) holds changes up to \(replica): PostgreSQL was \
+        restored from an older backup or failed over to a standby without the last commits (or this database was used \
+        alone, or is another store's), so \(store + 1 == replica ? "change \(replica) is" : "changes \(store + 1)…\(replica) are") \
+        only in the replicas that have them, and this daemon writes nothing more (theirs are the seq above \(store)): \
+        \(keepingThem)
+        """
+    }
+}

@@ -1,0 +1,201 @@
+import Dispatch
+import Foundation
+import Logging
+import SharedStoreContract
+import Synchronization
+import TodoEvents
+import TodoModel
+
+/// The replica's sync with the shared store (`todod --store`): the one participant that knows
+/// other daemons exist. It catches the replica up before the first read, commits each batch
+/// inside the shared transaction (the SQLite commit runs there, after the replica caught up, and
+/// commits only once the shared store did), takes the changes other daemons commit (the store's
+/// announcements come here) and broadcasts them on the bus as a replay's are, and refuses every
+/// write for good once the database turns out to be no replica of the store as it is now.
+///
+/// It was an extension of the ModelServer sharing all its state; now the ModelServer holds
+/// one of these with `--store`, none without, and the GroupCommitter hands it each batch. Its
+/// work runs on the storage queue, so a catch-up never overlaps a commit; others' changes go
+/// into the committed todos (`CommittedTodos`) on the core.
+public final class ReplicaSync: Sendable {
+    struct State {
+        /// The store was found to hold this database's history (at start, or at the first
+        /// connection when it was unreachable then).
+        var replicaChecked: Bool
+        /// Why the database is no replica of the shared store, found after start: writes are refused with it.
+        var notReplica: String?
+    }
+
+    public let shared: any SharedStore
+    /// The committed todos: others' changes go in there, on the core, before they are broadcast.
+    let todos: CommittedTodos
+    let access: StoreAccess
+    private let state: Mutex<State>
+    /// Writes refused because the shared store could not be reached: counted, not logged each.
+    public let refusedWhileUnreachable = RefusedWrites()
+
+    /// Takes the changes other daemons announce from now on. The store was caught up by
+    /// `catchUpAtStart`, which said whether the store was reached (`replicaChecked`);
+    /// `todos` were loaded from it since.
+    init(_ access: StoreAccess, shared: any SharedStore, replicaChecked: Bool, todos: CommittedTodos) {
+        self.access = access
+        self.shared = shared
+        self.todos = todos
+        state = Mutex(State(replicaChecked: replicaChecked))
+        shared.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
+    }
+
+    /// On the storage queue, once the last write is done and before the store closes: the
+    /// store did not come back before the daemon stopped, so the outage's count is said now.
+    func tellRefusedAtExit() {
+        let refused = refusedWhileUnreachable.take()
+        if refused > 0 { access.logger.notice("\(refused) writes were refused while the shared store was unreachable, nothing of them written") }
+    }
+
+    /// Before the first read (the table is loaded after this returns): checks that `store` is a
+    /// replica of `shared`, catches it up and marks it so. Returns false when the store cannot
+    /// be reached: the daemon starts from its replica (a database that was never its replica is
+    /// refused then, not served as its copy), and this is done at the first connection.
+    /// Throws `TodoStoreError` when the database is no replica of it.
+    static func catchUpAtStart(_ store: TodoStore, from shared: any SharedStore, logger: Logger) throws -> Bool {
+        do {
+            var page = try ReplicaCheck.changesForReplica(store, of: shared)
+            // Marked once found the store's, before the fill: one the store interrupts goes on as its replica.
+            try ReplicaCheck.markReplica(store, of: shared)
+            try store.apply(page)
+            while page.more {
+                page = try shared.changes(after: page.change)
+                try store.apply(page)
+            }
+            return true
+        } catch let error as SharedStoreError where error.kind == .unreachable {
+            try ReplicaCheck.refuseUnlessMarked(store, as: shared.status.store)
+            logger.warning("starting from this machine's copy: the shared store is unreachable", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
+    /// On the storage queue, before anything else reaches the store: when the replica was
+    /// not checked at start (the store was unreachable), checks it and catches it up now.
+    /// Throws while that cannot be done, and for good once it is found to be no replica.
+    private func checkReplica() throws {
+        let (checked, refusal) = state.withLock { ($0.replicaChecked, $0.notReplica) }
+        if let refusal { throw SharedStoreError(refusal) }
+        guard !checked else { return }
+        do {
+            let changes = try ReplicaCheck.changesForReplica(access.store, of: shared)
+            try ReplicaCheck.markReplica(access.store, of: shared)
+            state.withLock { $0.replicaChecked = true }
+            try catchUp(changes) { try shared.changes(after: $0) }
+        } catch let error as TodoStoreError {
+            throw refuseWrites(error.message)
+        }
+    }
+
+    /// Refuses every write from now on, saying `reason` in the log, to every client (the
+    /// store's status) and to each writer; returns the error to throw.
+    private func refuseWrites(_ reason: String) -> SharedStoreError {
+        let first = state.withLock { state in
+            defer { state.notReplica = state.notReplica ?? reason }
+            return state.notReplica == nil
+        }
+        if first {
+            access.logger.critical("this database is no replica of the shared store as it is now: writes are refused; stop todod and see the message",
+                            metadata: ["error": "\(reason)"])
+            shared.refuse(because: reason)
+        }
+        return SharedStoreError(reason)
+    }
+
+    /// Throws, refusing writes for good, when the store is behind the replica, or holds
+    /// another change than the replica's last (restored, then written through another daemon).
+    private func refuseUnlessReplica(_ changes: SharedChanges, replica: UInt64) throws {
+        if let reason = try ReplicaCheck.notReplica(access.store, of: changes, replica: replica) { throw refuseWrites(reason) }
+    }
+
+    /// On the storage queue: the shared transaction, its lock held, brings the replica up
+    /// to date, then runs the SQLite commit, which hands its changes to the shared store
+    /// before it commits itself.
+    ///
+    /// When the shared store committed but the replica then could not (a full disk), the
+    /// writes are answered so, and the replica takes them from the store at the next catch-up.
+    /// Writes refused because the store is unreachable are counted here; the error is thrown on.
+    func commit(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], steps: [WriteStep]) throws -> [TodoWriteResult] {
+        do {
+            return try commitThrough(mutations, at: now, by: authors, steps: steps)
+        } catch let error as SharedStoreError where error.kind == .unreachable {
+            // The outage was logged as it began, and its count is logged as it ends (SharedStoreMonitor).
+            if let count = refusedWhileUnreachable.refused(mutations.count) {
+                access.logger.warning("the shared store is still unreachable: \(count) writes refused since it went away, nothing of them written",
+                               metadata: ["error": "\(error)"])
+            }
+            throw error
+        }
+    }
+
+    private func commitThrough(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], steps: [WriteStep]) throws -> [TodoWriteResult] {
+        var sharedCommitted = false
+        try checkReplica()
+        do {
+            let replica = try access.store.counters().change
+            return try shared.write(after: replica) { write in
+                let changes = try write.changes(after: replica)
+                try refuseUnlessReplica(changes, replica: replica)
+                try catchUp(changes) { try write.changes(after: $0) }
+                return try access.store.commit(mutations, at: now, by: authors, steps: steps) { changes in
+                    try write.commit(changes)
+                    sharedCommitted = true
+                }
+            }
+        } catch where sharedCommitted {
+            catchUpLater(upTo: nil)
+            throw SharedStoreError("""
+                the shared store committed this change, but this machine's database could not (\(ModelServer.describe(error))): \
+                every other daemon has it, and this one takes it from the shared store once its database can be written again
+                """)
+        }
+    }
+
+    /// On the storage queue: applies changes committed elsewhere to the replica, then to
+    /// the table and every client, on the core, in order (before any later commit's answer);
+    /// page by page, reading each next one with `next` (after the last change applied).
+    private func catchUp(_ changes: SharedChanges, next: (UInt64) throws -> SharedChanges) throws {
+        var page = changes
+        while true {
+            let applied = try access.store.apply(page)
+            if !applied.entries.isEmpty || !applied.purges.isEmpty { access.returnToCore { self.receive(applied) } }
+            guard page.more else { return }
+            page = try next(page.change)
+        }
+    }
+
+    /// Another daemon committed (changes up to `upTo`, when known): catch up on the storage
+    /// queue, after the writes before it. This daemon's own announcements cost a local read.
+    private func catchUpLater(upTo: UInt64?) {
+        access.storage.async { [self] in
+            // Refused for good: the store's changes are not taken, and that was said once (not at every heartbeat).
+            guard state.withLock({ $0.notReplica }) == nil else { return }
+            do {
+                try access.gate.refuseWhenClosed()
+                try checkReplica()
+                let replica = try access.store.counters().change
+                // An announcement may be older than this replica's own last commit: only a fresh read tells the store behind.
+                if let upTo, upTo <= replica { return }
+                let changes = try shared.changes(after: replica)
+                try refuseUnlessReplica(changes, replica: replica)
+                try catchUp(changes) { try shared.changes(after: $0) }
+            } catch {
+                access.logger.warning("could not read the changes of the shared store; will catch up at its next announcement or write",
+                               metadata: ["error": "\(ModelServer.describe(error))"])
+            }
+        }
+    }
+
+    /// On the core: others' changes, into the table, then to every client as a replay's
+    /// are. A purge is broadcast as no change: its gap tells Views to read their lists again.
+    private func receive(_ changes: SharedChanges) {
+        todos.take(changes)
+        guard !changes.entries.isEmpty else { return }
+        access.bus.publish(.responseTodo(.written(.replay(changes.entries.map(ReplayedChange.init), sources: []), changes.entries)))
+    }
+}
