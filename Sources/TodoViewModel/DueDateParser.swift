@@ -54,9 +54,11 @@ public enum DueDateParser {
             return day > days ? "\(word): \(name) has \(days) days" : nil
         }
         let parts = word.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), Int(parts[2]) != nil, LocalDate(word) == nil
+        guard parts.count == 3, parts[0].count >= 4, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), parts[1].count == 2, parts[2].count == 2,
+            let month = Int(parts[1]), Int(parts[2]) != nil, LocalDate(word) == nil
         else { return nil }
+        // 10000-01-01 read as none of the forms.
+        guard parts[0].count == 4, let year = Int(parts[0]) else { return "\(word): there is no year \(parts[0]); years run from 0001 to 9999" }
         if year < 1 { return "\(word): there is no year 0; years run from 0001 to 9999" }
         guard (1...12).contains(month) else { return "\(word): there is no month \(month); months run from 01 to 12" }
         let days = LocalDate.daysIn(month: month, year: year)

@@ -143,6 +143,7 @@ public struct TaskwarriorWords: Sendable, Equatable {
         }
         if value.isEmpty, use != .edit || ["project", "pro", "priority", "pri"].contains(name) {
             // Only an edit can remove a field; a project is a tag, removed as one (-project:home).
+            if use == .edit, name == "project" || name == "pro" { throw .projectRemoval(word: word) }
             throw .missingValue(word: word, name: Self.canonical(name))
         }
         switch name {

@@ -57,12 +57,19 @@ enum LeadingOptions {
             let rest = Array(arguments.dropFirst(2))
             return "todoctl takes the command first: did you mean todoctl \(([command, first] + rest).joined(separator: " "))?"
         }
+        // `todoctl help nosuch` printed the whole help and said all was well (exit 0).
+        if arguments.first == "help", let topic = arguments.dropFirst().first, !isCommand(topic) { return unknown(topic) }
         guard let first = arguments.first, !first.isEmpty, first.allSatisfy({ $0.isLetter }), !isCommand(first) else { return nil }
-        let names = TodoctlCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-        if let meant = Nearest.word(to: first.lowercased(), in: commandNames) {
-            return "unknown command '\(first)'; did you mean \(meant)?"
+        return unknown(first)
+    }
+
+    /// `unknown command 'ad'; did you mean add?`, or the commands when none is near.
+    private static func unknown(_ word: String) -> String {
+        if let meant = Nearest.word(to: word.lowercased(), in: commandNames) {
+            return "unknown command '\(word)'; did you mean \(meant)?"
         }
-        return "unknown command '\(first)'; the commands are \(names.joined(separator: ", ")) (todoctl --help says what each does)"
+        let names = TodoctlCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        return "unknown command '\(word)'; the commands are \(names.joined(separator: ", ")) (todoctl --help says what each does)"
     }
 }
 
@@ -87,9 +94,7 @@ extension LeadingOptions {
         guard let command = arguments.first, naming.contains(command) || command == "undo" else { return nil }
         for (previous, word) in zip(arguments, arguments.dropFirst()) where word.count > 1 && word.hasPrefix("-") && word.dropFirst().allSatisfy(\.isNumber) {
             if previous != command && previous.hasPrefix("-") { continue }
-            if command == "undo" {
-                return "\(word) is not a change: changes are numbered from 1 (their seq, which `todoctl log` shows); give one, or --since for the changes made since then"
-            }
+            if command == "undo" { return UndoCommand.notAChange(word) }
             return TodoRef.notATodo(word)
         }
         return nil

@@ -96,7 +96,7 @@ enum ModifierWords {
         case .wordInFilter: return "; to find todos by their words use --search TEXT"
         case .removalInAdd: return keep
         case .secondValueInFilter: return ""
-        case .unknownModifier, .unreadableValue, .missingValue: return keep
+        case .unknownModifier, .unreadableValue, .missingValue, .projectRemoval: return keep
         }
     }
 

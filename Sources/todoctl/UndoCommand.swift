@@ -52,6 +52,13 @@ struct UndoCommand: AsyncParsableCommand {
 
     func validate() throws {
         if seq != nil && since != nil { throw ValidationError("give a change's seq or --since, not both") }
+        // A usage mistake as `undo -5` is (64), not a refusal of the daemon's (it said "the journal holds no change 0", exit 1).
+        if seq == 0 { throw ValidationError(Self.notAChange("0")) }
+    }
+
+    /// Why `word` (`0`, `-5`) names no change, and what to give.
+    static func notAChange(_ word: String) -> String {
+        "\(word) is not a change: changes are numbered from 1 (their seq, which `todoctl log` shows); give one, or --since for the changes made since then"
     }
 
     func run() async throws {

@@ -202,6 +202,10 @@ struct TaskwarriorWordsEndToEndTests {
         (["log", "--since", "25:00"], "25:00: there is no hour 25; hours run from 00 to 23"),
         (["log", "--since", "2026-11-20 23:60"], "23:60: there is no minute 60; minutes run from 00 to 59"),
         (["undo", "--since", "2026-11-20T24:00"], "24:00: there is no hour 24; hours run from 00 to 23"),
+        // Out of the range of years (they said "it is none of the forms below").
+        (["add", "x", "-d", "10000-01-01"], "10000-01-01: there is no year 10000; years run from 0001 to 9999"),
+        (["add", "x", "due:99999-12-31"], "99999-12-31: there is no year 99999; years run from 0001 to 9999"),
+        (["list", "--due-before", "10000-01-01"], "10000-01-01: there is no year 10000; years run from 0001 to 9999"),
     ])
     func impossibleDates(arguments: [String], message: String) async throws {
         let daemon = try await Self.start()

@@ -141,6 +141,8 @@ struct TaskwarriorWordsTests {
         ("due.before:fri", .filter, "due.before:fri: due.before: is not understood yet (Taskwarrior's attribute modifiers)"),
         ("x due:", .add, "due: needs a value after the colon (due:)"),
         ("x pri:", .edit, "pri: needs a value after the colon (priority: (pri:))"),
+        // Taskwarrior's `modify project:` takes the todo out of its project; here a project is a tag.
+        ("x project:", .edit, "project: needs a value after the colon (project: (pro:)); to take a todo out of its project, remove the tag: -project:NAME (todoctl show lists its tags)"),
         ("x pri:X", .add, "pri:X: \"X\" is not understood as a priority; priority: takes \(TaskwarriorWords.acceptedPriorities)"),
         ("x recur:wekly", .add, "recur:wekly: \"wekly\" is not understood as a period; did you mean recur:weekly? recur: takes \(Recurrence.accepted)"),
     ])
