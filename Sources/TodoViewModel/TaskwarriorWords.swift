@@ -178,9 +178,9 @@ public struct TaskwarriorWords: Sendable, Equatable {
         case "recur":
             guard use != .filter else { throw .notInFilter(word: word, name: "recur") }
             if value.isEmpty { clearRecurrence = true; return }
-            guard let recurrence = Recurrence(value) else {
-                let suggestion = Nearest.word(to: value.lowercased(), in: ["daily", "weekly", "monthly", "yearly", "weekdays"])
-                throw .unreadableValue(word: word, name: "recur", value: value, accepted: Recurrence.accepted, suggestion: suggestion, reason: nil)
+            guard let recurrence = Recurrence(typed: value) else {
+                let suggestion = Nearest.word(to: value.lowercased(), in: ["daily", "weekly", "monthly", "yearly", "weekdays", "biweekly", "quarterly", "fortnight"])
+                throw .unreadableValue(word: word, name: "recur", value: value, accepted: Recurrence.typedForms, suggestion: suggestion, reason: nil)
             }
             self.recurrence = recurrence
         case "scheduled", "until", "depends":

@@ -39,6 +39,22 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("add, edit and --every take Taskwarrior's periods, as import does: recur:biweekly, recur:quarterly, recur:2weeks, --every 3mo (add and edit refused them)")
+    func taskwarriorPeriods() async throws {
+        let daemon = try await Self.start()
+        for (period, every) in [("biweekly", "2w"), ("quarterly", "3m"), ("2weeks", "2w")] {
+            let todo = try await Self.added(daemon, "Pay", "rent", "due:tomorrow", "recur:" + period)
+            #expect((todo["recurrence"] as? [String: Any])?["every"] as? String == every, "\(period): \(todo)")
+        }
+        let option = try await Self.added(daemon, "Check", "smoke", "alarm", "-d", "tomorrow", "--every", "3mo")
+        #expect((option["recurrence"] as? [String: Any])?["every"] as? String == "3m", "\(option)")
+        let edited = try await Self.todoctl(daemon, "edit", "1", "recur:semiannual")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let shown = try jsonObject(try await Self.todoctl(daemon, "show", "1", "--json").stdout)
+        #expect((shown["recurrence"] as? [String: Any])?["every"] as? String == "6m", "\(shown)")
+        try await daemon.stop()
+    }
+
     @Test("after --, due:x and -y are title words; -word before it is never taken for short options (-hello printed the help)")
     func literalAndDashes() async throws {
         let daemon = try await Self.start()

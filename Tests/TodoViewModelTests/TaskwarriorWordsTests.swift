@@ -70,6 +70,19 @@ struct TaskwarriorWordsTests {
         #expect(try parse("x recur:weekdays").recurrence == Recurrence(count: 1, unit: .weekday))
     }
 
+    @Test("recur: takes Taskwarrior's periods as the Taskwarrior import does (they were refused): biweekly, quarterly, 2weeks, 3mo, 2q, fortnight, semiannual, biannual", arguments: [
+        ("biweekly", Recurrence(count: 2, unit: .week)), ("quarterly", Recurrence(count: 3, unit: .month)),
+        ("2weeks", Recurrence(count: 2, unit: .week)), ("3mo", Recurrence(count: 3, unit: .month)),
+        ("2q", Recurrence(count: 6, unit: .month)), ("fortnight", Recurrence(count: 2, unit: .week)),
+        ("semiannual", Recurrence(count: 6, unit: .month)), ("biannual", Recurrence(count: 2, unit: .year)),
+        ("10days", Recurrence(count: 10, unit: .day)), ("3wks", Recurrence(count: 3, unit: .week)), ("Annual", Recurrence(count: 1, unit: .year)),
+        ("5m", Recurrence(count: 5, unit: .month)), ("weekdays", Recurrence(count: 1, unit: .weekday)),
+    ])
+    func taskwarriorPeriods(period: String, expected: Recurrence) throws {
+        #expect(try parse("x recur:" + period).recurrence == expected)
+        #expect(try parse("recur:" + period, .edit).recurrence == expected)
+    }
+
     @Test("-tag removes a tag in an edit and leaves out todos in a filter; an edit's empty due: removes the date")
     func removals() throws {
         let edit = try parse("-shop due: recur: wait:", .edit)
@@ -144,7 +157,7 @@ struct TaskwarriorWordsTests {
         // Taskwarrior's `modify project:` takes the todo out of its project; here a project is a tag.
         ("x project:", .edit, "project: needs a value after the colon (project: (pro:)); to take a todo out of its project, remove the tag: -project:NAME (todoctl show lists its tags)"),
         ("x pri:X", .add, "pri:X: \"X\" is not understood as a priority; priority: takes \(TaskwarriorWords.acceptedPriorities)"),
-        ("x recur:wekly", .add, "recur:wekly: \"wekly\" is not understood as a period; did you mean recur:weekly? recur: takes \(Recurrence.accepted)"),
+        ("x recur:wekly", .add, "recur:wekly: \"wekly\" is not understood as a period; did you mean recur:weekly? recur: takes \(Recurrence.typedForms)"),
     ])
     func refusals(line: String, use: TaskwarriorWords.Use, message: String) {
         #expect(refusal(line, use) == message)
