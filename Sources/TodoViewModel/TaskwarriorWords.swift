@@ -6,8 +6,9 @@ import TodoModel
 /// into advice for its own user (a command line, a watch prompt).
 ///
 /// Which words are modifiers, so that nothing typed by habit lands in a title unread:
-/// - `+word` and `-word` (the sign, then a letter): a tag to add, or to remove (in a filter:
-///   to leave out). `+1` and `-` alone are title words.
+/// - `+word` and `-word`: a tag to add, or to remove (in a filter: to leave out), when the
+///   character after the sign may start a Taskwarrior 2.6 tag (`isTag`): `+🎉`, `+_x`,
+///   `+@home`. `+1`, `+.x` and `-` alone are title words, as `task` takes them.
 /// - `name:value` where `name` is ASCII letters (any case), optionally with one `.suffix`
 ///   (`due.before:`): a modifier. Known names are read; any other is refused with the
 ///   nearest known one. Three shapes stay title words: a URL (`https://…`, any `name://`),
@@ -74,6 +75,18 @@ public struct TaskwarriorWords: Sendable, Equatable {
         return result
     }
 
+    /// Whether `word` is `+tag` or `-tag`: the sign, then a character that may start a tag
+    /// in Taskwarrior 2.6 (its lexer's identifier start, tried against `task` 2.6.2): not a
+    /// digit, a space, one of its operators `+-*/()<>^!%=~`, nor `.` `'` `"` `&` `:`. What follows
+    /// is the tag, as todoctl always took it after a letter (`+project:home`, where `task`
+    /// would stop at the colon; TodoValidation refuses spaces and commas in it).
+    public static func isTag(_ word: String) -> Bool {
+        guard let sign = word.first, sign == "+" || sign == "-", let next = word.dropFirst().first else { return false }
+        return !next.isWhitespace && !("0"..."9").contains(next) && !tagStartExclusions.contains(next)
+    }
+
+    private static let tagStartExclusions: Set<Character> = ["+", "-", "*", "/", "(", ")", "<", ">", "^", "!", "%", "=", "~", ".", "'", "\"", "&", ":"]
+
     /// A priority as people write it: `H`/`M`/`L`, `high`/`medium`/`normal`/`low`, any case.
     public static func priority(_ text: String) -> Priority? {
         switch text.lowercased() {
@@ -93,9 +106,9 @@ public struct TaskwarriorWords: Sendable, Equatable {
             title.append(word)
             return
         }
-        if let sign = word.first, sign == "+" || sign == "-", let next = word.dropFirst().first, next.isLetter {
+        if Self.isTag(word) {
             let tag = String(word.dropFirst())
-            if sign == "+" {
+            if word.hasPrefix("+") {
                 tags.append(tag)
             } else {
                 guard use != .add else { throw .removalInAdd(word: word) }

@@ -59,8 +59,9 @@ enum ModifierWords {
     }
 
     private static func isTagRemoval(_ word: String) -> Bool {
-        guard word.hasPrefix("-"), word.count >= 3, let letter = word.dropFirst().first, letter.isLetter else { return false }
-        return !word.hasPrefix("--") && !word.contains("=")
+        // `-t` stays an option; `-_x` and `-🎉` are tags to remove, as TaskwarriorWords reads them.
+        guard word.hasPrefix("-"), word.count >= 3, TaskwarriorWords.isTag(word) else { return false }
+        return !word.contains("=")
     }
 
     /// The words as typed, marks removed: those before `--`, and those after it.

@@ -55,6 +55,18 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("+🎉 and +_x are tags as in Taskwarrior (they were left in the title), and edit's -_x removes one past ArgumentParser")
+    func tagsTaskwarriorTakes() async throws {
+        let daemon = try await Self.start()
+        let todo = try await Self.added(daemon, "Party", "+🎉", "+_x")
+        #expect(todo["title"] as? String == "Party" && todo["tags"] as? [String] == ["🎉", "_x"], "\(todo)")
+        let edited = try await Self.todoctl(daemon, "edit", "1", "-_x")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let shown = try jsonObject(try await Self.todoctl(daemon, "show", "1", "--json").stdout)
+        #expect(shown["tags"] as? [String] == ["🎉"], "\(shown)")
+        try await daemon.stop()
+    }
+
     @Test("after --, due:x and -y are title words; -word before it is never taken for short options (-hello printed the help)")
     func literalAndDashes() async throws {
         let daemon = try await Self.start()

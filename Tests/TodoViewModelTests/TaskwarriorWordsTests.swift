@@ -94,6 +94,15 @@ struct TaskwarriorWordsTests {
         #expect(filter.due == day("2026-11-21"))
     }
 
+    @Test("a tag starts as Taskwarrior 2.6's do, with anything but a digit, a space or an operator: +🎉, +_x, +@home, +$x are tags (they stayed in the title); +1x and +.x stay title words, as in task")
+    func tagStarts() throws {
+        let added = try parse("Party +🎉 +_x +@home +$x +1x +.x")
+        #expect(added.tags == ["🎉", "_x", "@home", "$x"], "\(added.tags)")
+        #expect(added.title == ["Party", "+1x", "+.x"], "\(added.title)")
+        let edited = try parse("-_x -🎉", .edit)
+        #expect(edited.removedTags == ["_x", "🎉"], "\(edited.removedTags)")
+    }
+
     @Test("after --, every word is a title word, modifiers and all")
     func literal() throws {
         let words = try parse("Read -- due:x +y the book")
