@@ -119,7 +119,7 @@ extension CommandLineTests {
         _ = try await daemon.todoctl("add", "Pay rent")
         let result = try await daemon.todoctl("1", "done")
         #expect(result.status == 64, "\(result.status)")
-        #expect(result.stderr.contains("did you mean todoctl done 1?"), "\(result.stderr)")
+        #expect(result.stderr.contains("todoctl reads the command first: try `todoctl done 1`"), "\(result.stderr)")
         try await daemon.stop()
     }
 

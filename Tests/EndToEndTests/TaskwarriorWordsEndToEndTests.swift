@@ -216,6 +216,20 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("Taskwarrior's order, a filter or todos before the command, is refused with todoctl's order, exit 64 (+home list said \"list\" is not a modifier)", arguments: [
+        (["+home", "list"], "todoctl reads the command first: try `todoctl list +home`"),
+        (["+home", "pri:H", "next"], "todoctl reads the command first: try `todoctl next +home pri:H`"),
+        (["1", "modify", "pri:H"], "todoctl reads the command first: try `todoctl edit 1 pri:H` (Taskwarrior's modify is todoctl's edit)"),
+        (["1", "done"], "todoctl reads the command first: try `todoctl done 1`"),
+        (["1", "2", "done"], "todoctl reads the command first: try `todoctl done 1 2`"),
+        (["-home", "ls"], "todoctl reads the command first: try `todoctl ls -home`"),
+    ])
+    func taskwarriorOrder(arguments: [String], message: String) async throws {
+        let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
+        #expect(result.status == 64, "\(result.status) \(result.stdout)")
+        #expect(result.stderr == "todoctl: \(message)\n", "\(result.stderr)")
+    }
+
     @Test("an impossible date given to -d or --wait says why", arguments: [
         (["add", "x", "-d", "2026-02-30"], "2026-02-30: February 2026 has 28 days"),
         (["add", "x", "--wait", "2026-13-01"], "2026-13-01: there is no month 13"),
