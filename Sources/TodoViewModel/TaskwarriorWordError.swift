@@ -21,6 +21,12 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     case removalInAdd(word: String)
     /// A plain word in a filter, which takes only modifiers.
     case wordInFilter(word: String)
+    /// `+OVERDUE` in an add or an edit: a virtual tag says what a todo is, and is no tag to give.
+    case virtualTag(word: String, name: String)
+    /// `-OVERDUE` in a filter: todod's filter cannot leave out what a virtual tag asks for.
+    case virtualTagLeftOut(word: String)
+    /// `+BLOCKED`: a virtual tag for what todod does not keep, or cannot filter by, yet.
+    case virtualTagNotTaken(word: String, name: String)
     /// `pri:H pri:L` in a filter: a todo has one priority and one due date, so a second,
     /// different one could match nothing (`earlier` is the one given first, as read).
     case secondValueInFilter(word: String, name: String, earlier: String)
@@ -30,7 +36,8 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
         switch self {
         case .unknownModifier(let word, _, _), .unreadableValue(let word, _, _, _, _, _), .missingValue(let word, _), .projectRemoval(let word),
             .notModelled(let word, _), .notInFilter(let word, _), .attributeModifier(let word, _, _), .removalInAdd(let word),
-            .wordInFilter(let word), .secondValueInFilter(let word, _, _):
+            .wordInFilter(let word), .secondValueInFilter(let word, _, _), .virtualTag(let word, _), .virtualTagLeftOut(let word),
+            .virtualTagNotTaken(let word, _):
             word
         }
     }
@@ -61,6 +68,12 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
             return "\(word) removes the tag \(word.dropFirst()), and a new todo has no tags to remove"
         case .wordInFilter(let word):
             return "\"\(word)\" is not a modifier: a filter takes +tag, -tag, project:, due: and priority: (pri:)"
+        case .virtualTag(let word, let name):
+            return "\(word): \(name) is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, in lower case"
+        case .virtualTagLeftOut(let word):
+            return "\(word): a filter cannot leave out a virtual tag yet; ask for what you want (+PENDING, due.before: as --due-before)"
+        case .virtualTagNotTaken(let word, let name):
+            return "\(word): todod cannot filter by the virtual tag \(name) yet; it takes \(TaskwarriorWords.virtualTagsTaken)"
         case .secondValueInFilter(let word, let name, let earlier):
             return "\(word): the filter already asks for \(name) \(earlier), and a todo has one \(name): give one"
         }

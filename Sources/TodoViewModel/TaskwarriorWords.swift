@@ -40,6 +40,12 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public var clearDue = false
     public var clearWait = false
     public var clearRecurrence = false
+    /// A filter's virtual tags (`+OVERDUE`, `+WEEK`, `+COMPLETED`, `+WAITING`), as what todod
+    /// filters by: the todos' state, a span of due days (both ends left out), the waiting ones.
+    public var status: TodoFilter.Status?
+    public var dueBefore: LocalDate?
+    public var dueAfter: LocalDate?
+    public var waiting = false
 
     public init() {}
 
@@ -108,6 +114,10 @@ public struct TaskwarriorWords: Sendable, Equatable {
         }
         if Self.isTag(word) {
             let tag = String(word.dropFirst())
+            if Self.virtualTags.contains(tag) {
+                try applyVirtualTag(tag, word: word, use: use, today: today)
+                return
+            }
             if word.hasPrefix("+") {
                 tags.append(tag)
             } else {
@@ -174,8 +184,7 @@ public struct TaskwarriorWords: Sendable, Equatable {
         case "due":
             if value.isEmpty { clearDue = true; return }
             let date = try Self.date(value, word: word, name: "due", use: use, today: today)
-            if use == .filter, let due, due != date { throw .secondValueInFilter(word: word, name: "due date", earlier: due.description) }
-            due = date
+            try ask(due: date, word: word, use: use)
         case "wait":
             guard use != .filter else { throw .notInFilter(word: word, name: "wait") }
             if value.isEmpty { clearWait = true; return }
@@ -201,6 +210,13 @@ public struct TaskwarriorWords: Sendable, Equatable {
         default:
             throw Self.unknown(word, name: name)
         }
+    }
+
+    /// `due:` and the virtual tags of one day (`+TODAY`): a filter's second, different day
+    /// could match nothing.
+    mutating func ask(due date: LocalDate, word: String, use: Use) throws(TaskwarriorWordError) {
+        if use == .filter, let due, due != date { throw .secondValueInFilter(word: word, name: "due date", earlier: due.description) }
+        due = date
     }
 
     private static func date(_ value: String, word: String, name: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) -> LocalDate {

@@ -96,7 +96,8 @@ enum ModifierWords {
             return "; nor is it a todo: a todo is named by its number (1 or more), its id, or 8 or more leading characters of its id"
         case .wordInFilter: return "; to find todos by their words use --search TEXT"
         case .removalInAdd: return keep
-        case .secondValueInFilter: return ""
+        case .secondValueInFilter, .virtualTagLeftOut, .virtualTagNotTaken: return ""
+        case .virtualTag: return keep
         case .unknownModifier, .unreadableValue, .missingValue, .projectRemoval: return keep
         }
     }
@@ -104,5 +105,5 @@ enum ModifierWords {
     /// Help for the words' argument.
     static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, priority:H|M|L (pri:), recur:PERIOD"
     /// The same for a filter, which cannot ask for wait: or recur: yet.
-    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:); one priority and one due day"
+    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:); one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
 }

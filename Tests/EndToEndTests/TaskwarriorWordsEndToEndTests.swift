@@ -67,6 +67,24 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("list +OVERDUE, +TODAY and +COMPLETED find what they say, as Taskwarrior's virtual tags do (+OVERDUE listed nothing), and add x +OVERDUE is refused (it made a tag)")
+    func virtualTags() async throws {
+        let daemon = try await Self.start()
+        for words in [["Late", "due:yesterday"], ["Now", "due:today"], ["Soon", "due:tomorrow"], ["Whenever"]] {
+            _ = try await Self.added(daemon, words)
+        }
+        _ = try await Self.todoctl(daemon, "done", "3")
+        for (tag, titles) in [("+OVERDUE", ["Late"]), ("+TODAY", ["Now"]), ("+COMPLETED", ["Soon"]), ("+WEEK", ["Now"]), ("+DUE", ["Now"])] {
+            let listed = try await Self.todoctl(daemon, "list", tag, "--json")
+            #expect(listed.status == 0, "\(tag): \(listed.stderr)")
+            let found = ((try? jsonArray(listed.stdout)) ?? []).compactMap { $0["title"] as? String }.sorted()
+            #expect(found == titles, "\(tag): \(listed.stdout)")
+        }
+        let refused = try await Self.todoctl(daemon, "add", "x", "+OVERDUE")
+        #expect(refused.status == 64 && refused.stderr.contains("OVERDUE is one of Taskwarrior's virtual tags"), "\(refused.status) \(refused.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("after --, due:x and -y are title words; -word before it is never taken for short options (-hello printed the help)")
     func literalAndDashes() async throws {
         let daemon = try await Self.start()

@@ -103,6 +103,43 @@ struct TaskwarriorWordsTests {
         #expect(edited.removedTags == ["_x", "🎉"], "\(edited.removedTags)")
     }
 
+    @Test("Taskwarrior's virtual tags in a filter ask for what todod keeps, not for a tag (+OVERDUE listed nothing): overdue, due days, states, waiting")
+    func virtualTags() throws {
+        // Sunday 2026-11-22.
+        let overdue = try parse("+OVERDUE", .filter)
+        #expect(overdue.tags.isEmpty && overdue.dueBefore == today && overdue.status == .open, "\(overdue)")
+        #expect(try parse("+TODAY", .filter).due == today)
+        #expect(try parse("+TOMORROW", .filter).due == day("2026-11-23"))
+        #expect(try parse("+YESTERDAY", .filter).due == day("2026-11-21"))
+        let week = try parse("+WEEK", .filter)
+        #expect(week.dueAfter == day("2026-11-15") && week.dueBefore == day("2026-11-23"), "\(week)")
+        let month = try parse("+MONTH", .filter)
+        #expect(month.dueAfter == day("2026-10-31") && month.dueBefore == day("2026-12-01"), "\(month)")
+        let quarter = try parse("+QUARTER", .filter)
+        #expect(quarter.dueAfter == day("2026-09-30") && quarter.dueBefore == day("2027-01-01"), "\(quarter)")
+        // Taskwarrior's DUE: due today or in the 6 days after (its rc.due of 7 days), not overdue.
+        let due = try parse("+DUE", .filter)
+        #expect(due.dueAfter == day("2026-11-21") && due.dueBefore == day("2026-11-29"), "\(due)")
+        #expect(try parse("+COMPLETED", .filter).status == .completed)
+        #expect(try parse("+DELETED", .filter).status == .deleted)
+        #expect(try parse("+PENDING", .filter).status == .open)
+        #expect(try parse("+WAITING", .filter).waiting)
+        // Both must hold: the narrower days.
+        let both = try parse("+WEEK +OVERDUE", .filter)
+        #expect(both.dueAfter == day("2026-11-15") && both.dueBefore == today, "\(both)")
+    }
+
+    @Test("a virtual tag cannot be added or removed, is refused where todod cannot ask for it yet, and two states contradict", arguments: [
+        ("x +OVERDUE", TaskwarriorWords.Use.add, "+OVERDUE: OVERDUE is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, in lower case"),
+        ("-COMPLETED", .edit, "-COMPLETED: COMPLETED is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, in lower case"),
+        ("-OVERDUE", .filter, "-OVERDUE: a filter cannot leave out a virtual tag yet; ask for what you want (+PENDING, due.before: as --due-before)"),
+        ("+BLOCKED", .filter, "+BLOCKED: todod cannot filter by the virtual tag BLOCKED yet; it takes \(TaskwarriorWords.virtualTagsTaken)"),
+        ("+PENDING +COMPLETED", .filter, "+COMPLETED: the filter already asks for state open, and a todo has one state: give one"),
+    ])
+    func virtualTagRefusals(line: String, use: TaskwarriorWords.Use, message: String) {
+        #expect(refusal(line, use) == message)
+    }
+
     @Test("after --, every word is a title word, modifiers and all")
     func literal() throws {
         let words = try parse("Read -- due:x +y the book")
