@@ -114,25 +114,10 @@ public enum TaskwarriorFormat {
 
     /// Taskwarrior's `recur` (`weekly`, `2weeks`, `quarterly`, `weekdays`, …) as todod's
     /// rule, counted from the due date as Taskwarrior does; nil for what todod cannot hold
-    /// (minutes, hours, ISO periods), which stays in the foreign fields only.
+    /// (minutes, hours, ISO periods), which stays in the foreign fields only. Read as add's
+    /// `recur:` reads it (`Recurrence(typed:)`), so that each takes what the other takes.
     static func recurrence(_ text: String) -> Recurrence? {
-        let words: [String: (Int, Recurrence.Unit)] = [
-            "daily": (1, .day), "day": (1, .day), "weekly": (1, .week), "week": (1, .week), "biweekly": (2, .week),
-            "fortnight": (2, .week), "monthly": (1, .month), "month": (1, .month), "bimonthly": (2, .month),
-            "quarterly": (3, .month), "semiannual": (6, .month), "yearly": (1, .year), "annual": (1, .year), "year": (1, .year),
-            "biannual": (2, .year), "weekdays": (1, .weekday),
-        ]
-        let units: [String: Recurrence.Unit] = [
-            "d": .day, "day": .day, "days": .day, "w": .week, "wk": .week, "wks": .week, "week": .week, "weeks": .week,
-            "mo": .month, "mos": .month, "mth": .month, "mths": .month, "month": .month, "months": .month,
-            "y": .year, "yr": .year, "yrs": .year, "year": .year, "years": .year,
-        ]
-        let lower = text.lowercased()
-        if let (count, unit) = words[lower] { return Recurrence(count: count, unit: unit) }
-        let digits = lower.prefix { $0.isASCII && $0.isNumber }
-        guard let unit = units[String(lower.dropFirst(digits.count))] else { return nil }
-        let count = digits.isEmpty ? 1 : Int(digits) ?? 0
-        return (1...Recurrence.maximumCount).contains(count) ? Recurrence(count: count, unit: unit) : nil
+        Recurrence(typed: text)
     }
 
     /// todod's rule as Taskwarrior's `recur` (it counts from the due date only).

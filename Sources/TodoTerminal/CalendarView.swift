@@ -35,10 +35,17 @@ public struct CalendarView: Sendable {
         grid(styler: styler) + list(width: width, styler: styler)
     }
 
+    /// The year in four digits, as dates and the month argument write it: "January 0001",
+    /// not "January 1".
+    private var yearText: String {
+        let digits = String(year)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
     /// The month's name over the grid, a header of weekdays, a line a week.
     public func grid(styler: TextStyler) -> [String] {
         let gridWidth = 2 + 7 * 4
-        let title = "\(Self.monthNames[month - 1]) \(year)"
+        let title = "\(Self.monthNames[month - 1]) \(yearText)"
         let left = (gridWidth - title.count) / 2
         var lines = [String(repeating: " ", count: left) + styler.apply(.bold, to: title)]
         lines.append(styler.apply(.dim, to: "Wk" + Self.dayNames.map { " \($0) " }.joined()).trimmingTrailingSpaces())
@@ -69,7 +76,7 @@ public struct CalendarView: Sendable {
 
     /// The month's due todos under the grid: `Tu  1  #4 Call Ann`, titles cut to `width`.
     public func list(width: Int, styler: TextStyler) -> [String] {
-        guard !due.isEmpty else { return ["", "nothing due in \(Self.monthNames[month - 1]) \(year)"] }
+        guard !due.isEmpty else { return ["", "nothing due in \(Self.monthNames[month - 1]) \(yearText)"] }
         let numberWidth = due.map(\.numberText.count).max() ?? 2
         return [""] + due.map { row in
             let date = row.todo.due!

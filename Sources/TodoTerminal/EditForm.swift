@@ -110,8 +110,8 @@ extension TodoDetailViewModel {
         } else {
             let afterCompletion = everyText.lowercased().hasPrefix("after ")
             let period = afterCompletion ? String(everyText.dropFirst(6)).trimmingCharacters(in: .whitespaces) : everyText
-            guard let rule = Recurrence(period, basis: afterCompletion ? .completion : .due) else {
-                throw .validation("every", "\"\(everyText)\" is not a period; write \(Recurrence.accepted), \"after\" one of those to count from completion, or nothing")
+            guard let rule = Recurrence(typed: period, basis: afterCompletion ? .completion : .due) else {
+                throw .validation("every", "\"\(everyText)\" is not a period; write \(Recurrence.typedForms), \"after\" one of those to count from completion, or nothing")
             }
             if rule.period != todo.recurrence?.period || rule.basis != todo.recurrence?.basis { edit.recurrence = rule }
         }

@@ -62,8 +62,8 @@ public struct LineEditor: Sendable, Equatable {
         case .right: cursor = min(cursor + 1, characters.count)
         case .home: cursor = 0
         case .end: cursor = characters.count
-        case .wordBack: cursor = wordStart(before: cursor)
-        case .wordForward: cursor = wordEnd(after: cursor)
+        case .wordBack: cursor = wordStart(before: cursor, Self.isWordCharacter)
+        case .wordForward: cursor = wordEnd(after: cursor, Self.isWordCharacter)
         case .backspace:
             guard cursor > 0 else { return }
             cursor -= 1
@@ -75,28 +75,39 @@ public struct LineEditor: Sendable, Equatable {
         case .controlU:
             characters.removeSubrange(..<cursor)
             cursor = 0
-        case .controlW, .altBackspace:
-            let start = wordStart(before: cursor)
+        case .controlW:
+            // unix-word-rubout: back to a space, so that `due:fri` goes in one key.
+            let start = wordStart(before: cursor) { !$0.isWhitespace }
             characters.removeSubrange(start..<cursor)
             cursor = start
-        case .alt("d"): characters.removeSubrange(cursor..<wordEnd(after: cursor))
+        case .altBackspace:
+            let start = wordStart(before: cursor, Self.isWordCharacter)
+            characters.removeSubrange(start..<cursor)
+            cursor = start
+        case .alt("d"): characters.removeSubrange(cursor..<wordEnd(after: cursor, Self.isWordCharacter))
         default: break
         }
     }
 
-    /// Readline's word start: back over the spaces, then over the word's characters.
-    private func wordStart(before index: Int) -> Int {
+    /// Readline's word for Alt-B, Alt-F, Alt-D and Alt-Backspace: letters and digits, so
+    /// that they stop at punctuation (`due:fri`, `eggs.txt`) as in bash.
+    private static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber
+    }
+
+    /// Readline's word start: back over what is not a word's, then over the word's characters.
+    private func wordStart(before index: Int, _ inWord: (Character) -> Bool) -> Int {
         var index = index
-        while index > 0, characters[index - 1].isWhitespace { index -= 1 }
-        while index > 0, !characters[index - 1].isWhitespace { index -= 1 }
+        while index > 0, !inWord(characters[index - 1]) { index -= 1 }
+        while index > 0, inWord(characters[index - 1]) { index -= 1 }
         return index
     }
 
-    /// Readline's word end: forward over the spaces, then over the word's characters.
-    private func wordEnd(after index: Int) -> Int {
+    /// Readline's word end: forward over what is not a word's, then over the word's characters.
+    private func wordEnd(after index: Int, _ inWord: (Character) -> Bool) -> Int {
         var index = index
-        while index < characters.count, characters[index].isWhitespace { index += 1 }
-        while index < characters.count, !characters[index].isWhitespace { index += 1 }
+        while index < characters.count, !inWord(characters[index]) { index += 1 }
+        while index < characters.count, inWord(characters[index]) { index += 1 }
         return index
     }
 }

@@ -9,7 +9,7 @@ import TodoModel
 /// - a weekday (`friday`, `fri`: the next one after today); `next fri` (that day of next
 ///   week); `last fri` (the last one before today)
 /// - `+3d`, `+2w`, `+1m`, `+1y`, and `-1d` … backwards; `in 3 days`, `in 2 weeks`,
-///   `3 days ago`
+///   `3 days ago`; Taskwarrior's `3d`, `2weeks`, `1q` (that long from today)
 /// - `sow`/`eow`, `som`/`eom`, `soy`/`eoy`: start and end of this week, month and year;
 ///   `next week`/`next month`/`next year`: the first day of the next one
 /// - `dec 24`, `24 dec`, `december 24`: the next such day from today on
@@ -31,10 +31,13 @@ public enum DueDateParser {
         }
     }
 
+    /// Taskwarrior's words for a time of day, which todod's dates (whole days) cannot hold yet.
+    private static let timesOfDay: Set<String> = ["now", "sod", "eod", "noon", "midnight"]
+
     /// What `parse` accepts, for error messages and help.
     public static let accepted =
         "YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon … sun), next mon, last mon, "
-        + "+3d/+2w/+1m/+1y or -1d, in 3 days, in 2 weeks, 3 days ago, sow/eow, som/eom, soy/eoy, "
+        + "+3d/+2w/+1m/+1y (or 3d, 2weeks …, as Taskwarrior) or -1d, in 3 days, in 2 weeks, 3 days ago, sow/eow, som/eom, soy/eoy, "
         + "next week/month/year, dec 24 or 24 dec"
 
     /// Why `text` names no date, when it is shaped like one that does not exist
@@ -43,6 +46,8 @@ public enum DueDateParser {
     /// not read (options, modifiers, the edit form, watch's prompts, `--since`) asks this.
     public static func impossibility(of text: String) -> String? {
         let word = text.trimmingCharacters(in: .whitespaces)
+        // Taskwarrior's times of day: eod was taken for eow, now for sow.
+        if timesOfDay.contains(word.lowercased()) { return "\(word): todod keeps days, not times of day, yet: give today or tomorrow" }
         let words = word.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         if words.count == 2, let (month, day) = month(words[0]).map({ ($0, words[1]) }) ?? month(words[1]).map({ ($0, words[0]) }),
             let day = count(day)
@@ -54,9 +59,11 @@ public enum DueDateParser {
             return day > days ? "\(word): \(name) has \(days) days" : nil
         }
         let parts = word.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), Int(parts[2]) != nil, LocalDate(word) == nil
+        guard parts.count == 3, parts[0].count >= 4, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), parts[1].count == 2, parts[2].count == 2,
+            let month = Int(parts[1]), Int(parts[2]) != nil, LocalDate(word) == nil
         else { return nil }
+        // 10000-01-01 read as none of the forms.
+        guard parts[0].count == 4, let year = Int(parts[0]) else { return "\(word): there is no year \(parts[0]); years run from 0001 to 9999" }
         if year < 1 { return "\(word): there is no year 0; years run from 0001 to 9999" }
         guard (1...12).contains(month) else { return "\(word): there is no month \(month); months run from 01 to 12" }
         let days = LocalDate.daysIn(month: month, year: year)
@@ -96,6 +103,11 @@ public enum DueDateParser {
         if let weekday = weekday(word) {
             let ahead = (weekday - today.weekday + 7) % 7
             return today.adding(days: ahead == 0 ? 7 : ahead)
+        }
+        // Taskwarrior's durations, which its `due:3d` counts from now: `3d`, `2weeks`, `1q`,
+        // read as `recur:` reads them (a digit first: `weekly` names no day).
+        if word.first?.isNumber == true, let period = Recurrence(typed: word), period.unit != .weekday {
+            return shift(today, by: period.count, unit: period.unit.rawValue)
         }
         guard let sign = word.first, sign == "+" || sign == "-", let unit = word.last,
             let count = count(String(word.dropFirst().dropLast()))

@@ -8,6 +8,9 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     case unreadableValue(word: String, name: String, value: String, accepted: String, suggestion: String?, reason: String?)
     /// `due:` with nothing after it, where nothing cannot mean "remove".
     case missingValue(word: String, name: String)
+    /// `project:` with nothing after it in an edit: Taskwarrior's way out of a project, which
+    /// here is a tag to remove.
+    case projectRemoval(word: String)
     /// `scheduled:`, `until:`, `depends:`: fields todod does not keep yet.
     case notModelled(word: String, name: String)
     /// `wait:` or `recur:` in a filter: a filter cannot ask for it yet.
@@ -18,6 +21,12 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     case removalInAdd(word: String)
     /// A plain word in a filter, which takes only modifiers.
     case wordInFilter(word: String)
+    /// `+OVERDUE` in an add or an edit: a virtual tag says what a todo is, and is no tag to give.
+    case virtualTag(word: String, name: String)
+    /// `-OVERDUE` in a filter: todod's filter cannot leave out what a virtual tag asks for.
+    case virtualTagLeftOut(word: String)
+    /// `+BLOCKED`: a virtual tag for what todod does not keep, or cannot filter by, yet.
+    case virtualTagNotTaken(word: String, name: String)
     /// `pri:H pri:L` in a filter: a todo has one priority and one due date, so a second,
     /// different one could match nothing (`earlier` is the one given first, as read).
     case secondValueInFilter(word: String, name: String, earlier: String)
@@ -25,9 +34,10 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     /// The word refused.
     public var word: String {
         switch self {
-        case .unknownModifier(let word, _, _), .unreadableValue(let word, _, _, _, _, _), .missingValue(let word, _),
+        case .unknownModifier(let word, _, _), .unreadableValue(let word, _, _, _, _, _), .missingValue(let word, _), .projectRemoval(let word),
             .notModelled(let word, _), .notInFilter(let word, _), .attributeModifier(let word, _, _), .removalInAdd(let word),
-            .wordInFilter(let word), .secondValueInFilter(let word, _, _):
+            .wordInFilter(let word), .secondValueInFilter(let word, _, _), .virtualTag(let word, _), .virtualTagLeftOut(let word),
+            .virtualTagNotTaken(let word, _):
             word
         }
     }
@@ -45,6 +55,9 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
             return "\(word): \"\(value)\" is not understood as \(name == "recur" ? "a period" : name == "priority" ? "a priority" : "a date"); \(meant)\(name): takes \(accepted)"
         case .missingValue(let word, let name):
             return "\(word) needs a value after the colon (\(TaskwarriorWords.spelled(name)))"
+        case .projectRemoval(let word):
+            return TaskwarriorWordError.missingValue(word: word, name: "project").message
+                + "; to take a todo out of its project, remove the tag: -project:NAME (todoctl show lists its tags)"
         case .notModelled(let word, let name):
             return "\(word): todod does not keep \(name == "depends" ? "dependencies" : "a \(name) date") yet"
         case .notInFilter(let word, let name):
@@ -55,6 +68,12 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
             return "\(word) removes the tag \(word.dropFirst()), and a new todo has no tags to remove"
         case .wordInFilter(let word):
             return "\"\(word)\" is not a modifier: a filter takes +tag, -tag, project:, due: and priority: (pri:)"
+        case .virtualTag(let word, let name):
+            return "\(word): \(name) is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, in lower case"
+        case .virtualTagLeftOut(let word):
+            return "\(word): a filter cannot leave out a virtual tag yet; ask for what you want (+PENDING, due.before: as --due-before)"
+        case .virtualTagNotTaken(let word, let name):
+            return "\(word): todod cannot filter by the virtual tag \(name) yet; it takes \(TaskwarriorWords.virtualTagsTaken)"
         case .secondValueInFilter(let word, let name, let earlier):
             return "\(word): the filter already asks for \(name) \(earlier), and a todo has one \(name): give one"
         }

@@ -6,8 +6,9 @@ import TodoModel
 /// into advice for its own user (a command line, a watch prompt).
 ///
 /// Which words are modifiers, so that nothing typed by habit lands in a title unread:
-/// - `+word` and `-word` (the sign, then a letter): a tag to add, or to remove (in a filter:
-///   to leave out). `+1` and `-` alone are title words.
+/// - `+word` and `-word`: a tag to add, or to remove (in a filter: to leave out), when the
+///   character after the sign may start a Taskwarrior 2.6 tag (`isTag`): `+🎉`, `+_x`,
+///   `+@home`. `+1`, `+.x` and `-` alone are title words, as `task` takes them.
 /// - `name:value` where `name` is ASCII letters (any case), optionally with one `.suffix`
 ///   (`due.before:`): a modifier. Known names are read; any other is refused with the
 ///   nearest known one. Three shapes stay title words: a URL (`https://…`, any `name://`),
@@ -39,6 +40,12 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public var clearDue = false
     public var clearWait = false
     public var clearRecurrence = false
+    /// A filter's virtual tags (`+OVERDUE`, `+WEEK`, `+COMPLETED`, `+WAITING`), as what todod
+    /// filters by: the todos' state, a span of due days (both ends left out), the waiting ones.
+    public var status: TodoFilter.Status?
+    public var dueBefore: LocalDate?
+    public var dueAfter: LocalDate?
+    public var waiting = false
 
     public init() {}
 
@@ -74,6 +81,18 @@ public struct TaskwarriorWords: Sendable, Equatable {
         return result
     }
 
+    /// Whether `word` is `+tag` or `-tag`: the sign, then a character that may start a tag
+    /// in Taskwarrior 2.6 (its lexer's identifier start, tried against `task` 2.6.2): not a
+    /// digit, a space, one of its operators `+-*/()<>^!%=~`, nor `.` `'` `"` `&` `:`. What follows
+    /// is the tag, as todoctl always took it after a letter (`+project:home`, where `task`
+    /// would stop at the colon; TodoValidation refuses spaces and commas in it).
+    public static func isTag(_ word: String) -> Bool {
+        guard let sign = word.first, sign == "+" || sign == "-", let next = word.dropFirst().first else { return false }
+        return !next.isWhitespace && !("0"..."9").contains(next) && !tagStartExclusions.contains(next)
+    }
+
+    private static let tagStartExclusions: Set<Character> = ["+", "-", "*", "/", "(", ")", "<", ">", "^", "!", "%", "=", "~", ".", "'", "\"", "&", ":"]
+
     /// A priority as people write it: `H`/`M`/`L`, `high`/`medium`/`normal`/`low`, any case.
     public static func priority(_ text: String) -> Priority? {
         switch text.lowercased() {
@@ -93,9 +112,13 @@ public struct TaskwarriorWords: Sendable, Equatable {
             title.append(word)
             return
         }
-        if let sign = word.first, sign == "+" || sign == "-", let next = word.dropFirst().first, next.isLetter {
+        if Self.isTag(word) {
             let tag = String(word.dropFirst())
-            if sign == "+" {
+            if Self.virtualTags.contains(tag) {
+                try applyVirtualTag(tag, word: word, use: use, today: today)
+                return
+            }
+            if word.hasPrefix("+") {
                 tags.append(tag)
             } else {
                 guard use != .add else { throw .removalInAdd(word: word) }
@@ -143,6 +166,7 @@ public struct TaskwarriorWords: Sendable, Equatable {
         }
         if value.isEmpty, use != .edit || ["project", "pro", "priority", "pri"].contains(name) {
             // Only an edit can remove a field; a project is a tag, removed as one (-project:home).
+            if use == .edit, name == "project" || name == "pro" { throw .projectRemoval(word: word) }
             throw .missingValue(word: word, name: Self.canonical(name))
         }
         switch name {
@@ -160,8 +184,7 @@ public struct TaskwarriorWords: Sendable, Equatable {
         case "due":
             if value.isEmpty { clearDue = true; return }
             let date = try Self.date(value, word: word, name: "due", use: use, today: today)
-            if use == .filter, let due, due != date { throw .secondValueInFilter(word: word, name: "due date", earlier: due.description) }
-            due = date
+            try ask(due: date, word: word, use: use)
         case "wait":
             guard use != .filter else { throw .notInFilter(word: word, name: "wait") }
             if value.isEmpty { clearWait = true; return }
@@ -177,9 +200,9 @@ public struct TaskwarriorWords: Sendable, Equatable {
         case "recur":
             guard use != .filter else { throw .notInFilter(word: word, name: "recur") }
             if value.isEmpty { clearRecurrence = true; return }
-            guard let recurrence = Recurrence(value) else {
-                let suggestion = Nearest.word(to: value.lowercased(), in: ["daily", "weekly", "monthly", "yearly", "weekdays"])
-                throw .unreadableValue(word: word, name: "recur", value: value, accepted: Recurrence.accepted, suggestion: suggestion, reason: nil)
+            guard let recurrence = Recurrence(typed: value) else {
+                let suggestion = Nearest.word(to: value.lowercased(), in: ["daily", "weekly", "monthly", "yearly", "weekdays", "biweekly", "quarterly", "fortnight"])
+                throw .unreadableValue(word: word, name: "recur", value: value, accepted: Recurrence.typedForms, suggestion: suggestion, reason: nil)
             }
             self.recurrence = recurrence
         case "scheduled", "until", "depends":
@@ -187,6 +210,13 @@ public struct TaskwarriorWords: Sendable, Equatable {
         default:
             throw Self.unknown(word, name: name)
         }
+    }
+
+    /// `due:` and the virtual tags of one day (`+TODAY`): a filter's second, different day
+    /// could match nothing.
+    mutating func ask(due date: LocalDate, word: String, use: Use) throws(TaskwarriorWordError) {
+        if use == .filter, let due, due != date { throw .secondValueInFilter(word: word, name: "due date", earlier: due.description) }
+        due = date
     }
 
     private static func date(_ value: String, word: String, name: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) -> LocalDate {

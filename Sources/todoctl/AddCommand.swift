@@ -16,8 +16,10 @@ struct AddCommand: AsyncParsableCommand {
             recur:PERIOD (the periods --every takes). scheduled:, until: and depends: are \
             refused: todod does not keep them yet.
 
-            Which words are modifiers: +word, -word (a sign, then a letter; so short options \
-            go one by one, -a -j, not -aj), and name:value \
+            Which words are modifiers: +word, -word (a sign, then what may start a Taskwarrior \
+            tag: anything but a digit, a space, one of + - * / ( ) < > ^ ! % = ~ . ' " & :, \
+            so +🎉 and +_x are tags, +1 is a title word; short options go one by one, -a -j, \
+            not -aj), and name:value \
             where name is letters a-z, any case (at most one .suffix, as in due.before:). A \
             name:value that todoctl does not know is refused with the modifier it thinks \
             was meant (prio:H: did you mean priority:?), never put in the title. These stay \

@@ -22,7 +22,7 @@ struct CalendarCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let month, Self.parse(month) == nil {
-            throw ValidationError("\(month) is not a month: write YEAR-MONTH, 2026-12, with a year from 0001 and a month from 01 to 12")
+            throw ValidationError("\(month) is not a month: write YEAR-MONTH, 2026-12, with a year from 0001 to 9999 and a month from 01 to 12")
         }
     }
 

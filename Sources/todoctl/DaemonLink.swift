@@ -27,7 +27,7 @@ struct DaemonLink: Sendable {
 
     let socketPath: String
     /// How this client is named in the journal.
-    var program = "todoctl"
+    var program = ClientProgram.todoctl
 
     /// Runs until cancelled. `deliver` is called in order, on this task: while it works,
     /// the link reads nothing more, and the client's bound on unread changes holds.

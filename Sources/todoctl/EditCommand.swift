@@ -21,7 +21,8 @@ struct EditCommand: AsyncParsableCommand {
 
             Taskwarrior's words change fields too, after the todos: `todoctl edit 3 +shop -home \
             due:fri pri:H project:home recur:1w` (-tag removes a tag; an empty due:, wait: or \
-            recur: removes that field), and other words are a new title (words after -- are \
+            recur: removes that field; a project is the tag project:NAME for now, so \
+            -project:home takes a todo out of it), and other words are a new title (words after -- are \
             title words as typed). A new title is for one todo: `todoctl edit 16 2026 budget` \
             retitles #16 "2026 budget".
 

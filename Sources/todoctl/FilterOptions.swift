@@ -41,7 +41,7 @@ struct FilterOptions: ParsableArguments {
         ] where given {
             throw ValidationError("\(word) and \(option) both ask for the \(word == "pri:" ? "priority" : "due day"): give one")
         }
-        if noDue && (dueOn != nil || dueBefore != nil || dueAfter != nil || overdue) {
+        if noDue && (dueOn != nil || dueBefore != nil || dueAfter != nil || overdue || words.dueBefore != nil) {
             throw ValidationError("--no-due leaves out every dated todo: it cannot go with --due, --due-before, --due-after or --overdue")
         }
     }
@@ -69,13 +69,16 @@ struct FilterOptions: ParsableArguments {
     func filter(status: TodoFilter.Status) -> TodoFilter {
         // --overdue is "due before today": with --due-before as well, the earlier day holds.
         let today = WallClock.today()
-        let before = [dueBefore?.date, overdue ? today : nil].compactMap(\.self).min()
-        // Done todos are not overdue: --overdue narrows "open and done" to open.
         // `validate()` read the words already: here they read again, without fail.
         let words = (try? modifiers()) ?? TaskwarriorWords()
+        // A virtual tag's span of days (+WEEK, +OVERDUE) holds with the options': the narrower.
+        let before = [dueBefore?.date, overdue ? today : nil, words.dueBefore].compactMap(\.self).min()
+        let after = [dueAfter?.date, words.dueAfter].compactMap(\.self).max()
+        // Done todos are not overdue: --overdue narrows "open and done" to open. A virtual
+        // tag's state (+COMPLETED) is the list's.
         return TodoValidation.normalised(TodoFilter(
-            status: overdue && status == .all ? .open : status, tags: tags + words.tags, notTags: notTags + words.removedTags,
+            status: words.status ?? (overdue && status == .all ? .open : status), tags: tags + words.tags, notTags: notTags + words.removedTags,
             priority: words.priority ?? priority, search: search,
-            dueBefore: before, dueAfter: dueAfter?.date, dueOn: words.due ?? dueOn?.date, noDue: noDue))
+            dueBefore: before, dueAfter: after, dueOn: words.due ?? dueOn?.date, noDue: noDue, waiting: words.waiting))
     }
 }

@@ -52,17 +52,40 @@ enum LeadingOptions {
         while let option = arguments.first, option == "--socket" || option.hasPrefix("--socket=") {
             arguments = arguments.dropFirst(option == "--socket" ? 2 : 1)
         }
-        // `todoctl 3 done`: a todo named before the command, as Taskwarrior takes it.
-        if let first = arguments.first, TodoRef(first) != nil, let command = arguments.dropFirst().first, isCommand(command), command != "help" {
-            let rest = Array(arguments.dropFirst(2))
-            return "todoctl takes the command first: did you mean todoctl \(([command, first] + rest).joined(separator: " "))?"
-        }
+        if let hint = taskwarriorOrder(in: Array(arguments)) { return hint }
+        // `todoctl help nosuch` printed the whole help and said all was well (exit 0).
+        if arguments.first == "help", let topic = arguments.dropFirst().first, !isCommand(topic) { return unknown(topic) }
         guard let first = arguments.first, !first.isEmpty, first.allSatisfy({ $0.isLetter }), !isCommand(first) else { return nil }
-        let names = TodoctlCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-        if let meant = Nearest.word(to: first.lowercased(), in: commandNames) {
-            return "unknown command '\(first)'; did you mean \(meant)?"
+        return unknown(first)
+    }
+
+    /// What to say to Taskwarrior's order, todos or a filter before the command (`task 3
+    /// done`, `task +home list`, `task 1 modify pri:H`): list read the command as a plain
+    /// word and said it is not a modifier. Not taken as meant: `todoctl +home done` would
+    /// complete every todo tagged home, which a user of todoctl's order never asked for.
+    /// nil when the words before the first command are not all todos and filter words.
+    static func taskwarriorOrder(in arguments: [String]) -> String? {
+        let leading = arguments.prefix { TodoRef($0) != nil || TaskwarriorWords.isTag($0) || isModifier($0) }
+        guard !leading.isEmpty, let word = arguments.dropFirst(leading.count).first else { return nil }
+        let command = word == "modify" ? "edit" : word
+        guard isCommand(command), command != "help" else { return nil }
+        let line = (["todoctl", command] + leading + arguments.dropFirst(leading.count + 1)).joined(separator: " ")
+        return "todoctl reads the command first: try `\(line)`" + (word == "modify" ? " (Taskwarrior's modify is todoctl's edit)" : "")
+    }
+
+    /// `pri:H`, `due.before:fri`: a word shaped as a Taskwarrior modifier (letters, a colon).
+    private static func isModifier(_ word: String) -> Bool {
+        guard let colon = word.firstIndex(of: ":"), colon != word.startIndex else { return false }
+        return word[..<colon].allSatisfy { ($0.isASCII && $0.isLetter) || $0 == "." }
+    }
+
+    /// `unknown command 'ad'; did you mean add?`, or the commands when none is near.
+    private static func unknown(_ word: String) -> String {
+        if let meant = Nearest.word(to: word.lowercased(), in: commandNames) {
+            return "unknown command '\(word)'; did you mean \(meant)?"
         }
-        return "unknown command '\(first)'; the commands are \(names.joined(separator: ", ")) (todoctl --help says what each does)"
+        let names = TodoctlCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        return "unknown command '\(word)'; the commands are \(names.joined(separator: ", ")) (todoctl --help says what each does)"
     }
 }
 
@@ -87,9 +110,7 @@ extension LeadingOptions {
         guard let command = arguments.first, naming.contains(command) || command == "undo" else { return nil }
         for (previous, word) in zip(arguments, arguments.dropFirst()) where word.count > 1 && word.hasPrefix("-") && word.dropFirst().allSatisfy(\.isNumber) {
             if previous != command && previous.hasPrefix("-") { continue }
-            if command == "undo" {
-                return "\(word) is not a change: changes are numbered from 1 (their seq, which `todoctl log` shows); give one, or --since for the changes made since then"
-            }
+            if command == "undo" { return UndoCommand.notAChange(word) }
             return TodoRef.notATodo(word)
         }
         return nil

@@ -73,7 +73,7 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         var filter = filter.filter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open)
-        filter.waiting = waiting
+        filter.waiting = filter.waiting || waiting
         let order = try sort.map { try TodoSort($0) }
         let chosen = try columns.map { try TodoColumn.parse($0) }
         try Self.list(filter, status: status, socketPath: connection.socketPath, json: output.json, order: order, limit: limit, columns: chosen)

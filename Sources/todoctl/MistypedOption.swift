@@ -28,7 +28,7 @@ enum MistypedOption {
             let options = known ?? options(of: command)
             known = options
             guard !options.contains(option), !builtIn.contains(option) else { continue }
-            let nearest = Nearest.word(to: option, in: options.sorted()).map { " Did you mean '\($0)'?" } ?? " (todoctl \(first == command.configuration.commandName ? first + " " : "")--help lists the options)"
+            let nearest = Nearest.word(to: option, in: options.sorted()).map { " Did you mean '\($0)'?" } ?? " (todoctl \(named != nil ? first + " " : "")--help lists the options)"
             return "Unknown option '\(option)'.\(nearest)"
         }
         return nil

@@ -59,8 +59,9 @@ enum ModifierWords {
     }
 
     private static func isTagRemoval(_ word: String) -> Bool {
-        guard word.hasPrefix("-"), word.count >= 3, let letter = word.dropFirst().first, letter.isLetter else { return false }
-        return !word.hasPrefix("--") && !word.contains("=")
+        // `-t` stays an option; `-_x` and `-🎉` are tags to remove, as TaskwarriorWords reads them.
+        guard word.hasPrefix("-"), word.count >= 3, TaskwarriorWords.isTag(word) else { return false }
+        return !word.contains("=")
     }
 
     /// The words as typed, marks removed: those before `--`, and those after it.
@@ -95,13 +96,14 @@ enum ModifierWords {
             return "; nor is it a todo: a todo is named by its number (1 or more), its id, or 8 or more leading characters of its id"
         case .wordInFilter: return "; to find todos by their words use --search TEXT"
         case .removalInAdd: return keep
-        case .secondValueInFilter: return ""
-        case .unknownModifier, .unreadableValue, .missingValue: return keep
+        case .secondValueInFilter, .virtualTagLeftOut, .virtualTagNotTaken: return ""
+        case .virtualTag: return keep
+        case .unknownModifier, .unreadableValue, .missingValue, .projectRemoval: return keep
         }
     }
 
     /// Help for the words' argument.
     static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, priority:H|M|L (pri:), recur:PERIOD"
     /// The same for a filter, which cannot ask for wait: or recur: yet.
-    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:); one priority and one due day"
+    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:); one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
 }

@@ -6,7 +6,7 @@ import TodoViewModel
 struct PlanningOptions: ParsableArguments {
     // Unconditional: a value may start with a dash (`--wait -1d`, `--parent -1`), which read as
     // an option ("Missing value"); now it is read, and refused with why where it is none.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Repeat from the due date: \(Recurrence.accepted).", valueName: "period"), transform: Recurrence.checked)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Repeat from the due date: \(Recurrence.typedForms).", valueName: "period"), transform: Recurrence.checked)
     var every: Recurrence?
     @Option(parsing: .unconditional, help: ArgumentHelp("Repeat from completion: due this long after it is done.", valueName: "period"), transform: Recurrence.checked)
     var everyAfter: Recurrence?
@@ -57,18 +57,18 @@ struct PlanningEditOptions: ParsableArguments {
 
 extension Recurrence: ExpressibleByArgument {
     public init?(argument: String) {
-        self.init(argument)
+        self.init(typed: argument)
     }
 
     /// For `transform:`: the period `text` gives, or why it gives none (ArgumentParser said
     /// only "The value '0d' is invalid").
     static func checked(_ text: String) throws -> Recurrence {
-        if let recurrence = Recurrence(text) { return recurrence }
+        if let recurrence = Recurrence(typed: text) { return recurrence }
         let count = text.dropLast()
         if let unit = text.last, "dwmy".contains(unit), !count.isEmpty, count.allSatisfy(\.isNumber) {
             throw ValidationError("\(text): a period counts 1 to \(maximumCount) days (d), weeks (w), months (m) or years (y), not \(count); give 1\(unit) to \(maximumCount)\(unit)")
         }
-        throw ValidationError("\(text) is not a period: give \(accepted)")
+        throw ValidationError("\(text) is not a period: give \(typedForms)")
     }
 }
 

@@ -121,7 +121,7 @@ struct ReplayCommand: AsyncParsableCommand {
             return "\(through); \(place) \(culprit == nil ? "were" : "was") refused, and nothing from line \(first.number) on was replayed:"
         }
         // Read back: the batch is stored if its last todo is here at that revision or later.
-        let readBack = try? TodoConnection(path: connection.socketPath, program: "todoctl").detail(.id(last.change.todo.id))
+        let readBack = try? TodoConnection(path: connection.socketPath, program: ClientProgram.todoctl).detail(.id(last.change.todo.id))
         switch readBack {
         case .some(let detail) where detail.todo.revision >= last.change.todo.todo.revision:
             return """

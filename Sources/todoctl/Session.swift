@@ -31,7 +31,7 @@ enum Session {
 
     static func run<T>(socketPath: String, _ body: (TodoConnection) throws -> T) throws -> T {
         do {
-            return try body(try TodoConnection(path: socketPath, program: "todoctl"))
+            return try body(try TodoConnection(path: socketPath, program: ClientProgram.todoctl))
         } catch let error as TodoClientError {
             throw fail(error)
         }
@@ -41,7 +41,7 @@ enum Session {
     /// between reading the todo and sending the change.
     static func run<T>(_ options: ConnectionOptions, editing body: (TodoConnection) async throws -> T) async throws -> T {
         do {
-            return try await body(try TodoConnection(path: options.socketPath, program: "todoctl"))
+            return try await body(try TodoConnection(path: options.socketPath, program: ClientProgram.todoctl))
         } catch let error as TodoClientError {
             throw fail(error)
         }

@@ -24,8 +24,9 @@ struct UndoCommand: AsyncParsableCommand {
             undone; `todoctl redo` puts back what the undos took back. This is read from the \
             journal, so it goes on after todod restarts. A plain undo takes the last change \
             still in effect when todod writes it: two at once take back two steps. A change \
-            made by another program (watch, a script, todod itself) is named, with that \
-            program, before it is undone, or after, when another undo came first; `undo --since` \
+            made by another client (watch, a script, todod itself, or todoctl at another \
+            terminal: todoctl names itself `todoctl on pts/3` at a terminal) is named, with that \
+            client, before it is undone, or after, when another undo came first; `undo --since` \
             lists what it would take back and asks above \(Selection.askAbove) steps (commands, \
             counted as it takes them back; --yes \
             does not ask; without a terminal it refuses). Naming an undo (`todoctl undo SEQ`) \
@@ -51,6 +52,13 @@ struct UndoCommand: AsyncParsableCommand {
 
     func validate() throws {
         if seq != nil && since != nil { throw ValidationError("give a change's seq or --since, not both") }
+        // A usage mistake as `undo -5` is (64), not a refusal of the daemon's (it said "the journal holds no change 0", exit 1).
+        if seq == 0 { throw ValidationError(Self.notAChange("0")) }
+    }
+
+    /// Why `word` (`0`, `-5`) names no change, and what to give.
+    static func notAChange(_ word: String) -> String {
+        "\(word) is not a change: changes are numbered from 1 (their seq, which `todoctl log` shows); give one, or --since for the changes made since then"
     }
 
     func run() async throws {
@@ -59,7 +67,10 @@ struct UndoCommand: AsyncParsableCommand {
             let undone = try client.ask(.requestUndo(TodoUndo(seq: seq, since: since?.date, force: force, preview: true))) {
                 if case .responseUndo(let list) = $0 { list } else { nil }
             }
-            var named = undone.changes.filter { $0.program != "todoctl" }
+            // Each todoctl command is a client of its own: "another client" is a change made
+            // under another name (watch, a script, todoctl at another terminal), not the user's
+            // own last command at this terminal.
+            var named = undone.changes.filter { $0.program != ClientProgram.todoctl }
             // An undo takes back steps (a command's changes together): counted and asked about
             // as steps, each change listed, those that go with an earlier one marked as `log` marks them.
             let steps = Set(undone.changes.map(\.step))
@@ -100,7 +111,7 @@ struct UndoCommand: AsyncParsableCommand {
             let taken = list.changes.first?.undoneSteps ?? Array(Set(list.changes.compactMap(\.undoes)))
             for seq in Set(taken).subtracting(steps).sorted(by: >) {
                 guard let change = try JournalPages.page(client, LogRequest(after: seq - 1, limit: 1)).changes.first,
-                      change.sequence == seq, change.program != "todoctl" else { continue }
+                      change.sequence == seq, change.program != ClientProgram.todoctl else { continue }
                 if list.changes.count > 1 { say("took back step \(seq) by \(TerminalText.escaped(change.author))") } else { name(change, "took back") }
             }
             // What it took back, counted as the preview counted: its steps (the changes, when

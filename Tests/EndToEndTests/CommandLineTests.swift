@@ -119,7 +119,7 @@ extension CommandLineTests {
         _ = try await daemon.todoctl("add", "Pay rent")
         let result = try await daemon.todoctl("1", "done")
         #expect(result.status == 64, "\(result.status)")
-        #expect(result.stderr.contains("did you mean todoctl done 1?"), "\(result.stderr)")
+        #expect(result.stderr.contains("todoctl reads the command first: try `todoctl done 1`"), "\(result.stderr)")
         try await daemon.stop()
     }
 
@@ -188,7 +188,7 @@ extension CommandLineTests {
         #expect(tour.contains("a past day never changes, except that `todoctl purge` takes the todos it removes out of every day"))
     }
 
-    @Test("a value that names nothing says what is wrong and what to give: history 0, --every 0d and 1000d, --parent 0, log --limit -1, undo -1, list -a --deleted")
+    @Test("a value that names nothing says what is wrong and what to give: history 0, --every 0d and 1000d, --parent 0, log --limit -1, undo -1 and 0, help nosuch, an alias's unknown option, list -a --deleted")
     func badValuesSayWhy() async throws {
         let nowhere = ["TODOD_SOCKET": "/nonexistent/todod.sock"]
         for (command, words) in [(["history", "0"], ["0 is not a todo: todos are numbered from 1"]),
@@ -198,6 +198,10 @@ extension CommandLineTests {
                                  (["add", "x", "--parent", "0"], ["0 is not a todo: todos are numbered from 1", "give the parent's number"]),
                                  (["log", "--limit", "-1"], ["--limit takes 1 to 1000, not -1"]),
                                  (["undo", "-1"], ["-1 is not a change: changes are numbered from 1"]),
+                                 (["undo", "0"], ["0 is not a change: changes are numbered from 1"]),
+                                 (["help", "nosuch"], ["unknown command 'nosuch'; the commands are add, list"]),
+                                 (["help", "ad"], ["unknown command 'ad'; did you mean add?"]),
+                                 (["ls", "--bogus"], ["Unknown option '--bogus'. (todoctl ls --help lists the options)"]),
                                  (["list", "-a", "--deleted"], ["--all and --deleted are different lists: give one"])] {
             let result = try await run("todoctl", command, environment: nowhere)
             #expect(result.status == 64, "\(command): \(result.status) \(result.stdout)\(result.stderr)")

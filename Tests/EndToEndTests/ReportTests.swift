@@ -147,6 +147,8 @@ extension ReportTests {
         // There is no year 0 (found from outside: it drew "January 0" with an empty grid).
         let yearZero = try await daemon.todoctl("calendar", "0000-01")
         #expect(yearZero.status == 64 && yearZero.stderr.contains("a year from 0001"), "\(yearZero.status) \(yearZero.stderr)")
+        let yearTenThousand = try await daemon.todoctl("calendar", "10000-01")
+        #expect(yearTenThousand.status == 64 && yearTenThousand.stderr.contains("a year from 0001 to 9999"), "\(yearTenThousand.status) \(yearTenThousand.stderr)")
         try await daemon.stop()
     }
 }

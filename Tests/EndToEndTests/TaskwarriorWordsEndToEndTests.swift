@@ -39,6 +39,52 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("add, edit and --every take Taskwarrior's periods, as import does: recur:biweekly, recur:quarterly, recur:2weeks, --every 3mo (add and edit refused them)")
+    func taskwarriorPeriods() async throws {
+        let daemon = try await Self.start()
+        for (period, every) in [("biweekly", "2w"), ("quarterly", "3m"), ("2weeks", "2w")] {
+            let todo = try await Self.added(daemon, "Pay", "rent", "due:tomorrow", "recur:" + period)
+            #expect((todo["recurrence"] as? [String: Any])?["every"] as? String == every, "\(period): \(todo)")
+        }
+        let option = try await Self.added(daemon, "Check", "smoke", "alarm", "-d", "tomorrow", "--every", "3mo")
+        #expect((option["recurrence"] as? [String: Any])?["every"] as? String == "3m", "\(option)")
+        let edited = try await Self.todoctl(daemon, "edit", "1", "recur:semiannual")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let shown = try jsonObject(try await Self.todoctl(daemon, "show", "1", "--json").stdout)
+        #expect((shown["recurrence"] as? [String: Any])?["every"] as? String == "6m", "\(shown)")
+        try await daemon.stop()
+    }
+
+    @Test("+🎉 and +_x are tags as in Taskwarrior (they were left in the title), and edit's -_x removes one past ArgumentParser")
+    func tagsTaskwarriorTakes() async throws {
+        let daemon = try await Self.start()
+        let todo = try await Self.added(daemon, "Party", "+🎉", "+_x")
+        #expect(todo["title"] as? String == "Party" && todo["tags"] as? [String] == ["🎉", "_x"], "\(todo)")
+        let edited = try await Self.todoctl(daemon, "edit", "1", "-_x")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let shown = try jsonObject(try await Self.todoctl(daemon, "show", "1", "--json").stdout)
+        #expect(shown["tags"] as? [String] == ["🎉"], "\(shown)")
+        try await daemon.stop()
+    }
+
+    @Test("list +OVERDUE, +TODAY and +COMPLETED find what they say, as Taskwarrior's virtual tags do (+OVERDUE listed nothing), and add x +OVERDUE is refused (it made a tag)")
+    func virtualTags() async throws {
+        let daemon = try await Self.start()
+        for words in [["Late", "due:yesterday"], ["Now", "due:today"], ["Soon", "due:tomorrow"], ["Whenever"]] {
+            _ = try await Self.added(daemon, words)
+        }
+        _ = try await Self.todoctl(daemon, "done", "3")
+        for (tag, titles) in [("+OVERDUE", ["Late"]), ("+TODAY", ["Now"]), ("+COMPLETED", ["Soon"]), ("+WEEK", ["Now"]), ("+DUE", ["Now"])] {
+            let listed = try await Self.todoctl(daemon, "list", tag, "--json")
+            #expect(listed.status == 0, "\(tag): \(listed.stderr)")
+            let found = ((try? jsonArray(listed.stdout)) ?? []).compactMap { $0["title"] as? String }.sorted()
+            #expect(found == titles, "\(tag): \(listed.stdout)")
+        }
+        let refused = try await Self.todoctl(daemon, "add", "x", "+OVERDUE")
+        #expect(refused.status == 64 && refused.stderr.contains("OVERDUE is one of Taskwarrior's virtual tags"), "\(refused.status) \(refused.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("after --, due:x and -y are title words; -word before it is never taken for short options (-hello printed the help)")
     func literalAndDashes() async throws {
         let daemon = try await Self.start()
@@ -188,6 +234,20 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("Taskwarrior's order, a filter or todos before the command, is refused with todoctl's order, exit 64 (+home list said \"list\" is not a modifier)", arguments: [
+        (["+home", "list"], "todoctl reads the command first: try `todoctl list +home`"),
+        (["+home", "pri:H", "next"], "todoctl reads the command first: try `todoctl next +home pri:H`"),
+        (["1", "modify", "pri:H"], "todoctl reads the command first: try `todoctl edit 1 pri:H` (Taskwarrior's modify is todoctl's edit)"),
+        (["1", "done"], "todoctl reads the command first: try `todoctl done 1`"),
+        (["1", "2", "done"], "todoctl reads the command first: try `todoctl done 1 2`"),
+        (["-home", "ls"], "todoctl reads the command first: try `todoctl ls -home`"),
+    ])
+    func taskwarriorOrder(arguments: [String], message: String) async throws {
+        let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
+        #expect(result.status == 64, "\(result.status) \(result.stdout)")
+        #expect(result.stderr == "todoctl: \(message)\n", "\(result.stderr)")
+    }
+
     @Test("an impossible date given to -d or --wait says why", arguments: [
         (["add", "x", "-d", "2026-02-30"], "2026-02-30: February 2026 has 28 days"),
         (["add", "x", "--wait", "2026-13-01"], "2026-13-01: there is no month 13"),
@@ -202,6 +262,13 @@ struct TaskwarriorWordsEndToEndTests {
         (["log", "--since", "25:00"], "25:00: there is no hour 25; hours run from 00 to 23"),
         (["log", "--since", "2026-11-20 23:60"], "23:60: there is no minute 60; minutes run from 00 to 59"),
         (["undo", "--since", "2026-11-20T24:00"], "24:00: there is no hour 24; hours run from 00 to 23"),
+        // Out of the range of years (they said "it is none of the forms below").
+        // Times of day (eod suggested eow, now sow).
+        (["add", "x", "due:eod"], "due:eod: todod keeps days, not times of day, yet: give today or tomorrow"),
+        (["add", "x", "-d", "now"], "now: todod keeps days, not times of day, yet: give today or tomorrow"),
+        (["add", "x", "-d", "10000-01-01"], "10000-01-01: there is no year 10000; years run from 0001 to 9999"),
+        (["add", "x", "due:99999-12-31"], "99999-12-31: there is no year 99999; years run from 0001 to 9999"),
+        (["list", "--due-before", "10000-01-01"], "10000-01-01: there is no year 10000; years run from 0001 to 9999"),
     ])
     func impossibleDates(arguments: [String], message: String) async throws {
         let daemon = try await Self.start()

@@ -133,6 +133,29 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
+    @Test("undo names a change todoctl made at another terminal, with that terminal, before taking it back, and not one made at its own")
+    func anotherTerminalNamed() async throws {
+        let daemon = try await DaemonProcess.start()
+        let environment = daemon.environment.merging(["NO_COLOR": "1"]) { $1 }
+        let mine = try await Tmux(environment: environment)
+        let theirs = try await Tmux(environment: environment)
+        let todoctl = "\(binaryDirectory)/todoctl"
+        try await theirs.type("\(todoctl) add 'Buy milk'; tty")
+        let added = try await theirs.waitUntil("the add and the terminal's name") { $0.contains("added #1") && $0.contains("/dev/") }
+        let path = added.split(separator: "\n").first { $0.hasPrefix("/dev/") }.map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) }
+        let terminal = try #require(path, "\(added)")
+        try await mine.type("\(todoctl) undo; echo \"exit=$?\"")
+        let undone = try await mine.waitUntil("the undo's end") { $0.contains("exit=0") || $0.contains("exit=1") }
+        #expect(undone.contains("taking back change 1 by todoctl on \(terminal) (client") && undone.contains("exit=0"), "\(undone)")
+        // The user's own last command, at this terminal, is not named: they know it.
+        try await mine.type("clear; \(todoctl) add Eggs && \(todoctl) undo; echo \"own=$?\"")
+        let own = try await mine.waitUntil("the second undo's end") { $0.contains("own=0") || $0.contains("own=1") }
+        #expect(own.contains("(undo of 3)") && !own.contains("taking back") && own.contains("own=0"), "\(own)")
+        await mine.kill()
+        await theirs.kill()
+        try await daemon.stop()
+    }
+
     /// Four changes: watch adds #1, todoctl adds #2 and #3 and retitles #1.
     private func fourChanges(_ daemon: DaemonProcess) async throws {
         let watch = try await TodoClient.connect(to: daemon.socketPath, program: "watch")

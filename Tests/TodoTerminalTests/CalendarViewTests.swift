@@ -32,6 +32,13 @@ struct CalendarViewTests {
         ])
     }
 
+    @Test("the first month there is, January 0001, is headed with its year as the argument writes it, and starts on a Monday in week 1")
+    func firstMonth() {
+        let lines = CalendarView(year: 1, month: 1, today: today, todos: []).lines(width: 80, styler: plain)
+        #expect(lines.prefix(3) == ["         January 0001", "Wk Mo  Tu  We  Th  Fr  Sa  Su", " 1  1   2   3   4   5   6   7"], "\(lines)")
+        #expect(lines.last == "nothing due in January 0001", "\(lines)")
+    }
+
     @Test("January 2027 starts in ISO week 53 of 2026 and lists the todo due on the 1st, not December's")
     func january() {
         let lines = CalendarView(year: 2027, month: 1, today: today, todos: boundary).lines(width: 80, styler: plain)

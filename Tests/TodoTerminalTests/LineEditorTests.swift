@@ -45,6 +45,26 @@ struct LineEditorTests {
         #expect(shown(edited(start, [.home, .wordBack])) == "|pay  the gas")
     }
 
+    @Test("Alt-B, Alt-F, Alt-D and Alt-Backspace stop at punctuation, as readline's words are letters and digits; Ctrl-W kills back to a space")
+    func wordsStopAtPunctuation() {
+        let start = LineEditor("Buy milk, eggs.txt")
+        let cases: [([Key], String)] = [
+            ([.wordBack], "Buy milk, eggs.|txt"),
+            ([.wordBack, .wordBack], "Buy milk, |eggs.txt"),
+            ([.wordBack, .wordBack, .wordBack], "Buy |milk, eggs.txt"),
+            ([.home, .wordForward], "Buy| milk, eggs.txt"),
+            ([.home, .wordForward, .wordForward], "Buy milk|, eggs.txt"),
+            ([.home, .wordForward, .wordForward, .wordForward], "Buy milk, eggs|.txt"),
+            ([.altBackspace], "Buy milk, eggs.|"),
+            ([.home, .wordForward, .alt("d")], "Buy|, eggs.txt"),
+            ([.controlW], "Buy milk, |"),
+            ([.wordBack, .controlW], "Buy milk, |txt"),
+        ]
+        for (keys, expected) in cases {
+            #expect(shown(edited(start, keys)) == expected, "\(keys): \(shown(edited(start, keys)))")
+        }
+    }
+
     @Test("Backspace takes the character before the cursor; at the start nothing")
     func backspace() {
         #expect(shown(edited(LineEditor("abc"), [.left, .backspace])) == "a|c")
@@ -80,7 +100,7 @@ struct LineEditorTests {
         #expect(shown(edited(LineEditor("Pay gas"), [.alt("d")])) == "Pay gas|", "\(shown(edited(LineEditor("Pay gas"), [.alt("d")])))")
     }
 
-    @Test("Alt-Backspace kills the word before the cursor, as Ctrl-W does")
+    @Test("Alt-Backspace kills the word before the cursor, as Ctrl-W does between spaces")
     func killWordBack() {
         #expect(shown(edited(LineEditor("Pay gas bill"), [.altBackspace])) == "Pay gas |", "\(shown(edited(LineEditor("Pay gas bill"), [.altBackspace])))")
         #expect(shown(edited(LineEditor("Pay gas bill"), [.wordBack, .altBackspace])) == "Pay |bill", "\(shown(edited(LineEditor("Pay gas bill"), [.wordBack, .altBackspace])))")

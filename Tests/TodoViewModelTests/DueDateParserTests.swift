@@ -25,6 +25,20 @@ struct DueDateParserTests {
         #expect(DueDateParser.parse(text, today: today) == day(expected))
     }
 
+    @Test("a Taskwarrior duration without its sign is that long from today, as due:3d is in task (it was none of the forms)", arguments: [
+        ("3d", "2026-11-25"), ("2w", "2026-12-06"), ("1m", "2026-12-22"), ("1y", "2027-11-22"), ("3days", "2026-11-25"),
+        ("2weeks", "2026-12-06"), ("2mo", "2027-01-22"), ("1q", "2027-02-22"),
+    ])
+    func unsignedDurations(text: String, expected: String) {
+        #expect(DueDateParser.parse(text, today: today) == day(expected), "\(String(describing: DueDateParser.parse(text, today: today)))")
+    }
+
+    @Test("now, sod, eod and noon say that times of day are not kept yet and what to give, not a word of another meaning (eod suggested eow)", arguments: ["now", "sod", "eod", "EOD", "noon"])
+    func timesOfDay(text: String) {
+        #expect(DueDateParser.parse(text, today: today) == nil)
+        #expect(DueDateParser.impossibility(of: text) == "\(text): todod keeps days, not times of day, yet: give today or tomorrow", "\(String(describing: DueDateParser.impossibility(of: text)))")
+    }
+
     @Test("on a Wednesday, next mon is in next week and mon is the coming one")
     func nextWeekday() {
         let wednesday = day("2026-11-25")

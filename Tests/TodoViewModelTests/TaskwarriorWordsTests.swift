@@ -70,6 +70,19 @@ struct TaskwarriorWordsTests {
         #expect(try parse("x recur:weekdays").recurrence == Recurrence(count: 1, unit: .weekday))
     }
 
+    @Test("recur: takes Taskwarrior's periods as the Taskwarrior import does (they were refused): biweekly, quarterly, 2weeks, 3mo, 2q, fortnight, semiannual, biannual", arguments: [
+        ("biweekly", Recurrence(count: 2, unit: .week)), ("quarterly", Recurrence(count: 3, unit: .month)),
+        ("2weeks", Recurrence(count: 2, unit: .week)), ("3mo", Recurrence(count: 3, unit: .month)),
+        ("2q", Recurrence(count: 6, unit: .month)), ("fortnight", Recurrence(count: 2, unit: .week)),
+        ("semiannual", Recurrence(count: 6, unit: .month)), ("biannual", Recurrence(count: 2, unit: .year)),
+        ("10days", Recurrence(count: 10, unit: .day)), ("3wks", Recurrence(count: 3, unit: .week)), ("Annual", Recurrence(count: 1, unit: .year)),
+        ("5m", Recurrence(count: 5, unit: .month)), ("weekdays", Recurrence(count: 1, unit: .weekday)),
+    ])
+    func taskwarriorPeriods(period: String, expected: Recurrence) throws {
+        #expect(try parse("x recur:" + period).recurrence == expected)
+        #expect(try parse("recur:" + period, .edit).recurrence == expected)
+    }
+
     @Test("-tag removes a tag in an edit and leaves out todos in a filter; an edit's empty due: removes the date")
     func removals() throws {
         let edit = try parse("-shop due: recur: wait:", .edit)
@@ -79,6 +92,52 @@ struct TaskwarriorWordsTests {
         #expect(filter.removedTags == ["shop"])
         #expect(filter.tags == ["home", "project:home"])
         #expect(filter.due == day("2026-11-21"))
+    }
+
+    @Test("a tag starts as Taskwarrior 2.6's do, with anything but a digit, a space or an operator: +🎉, +_x, +@home, +$x are tags (they stayed in the title); +1x and +.x stay title words, as in task")
+    func tagStarts() throws {
+        let added = try parse("Party +🎉 +_x +@home +$x +1x +.x")
+        #expect(added.tags == ["🎉", "_x", "@home", "$x"], "\(added.tags)")
+        #expect(added.title == ["Party", "+1x", "+.x"], "\(added.title)")
+        let edited = try parse("-_x -🎉", .edit)
+        #expect(edited.removedTags == ["_x", "🎉"], "\(edited.removedTags)")
+    }
+
+    @Test("Taskwarrior's virtual tags in a filter ask for what todod keeps, not for a tag (+OVERDUE listed nothing): overdue, due days, states, waiting")
+    func virtualTags() throws {
+        // Sunday 2026-11-22.
+        let overdue = try parse("+OVERDUE", .filter)
+        #expect(overdue.tags.isEmpty && overdue.dueBefore == today && overdue.status == .open, "\(overdue)")
+        #expect(try parse("+TODAY", .filter).due == today)
+        #expect(try parse("+TOMORROW", .filter).due == day("2026-11-23"))
+        #expect(try parse("+YESTERDAY", .filter).due == day("2026-11-21"))
+        let week = try parse("+WEEK", .filter)
+        #expect(week.dueAfter == day("2026-11-15") && week.dueBefore == day("2026-11-23"), "\(week)")
+        let month = try parse("+MONTH", .filter)
+        #expect(month.dueAfter == day("2026-10-31") && month.dueBefore == day("2026-12-01"), "\(month)")
+        let quarter = try parse("+QUARTER", .filter)
+        #expect(quarter.dueAfter == day("2026-09-30") && quarter.dueBefore == day("2027-01-01"), "\(quarter)")
+        // Taskwarrior's DUE: due today or in the 6 days after (its rc.due of 7 days), not overdue.
+        let due = try parse("+DUE", .filter)
+        #expect(due.dueAfter == day("2026-11-21") && due.dueBefore == day("2026-11-29"), "\(due)")
+        #expect(try parse("+COMPLETED", .filter).status == .completed)
+        #expect(try parse("+DELETED", .filter).status == .deleted)
+        #expect(try parse("+PENDING", .filter).status == .open)
+        #expect(try parse("+WAITING", .filter).waiting)
+        // Both must hold: the narrower days.
+        let both = try parse("+WEEK +OVERDUE", .filter)
+        #expect(both.dueAfter == day("2026-11-15") && both.dueBefore == today, "\(both)")
+    }
+
+    @Test("a virtual tag cannot be added or removed, is refused where todod cannot ask for it yet, and two states contradict", arguments: [
+        ("x +OVERDUE", TaskwarriorWords.Use.add, "+OVERDUE: OVERDUE is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, in lower case"),
+        ("-COMPLETED", .edit, "-COMPLETED: COMPLETED is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, in lower case"),
+        ("-OVERDUE", .filter, "-OVERDUE: a filter cannot leave out a virtual tag yet; ask for what you want (+PENDING, due.before: as --due-before)"),
+        ("+BLOCKED", .filter, "+BLOCKED: todod cannot filter by the virtual tag BLOCKED yet; it takes \(TaskwarriorWords.virtualTagsTaken)"),
+        ("+PENDING +COMPLETED", .filter, "+COMPLETED: the filter already asks for state open, and a todo has one state: give one"),
+    ])
+    func virtualTagRefusals(line: String, use: TaskwarriorWords.Use, message: String) {
+        #expect(refusal(line, use) == message)
     }
 
     @Test("after --, every word is a title word, modifiers and all")
@@ -141,8 +200,10 @@ struct TaskwarriorWordsTests {
         ("due.before:fri", .filter, "due.before:fri: due.before: is not understood yet (Taskwarrior's attribute modifiers)"),
         ("x due:", .add, "due: needs a value after the colon (due:)"),
         ("x pri:", .edit, "pri: needs a value after the colon (priority: (pri:))"),
+        // Taskwarrior's `modify project:` takes the todo out of its project; here a project is a tag.
+        ("x project:", .edit, "project: needs a value after the colon (project: (pro:)); to take a todo out of its project, remove the tag: -project:NAME (todoctl show lists its tags)"),
         ("x pri:X", .add, "pri:X: \"X\" is not understood as a priority; priority: takes \(TaskwarriorWords.acceptedPriorities)"),
-        ("x recur:wekly", .add, "recur:wekly: \"wekly\" is not understood as a period; did you mean recur:weekly? recur: takes \(Recurrence.accepted)"),
+        ("x recur:wekly", .add, "recur:wekly: \"wekly\" is not understood as a period; did you mean recur:weekly? recur: takes \(Recurrence.typedForms)"),
     ])
     func refusals(line: String, use: TaskwarriorWords.Use, message: String) {
         #expect(refusal(line, use) == message)
