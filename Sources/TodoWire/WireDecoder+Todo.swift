@@ -61,7 +61,7 @@ extension WireDecoder {
     }
 
     func uuid() throws -> UUID {
-        if let bytes = try plainText(), let id = UUIDText.uuid(utf8: bytes) { return id }
+        if let bytes = try plainText(), let id = UUIDText.uuid(utf8: bytes.span) { return id }
         let text = try text()
         guard let id = UUIDText.uuid(text) else { throw corrupted("\"\(text)\" is not a UUID") }
         return id
