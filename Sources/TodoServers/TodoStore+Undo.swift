@@ -56,6 +56,16 @@ extension TodoStore {
         var journal = try JournalSteps(in: transaction.db)
         switch try UndoWalk.redoTarget({ try journal.next() }) {
         case .undo(let undo):
+            // As undo does not step back past a purge, redo does not reach back past one: the
+            // purge took a change number with no row, and may have removed the change that
+            // ended the chain (redo deleted a todo restored since, found by an outside probe).
+            let rowsAfter = try Int64.fetchOne(
+                transaction.db, sql: "SELECT COUNT(*) FROM journal WHERE seq > ?", arguments: [Int64(undo.seqs.upperBound)]) ?? 0
+            guard rowsAfter >= transaction.counters.change - Int64(undo.seqs.upperBound) else {
+                return .failed(mutation, .nothingToRedo(
+                    "a purge (`todoctl purge`) came after the last undo, and redo does not reach back past a purge: "
+                        + "what it removed may have been the change that ended the redo chain"))
+            }
             return try takeBack(steps: [undo.step], isRedo: true, preview: false, force: false,
                                 nothing: .nothingToRedo("the todos are already as the redo would leave them"), as: mutation, in: &transaction)
         case .endedBy(let change):

@@ -344,6 +344,20 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
+    @Test("redo does not reach back past a purge: the change that ended the chain, purged, does not let an old undo be redone")
+    func redoStopsAtAPurge() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "A"], ["add", "B"], ["rm", "1", "2"], ["undo"], ["rm", "1"], ["purge", "--yes"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let redo = try await daemon.todoctl("redo")
+        #expect(redo.status == 1 && redo.stderr.contains("nothing to redo: a purge"), "\(redo.stdout)\(redo.stderr)")
+        let left = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
+        #expect(left.compactMap { $0["title"] as? String } == ["B"], "the redo deleted B: \(left)")
+        try await daemon.stop()
+    }
+
     @Test("after a purge, redo's refusal does not point at an undo that would be refused")
     func redoAfterPurgeNamesNoRefusedUndo() async throws {
         let daemon = try await DaemonProcess.start()
