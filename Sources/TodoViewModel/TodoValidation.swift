@@ -137,6 +137,14 @@ public enum TodoValidation {
         valid.notes = try notes(imported.notes)
         valid.tags = try tags(imported.tags)
         try foreign(imported.foreign)
+        if let annotations = imported.annotations {
+            guard annotations.count <= Annotation.maximumCount else {
+                throw .validation("annotations", "\(annotations.count) annotations; a todo holds at most \(Annotation.maximumCount): remove some in the source first")
+            }
+            var checked: [Annotation] = []
+            for given in annotations { checked.append(Annotation(entry: given.entry, description: try annotation(given.description))) }
+            valid.annotations = checked
+        }
         return valid
     }
 
