@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// `annotate`, `denotate`, `show`, `history` and `undo` through the real todoctl and todod.
@@ -55,5 +56,29 @@ struct AnnotationEndToEndTests {
         let lines = try await daemon.todoctl("annotate", "1", "one\ntwo")
         #expect(lines.status == 1 && lines.stderr.contains("must be one line"), "\(lines.stderr)")
         try await daemon.stop()
+    }
+
+    @Test("an annotation made through one daemon sharing PostgreSQL is stored there and shown by the other, which can undo it")
+    func sharedStore() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for command in [["add", "Fix the sink"], ["annotate", "1", "called the plumber"]] {
+            let result = try await run("todoctl", command, environment: first.environment)
+            #expect(result.status == 0, "\(command): \(result.stdout)\(result.stderr)")
+        }
+        let stored = try await server.psql("SELECT todo->'annotations'->0->>'description' FROM todo WHERE number = 1")
+        #expect(stored == "called the plumber", "\(stored)")
+        try await awaitSequence(2, on: second)
+        let shown = try await second.todoctl("show", "1")
+        #expect(shown.stdout.contains("  called the plumber"), "\(shown.stdout)")
+        let undone = try await second.todoctl("undo")
+        #expect(undone.status == 0, "\(undone.stdout)\(undone.stderr)")
+        try await awaitSequence(3, on: first)
+        let back = try jsonObject(try await first.todoctl("show", "1", "--json").stdout)
+        #expect(back["annotations"] == nil, "\(back)")
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
     }
 }
