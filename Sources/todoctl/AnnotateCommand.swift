@@ -18,7 +18,7 @@ struct AnnotateCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard !words.isEmpty else { throw ValidationError("say what to add: `todoctl annotate \(ref) called the plumber`") }
+        guard !words.isEmpty else { throw ValidationError("say what to add: `todoctl annotate \(ref.typed) called the plumber`") }
     }
 
     func run() async throws {

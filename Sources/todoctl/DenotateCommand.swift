@@ -17,7 +17,7 @@ struct DenotateCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard !words.isEmpty else { throw ValidationError("say which annotation to remove: its text or its start (`todoctl show \(ref)` lists them)") }
+        guard !words.isEmpty else { throw ValidationError("say which annotation to remove: its text or its start (`todoctl show \(ref.typed)` lists them)") }
     }
 
     func run() async throws {

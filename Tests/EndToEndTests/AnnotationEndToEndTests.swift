@@ -50,7 +50,7 @@ struct AnnotationEndToEndTests {
         let daemon = try await DaemonProcess.start()
         _ = try await daemon.todoctl("add", "Fix the sink")
         let empty = try await daemon.todoctl("annotate", "1")
-        #expect(empty.status == 64 && empty.stderr.contains("say what to add"), "\(empty.stderr)")
+        #expect(empty.status == 64 && empty.stderr.contains("say what to add: `todoctl annotate 1 called the plumber`"), "\(empty.stderr)")
         let blank = try await daemon.todoctl("annotate", "1", "  ")
         #expect(blank.status == 1 && blank.stderr.contains("annotation: is empty"), "\(blank.stderr)")
         let lines = try await daemon.todoctl("annotate", "1", "one\ntwo")
