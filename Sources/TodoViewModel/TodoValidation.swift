@@ -287,5 +287,11 @@ extension TodoValidation {
             throw .validation("parent", "#\(todo.number) names itself as its parent; a todo cannot be its own parent")
         }
         try foreign(todo.foreign)
+        let refusal = TodoError.validation(
+            "annotations", "#\(todo.number) revision \(todo.revision) has annotations todod does not store (more than \(Annotation.maximumCount), or one that is not a trimmed line within a title's limits)")
+        guard todo.annotations.count <= Annotation.maximumCount else { throw refusal }
+        for annotation in todo.annotations {
+            guard (try? self.annotation(annotation.description)) == annotation.description else { throw refusal }
+        }
     }
 }
