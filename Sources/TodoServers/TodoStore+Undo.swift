@@ -65,7 +65,7 @@ extension TodoStore {
             let anyUndo = try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM journal WHERE seq < ? AND (undoes IS NOT NULL OR undoneSteps IS NOT NULL))",
                 arguments: [Int64(change.step)]) ?? false
-            guard anyUndo else { return .failed(mutation, .nothingToRedo("nothing has been undone")) }
+            guard anyUndo else { return .failed(mutation, .nothingToRedo(try nothingUndone(in: transaction))) }
             let entry = try JournalRecord.entries(stepRows(of: Int64(change.step), in: db), in: db).first
             let named = entry.map { " (\(TodoStore.describe($0)))" } ?? ""
             // Undo does not step back past a purge: pointing at it then would send the user to a refusal.
@@ -77,8 +77,18 @@ extension TodoStore {
         case .allRedone:
             return .failed(mutation, .nothingToRedo("every undo since the last change is redone already"))
         case .noUndo:
-            return .failed(mutation, .nothingToRedo(transaction.counters.change == 0 ? "the journal is empty" : "nothing has been undone"))
+            return .failed(mutation, .nothingToRedo(transaction.counters.change == 0 ? "the journal is empty" : try nothingUndone(in: transaction)))
         }
+    }
+
+    /// Why no undo is left to redo: none was made, or a purge since took it away. A purge
+    /// takes a change number but leaves no row, and removes the rows of the todos it
+    /// purges, an undo of them among them: so the newest row is older than the last change.
+    private static func nothingUndone(in transaction: TodoTransaction) throws -> String {
+        let newest = try Int64.fetchOne(transaction.db, sql: "SELECT MAX(seq) FROM journal") ?? 0
+        guard newest < transaction.counters.change else { return "nothing has been undone" }
+        return "a purge (`todoctl purge`) came after the last change and removed deleted todos with their history, "
+            + "any undo of them included, and what it removed cannot be redone"
     }
 
     /// `#3 updated by watch (client 7)`: a change named in a message.

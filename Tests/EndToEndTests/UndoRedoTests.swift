@@ -331,6 +331,19 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
+    @Test("redo after a purge took the undone change away says the purge did, not that nothing was undone")
+    func redoAfterPurgeOfTheUndone() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "A"], ["add", "B"], ["undo"], ["purge", "--yes"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let redo = try await daemon.todoctl("redo")
+        #expect(redo.status == 1, "\(redo.stdout)")
+        #expect(redo.stderr.contains("nothing to redo: a purge") && !redo.stderr.contains("nothing has been undone"), "\(redo.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("after a purge, redo's refusal does not point at an undo that would be refused")
     func redoAfterPurgeNamesNoRefusedUndo() async throws {
         let daemon = try await DaemonProcess.start()

@@ -155,6 +155,16 @@ struct WireEncoderTests {
             notes: "n", priority: .low, due: LocalDate("2026-01-02"), clearDue: true, tags: ["a"], addTags: ["b"], removeTags: ["c"])))),
     ]
 
+    @Test("every member of a todo is told apart by its bytes, and near misses are not taken for one")
+    func todoKeysFromBytes() {
+        for key in WireDecoder.TodoKey.allCases {
+            #expect(WireDecoder.TodoKey(Array(key.rawValue.utf8)[...]) == key, "\(key.rawValue)")
+        }
+        for miss in ["", "i", "ID", "idd", "prioritx", "previouz", "tag", "titles", "createdAx", "annotation", "foreigns"] {
+            #expect(WireDecoder.TodoKey(Array(miss.utf8)[...]) == nil, "\(miss)")
+        }
+    }
+
     @Test("reads keys in any order, with white space, nulls for optional fields and unknown keys")
     func readsAnyLayout() throws {
         let id = "fc1cd20f-e7e3-40a4-a32d-59bb4c36daa9"
