@@ -132,7 +132,7 @@ extension WireDecoder {
         case completedAt, deletedAt, recurrence, parent, wait, previous, foreign, annotations
 
         /// The key whose UTF-8 is `bytes`; nil for a key a todo does not have. The length
-        /// and a letter pick the one candidate and its bytes confirm it: a walk over all 17
+        /// and a letter pick the one candidate and its bytes confirm it: a walk over all 18
         /// was 171 instructions a key, 5% of reading a list (callgrind). By `rawValue`, not
         /// `"\(key)"`: describing a case goes through reflection, whose first use cost a
         /// `show` 4M instructions (callgrind).
@@ -159,6 +159,7 @@ extension WireDecoder {
             case (9, UInt8(ascii: "d")): .deletedAt
             case (9, UInt8(ascii: "u")): .updatedAt
             case (10, UInt8(ascii: "r")): .recurrence
+            case (11, UInt8(ascii: "a")): .annotations
             case (11, UInt8(ascii: "c")): .completedAt
             default: nil
             }
