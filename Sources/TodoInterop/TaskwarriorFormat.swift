@@ -3,8 +3,9 @@ import TodoModel
 
 /// Taskwarrior's `task export` (2.6 and 3): a JSON array of tasks, read by `task import`.
 ///
-/// `uuid` is the todo's id; `project` becomes the tag `project:NAME`; annotations become
-/// dated lines of the notes; `recur` is also the todo's recurrence when todod can hold it
+/// `uuid` is the todo's id; `project` becomes the tag `project:NAME`; annotations are the
+/// todo's annotations, with their times (and the notes, which Taskwarrior has not, go out
+/// as annotations dated by their leading day, as before todod had annotations); `recur` is also the todo's recurrence when todod can hold it
 /// (Taskwarrior's `parent` names a recurrence's template, not a parent todo: it is not a
 /// subtask link; a template and its instances are one todo, see `TaskwarriorSeries`); `wait`
 /// is the day the todo waits for. Everything else of the task (its status words, the exact
@@ -98,18 +99,28 @@ public enum TaskwarriorFormat {
         let status = fields["status"]?.string ?? "pending"
         var tags = (fields["tags"].flatMap(stringArray) ?? [])
         if let project = fields["project"]?.string { tags.insert(projectPrefix + project, at: 0) }
-        let annotations = fields["annotations"].flatMap(annotationList) ?? []
+        let annotations = try (fields["annotations"].flatMap(annotationList) ?? []).map { annotation throws(InteropError) in
+            guard annotation.entry.isEmpty else {
+                guard let instant = BasicTime.instant(annotation.entry, in: zone) else {
+                    throw InteropError(position, "an annotation's entry is \"\(annotation.entry)\", not a time like 20261122T153000Z")
+                }
+                return Annotation(entry: instant, description: annotation.text)
+            }
+            // Taskwarrior always writes one; a hand-made task without is dated by the task.
+            return Annotation(entry: entry, description: annotation.text)
+        }
         var foreign = fields
         for key in ["uuid", "description", "entry", "modified"] + computed { foreign.removeValue(forKey: key) }
         var kept = foreign.isEmpty ? [:] : [foreignKey: InteropJSON.object(foreign).text]
         kept[TaskwarriorSeries.foreignKey] = series
         return ImportedTodo(
-            id: id, title: title, notes: notes(annotations, zone: zone),
+            id: id, title: title,
             priority: priority(fields["priority"]?.string), due: try time("due").map { LocalDate($0, in: zone) },
             tags: tags, createdAt: entry, updatedAt: modified,
             completedAt: status == "completed" ? end : nil, deletedAt: status == "deleted" ? end : nil,
             foreign: kept,
-            recurrence: fields["recur"]?.string.flatMap(recurrence), wait: try time("wait").map { LocalDate($0, in: zone) })
+            recurrence: fields["recur"]?.string.flatMap(recurrence), wait: try time("wait").map { LocalDate($0, in: zone) },
+            annotations: annotations)
     }
 
     /// Taskwarrior's `recur` (`weekly`, `2weeks`, `quarterly`, `weekdays`, …) as todod's
@@ -196,8 +207,9 @@ public enum TaskwarriorFormat {
         return task
     }
 
-    /// The notes as annotations: each line that reads as an original annotation gives that
-    /// one back; a line of its own becomes a new annotation, dated by its leading day if it has one.
+    /// The annotations with their times, then the notes as annotations: each line that reads
+    /// as an original annotation (notes imported before todod had annotations) gives that one
+    /// back; a line of its own becomes a new annotation, dated by its leading day if it has one.
     private static func annotations(_ todo: Todo, original: InteropJSON?, zone: TimeZone) -> InteropJSON? {
         var originals: [String: InteropJSON] = [:]
         if case .array(let items)? = original {
@@ -206,7 +218,10 @@ public enum TaskwarriorFormat {
                 originals[notes([(fields["entry"]?.string ?? "", text)], zone: zone)] = item
             }
         }
-        let items = todo.notes.split(separator: "\n").map { line -> InteropJSON in
+        let annotated = todo.annotations.map { annotation -> InteropJSON in
+            .object(["entry": .string(BasicTime.utcText(annotation.entry)), "description": .string(annotation.description)])
+        }
+        let items = annotated + todo.notes.split(separator: "\n").map { line -> InteropJSON in
             if let kept = originals[String(line)] { return kept }
             var text = String(line)
             var entry = todo.updatedAt

@@ -15,7 +15,8 @@ public enum TodoJSONFormat {
                     id: todo.id, title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due,
                     tags: todo.tags, createdAt: todo.createdAt, updatedAt: todo.updatedAt,
                     completedAt: todo.completedAt, deletedAt: todo.deletedAt, foreign: todo.foreign,
-                    recurrence: todo.recurrence, parentID: todo.parent.flatMap { ids[$0] }, wait: todo.wait)
+                    recurrence: todo.recurrence, parentID: todo.parent.flatMap { ids[$0] }, wait: todo.wait,
+                    annotations: todo.annotations)
             }
         } catch let DecodingError.keyNotFound(key, context) {
             throw InteropError(path(context.codingPath), "has no \"\(key.stringValue)\"; --from json reads what `todoctl export --to json` writes")

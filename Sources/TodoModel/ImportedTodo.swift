@@ -24,12 +24,14 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
     public var parentID: UUID?
     /// The day it shows again (Taskwarrior's `wait`, todo.txt's `t:`); nil leaves todod's.
     public var wait: LocalDate?
+    /// Timestamped lines (Taskwarrior's annotations); nil leaves todod's.
+    public var annotations: [Annotation]?
 
     public init(
         id: UUID, title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil,
         tags: [String] = [], createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
         deletedAt: Date? = nil, foreign: [String: String] = [:], recurrence: Recurrence? = nil, parentID: UUID? = nil,
-        wait: LocalDate? = nil
+        wait: LocalDate? = nil, annotations: [Annotation]? = nil
     ) {
         self.id = id
         self.title = title
@@ -45,6 +47,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         self.recurrence = recurrence
         self.parentID = parentID
         self.wait = wait
+        self.annotations = annotations
     }
 
     /// The todo as `Todo` holds it, numbered `number` (a new todo at revision 1), a subtask
@@ -53,7 +56,8 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         Todo(
             id: id, number: number, title: title, notes: notes, priority: priority, due: due, tags: tags,
             createdAt: createdAt, updatedAt: updatedAt, completedAt: completedAt, deletedAt: deletedAt,
-            revision: revision, recurrence: recurrence?.anchored(to: due), parent: parent, wait: wait, foreign: foreign)
+            revision: revision, recurrence: recurrence?.anchored(to: due), parent: parent, wait: wait, foreign: foreign,
+            annotations: annotations?.map { Annotation(entry: $0.entry.roundedToMilliseconds, description: $0.description) } ?? [])
     }
 
     /// `current` replaced by this import, or nil when it changes nothing: the fields are
@@ -70,6 +74,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         if recurrence == nil { next.recurrence = current.recurrence }
         next.parent = parent ?? current.parent
         next.wait = wait ?? current.wait
+        if annotations == nil { next.annotations = current.annotations }
         next.previous = current.previous
         // A todo was made once; and a completion the source dates by its day alone (todo.txt)
         // is the same completion as todod's on that day.
@@ -101,6 +106,7 @@ extension ImportedTodo {
             foreign: try c.decodeIfPresent([String: String].self, forKey: .foreign) ?? [:],
             recurrence: try c.decodeIfPresent(Recurrence.self, forKey: .recurrence),
             parentID: try c.decodeIfPresent(UUID.self, forKey: .parentID),
-            wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait))
+            wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
+            annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations))
     }
 }

@@ -31,6 +31,8 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
     /// What other programs know of this todo and todod does not (Taskwarrior's UDAs, an
     /// iCalendar file's other properties), by format name; kept so that an export gives it back.
     public var foreign: [String: String]
+    /// Timestamped lines added one at a time (`todoctl annotate`), oldest first.
+    public var annotations: [Annotation]
 
     public init(
         id: UUID = UUID(), number: Int, title: String, notes: String = "",
@@ -38,7 +40,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
         createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
         deletedAt: Date? = nil, revision: Int = 1,
         recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, previous: Int? = nil,
-        foreign: [String: String] = [:]
+        foreign: [String: String] = [:], annotations: [Annotation] = []
     ) {
         self.id = id
         self.number = number
@@ -57,6 +59,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
         self.wait = wait
         self.previous = previous
         self.foreign = foreign
+        self.annotations = annotations
     }
 
     /// The most tags a todo holds; also checked where edits add tags to the stored ones.
@@ -77,7 +80,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
 extension Todo {
     private enum CodingKeys: String, CodingKey {
         case id, number, title, notes, priority, due, tags, createdAt, updatedAt, completedAt, deletedAt, revision
-        case recurrence, parent, wait, previous, foreign
+        case recurrence, parent, wait, previous, foreign, annotations
     }
 
     public init(from decoder: any Decoder) throws {
@@ -98,12 +101,14 @@ extension Todo {
             parent: try c.decodeIfPresent(Int.self, forKey: .parent),
             wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
             previous: try c.decodeIfPresent(Int.self, forKey: .previous),
-            foreign: try c.decodeIfPresent([String: String].self, forKey: .foreign) ?? [:])
+            foreign: try c.decodeIfPresent([String: String].self, forKey: .foreign) ?? [:],
+            annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations) ?? [])
     }
 
     /// Every field is written, absent ones as `null`, so that the JSON schema is stable;
     /// the id in lowercase, as `uuidgen` prints it. `foreign` only when it holds something:
-    /// most todos never came from another program.
+    /// most todos never came from another program; `annotations` likewise, so that a todo
+    /// without them is the same bytes as before they existed.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id.uuidString.lowercased(), forKey: .id)
@@ -123,6 +128,7 @@ extension Todo {
         try c.encode(wait, forKey: .wait)
         try c.encode(previous, forKey: .previous)
         if !foreign.isEmpty { try c.encode(foreign, forKey: .foreign) }
+        if !annotations.isEmpty { try c.encode(annotations, forKey: .annotations) }
     }
 }
 

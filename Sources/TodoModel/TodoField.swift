@@ -8,6 +8,8 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
     case recurrence, parent, wait
     /// Other programs' fields (`Todo.foreign`), put back with the import that set them.
     case foreign
+    /// All of them at once: an annotate or a denotate is undone as the list it changed.
+    case annotations
 
     public func isEqual(in a: Todo, and b: Todo) -> Bool {
         switch self {
@@ -22,6 +24,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .parent: a.parent == b.parent
         case .wait: a.wait == b.wait
         case .foreign: a.foreign == b.foreign
+        case .annotations: a.annotations == b.annotations
         }
     }
 
@@ -40,6 +43,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .parent: result.parent = source.parent
         case .wait: result.wait = source.wait
         case .foreign: result.foreign = source.foreign
+        case .annotations: result.annotations = source.annotations
         }
         return result
     }

@@ -49,12 +49,16 @@ public struct TodoEdit: Sendable, Codable, Equatable {
     public var wait: LocalDate?
     /// Stops the waiting (wins over `wait`).
     public var clearWait: Bool
+    /// A line to add to the annotations, stamped with the time of the write.
+    public var annotate: String?
+    /// Removes the annotation this text names (`[Annotation].index(naming:of:)`), before `annotate` adds one.
+    public var denotate: String?
 
     public init(
         title: String? = nil, notes: String? = nil, priority: Priority? = nil, due: LocalDate? = nil,
         clearDue: Bool = false, tags: [String]? = nil, addTags: [String] = [], removeTags: [String] = [],
         recurrence: Recurrence? = nil, clearRecurrence: Bool = false, parent: Int? = nil, clearParent: Bool = false,
-        wait: LocalDate? = nil, clearWait: Bool = false
+        wait: LocalDate? = nil, clearWait: Bool = false, annotate: String? = nil, denotate: String? = nil
     ) {
         self.title = title
         self.notes = notes
@@ -70,6 +74,8 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         self.clearParent = clearParent
         self.wait = wait
         self.clearWait = clearWait
+        self.annotate = annotate
+        self.denotate = denotate
     }
 
     /// `todo` with these edits applied (revision and timestamps untouched).
@@ -109,7 +115,9 @@ extension TodoEdit {
             parent: try c.decodeIfPresent(Int.self, forKey: .parent),
             clearParent: try c.decodeIfPresent(Bool.self, forKey: .clearParent) ?? false,
             wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
-            clearWait: try c.decodeIfPresent(Bool.self, forKey: .clearWait) ?? false)
+            clearWait: try c.decodeIfPresent(Bool.self, forKey: .clearWait) ?? false,
+            annotate: try c.decodeIfPresent(String.self, forKey: .annotate),
+            denotate: try c.decodeIfPresent(String.self, forKey: .denotate))
     }
 }
 
@@ -182,6 +190,7 @@ public enum TodoMutation: Sendable, Codable, Equatable {
             if let expectedRevision, expectedRevision != todo.revision { throw .conflict(current: todo) }
             try Self.requireLive(todo)
             next = edit.applied(to: todo)
+            try Self.annotations(of: &next, by: edit, at: now)
             if next.tags.count > Todo.maximumTagCount {
                 throw .invalid(field: "tags", reason: "#\(todo.number) would have \(next.tags.count) tags; the most is \(Todo.maximumTagCount)")
             }
@@ -190,6 +199,18 @@ public enum TodoMutation: Sendable, Codable, Equatable {
         next.revision = todo.revision + 1
         next.updatedAt = now
         return next
+    }
+
+    /// The annotations after `edit`'s denotate and annotate. Here, not in `TodoEdit.applied`:
+    /// the new line is stamped with the time of the write, and only the current todo can
+    /// tell which line a denotate names and whether another one still fits.
+    private static func annotations(of todo: inout Todo, by edit: TodoEdit, at now: Date) throws(TodoModelError) {
+        if let text = edit.denotate { todo.annotations.remove(at: try todo.annotations.index(naming: text, of: todo)) }
+        guard let text = edit.annotate else { return }
+        guard todo.annotations.count < Annotation.maximumCount else {
+            throw .invalid(field: "annotations", reason: "#\(todo.number) has \(todo.annotations.count) annotations, the most it may hold; remove one with `todoctl denotate \(todo.number) TEXT` or put the text in the notes")
+        }
+        todo.annotations.append(Annotation(entry: now.roundedToMilliseconds, description: text))
     }
 
     private static func requireLive(_ todo: Todo) throws(TodoModelError) {

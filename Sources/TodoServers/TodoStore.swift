@@ -89,6 +89,7 @@ public final class TodoStore: Sendable {
         // Before the journal: its v3 reads every todo with the planning columns.
         registerPlanningMigration(&migrator)
         registerInteropMigration(&migrator)
+        registerAnnotationMigration(&migrator)
         JournalRecord.registerRedoMigration(&migrator)
         migrator.registerMigration("v3: journal") { db in
             try db.execute(sql: JournalRecord.createTable)
@@ -141,7 +142,7 @@ public final class TodoStore: Sendable {
             func value(_ column: String) -> (any DatabaseValueConvertible)? { row[column] }
             let number = value("number").map { "#\($0)" } ?? "a todo"
             let id = (value("id") as? String).map { " (\($0))" } ?? ""
-            let column = ["tags", "recurrence", "foreignFields"].first { column in
+            let column = ["tags", "recurrence", "foreignFields", "annotations"].first { column in
                 guard let text = value(column) as? String else { return false }
                 return (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) == nil
             }

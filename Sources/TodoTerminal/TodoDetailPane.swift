@@ -2,8 +2,8 @@ import Foundation
 import TodoModel
 import TodoViewModel
 
-/// One todo in full for the watch's detail pane: every field, then the notes, wrapped
-/// to the pane's width. Its lines follow the todo, so the pane is as live as the list.
+/// One todo in full for the watch's detail pane: every field, then the notes, then the
+/// annotations (each its time and text, as `todoctl show` lists them), wrapped to the pane's width. Its lines follow the todo, so the pane is as live as the list.
 public struct TodoDetailPane: Sendable {
     public let todo: Todo
     public let today: LocalDate
@@ -30,6 +30,9 @@ public struct TodoDetailPane: Sendable {
         let notes = TerminalText.escaped(todo.notes.replacingOccurrences(of: "\t", with: "    "), keeping: ["\n"])
         for paragraph in notes.split(separator: "\n", omittingEmptySubsequences: false) where !todo.notes.isEmpty {
             lines += TerminalText.wrapped(String(paragraph), toWidth: columns)
+        }
+        for annotation in todo.annotations {
+            lines += TerminalText.wrapped("\(Self.stamp(annotation.entry))  \(TerminalText.escaped(annotation.description))", toWidth: columns)
         }
         return lines
     }

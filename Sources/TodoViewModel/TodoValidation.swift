@@ -23,22 +23,34 @@ public enum TodoValidation {
 
     /// The trimmed title, or a validation error.
     public static func title(_ raw: String) throws(TodoError) -> String {
-        let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty else { throw .validation("title", "a todo needs a title; it is empty") }
-        guard title.utf8.count <= maximumTitleBytes else {
+        try line(raw, field: "title", ifEmpty: "a todo needs a title; it is empty", ifLines: "must be one line; put the rest in the notes")
+    }
+
+    /// An annotation's text (`todoctl annotate`), trimmed: one line within a title's limits,
+    /// as Taskwarrior's are one line; longer text belongs in the notes.
+    public static func annotation(_ raw: String) throws(TodoError) -> String {
+        try line(
+            raw, field: "annotation", ifEmpty: "is empty; give the text to add, as in `todoctl annotate 3 called the plumber`",
+            ifLines: "must be one line; add one annotation per line, or put longer text in the notes (`todoctl edit --notes`)")
+    }
+
+    /// `raw` trimmed, when it is one line of text within a title's limits; `field` names it
+    /// in the error, which says `ifEmpty` or `ifLines` when it is empty or several lines.
+    private static func line(_ raw: String, field: String, ifEmpty: String, ifLines: String) throws(TodoError) -> String {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw .validation(field, ifEmpty) }
+        guard text.utf8.count <= maximumTitleBytes else {
             throw .validation(
-                "title", "is \(title.utf8.count) bytes of UTF-8; the most is \(maximumTitleBytes) (combining marks and emoji take several bytes per character): shorten it")
+                field, "is \(text.utf8.count) bytes of UTF-8; the most is \(maximumTitleBytes) (combining marks and emoji take several bytes per character): shorten it")
         }
-        guard title.count <= maximumTitleLength else {
-            throw .validation("title", "is \(title.count) characters long; the most is \(maximumTitleLength)")
+        guard text.count <= maximumTitleLength else {
+            throw .validation(field, "is \(text.count) characters long; the most is \(maximumTitleLength)")
         }
-        guard !title.contains(where: \.isNewline) else {
-            throw .validation("title", "must be one line; put the rest in the notes")
+        guard !text.contains(where: \.isNewline) else { throw .validation(field, ifLines) }
+        if let control = firstControl(in: text, allowing: []) {
+            throw .validation(field, "contains the control character \(control) (terminals obey these); remove it")
         }
-        if let control = firstControl(in: title, allowing: []) {
-            throw .validation("title", "contains the control character \(control) (terminals obey these); remove it")
-        }
-        return title
+        return text
     }
 
     /// The notes, line ends as `\n`; tabs and line breaks are their only control characters.
@@ -125,6 +137,14 @@ public enum TodoValidation {
         valid.notes = try notes(imported.notes)
         valid.tags = try tags(imported.tags)
         try foreign(imported.foreign)
+        if let annotations = imported.annotations {
+            guard annotations.count <= Annotation.maximumCount else {
+                throw .validation("annotations", "\(annotations.count) annotations; a todo holds at most \(Annotation.maximumCount): remove some in the source first")
+            }
+            var checked: [Annotation] = []
+            for given in annotations { checked.append(Annotation(entry: given.entry, description: try annotation(given.description))) }
+            valid.annotations = checked
+        }
         return valid
     }
 
@@ -166,6 +186,14 @@ public enum TodoValidation {
         valid.addTags = try tags(edit.addTags)
         valid.removeTags = try tagsToRemove(edit.removeTags)
         if let parent = edit.parent, !edit.clearParent { try self.parent(parent) }
+        if let text = edit.annotate { valid.annotate = try annotation(text) }
+        // Trimmed as the stored ones were; its length is not checked: it only has to match one.
+        if let text = edit.denotate {
+            valid.denotate = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard valid.denotate?.isEmpty == false else {
+                throw .validation("annotation", "the text to remove is empty; give the annotation's text or its start (`todoctl show` lists them)")
+            }
+        }
         return valid
     }
 
@@ -259,5 +287,11 @@ extension TodoValidation {
             throw .validation("parent", "#\(todo.number) names itself as its parent; a todo cannot be its own parent")
         }
         try foreign(todo.foreign)
+        let refusal = TodoError.validation(
+            "annotations", "#\(todo.number) revision \(todo.revision) has annotations todod does not store (more than \(Annotation.maximumCount), or one that is not a trimmed line within a title's limits)")
+        guard todo.annotations.count <= Annotation.maximumCount else { throw refusal }
+        for annotation in todo.annotations {
+            guard (try? self.annotation(annotation.description)) == annotation.description else { throw refusal }
+        }
     }
 }

@@ -18,7 +18,7 @@ extension WireDecoder {
         var id: UUID?, number: Int?, title: String?, createdAt: Date?, updatedAt: Date?, revision: Int?
         var notes = "", priority = Priority.normal, due: LocalDate?, tags: [String] = []
         var completedAt: Date?, deletedAt: Date?, recurrence: Recurrence?
-        var parent: Int?, wait: LocalDate?, previous: Int?, foreign: [String: String] = [:]
+        var parent: Int?, wait: LocalDate?, previous: Int?, foreign: [String: String] = [:], annotations: [Annotation] = []
         try forEachMember(of: TodoKey.self) { key, value in
             // An absent key and a null are both "not present", as in `decodeIfPresent`;
             // the required fields refuse a null with the type's own words below.
@@ -41,6 +41,7 @@ extension WireDecoder {
             case .wait where present: wait = try value.date()
             case .previous where present: previous = try value.integer(Int.self)
             case .foreign where present: foreign = try value.stringMap()
+            case .annotations where present: annotations = try value.elements(as: [Annotation].self) { try $0.annotation() }
             case nil, _?: return  // unknown keys are a newer daemon's: skipped, as Codable skips them
             }
         }
@@ -50,7 +51,22 @@ extension WireDecoder {
             notes: notes, priority: priority, due: due, tags: tags,
             createdAt: try required(createdAt, "createdAt"), updatedAt: try required(updatedAt, "updatedAt"),
             completedAt: completedAt, deletedAt: deletedAt, revision: try required(revision, "revision"),
-            recurrence: recurrence, parent: parent, wait: wait, previous: previous, foreign: foreign)
+            recurrence: recurrence, parent: parent, wait: wait, previous: previous, foreign: foreign,
+            annotations: annotations)
+    }
+
+    /// One of a todo's annotations, as `Annotation`'s synthesized conformance reads it.
+    func annotation() throws -> Annotation {
+        guard kind == .object else { throw mismatch(Annotation.self, "an object") }
+        var entry: Date?, description: String?
+        try forEachMember { key, value in
+            switch key {
+            case "entry": entry = try value.instant()
+            case "description": description = try value.text()
+            default: return
+            }
+        }
+        return Annotation(entry: try required(entry, "entry"), description: try required(description, "description"))
     }
 
     private func required<T>(_ value: T?, _ key: String) throws -> T {
@@ -113,10 +129,10 @@ extension WireDecoder {
     /// to 17 others was a fifth of reading a todo (callgrind, `todoctl next` of 300).
     enum TodoKey: String, CaseIterable {
         case id, number, title, createdAt, updatedAt, revision, notes, priority, due, tags
-        case completedAt, deletedAt, recurrence, parent, wait, previous, foreign
+        case completedAt, deletedAt, recurrence, parent, wait, previous, foreign, annotations
 
         /// The key whose UTF-8 is `bytes`; nil for a key a todo does not have. The length
-        /// and a letter pick the one candidate and its bytes confirm it: a walk over all 17
+        /// and a letter pick the one candidate and its bytes confirm it: a walk over all 18
         /// was 171 instructions a key, 5% of reading a list (callgrind). By `rawValue`, not
         /// `"\(key)"`: describing a case goes through reflection, whose first use cost a
         /// `show` 4M instructions (callgrind).
@@ -143,6 +159,7 @@ extension WireDecoder {
             case (9, UInt8(ascii: "d")): .deletedAt
             case (9, UInt8(ascii: "u")): .updatedAt
             case (10, UInt8(ascii: "r")): .recurrence
+            case (11, UInt8(ascii: "a")): .annotations
             case (11, UInt8(ascii: "c")): .completedAt
             default: nil
             }

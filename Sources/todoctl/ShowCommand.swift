@@ -36,6 +36,13 @@ struct ShowCommand: AsyncParsableCommand {
             for row in detail.subtasks { Terminal.print("    " + table.line(row)) }
         }
         if !detail.notes.isEmpty { Terminal.print("\n" + TerminalText.escapedNotes(detail.notes)) }
+        // After the notes, oldest first, as `task info` lists them: each its time and text.
+        if !detail.todo.annotations.isEmpty {
+            Terminal.print("")
+            for annotation in detail.todo.annotations {
+                Terminal.print("  " + format(annotation.entry) + "  " + TerminalText.escaped(annotation.description))
+            }
+        }
     }
 
     /// `2026-11-22 14:05`, in local time.

@@ -28,6 +28,7 @@ struct TodoctlCommand: AsyncParsableCommand {
             AddCommand.self, ListCommand.self, NextCommand.self, ShowCommand.self, EditCommand.self,
             DoneCommand.self, ReopenCommand.self, ToggleCommand.self, RemoveCommand.self, RestoreCommand.self,
             WatchCommand.self, EventsCommand.self, StatusCommand.self, BackupCommand.self,
+            AnnotateCommand.self, DenotateCommand.self,
             HistoryCommand.self, LogCommand.self, UndoCommand.self, RedoCommand.self, ReplayCommand.self, PurgeCommand.self,
             ImportCommand.self, ExportCommand.self, TagsCommand.self, ProjectsCommand.self, SummaryCommand.self, CalendarCommand.self, BurndownCommand.self,
         ],

@@ -61,8 +61,12 @@ struct TaskwarriorFormatTests {
         #expect(report.priority == .high)
         #expect(report.due == LocalDate("2099-11-30"))
         #expect(report.tags == ["project:work.reports", "office"])
-        #expect(report.notes.hasSuffix(" first draft sent"))
-        #expect(LocalDate(String(report.notes.prefix(10))) != nil)
+        // An annotation is the todo's annotation, at the time Taskwarrior gave it, not a line of the notes.
+        let annotation = try #require(report.annotations?.first, "\(String(describing: report.annotations))")
+        let taskAnnotation = try #require((exported[report.id.uuidString.lowercased()]?["annotations"] as? [[String: Any]])?.first)
+        #expect(report.annotations?.count == 1 && annotation.description == "first draft sent", "\(String(describing: report.annotations))")
+        #expect(BasicTime.utcText(annotation.entry) == taskAnnotation["entry"] as? String, "\(annotation) \(taskAnnotation)")
+        #expect(report.notes == "", "\(report.notes)")
         #expect(report.foreign["taskwarrior"]?.contains("\"estimate\":3") == true)
         #expect(byTitle["Call mum"]?.due == LocalDate("2026-11-22"))
         #expect(byTitle["Old thing"]?.priority == .low)
@@ -116,6 +120,27 @@ struct TaskwarriorFormatTests {
         let annotations = task?["annotations"] as? [[String: String]]
         #expect(annotations?.count == 2)
         #expect(annotations?.last == ["entry": "20261125T000000Z", "description": "second draft"])
+    }
+
+    @Test("An annotation added in todod goes to the real task with its time, and comes back as it went")
+    func annotationKeepsItsTime() throws {
+        let source = try sample()
+        defer { source.remove() }
+        var todos = todos(try TaskwarriorFormat.decode(try source.run(["export"]), zone: utc))
+        let report = try #require(todos.firstIndex { $0.title == "Write report" })
+        // Later than the one `task annotate` made now: Taskwarrior keeps them in the order of their times.
+        let added = Annotation(entry: Date(timeIntervalSince1970: 4_044_783_787), description: "second draft sent")
+        todos[report].annotations.append(added)
+        let target = try TaskwarriorHome(settings: ["uda.estimate.type=numeric", "uda.estimate.label=Est"])
+        defer { target.remove() }
+        try target.run(["import", "-"], input: TaskwarriorFormat.encode(todos, zone: utc))
+        let task = try #require(try target.exportedTasks()[todos[report].id.uuidString.lowercased()])
+        let entries = (task["annotations"] as? [[String: Any]])?.map { "\($0["entry"] ?? "") \($0["description"] ?? "")" }
+        #expect(entries?.last == "\(BasicTime.utcText(added.entry)) second draft sent", "\(String(describing: entries))")
+        // Its time of day, not midnight as the notes' dated lines go out.
+        #expect(BasicTime.utcText(added.entry) == "20980304T150307Z")
+        let back = try TaskwarriorFormat.decode(try target.run(["export"]), zone: utc).first { $0.id == todos[report].id }
+        #expect(back?.annotations == todos[report].annotations, "\(String(describing: back?.annotations))")
     }
 
     @Test("A task without a uuid is refused, naming its place in the file")

@@ -187,6 +187,31 @@ struct TodoValidationTests {
         }
     }
 
+    @Test("a replayed todo's annotations are lines as annotate stores them, at most 100, and the refusal names the todo")
+    func replayedAnnotations() throws {
+        var todo = Todo(id: UUID(), number: 3, title: "x", createdAt: at(0), revision: 2)
+        todo.annotations = [Annotation(entry: at(1), description: "called the plumber")]
+        #expect(try TodoValidation.replayed([todo]) == [todo])
+        for bad in [[Annotation(entry: at(1), description: "two\nlines")], Array(repeating: todo.annotations[0], count: 101)] {
+            todo.annotations = bad
+            let error = try #require(throws: TodoError.self) { try TodoValidation.replayed([todo]) }
+            #expect(error.message.contains("#3 revision 2 has annotations todod does not store"), "\(error.message)")
+        }
+    }
+
+    @Test("an annotation is trimmed, one line, within a title's limits, and a refusal says what to do")
+    func annotation() throws {
+        #expect(try TodoValidation.annotation("  called the plumber \n") == "called the plumber")
+        let empty = try #require(throws: TodoError.self) { try TodoValidation.annotation(" ") }
+        #expect(empty.message.contains("is empty; give the text to add"), "\(empty.message)")
+        let lines = try #require(throws: TodoError.self) { try TodoValidation.annotation("one\ntwo") }
+        #expect(lines.message.contains("must be one line; add one annotation per line"), "\(lines.message)")
+        let long = try #require(throws: TodoError.self) { try TodoValidation.annotation(String(repeating: "a", count: 501)) }
+        #expect(long.message.contains("is 501 characters long; the most is 500"), "\(long.message)")
+        let edit = try TodoValidation.validated(TodoEdit(annotate: " plumber comes friday ", denotate: " called "))
+        #expect(edit.annotate == "plumber comes friday" && edit.denotate == "called", "\(edit)")
+    }
+
     @Test("a replayed todo's fields kept from other programs are at most 64 KiB, as an import's, and the refusal names it")
     func replayedForeign() throws {
         var todo = Todo(id: UUID(), number: 3, title: "x", createdAt: at(0), revision: 2)

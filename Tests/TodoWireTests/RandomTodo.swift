@@ -23,6 +23,7 @@ enum RandomTodo {
             recurrence: Bool.random() ? Recurrence(count: Int.random(in: 1...99), unit: [.day, .week, .month, .year].randomElement()!) : nil,
             parent: Bool.random() ? Int.random(in: 1...number) : nil, wait: day(),
             previous: Bool.random() ? Int.random(in: 1...number) : nil,
-            foreign: Bool.random() ? [text(): text(), "taskwarrior": text()] : [:])
+            foreign: Bool.random() ? [text(): text(), "taskwarrior": text()] : [:],
+            annotations: (0..<Int.random(in: 0...2)).map { _ in Annotation(entry: instant(), description: text()) })
     }
 }
