@@ -29,6 +29,9 @@ public struct TodoTable: Sendable {
     public let titleWidth: Int
     public let numberWidth: Int
     public let dueWidth: Int
+    /// The widest tags of a row (`#home #errands`), in columns: a width too narrow for
+    /// everything cuts every title to the same columns, so that due dates line up.
+    public let tagsWidth: Int
 
     /// - Parameter titleAllowance: columns beyond the widest title, for an indent and a
     ///   subtask progress (`render(_:styler:)`).
@@ -40,6 +43,9 @@ public struct TodoTable: Sendable {
         let widest = (rows.lazy.map { TerminalText.width(TerminalText.escaped($0.title)) }.max() ?? 5) + titleAllowance
         titleWidth = min(max(widest, 5), max(maximumTitleWidth, 5))
         dueWidth = rows.compactMap { $0.dueText.map(TerminalText.width) }.max() ?? 0
+        tagsWidth = rows.lazy.map { row in
+            row.todo.tags.reduce(max(0, row.todo.tags.count - 1)) { $0 + TerminalText.width(TerminalText.escaped("#" + $1)) }
+        }.max() ?? 0
     }
 
     /// The rows' lines, each fitting `width` columns when one is given (`line(_:fittingWidth:)`).
@@ -68,8 +74,9 @@ public struct TodoTable: Sendable {
     }
 
     /// One row's line, columns padded to the table's widths; `titlePrefix` and
-    /// `titleSuffix` (an indent, a progress) go around the escaped title. A row wider than
-    /// `limit` columns gives up title first (down to a few columns), then its last tags,
+    /// `titleSuffix` (an indent, a progress) go around the escaped title. A table wider than
+    /// `limit` columns gives up title first, every row's alike so that the due dates line
+    /// up (down to 10 columns), then a row's last tags,
     /// shown as `+N`: a tag is never cut in the middle. Narrower still (below about 30
     /// columns), the due column gives up its end, alike in every row so that the columns
     /// stay aligned, or goes when not even `today` would fit, then the `+N`; the title keeps
@@ -102,9 +109,13 @@ public struct TodoTable: Sendable {
         }
         var tagsLine = tagsText()
         func tail() -> Int { 2 + dueColumns + TerminalText.width(tagsLine) }
+        // Every row's title the same columns, so that the due dates after it line up (rows
+        // with fewer tags had wider titles: the due column wandered at 40 columns); a row
+        // whose tags do not fit then gives them up, as below.
+        let columnTitle = limit == .max ? titleWidth : max(min(titleWidth, limit - lead - 2 - dueColumns - tagsWidth), shortestTitle)
         // Without a width (a pipe), nothing is given up and nothing measured.
         if limit != .max {
-            while lead + shortestTitle + tail() > limit, !tags.isEmpty {
+            while lead + columnTitle + tail() > limit, !tags.isEmpty {
                 tags.removeLast()
                 hidden += 1
                 tagsLine = tagsText()
@@ -114,7 +125,7 @@ public struct TodoTable: Sendable {
                 tagsLine = tagsText()
             }
         }
-        let titleColumns = max(1, min(titleWidth, limit == .max ? titleWidth : limit - lead - tail()))
+        let titleColumns = max(1, min(columnTitle, limit == .max ? titleWidth : limit - lead - tail()))
         let title = TerminalText.fitted(titlePrefix + TerminalText.escaped(row.title) + titleSuffix, toWidth: titleColumns)
         var line = styler.apply(.dim, to: number)
         for cell in [

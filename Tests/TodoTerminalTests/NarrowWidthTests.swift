@@ -43,6 +43,22 @@ struct NarrowWidthTests {
         #expect(lines.allSatisfy { $0.contains("#") }, "every row keeps its number: \(lines)")
     }
 
+    @Test("the due dates line up at widths that cut titles, whatever each row's tags and wide characters (at 40 columns they started at three places)", arguments: [36, 40, 44, 50])
+    func dueLinesUp(columns: Int) {
+        let rows = [
+            todo(2, "Buy milk", due: today.adding(days: 1), tags: ["home"]),
+            todo(1, "File taxes", due: today.adding(days: 4), tags: ["admin"]),
+            todo(3, "買牛奶と卵を忘れずに", due: today.adding(days: 5), tags: ["家"]),
+        ].map { TodoViewModel($0, today: today) }
+        let lines = TodoTable(rows: rows, styler: TextStyler(colours: false), maximumTitleWidth: columns).render(width: columns)
+        let dueStarts = lines.map { line -> Int? in
+            guard let range = line.range(of: "tomorrow") ?? line.range(of: "in ") else { return nil }
+            return TerminalText.width(line[..<range.lowerBound])
+        }
+        #expect(Set(dueStarts).count == 1 && dueStarts[0] != nil, "\(columns) columns: \(lines)")
+        #expect(tooWide(lines, columns) == [], "\(columns) columns")
+    }
+
     @Test("next's rows fit the width", arguments: widths)
     func nextRows(columns: Int) {
         let table = TodoTable(rows: todos.map { TodoViewModel($0, today: today) }, styler: TextStyler(colours: false), maximumTitleWidth: columns)
