@@ -4,8 +4,10 @@ extension TodoTable {
     /// The rows of `outline` in the columns chosen (`todoctl list --columns`), under a
     /// heading: each column as wide as its widest cell (titles at most 60 columns, cut
     /// with `…`), numbers aligned right, two spaces between columns. Subtasks are indented
-    /// in the title column, a parent carries its progress, as in the default table.
-    public static func render(_ outline: TodoOutline, columns: [TodoColumn], styler: TextStyler) -> [String] {
+    /// in the title column, a parent carries its progress, as in the default table. With a
+    /// `width` (the terminal's), no line runs past it: the title column gives up columns
+    /// first (down to 5), then the last columns are cut, or left out when under 3 columns.
+    public static func render(_ outline: TodoOutline, columns: [TodoColumn], styler: TextStyler, width: Int? = nil) -> [String] {
         let cells = outline.entries.map { entry in
             columns.map { column in
                 switch column {
@@ -17,12 +19,28 @@ extension TodoTable {
                 }
             }
         }
-        let widths = columns.indices.map { index in
+        var widths = columns.indices.map { index in
             max(TerminalText.width(columns[index].heading), cells.map { TerminalText.width($0[index]) }.max() ?? 0)
         }
+        var shown = columns.count
+        if let width {
+            func total() -> Int { widths[..<shown].reduce(2 * (shown - 1), +) }
+            if let title = columns.firstIndex(of: .title), total() > width {
+                widths[title] = max(min(5, widths[title]), widths[title] - (total() - width))
+            }
+            while total() > width {
+                let over = total() - width
+                if shown > 1 && widths[shown - 1] - over < 3 {
+                    shown -= 1
+                } else {
+                    widths[shown - 1] = max(1, widths[shown - 1] - over)
+                    break
+                }
+            }
+        }
         func line(_ texts: [String], styles: [TextStyler.Style?]) -> String {
-            columns.indices.map { index in
-                let text = texts[index]
+            columns.indices.prefix(shown).map { index in
+                let text = TerminalText.truncated(texts[index], toWidth: widths[index])
                 let pad = String(repeating: " ", count: max(0, widths[index] - TerminalText.width(text)))
                 return styler.apply(styles[index], to: columns[index] == .number ? pad + text : text + pad)
             }

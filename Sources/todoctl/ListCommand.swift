@@ -15,9 +15,10 @@ struct ListCommand: AsyncParsableCommand {
             first N todos and says how many more there are (with --json, only the first N). \
             --columns number,project,title,due shows those columns, in that order, under a \
             heading; --json ignores it (it prints every field), and a column named twice is \
-            refused. Without --columns, rows fit the terminal's width ($COLUMNS, else the terminal's; at most 500): \
-            titles take what the other columns leave, cut with …; piped without COLUMNS, titles \
-            stop at 60 columns.
+            refused. Rows fit the terminal's width ($COLUMNS, else the terminal's; at most 500): \
+            titles take what the other columns leave, cut with …; with --columns, the last \
+            columns are then cut, or left out when under 3 columns; piped without COLUMNS, \
+            titles stop at 60 columns.
             """,
         aliases: ["ls"])
 
@@ -95,7 +96,7 @@ struct ListCommand: AsyncParsableCommand {
         // only as context is no listed todo, and stays out as before.
         if json { return try Terminal.printJSON(outline.entries.filter { !$0.isContext }.map(\.row)) }
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
-        let table = columns.map { TodoTable.render(outline, columns: $0, styler: Terminal.styler) } ?? TodoTable.render(outline, styler: Terminal.styler, width: Terminal.knownWidth)
+        let table = columns.map { TodoTable.render(outline, columns: $0, styler: Terminal.styler, width: Terminal.knownWidth) } ?? TodoTable.render(outline, styler: Terminal.styler, width: Terminal.knownWidth)
         let lines = table + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])
         Terminal.print(lines.joined(separator: "\n"))
     }

@@ -59,6 +59,16 @@ struct NarrowWidthTests {
         #expect(tooWide(lines, columns) == [], "\(columns) columns")
     }
 
+    @Test("list --columns fits the width: titles give way, then the last columns (at 40 columns its rows ran to 77)", arguments: [12, 20, 30, 40])
+    func chosenColumns(columns: Int) throws {
+        let chosen = try TodoColumn.parse("number,title,project,tags,due")
+        let lines = TodoTable.render(outline, columns: chosen, styler: TextStyler(colours: false), width: columns)
+        #expect(tooWide(lines, columns) == [], "\(columns) columns: \(lines)")
+        #expect(lines.count == outline.entries.count + 1 && lines.first?.contains("Title") == true, "\(lines)")
+        let wide = TodoTable.render(outline, columns: chosen, styler: TextStyler(colours: false))
+        #expect(wide.contains { TerminalText.width($0) > columns }, "without a width, rows keep their columns: \(wide)")
+    }
+
     @Test("next's rows fit the width", arguments: widths)
     func nextRows(columns: Int) {
         let table = TodoTable(rows: todos.map { TodoViewModel($0, today: today) }, styler: TextStyler(colours: false), maximumTitleWidth: columns)
