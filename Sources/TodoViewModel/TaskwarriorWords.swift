@@ -119,6 +119,8 @@ public struct TaskwarriorWords: Sendable, Equatable {
                 return
             }
             if word.hasPrefix("+") {
+                // `+project:foo` names the project as `project:foo` does: a todo is in one.
+                if use != .filter, tag.hasPrefix(Self.projectTagPrefix) { tags.removeAll { $0.hasPrefix(Self.projectTagPrefix) } }
                 tags.append(tag)
             } else {
                 guard use != .add else { throw .removalInAdd(word: word) }

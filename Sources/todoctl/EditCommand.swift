@@ -80,7 +80,7 @@ struct EditCommand: AsyncParsableCommand {
         }
         var edit = planning.applied(to: TodoEdit(
             title: title ?? newTitle, notes: notes, priority: priority ?? modifiers.priority, due: due?.date ?? modifiers.due,
-            clearDue: noDue || modifiers.clearDue, addTags: addTags + modifiers.tags, removeTags: removeTags + modifiers.removedTags))
+            clearDue: noDue || modifiers.clearDue, addTags: Self.oneProject(addTags + modifiers.tags), removeTags: removeTags + modifiers.removedTags))
         if modifiers.wait != nil || modifiers.clearWait { (edit.wait, edit.clearWait) = (modifiers.wait, modifiers.clearWait) }
         if modifiers.recurrence != nil || modifiers.clearRecurrence {
             (edit.recurrence, edit.clearRecurrence) = (modifiers.recurrence, modifiers.clearRecurrence)
@@ -90,7 +90,8 @@ struct EditCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let fieldEdit = try fieldEdit() else { return try await runEditor() }
-        let projectTag = try ModifierWords.read(Array(words.dropFirst(refs.count)), use: .edit).projectTag
+        let modifierTags = try ModifierWords.read(Array(words.dropFirst(refs.count)), use: .edit).tags
+        let projectTag = Self.oneProject(addTags + modifierTags).last { $0.hasPrefix(TaskwarriorWords.projectTagPrefix) }
         let report = try Session.run(connection) { client in
             let (refs, found) = try selection.resolve(client, refs: refs, direct: nil, status: .open, action: "edit")
             var report = BulkReport(json: output.json, summarised: found)
@@ -116,6 +117,13 @@ struct EditCommand: AsyncParsableCommand {
             return
         }
         try report.finish()
+    }
+
+    /// The tags to add with one project among them, the last named (`-t project:a project:b`,
+    /// `project:a +project:b`): a todo is in one project (a fourth probe found two).
+    static func oneProject(_ tags: [String]) -> [String] {
+        guard let last = tags.last(where: { $0.hasPrefix(TaskwarriorWords.projectTagPrefix) }) else { return tags }
+        return tags.filter { !$0.hasPrefix(TaskwarriorWords.projectTagPrefix) || $0 == last }
     }
 
     private func runEditor() async throws {

@@ -136,6 +136,21 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("a todo is in one project however it is named: project:work +project:foo, then -t project:baz, leave only the last (a probe found #1 in two)")
+    func oneProject() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "B", "+x", "project:home", "+project:garden")
+        var todo = try jsonObject(try await Self.todoctl(daemon, "show", "1", "-j").stdout)
+        #expect((todo["tags"] as? [String])?.filter { $0.hasPrefix("project:") } == ["project:garden"], "add: \(todo)")
+        let edited = try await Self.todoctl(daemon, "edit", "1", "project:work", "+project:foo", "-j")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        todo = try jsonObject(edited.stdout)
+        #expect((todo["tags"] as? [String])?.filter { $0.hasPrefix("project:") } == ["project:foo"], "edit: \(todo)")
+        todo = try jsonObject(try await Self.todoctl(daemon, "edit", "1", "-t", "project:baz", "-j").stdout)
+        #expect(todo["tags"] as? [String] == ["x", "project:baz"], "edit -t: \(todo)")
+        try await daemon.stop()
+    }
+
     @Test("edit 2 1 people retitles #2 \"1 people\" and leaves #1 alone; edit 2 99 budget is #2's title \"99 budget\", not a second todo (both used to change two todos)")
     func editTitleStartingWithANumber() async throws {
         let daemon = try await Self.start()
