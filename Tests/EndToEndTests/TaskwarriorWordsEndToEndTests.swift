@@ -67,6 +67,24 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("-家 and -🎉, a one-letter tag that is no ASCII letter, leave a tag out of list and remove it in edit, as -home does (ArgumentParser said \"Unknown option '-家'\")")
+    func oneLetterTagRemoval() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "Party", "+🎉")
+        _ = try await Self.added(daemon, "Milk", "+家")
+        for tag in ["-家", "-🎉"] {
+            let listed = try await Self.todoctl(daemon, "list", tag, "--json")
+            #expect(listed.status == 0, "\(tag): \(listed.stderr)")
+            let found = ((try? jsonArray(listed.stdout)) ?? []).compactMap { $0["title"] as? String }
+            #expect(found == [tag == "-家" ? "Party" : "Milk"], "\(tag): \(listed.stdout)")
+        }
+        let edited = try await Self.todoctl(daemon, "edit", "2", "-家")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let shown = try jsonObject(try await Self.todoctl(daemon, "show", "2", "--json").stdout)
+        #expect(shown["tags"] as? [String] == [], "\(shown)")
+        try await daemon.stop()
+    }
+
     @Test("list +OVERDUE, +TODAY and +COMPLETED find what they say, as Taskwarrior's virtual tags do (+OVERDUE listed nothing), and add x +OVERDUE is refused (it made a tag)")
     func virtualTags() async throws {
         let daemon = try await Self.start()
