@@ -259,11 +259,21 @@ struct TaskwarriorWordsEndToEndTests {
         (["1", "done"], "todoctl reads the command first: try `todoctl done 1`"),
         (["1", "2", "done"], "todoctl reads the command first: try `todoctl done 1 2`"),
         (["-home", "ls"], "todoctl reads the command first: try `todoctl ls -home`"),
+        // edit takes a filter only as --filter (it suggested `todoctl edit +x pri:H`, which fails).
+        (["+x", "modify", "pri:H"], "todoctl reads the command first: try `todoctl edit --filter '+x' pri:H` (Taskwarrior's modify is todoctl's edit)"),
+        (["project:work", "-home", "modify", "pri:H"], "todoctl reads the command first: try `todoctl edit --filter 'project:work -home' pri:H` (Taskwarrior's modify is todoctl's edit)"),
     ])
     func taskwarriorOrder(arguments: [String], message: String) async throws {
         let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
         #expect(result.status == 64, "\(result.status) \(result.stdout)")
         #expect(result.stderr == "todoctl: \(message)\n", "\(result.stderr)")
+    }
+
+    @Test("edit with neither todos nor --filter offers only filters edit takes: --filter '+home', not a bare +home (which edit reads as a tag to add)")
+    func editWithoutTodos() async throws {
+        let result = try await run("todoctl", ["edit", "pri:H"], environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
+        #expect(result.status == 64, "\(result.status) \(result.stdout)")
+        #expect(result.stderr.contains("--filter '+home'") && !result.stderr.contains("such as +home"), "\(result.stderr)")
     }
 
     @Test("an impossible date given to -d or --wait says why", arguments: [
