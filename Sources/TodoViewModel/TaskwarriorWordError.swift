@@ -69,9 +69,9 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
         case .wordInFilter(let word):
             return "\"\(word)\" is not a modifier: a filter takes +tag, -tag, project:, due: and priority: (pri:)"
         case .virtualTag(let word, let name):
-            return "\(word): \(name) is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, in lower case"
+            return "\(word): \(name) is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, a name that is not one of Taskwarrior's virtual tags"
         case .virtualTagLeftOut(let word):
-            return "\(word): a filter cannot leave out a virtual tag yet; ask for what you want (+PENDING, due.before: as --due-before)"
+            return "\(word): a filter cannot leave out a virtual tag yet; ask for what you want instead (+PENDING, --due-before DATE, --due-after DATE, --no-due)"
         case .virtualTagNotTaken(let word, let name):
             return "\(word): todod cannot filter by the virtual tag \(name) yet; it takes \(TaskwarriorWords.virtualTagsTaken)"
         case .secondValueInFilter(let word, let name, let earlier):

@@ -69,7 +69,9 @@ enum LeadingOptions {
         guard !leading.isEmpty, let word = arguments.dropFirst(leading.count).first else { return nil }
         let command = word == "modify" ? "edit" : word
         guard isCommand(command), command != "help" else { return nil }
-        let line = (["todoctl", command] + leading + arguments.dropFirst(leading.count + 1)).joined(separator: " ")
+        // edit takes todos bare, and a filter only as --filter (`edit +x` adds the tag x).
+        let named = command == "edit" && !leading.allSatisfy { TodoRef($0) != nil } ? ["--filter", "'" + leading.joined(separator: " ") + "'"] : Array(leading)
+        let line = (["todoctl", command] + named + arguments.dropFirst(leading.count + 1)).joined(separator: " ")
         return "todoctl reads the command first: try `\(line)`" + (word == "modify" ? " (Taskwarrior's modify is todoctl's edit)" : "")
     }
 

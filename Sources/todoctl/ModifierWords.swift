@@ -59,9 +59,10 @@ enum ModifierWords {
     }
 
     private static func isTagRemoval(_ word: String) -> Bool {
-        // `-t` stays an option; `-_x` and `-🎉` are tags to remove, as TaskwarriorWords reads them.
-        guard word.hasPrefix("-"), word.count >= 3, TaskwarriorWords.isTag(word) else { return false }
-        return !word.contains("=")
+        // `-t` stays an option (todoctl's short options are ASCII letters); `-_x`, `-家` and
+        // `-🎉` are tags to remove, as TaskwarriorWords reads them: the rule `+家` is read by.
+        guard word.hasPrefix("-"), TaskwarriorWords.isTag(word), !word.contains("=") else { return false }
+        return word.count >= 3 || word.last.map { !($0.isASCII && $0.isLetter) } == true
     }
 
     /// The words as typed, marks removed: those before `--`, and those after it.

@@ -19,8 +19,10 @@ struct RedoCommand: AsyncParsableCommand {
     func run() async throws {
         let list = try Session.run(connection) { client in
             // A redo that changes nothing is answered like any write that changes nothing.
-            try client.ask(.requestRedo) {
-                if case .responseRedo(let list) = $0 { list } else if case .responseTodoViewModel = $0 { ChangeList(changes: [], seq: 0) } else { nil }
+            try UndoCommand.noneOnRefusal(json: json) {
+                try client.ask(.requestRedo) {
+                    if case .responseRedo(let list) = $0 { list } else if case .responseTodoViewModel = $0 { ChangeList(changes: [], seq: 0) } else { nil }
+                }
             }
         }
         try UndoCommand.print(list, json: json, nothing: "nothing to change: the todos are already as the redo would leave them")

@@ -41,7 +41,9 @@ struct Selection: ParsableArguments {
         if filters.count > 1 { throw ValidationError("give the filter either as options or as --filter '…', not both") }
         if !refs.isEmpty && !filters.isEmpty { throw ValidationError("name todos or give a filter, not both") }
         if refs.isEmpty && filters.isEmpty {
-            throw ValidationError("name the todos (numbers or ids), or give a filter (such as +home, project:work, -t home or --overdue) to act on every todo it finds")
+            // edit takes its filter only as --filter: its bare +home is a tag to add.
+            let examples = direct == nil ? "--filter '+home', --filter 'project:work' or --filter '-t home --overdue'" : "+home, project:work, -t home or --overdue"
+            throw ValidationError("name the todos (numbers or ids), or give a filter (such as \(examples)) to act on every todo it finds")
         }
     }
 

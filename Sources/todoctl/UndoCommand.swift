@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TodoClient
 import TodoEvents
 import TodoModel
 import TodoTerminal
@@ -62,7 +63,7 @@ struct UndoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let list = try Session.run(connection) { client in
+        let list = try Session.run(connection) { client in try Self.noneOnRefusal(json: json) {
             // First what it would take back (nothing is written), so that it can be named, and asked about.
             let undone = try client.ask(.requestUndo(TodoUndo(seq: seq, since: since?.date, force: force, preview: true))) {
                 if case .responseUndo(let list) = $0 { list } else { nil }
@@ -120,7 +121,7 @@ struct UndoCommand: AsyncParsableCommand {
                 Terminal.print("took back \(Self.counted(taken.count, Set(taken) == steps ? undone.changes.count : nil)):")
             }
             return list
-        }
+        } }
         try UndoCommand.print(list, json: json, nothing: "nothing to change: the todos are already as the undo would leave them")
     }
 
@@ -137,6 +138,18 @@ struct UndoCommand: AsyncParsableCommand {
     private func say(_ line: String) {
         // With --json, stdout holds the JSON array only: the naming goes to stderr.
         if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { Terminal.print(line) }
+    }
+
+    /// `body`, whose refusal by the daemon (nothing to undo, a conflict) prints `[]` first
+    /// with `json`: stdout holds the changes made, none, as docs/HISTORY.md says; the
+    /// reason still goes to stderr and the exit is still 1 (a script read an empty stdout).
+    static func noneOnRefusal<T>(json: Bool, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as TodoClientError {
+            if json, case .refused = error { try Terminal.printJSON([JournaledChange]()) }
+            throw error
+        }
     }
 
     /// The changes an undo or a redo made, one a line; with `json`, one JSON array (`[]`

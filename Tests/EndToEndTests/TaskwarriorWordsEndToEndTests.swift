@@ -67,6 +67,24 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("-家 and -🎉, a one-letter tag that is no ASCII letter, leave a tag out of list and remove it in edit, as -home does (ArgumentParser said \"Unknown option '-家'\")")
+    func oneLetterTagRemoval() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "Party", "+🎉")
+        _ = try await Self.added(daemon, "Milk", "+家")
+        for tag in ["-家", "-🎉"] {
+            let listed = try await Self.todoctl(daemon, "list", tag, "--json")
+            #expect(listed.status == 0, "\(tag): \(listed.stderr)")
+            let found = ((try? jsonArray(listed.stdout)) ?? []).compactMap { $0["title"] as? String }
+            #expect(found == [tag == "-家" ? "Party" : "Milk"], "\(tag): \(listed.stdout)")
+        }
+        let edited = try await Self.todoctl(daemon, "edit", "2", "-家")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let shown = try jsonObject(try await Self.todoctl(daemon, "show", "2", "--json").stdout)
+        #expect(shown["tags"] as? [String] == [], "\(shown)")
+        try await daemon.stop()
+    }
+
     @Test("list +OVERDUE, +TODAY and +COMPLETED find what they say, as Taskwarrior's virtual tags do (+OVERDUE listed nothing), and add x +OVERDUE is refused (it made a tag)")
     func virtualTags() async throws {
         let daemon = try await Self.start()
@@ -256,11 +274,21 @@ struct TaskwarriorWordsEndToEndTests {
         (["1", "done"], "todoctl reads the command first: try `todoctl done 1`"),
         (["1", "2", "done"], "todoctl reads the command first: try `todoctl done 1 2`"),
         (["-home", "ls"], "todoctl reads the command first: try `todoctl ls -home`"),
+        // edit takes a filter only as --filter (it suggested `todoctl edit +x pri:H`, which fails).
+        (["+x", "modify", "pri:H"], "todoctl reads the command first: try `todoctl edit --filter '+x' pri:H` (Taskwarrior's modify is todoctl's edit)"),
+        (["project:work", "-home", "modify", "pri:H"], "todoctl reads the command first: try `todoctl edit --filter 'project:work -home' pri:H` (Taskwarrior's modify is todoctl's edit)"),
     ])
     func taskwarriorOrder(arguments: [String], message: String) async throws {
         let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
         #expect(result.status == 64, "\(result.status) \(result.stdout)")
         #expect(result.stderr == "todoctl: \(message)\n", "\(result.stderr)")
+    }
+
+    @Test("edit with neither todos nor --filter offers only filters edit takes: --filter '+home', not a bare +home (which edit reads as a tag to add)")
+    func editWithoutTodos() async throws {
+        let result = try await run("todoctl", ["edit", "pri:H"], environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
+        #expect(result.status == 64, "\(result.status) \(result.stdout)")
+        #expect(result.stderr.contains("--filter '+home'") && !result.stderr.contains("such as +home"), "\(result.stderr)")
     }
 
     @Test("an impossible date given to -d or --wait says why", arguments: [

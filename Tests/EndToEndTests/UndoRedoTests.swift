@@ -244,6 +244,17 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
+    @Test("undo --json and redo --json with nothing to do print [] on stdout (they printed nothing), the reason on stderr, exit 1")
+    func nothingToDoJSONIsEmptyArray() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in ["undo", "redo"] {
+            let result = try await daemon.todoctl(command, "--json")
+            #expect(result.status == 1 && result.stderr.contains("nothing to \(command)"), "\(command): \(result.status) \(result.stderr)")
+            #expect((try? jsonArray(result.stdout))?.isEmpty == true, "\(command): \(result.stdout)")
+        }
+        try await daemon.stop()
+    }
+
     @Test("an undo that changes nothing is recorded, so the next undo steps on to the change before")
     func undoOfNothingSteps() async throws {
         let daemon = try await DaemonProcess.start()

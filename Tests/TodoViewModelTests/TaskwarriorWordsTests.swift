@@ -129,10 +129,12 @@ struct TaskwarriorWordsTests {
         #expect(both.dueAfter == day("2026-11-15") && both.dueBefore == today, "\(both)")
     }
 
-    @Test("a virtual tag cannot be added or removed, is refused where todod cannot ask for it yet, and two states contradict", arguments: [
-        ("x +OVERDUE", TaskwarriorWords.Use.add, "+OVERDUE: OVERDUE is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, in lower case"),
-        ("-COMPLETED", .edit, "-COMPLETED: COMPLETED is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, in lower case"),
-        ("-OVERDUE", .filter, "-OVERDUE: a filter cannot leave out a virtual tag yet; ask for what you want (+PENDING, due.before: as --due-before)"),
+    // Each refusal's advice works: upper-case tags of one's own are taken (+Work), and
+    // due.before: is itself refused (they said "in lower case" and "due.before:").
+    @Test("a virtual tag cannot be added or removed, is refused where todod cannot ask for it yet, and two states contradict; the advice names only what works", arguments: [
+        ("x +OVERDUE", TaskwarriorWords.Use.add, "+OVERDUE: OVERDUE is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, a name that is not one of Taskwarrior's virtual tags"),
+        ("-COMPLETED", .edit, "-COMPLETED: COMPLETED is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, a name that is not one of Taskwarrior's virtual tags"),
+        ("-OVERDUE", .filter, "-OVERDUE: a filter cannot leave out a virtual tag yet; ask for what you want instead (+PENDING, --due-before DATE, --due-after DATE, --no-due)"),
         ("+BLOCKED", .filter, "+BLOCKED: todod cannot filter by the virtual tag BLOCKED yet; it takes \(TaskwarriorWords.virtualTagsTaken)"),
         ("+PENDING +COMPLETED", .filter, "+COMPLETED: the filter already asks for state open, and a todo has one state: give one"),
     ])
