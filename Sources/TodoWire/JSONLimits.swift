@@ -28,7 +28,7 @@ struct JSONLimits: Sendable {
 
     /// Whether the member `key` is a list of tags.
     static func isTagList(_ key: ArraySlice<UInt8>) -> Bool {
-        tagKeys.contains { $0.elementsEqual(key) }
+        tagKeys.contains { ByteRun.equal($0.span, key.span) }
     }
 
     private static let tagKeys: [[UInt8]] = ["tags", "addTags", "removeTags", "notTags"].map { Array($0.utf8) }

@@ -132,38 +132,29 @@ extension WireDecoder {
         case completedAt, deletedAt, recurrence, parent, wait, previous, foreign, annotations
 
         /// The key whose UTF-8 is `bytes`; nil for a key a todo does not have. The length
-        /// and a letter pick the one candidate and its bytes confirm it: a walk over all 18
-        /// was 171 instructions a key, 5% of reading a list (callgrind). By `rawValue`, not
-        /// `"\(key)"`: describing a case goes through reflection, whose first use cost a
-        /// `show` 4M instructions (callgrind).
+        /// picks the one to three keys of that length and their bytes confirm one: a walk
+        /// over all 18 was 171 instructions a key, 5% of reading a list (callgrind), and a
+        /// confirmation through `elementsEqual` with `rawValue.utf8` another 395 (the
+        /// generic, unspecialized). The table is made from `allCases`, so a new key needs
+        /// no other line here. By `rawValue`, not `"\(key)"`: describing a case goes
+        /// through reflection, whose first use cost a `show` 4M instructions (callgrind).
         init?(_ bytes: ArraySlice<UInt8>) {
-            guard let candidate = Self.candidate(bytes), bytes.elementsEqual(candidate.rawValue.utf8) else { return nil }
-            self = candidate
+            guard bytes.count < Self.byLength.count else { return nil }
+            let span = bytes.span
+            for candidate in Self.byLength[bytes.count] where ByteRun.equal(span, candidate.utf8.span) {
+                self = candidate.key
+                return
+            }
+            return nil
         }
 
-        private static func candidate(_ bytes: ArraySlice<UInt8>) -> TodoKey? {
-            guard let first = bytes.first, let last = bytes.last else { return nil }
-            return switch (bytes.count, first) {
-            case (2, UInt8(ascii: "i")): .id
-            case (3, UInt8(ascii: "d")): .due
-            case (4, UInt8(ascii: "t")): .tags
-            case (4, UInt8(ascii: "w")): .wait
-            case (5, UInt8(ascii: "n")): .notes
-            case (5, UInt8(ascii: "t")): .title
-            case (6, UInt8(ascii: "n")): .number
-            case (6, UInt8(ascii: "p")): .parent
-            case (7, UInt8(ascii: "f")): .foreign
-            case (8, UInt8(ascii: "p")): last == UInt8(ascii: "s") ? .previous : .priority
-            case (8, UInt8(ascii: "r")): .revision
-            case (9, UInt8(ascii: "c")): .createdAt
-            case (9, UInt8(ascii: "d")): .deletedAt
-            case (9, UInt8(ascii: "u")): .updatedAt
-            case (10, UInt8(ascii: "r")): .recurrence
-            case (11, UInt8(ascii: "a")): .annotations
-            case (11, UInt8(ascii: "c")): .completedAt
-            default: nil
-            }
-        }
+        /// The keys by the length of their UTF-8.
+        private static let byLength: [[(key: TodoKey, utf8: [UInt8])]] = {
+            let longest = allCases.map(\.rawValue.utf8.count).max() ?? 0
+            var table = Array(repeating: [(key: TodoKey, utf8: [UInt8])](), count: longest + 1)
+            for key in allCases { table[key.rawValue.utf8.count].append((key, Array(key.rawValue.utf8))) }
+            return table
+        }()
     }
 
     /// Each member of a todo's object, in order: its key (nil for one a todo does not have)
