@@ -67,7 +67,7 @@ public enum Daemon {
         let status = StatusResponder(
             bus: bus, model: model, configuration: configuration, sharedStore: monitor,
             clients: { registryBox.registry?.count ?? 0 }, heldBackClients: { registryBox.registry?.heldBackCount ?? 0 })
-        let registry = ClientRegistry(bus: bus, logger: logger) { count in
+        let registry = ClientRegistry(bus: bus, core: coreLoop, logger: logger) { count in
             idle.clientCountChanged(to: count)
             systemd.status(status.summary)
         }

@@ -31,7 +31,8 @@ struct SystemdService: Service {
     let logger: Logger
 
     func run() async {
-        systemd.ready(status: status.summary)
+        // The status counts the core's clients and todos: read there.
+        systemd.ready(status: (try? await core.submit { status.summary }.get()) ?? "")
         if let interval = systemd.watchdogInterval {
             logger.debug("feeding the systemd watchdog", metadata: ["every": "\(interval)"])
             await cancelWhenGracefulShutdown {
