@@ -60,18 +60,18 @@ public enum Daemon {
         }
         let systemd = SystemdReporter()
         let idle = IdleClock()
-        let registryBox = RegistryBox()
         let monitor = model.replicaSync.map { sync in
             SharedStoreMonitor(store: sync.shared, bus: bus, logger: logger, refused: sync.refusedWhileUnreachable) { work in coreLoop.execute(work) }
         }
-        let status = StatusResponder(
-            bus: bus, model: model, configuration: configuration, sharedStore: monitor,
-            clients: { registryBox.registry?.count ?? 0 }, heldBackClients: { registryBox.registry?.heldBackCount ?? 0 })
+        // The registry first, telling the status line its count itself: the status then counts
+        // the registry's clients, with no box to fill in after.
         let registry = ClientRegistry(bus: bus, core: coreLoop, logger: logger) { count in
             idle.clientCountChanged(to: count)
-            systemd.status(status.summary)
+            systemd.status(StatusResponder.summary(of: model, sharedStore: monitor, clients: count))
         }
-        registryBox.registry = registry
+        let status = StatusResponder(
+            bus: bus, model: model, configuration: configuration, sharedStore: monitor,
+            clients: { registry.count }, heldBackClients: { registry.heldBackCount })
         if monitor != nil { bus.subscribe(to: [.responseSharedStore]) { _ in systemd.status(status.summary) } }
         let listener = try await Listener.open(configuration, on: core, registry: registry, logger: logger) { client in
             ServerHello(protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange)
@@ -155,10 +155,4 @@ public enum Daemon {
             throw DaemonError("cannot open the database \(path): \(error): check the path and its permissions, or choose another with --database")
         }
     }
-}
-
-/// Lets the status line count clients of a registry made after it.
-private final class RegistryBox: @unchecked Sendable {
-    // Written once, before any reader runs.
-    nonisolated(unsafe) var registry: ClientRegistry?
 }
