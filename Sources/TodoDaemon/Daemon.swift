@@ -59,7 +59,7 @@ public enum Daemon {
             try CalendarDirectory(path: directory, bus: bus, logger: logger) { work in coreLoop.execute(work) }
         }
         let systemd = SystemdReporter()
-        let idle = IdleClock()
+        let idle = IdleClock(core: coreLoop)
         let monitor = model.replicaSync.map { sync in
             SharedStoreMonitor(store: sync.shared, bus: bus, logger: logger, refused: sync.refusedWhileUnreachable) { work in coreLoop.execute(work) }
         }
