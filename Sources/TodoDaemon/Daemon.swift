@@ -56,7 +56,7 @@ public enum Daemon {
         MemoryTuning.trim()
         let viewModel = ViewModelServer(bus: bus)
         let calendar = try configuration.icalDirectory.map { directory in
-            try CalendarDirectory(path: directory, bus: bus, logger: logger) { work in coreLoop.execute(work) }
+            try CalendarDirectory(path: directory, bus: bus, logger: logger, core: coreLoop)
         }
         let systemd = SystemdReporter()
         let idle = IdleClock(core: coreLoop)
