@@ -1,10 +1,10 @@
 import Foundation
 import Logging
+import NIOCore
 import Synchronization
 import TodoEvents
 import TodoInterop
 import TodoModel
-import TodoServers
 import TodoViewModel
 
 /// `todod --ical-dir DIR`: DIR kept as a vdir, one iCalendar file per todo, for
@@ -49,22 +49,22 @@ final class CalendarDirectory: Sendable {
     private let path: String
     private let bus: EventBus
     private let logger: Logger
-    private let onCore: ModelServer.Executor
+    /// Where the bus is published on; the watcher's thread hands its work there.
+    private let core: any EventLoop
     private let reader: CalendarFileReader
     private let unwritten: UnwrittenCalendarFiles
     /// Files removed by another program, whose todos are deleted once removals have been quiet.
     private let removals: QuietRemovals
     private let state = Mutex(State())
-    private let watcher = Mutex<DirectoryWatcher?>(nil)
 
     /// Checks DIR, writes the todos that have no file there, imports the files in it, then watches it.
-    init(path: String, bus: EventBus, logger: Logger, onCore: @escaping ModelServer.Executor) throws {
+    init(path: String, bus: EventBus, logger: Logger, core: any EventLoop) throws {
         self.path = path
         self.bus = bus
         self.logger = logger
-        self.onCore = onCore
+        self.core = core
         reader = CalendarFileReader(path: path, logger: logger)
-        unwritten = UnwrittenCalendarFiles(path: path, logger: logger, onCore: onCore)
+        unwritten = UnwrittenCalendarFiles(path: path, logger: logger, core: core)
         removals = QuietRemovals()
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -97,8 +97,9 @@ final class CalendarDirectory: Sendable {
         let imports = ImportOrder.parentsFirst(accepted.map(\.1.todos)).map { ($0, names[$0[0].id] ?? "") }
         state.withLock { $0.startImports = imports }
         // Every todo first, for every UID before a file is written; its answer sends the imports.
-        onCore { [self] in listEveryTodo() }
-        watcher.withLock { $0 = try? DirectoryWatcher(path: path) { [weak self] change in self?.changed(change) } }
+        core.execute { [self] in listEveryTodo() }
+        // Not kept: its thread holds the watch (and this directory, weakly) for the daemon's life.
+        _ = try? DirectoryWatcher(path: path) { [weak self] change in self?.changed(change) }
     }
 
     /// Only the `.ics` files: a temporary file is a dot file and ends otherwise.
@@ -166,7 +167,7 @@ final class CalendarDirectory: Sendable {
         let todos = file.todos
         logger.info("imported an iCalendar file changed by another program", metadata: ["file": "\(name)"])
         state.withLock { state in for todo in todos { state.importing[todo.id] = todo } }
-        onCore { [self] in bus.publish(.requestImportTodos(todos), correlation: Self.correlation(name)) }
+        core.execute { [self] in bus.publish(.requestImportTodos(todos), correlation: Self.correlation(name)) }
     }
 
     /// On the watcher's thread: a file changed in the directory.
@@ -212,7 +213,7 @@ final class CalendarDirectory: Sendable {
             let ids = state.withLock { $0.ids.removeValue(forKey: name) } ?? UUID(uuidString: String(name.dropLast(4))).map { Set([$0]) } ?? []
             guard !ids.isEmpty else { continue }
             logger.info("deleting a todo whose iCalendar file another program removed", metadata: ["file": "\(name)", "todos": "\(ids.count)"])
-            onCore { [self] in
+            core.execute { [self] in
                 for id in ids { bus.publish(.requestDeleteTodo(.id(id)), correlation: Self.correlation(name)) }
             }
         }

@@ -1,6 +1,5 @@
 import Logging
 import NIOCore
-import Synchronization
 import TodoViewModel
 import TodoWire
 
@@ -20,12 +19,15 @@ import TodoWire
 /// (`answersWritten`): the registry holds back the requests of a client whose answers
 /// cannot leave, so a client that pipelines without reading is slowed, as by a TCP window,
 /// instead of being cut off when its answers pile up past the bound.
+///
+/// Its state is bound to the channel's loop (the core), as the channel's handlers are: a
+/// send from elsewhere hops there first.
 final class ClientConnection: Sendable {
     let id: UInt64
     let channel: any Channel
     private let maximumUnreadBytes: Int
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state: NIOLoopBoundBox<State>
     /// Asks for a flush at the end of the event loop's turn; shared by every client of the loop.
     private let flusher: Flusher
     /// Told how many answers (frames sent with `answer: true`) the socket took, or that will
@@ -60,13 +62,15 @@ final class ClientConnection: Sendable {
          answersWritten: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.id = id
         self.channel = channel
+        state = .makeBoxSendingValue(State(), eventLoop: channel.eventLoop)
         self.logger = logger
         self.flusher = flusher
         self.maximumUnreadBytes = maximumUnreadBytes
         self.answersWritten = answersWritten
     }
 
-    var isClosing: Bool { state.withLock { $0.closing } }
+    /// On the channel's loop.
+    var isClosing: Bool { state.value.closing }
 
     /// Writes a frame, flushed at the end of this turn of the event loop. A client already
     /// over its bound is cut off instead; one that is closing gets nothing more. `answer`:
@@ -78,7 +82,7 @@ final class ClientConnection: Sendable {
         }
         let size = frame.readableBytes
         enum Admission { case gathered(scheduleFlush: Bool), write(before: ByteBuffer?, scheduleFlush: Bool), drop, overload }
-        let admission = state.withLock { state -> Admission in
+        let admission = state.withValue { state -> Admission in
             guard !state.closing else { return .drop }
             if size > maximumUnreadBytes {
                 // One such frame at a time, beside the bound's worth of others: a big list reaches a client that
@@ -118,7 +122,7 @@ final class ClientConnection: Sendable {
 
     /// Flushes what this turn wrote; the bytes count as read once the socket took them.
     func flush() {
-        let (size, big, gathered, answers) = state.withLock { state in
+        let (size, big, gathered, answers) = state.withValue { state in
             defer {
                 state.unflushed = 0; state.unflushedBig = 0; state.flushScheduled = false; state.gathered = nil
                 state.unflushedAnswers = 0
@@ -130,7 +134,7 @@ final class ClientConnection: Sendable {
         // (A failed write, the connection gone, also ends the answers' wait.)
         let written = channel.eventLoop.makePromise(of: Void.self)
         written.futureResult.whenComplete { _ in
-            self.state.withLock { state in
+            self.state.withValue { state in
                 state.unread -= size
                 state.big -= big
             }
@@ -155,7 +159,7 @@ final class ClientConnection: Sendable {
             channel.eventLoop.execute { self.closeAfter(last, timeout: timeout) }
             return
         }
-        let (first, gathered) = state.withLock { state in
+        let (first, gathered) = state.withValue { state in
             defer { state.closing = true; state.gathered = nil }
             return (!state.closing, state.gathered)
         }
@@ -173,16 +177,19 @@ final class ClientConnection: Sendable {
 }
 
 /// Flushes, once per turn of an event loop, every client written to during that turn.
+/// Bound to that loop, as its clients are.
 final class Flusher: Sendable {
     private let eventLoop: any EventLoop
-    private let pending = Mutex<[ClientConnection]>([])
+    private let pending: NIOLoopBoundBox<[ClientConnection]>
 
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
+        pending = .makeBoxSendingValue([], eventLoop: eventLoop)
     }
 
+    /// On the loop.
     func needsFlush(_ client: ClientConnection) {
-        let first = pending.withLock { pending in
+        let first = pending.withValue { pending in
             pending.append(client)
             return pending.count == 1
         }
@@ -190,7 +197,7 @@ final class Flusher: Sendable {
     }
 
     private func flushAll() {
-        let clients = pending.withLock { pending in
+        let clients = pending.withValue { pending in
             defer { pending = [] }
             return pending
         }

@@ -1,6 +1,5 @@
 import Logging
 import NIOCore
-import Synchronization
 import TodoEvents
 import TodoViewModel
 import TodoWire
@@ -17,6 +16,10 @@ import TodoWire
 /// A committed change, and news of the shared store, go to every client; everything else
 /// (a list, a detail, an error, a status) only to the client that asked. Each frame is encoded once, however
 /// many clients receive it. It routes inside the bus's dispatch, on the core event loop.
+///
+/// Its state is bound to the core, as a NIO handler's is to its loop: every connection is
+/// served there and the bus dispatches there, so no lock; `drain` and `closeAll`, called from
+/// the shutdown's tasks, hop to the core first.
 final class ClientRegistry: Sendable {
     private struct State {
         var clients: [UInt64: Client] = [:]
@@ -46,15 +49,21 @@ final class ClientRegistry: Sendable {
     static let maximumInFlight = 128
 
     private let bus: EventBus
+    /// The loop every client is served on and the bus dispatches on.
+    let core: any EventLoop
     private let logger: Logger
-    private let state = Mutex(State())
-    private let flushers = Mutex<[ObjectIdentifier: Flusher]>([:])
+    private let state: NIOLoopBoundBox<State>
+    /// Flushes, at the end of a turn of the core, every client written to in it.
+    let flusher: Flusher
     private let codec = WireCodec()
     /// Told the number of clients whenever it changes (systemd status, idle exit).
     private let onClientCountChange: @Sendable (Int) -> Void
 
-    init(bus: EventBus, logger: Logger, onClientCountChange: @escaping @Sendable (Int) -> Void = { _ in }) {
+    init(bus: EventBus, core: any EventLoop, logger: Logger, onClientCountChange: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.bus = bus
+        self.core = core
+        state = .makeBoxSendingValue(State(), eventLoop: core)
+        flusher = Flusher(eventLoop: core)
         self.logger = logger
         self.onClientCountChange = onClientCountChange
         // Every view response, from the one list in EventKind: hello and goodbye are not
@@ -65,26 +74,16 @@ final class ClientRegistry: Sendable {
     }
 
     func nextClientID() -> UInt64 {
-        state.withLock { $0.lastClientID += 1; return $0.lastClientID }
-    }
-
-    /// The flusher of the clients on `eventLoop`.
-    func flusher(for eventLoop: any EventLoop) -> Flusher {
-        flushers.withLock { flushers in
-            if let flusher = flushers[ObjectIdentifier(eventLoop)] { return flusher }
-            let flusher = Flusher(eventLoop: eventLoop)
-            flushers[ObjectIdentifier(eventLoop)] = flusher
-            return flusher
-        }
+        state.withValue { $0.lastClientID += 1; return $0.lastClientID }
     }
 
     func add(_ connection: ClientConnection) {
-        let count = state.withLock { $0.clients[connection.id] = Client(connection: connection); return $0.clients.count }
+        let count = state.withValue { $0.clients[connection.id] = Client(connection: connection); return $0.clients.count }
         onClientCountChange(count)
     }
 
     func remove(_ id: UInt64) {
-        let (count, waiters) = state.withLock { state in
+        let (count, waiters) = state.withValue { state in
             if let client = state.clients.removeValue(forKey: id) { state.totalInFlight -= client.inFlight }
             state.closingWhenAnswered.remove(id)
             return (state.clients.count, takeIdleWaiters(&state))
@@ -93,10 +92,10 @@ final class ClientRegistry: Sendable {
         onClientCountChange(count)
     }
 
-    var count: Int { state.withLock { $0.clients.count } }
+    var count: Int { state.withValue { $0.clients.count } }
 
     /// Clients held back now: they ask faster than they read their answers.
-    var heldBackCount: Int { state.withLock { $0.clients.values.count(where: \.paused) } }
+    var heldBackCount: Int { state.withValue { $0.clients.values.count(where: \.paused) } }
 
     enum Admission: Equatable {
         /// Published; the client may send more.
@@ -111,7 +110,7 @@ final class ClientRegistry: Sendable {
     /// Publishes a client's request on the bus (not while the daemon shuts down).
     /// - Parameter program: the name the request gives its program; the first one sticks.
     func publish(_ event: Event, from client: UInt64, request: String, program: String? = nil, step: UInt64? = nil) -> Admission {
-        let (admission, name) = state.withLock { state -> (Admission, String) in
+        let (admission, name) = state.withValue { state -> (Admission, String) in
             guard !state.draining, var entry = state.clients[client] else { return (.refused, "") }
             if entry.program == nil, let program { entry.program = TodoValidation.programName(program) }
             entry.inFlight += 1
@@ -126,7 +125,7 @@ final class ClientRegistry: Sendable {
 
     /// `count` answers of `client` were taken by its socket (or will never be written).
     func written(_ count: Int, to client: UInt64) {
-        let resume = state.withLock { state -> ClientConnection? in
+        let resume = state.withValue { state -> ClientConnection? in
             guard var entry = state.clients[client] else { return nil }
             entry.unwritten -= count
             defer { state.clients[client] = entry }
@@ -170,11 +169,11 @@ final class ClientRegistry: Sendable {
         let answering = asker.map(reserveAnswer) ?? false
         if let frame {
             if everyone {
-                for client in state.withLock({ $0.clients.values.map(\.connection) }) { client.send(frame, answer: answering && client.id == asker) }
-            } else if let asker, let client = state.withLock({ $0.clients[asker]?.connection }) {
+                for client in state.withValue({ $0.clients.values.map(\.connection) }) { client.send(frame, answer: answering && client.id == asker) }
+            } else if let asker, let client = state.withValue({ $0.clients[asker]?.connection }) {
                 client.send(frame, answer: answering)
             }
-        } else if let asker, let client = state.withLock({ $0.clients[asker]?.connection }), let request = envelope.correlation?.request {
+        } else if let asker, let client = state.withValue({ $0.clients[asker]?.connection }), let request = envelope.correlation?.request {
             // The asker still hears that its request failed, and it is counted as answered.
             let error = TodoError(.storage, "the daemon could not encode its answer to this request: please report this as a bug")
             let answer = (try? codec.encode(WireFrame(event: .responseError(error), id: request.isEmpty ? nil : request, client: asker))) ?? ByteBuffer()
@@ -185,7 +184,7 @@ final class ClientRegistry: Sendable {
 
     /// Counts the answer about to be sent to `asker` as unwritten; false if it asked nothing.
     private func reserveAnswer(_ asker: UInt64) -> Bool {
-        state.withLock { state in
+        state.withValue { state in
             guard let entry = state.clients[asker], entry.inFlight > 0 else { return false }
             state.clients[asker]!.unwritten += 1
             return true
@@ -196,7 +195,7 @@ final class ClientRegistry: Sendable {
     /// for it comes after it): resumes reading a held-back client, closes one that asked
     /// to, wakes a drain.
     private func answered(_ asker: UInt64) {
-        let (resume, finished, waiters) = state.withLock { state -> (ClientConnection?, ClientConnection?, [CheckedContinuation<Void, Never>]) in
+        let (resume, finished, waiters) = state.withValue { state -> (ClientConnection?, ClientConnection?, [CheckedContinuation<Void, Never>]) in
             guard var entry = state.clients[asker], entry.inFlight > 0 else { return (nil, nil, []) }
             entry.inFlight -= 1
             state.totalInFlight -= 1
@@ -212,7 +211,7 @@ final class ClientRegistry: Sendable {
 
     /// Closes a client that closed its side, as soon as its requests are answered.
     func closeWhenAnswered(_ id: UInt64) {
-        let idle = state.withLock { state -> ClientConnection? in
+        let idle = state.withValue { state -> ClientConnection? in
             guard let entry = state.clients[id] else { return nil }
             guard entry.inFlight > 0 else { return entry.connection }
             state.closingWhenAnswered.insert(id)
@@ -224,20 +223,22 @@ final class ClientRegistry: Sendable {
     /// Stops taking requests and returns once every request already taken is answered.
     func drain() async {
         await withCheckedContinuation { continuation in
-            let idle = state.withLock { state in
-                state.draining = true
-                if state.totalInFlight == 0 { return true }
-                state.idleWaiters.append(continuation)
-                return false
+            core.execute { [self] in
+                let idle = state.withValue { state in
+                    state.draining = true
+                    if state.totalInFlight == 0 { return true }
+                    state.idleWaiters.append(continuation)
+                    return false
+                }
+                if idle { continuation.resume() }
             }
-            if idle { continuation.resume() }
         }
     }
 
     /// Says goodbye to every client and returns once every connection is closed, so the
     /// goodbyes are written before the process exits.
     func closeAll(saying reason: TodoError) async {
-        let clients = state.withLock { $0.clients.values.map(\.connection) }
+        let clients = (try? await core.submit { self.state.value.clients.values.map { $0.connection } }.get()) ?? []
         for client in clients { client.close(saying: reason, timeout: .seconds(5)) }
         for client in clients { try? await client.channel.closeFuture.get() }
     }

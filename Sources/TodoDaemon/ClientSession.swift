@@ -57,7 +57,7 @@ final class ClientSession: ChannelInboundHandler {
         var logger = logger
         logger[metadataKey: "client"] = "\(id)"
         let connection = ClientConnection(
-            id: id, channel: context.channel, logger: logger, flusher: registry.flusher(for: context.eventLoop),
+            id: id, channel: context.channel, logger: logger, flusher: registry.flusher,
             answersWritten: { [registry] count in registry.written(count, to: id) })
         peerUserID(context.channel).assumeIsolated().whenComplete { [registry, hello] result in
             switch result {

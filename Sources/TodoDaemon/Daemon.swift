@@ -56,22 +56,22 @@ public enum Daemon {
         MemoryTuning.trim()
         let viewModel = ViewModelServer(bus: bus)
         let calendar = try configuration.icalDirectory.map { directory in
-            try CalendarDirectory(path: directory, bus: bus, logger: logger) { work in coreLoop.execute(work) }
+            try CalendarDirectory(path: directory, bus: bus, logger: logger, core: coreLoop)
         }
         let systemd = SystemdReporter()
-        let idle = IdleClock()
-        let registryBox = RegistryBox()
+        let idle = IdleClock(core: coreLoop)
         let monitor = model.replicaSync.map { sync in
             SharedStoreMonitor(store: sync.shared, bus: bus, logger: logger, refused: sync.refusedWhileUnreachable) { work in coreLoop.execute(work) }
         }
+        // The registry first, telling the status line its count itself: the status then counts
+        // the registry's clients, with no box to fill in after.
+        let registry = ClientRegistry(bus: bus, core: coreLoop, logger: logger) { count in
+            idle.clientCountChanged(to: count)
+            systemd.status(StatusResponder.summary(of: model, sharedStore: monitor, clients: count))
+        }
         let status = StatusResponder(
             bus: bus, model: model, configuration: configuration, sharedStore: monitor,
-            clients: { registryBox.registry?.count ?? 0 }, heldBackClients: { registryBox.registry?.heldBackCount ?? 0 })
-        let registry = ClientRegistry(bus: bus, logger: logger) { count in
-            idle.clientCountChanged(to: count)
-            systemd.status(status.summary)
-        }
-        registryBox.registry = registry
+            clients: { registry.count }, heldBackClients: { registry.heldBackCount })
         if monitor != nil { bus.subscribe(to: [.responseSharedStore]) { _ in systemd.status(status.summary) } }
         let listener = try await Listener.open(configuration, on: core, registry: registry, logger: logger) { client in
             ServerHello(protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange)
@@ -155,10 +155,4 @@ public enum Daemon {
             throw DaemonError("cannot open the database \(path): \(error): check the path and its permissions, or choose another with --database")
         }
     }
-}
-
-/// Lets the status line count clients of a registry made after it.
-private final class RegistryBox: @unchecked Sendable {
-    // Written once, before any reader runs.
-    nonisolated(unsafe) var registry: ClientRegistry?
 }

@@ -1,7 +1,6 @@
 import Logging
 import NIOCore
 import ServiceLifecycle
-import Synchronization
 import TodoServers
 import TodoSystemd
 
@@ -31,7 +30,8 @@ struct SystemdService: Service {
     let logger: Logger
 
     func run() async {
-        systemd.ready(status: status.summary)
+        // The status counts the core's clients and todos: read there.
+        systemd.ready(status: (try? await core.submit { status.summary }.get()) ?? "")
         if let interval = systemd.watchdogInterval {
             logger.debug("feeding the systemd watchdog", metadata: ["every": "\(interval)"])
             await cancelWhenGracefulShutdown {
@@ -48,18 +48,27 @@ struct SystemdService: Service {
     }
 }
 
-/// When the last client left, and how many are connected.
+/// When the last client left, and how many are connected: bound to the core, where the
+/// registry counts its clients.
 final class IdleClock: Sendable {
-    private let state = Mutex<(clients: Int, idleSince: ContinuousClock.Instant?)>((0, .now))
+    private let state: NIOLoopBoundBox<(clients: Int, idleSince: ContinuousClock.Instant?)>
 
+    init(core: any EventLoop) {
+        state = .makeBoxSendingValue((0, .now), eventLoop: core)
+    }
+
+    /// On the core.
     func clientCountChanged(to count: Int) {
-        state.withLock { state in
+        state.withValue { state in
             state.idleSince = count == 0 ? (state.idleSince ?? .now) : nil
             state.clients = count
         }
     }
 
-    var idleSince: ContinuousClock.Instant? { state.withLock { $0.idleSince } }
+    /// Since when no client is connected (nil: one is), read on the core for a task elsewhere.
+    var idleSince: ContinuousClock.Instant? {
+        get async { try? await state.eventLoop.submit { self.state.value.idleSince }.get() }
+    }
 }
 
 /// Ends the daemon once no client has been connected for `limit`
@@ -73,11 +82,12 @@ struct IdleExitService: Service {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 // Sleeps until the earliest moment the daemon could have been idle for `limit`.
-                if let since = clock.idleSince, ContinuousClock.now - since >= limit {
+                let idleSince = await clock.idleSince
+                if let since = idleSince, ContinuousClock.now - since >= limit {
                     logger.info("no client for \(limit); exiting until the socket is used again")
                     return
                 }
-                let wake = (clock.idleSince ?? .now) + limit
+                let wake = (idleSince ?? .now) + limit
                 try? await Task.sleep(until: wake, clock: .continuous)
             }
         }

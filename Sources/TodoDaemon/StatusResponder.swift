@@ -44,10 +44,16 @@ struct StatusResponder: Sendable {
             heldBackClients: heldBackClients())
     }
 
-    /// One line for systemd's STATUS=.
+    /// One line for systemd's STATUS=. On the core.
     var summary: String {
+        Self.summary(of: model, sharedStore: sharedStore, clients: clients())
+    }
+
+    /// The line for `clients` connected: the registry says its count as it changes, before
+    /// a status responder that asks it for the count exists.
+    static func summary(of model: ModelServer, sharedStore: SharedStoreMonitor?, clients: Int) -> String {
         let counts = model.counts
         let away = sharedStore?.status.reachable == false ? "; the shared store is unreachable, writes refused" : ""
-        return "\(clients()) clients, \(counts.open) open and \(counts.completed) done todos\(away)"
+        return "\(clients) clients, \(counts.open) open and \(counts.completed) done todos\(away)"
     }
 }

@@ -8,6 +8,8 @@ import TodoSystemd
 final class SystemdReporter: Sendable {
     let notifier: SystemdNotifier
     private let queue = DispatchQueue(label: "todod.systemd")
+    /// The one lock here crosses threads on purpose: the core leaves the latest line, the
+    /// `todod.systemd` queue takes it, so a burst of lines costs the core no hop per line.
     private let pendingStatus = Mutex<(text: String?, scheduled: Bool)>((nil, false))
 
     init(notifier: SystemdNotifier = SystemdNotifier()) {

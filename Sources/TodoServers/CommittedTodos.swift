@@ -10,6 +10,8 @@ import TodoModel
 /// replica's sync take commits into them, the journal reader asks them where the broadcast
 /// changes end and which todo a history is of.
 final class CommittedTodos: Sendable {
+    /// In the daemon only the core touches it, but TodoServers knows no event loop to bind it to: the
+    /// ModelServer runs on the executor it is given (in its tests, the storage queue beside the test's thread).
     private let table: Mutex<TodoTable>
     /// What day it is, for the reads that ask about "today".
     let clock: @Sendable () -> Date

@@ -30,6 +30,8 @@ public final class ReplicaSync: Sendable {
     /// The committed todos: others' changes go in there, on the core, before they are broadcast.
     let todos: CommittedTodos
     let access: StoreAccess
+    /// Touched only on the storage queue (the commit, the catch-up), never on the core; a lock,
+    /// uncontended, because a DispatchQueue has no `NIOLoopBound` to confine it without one.
     private let state: Mutex<State>
     /// Writes refused because the shared store could not be reached: counted, not logged each.
     public let refusedWhileUnreachable = RefusedWrites()

@@ -14,6 +14,8 @@ final class EncodedTodoCache: Sendable {
     static let shared = EncodedTodoCache(capacity: 50_000)
 
     let capacity: Int
+    /// Process-wide, for every thread that encodes (the daemon's core; a client's main thread or
+    /// NIO loop), so it keeps its lock; in the daemon only the core takes it, uncontended.
     private let entries = Mutex<[UUID: (todo: Todo, bytes: [UInt8])]>([:])
 
     init(capacity: Int) {

@@ -45,14 +45,16 @@ struct ClientSessionTests {
 
         init(reading: Bool, uid: uid_t = getuid()) throws {
             let bus = EventBus()
-            registry = ClientRegistry(bus: bus, logger: ClientConnectionTests.quiet)
+            // The registry is bound to the loop its clients are served on, as the daemon's to its core.
+            let loop = EmbeddedEventLoop()
+            registry = ClientRegistry(bus: bus, core: loop, logger: ClientConnectionTests.quiet)
             server = StatusStandIn(bus: bus)
             end = ClientEnd(reading: reading)
             let handlers = ClientSession.handlers(
                 registry: registry, logger: ClientConnectionTests.quiet,
                 hello: { ServerHello(protocolVersion: WireProtocol.version, serverVersion: "test", client: $0, sequence: 0) },
                 peerUserID: { $0.eventLoop.makeSucceededFuture(uid) })
-            channel = EmbeddedChannel(handlers: [end] + handlers)
+            channel = EmbeddedChannel(handlers: [end] + handlers, loop: loop)
             try channel.connect(to: SocketAddress(unixDomainSocketPath: "/todod-tests.sock")).wait()
             channel.embeddedEventLoop.run()
         }
