@@ -78,9 +78,10 @@ struct EditCommand: AsyncParsableCommand {
         ] where given {
             throw ValidationError("\(word) and \(option) both say what to change: give one")
         }
+        try ModifierWords.refuseSecondProject(in: addTags + modifiers.tags)
         var edit = planning.applied(to: TodoEdit(
             title: title ?? newTitle, notes: notes, priority: priority ?? modifiers.priority, due: due?.date ?? modifiers.due,
-            clearDue: noDue || modifiers.clearDue, addTags: Self.oneProject(addTags + modifiers.tags), removeTags: removeTags + modifiers.removedTags))
+            clearDue: noDue || modifiers.clearDue, addTags: addTags + modifiers.tags, removeTags: removeTags + modifiers.removedTags))
         if modifiers.wait != nil || modifiers.clearWait { (edit.wait, edit.clearWait) = (modifiers.wait, modifiers.clearWait) }
         if modifiers.recurrence != nil || modifiers.clearRecurrence {
             (edit.recurrence, edit.clearRecurrence) = (modifiers.recurrence, modifiers.clearRecurrence)

@@ -154,18 +154,31 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
-    @Test("a todo is in one project however it is named: project:work +project:foo, then -t project:baz, leave only the last (a probe found #1 in two)")
-    func oneProject() async throws {
+    @Test("the same field given twice with two values is refused in add and edit, exit 64, naming both (the last silently won): due:fri due:mon, pri:H pri:L, project:a +project:b, -t project:a project:b (outside probe)")
+    func sameFieldTwice() async throws {
         let daemon = try await Self.start()
-        _ = try await Self.added(daemon, "B", "+x", "project:home", "+project:garden")
-        var todo = try jsonObject(try await Self.todoctl(daemon, "show", "1", "-j").stdout)
-        #expect((todo["tags"] as? [String])?.filter { $0.hasPrefix("project:") } == ["project:garden"], "add: \(todo)")
-        let edited = try await Self.todoctl(daemon, "edit", "1", "project:work", "+project:foo", "-j")
+        _ = try await Self.added(daemon, "B", "+x", "project:home")
+        for (arguments, both) in [
+            (["add", "X", "due:fri", "due:mon"], "due:fri and due:mon both give the due date"),
+            (["add", "X", "pri:H", "pri:L"], "pri:H and pri:L both give the priority"),
+            (["add", "X", "project:a", "+project:b"], "project:a and +project:b both give the project"),
+            (["add", "X", "-t", "project:a", "project:b"], "project:a and project:b both give the project"),
+            (["edit", "1", "project:work", "pro:foo"], "project:work and pro:foo both give the project"),
+            (["edit", "1", "due:", "due:fri"], "due: and due:fri both give the due date"),
+            (["edit", "1", "-t", "project:a", "project:b"], "project:a and project:b both give the project"),
+        ] {
+            let refused = try await Self.todoctl(daemon, arguments)
+            #expect(refused.status == 64, "\(arguments): \(refused)")
+            #expect(refused.stderr.contains(both + ", and a todo has one: give one of them"), "\(arguments): \(refused.stderr)")
+        }
+        let todos = try jsonArray(try await Self.todoctl(daemon, "list", "--all", "-j").stdout)
+        #expect(todos.count == 1 && (todos.first?["tags"] as? [String]) == ["x", "project:home"], "\(todos)")
+        // One project named, twice or once, is taken; edit's takes the place of the old one.
+        let edited = try await Self.todoctl(daemon, "edit", "1", "project:work", "+project:work", "-j")
         #expect(edited.status == 0, "\(edited.stderr)")
-        todo = try jsonObject(edited.stdout)
-        #expect((todo["tags"] as? [String])?.filter { $0.hasPrefix("project:") } == ["project:foo"], "edit: \(todo)")
-        todo = try jsonObject(try await Self.todoctl(daemon, "edit", "1", "-t", "project:baz", "-j").stdout)
-        #expect(todo["tags"] as? [String] == ["x", "project:baz"], "edit -t: \(todo)")
+        #expect(try jsonObject(edited.stdout)["tags"] as? [String] == ["x", "project:work"], "\(edited.stdout)")
+        let option = try jsonObject(try await Self.todoctl(daemon, "edit", "1", "-t", "project:baz", "-j").stdout)
+        #expect(option["tags"] as? [String] == ["x", "project:baz"], "edit -t: \(option)")
         try await daemon.stop()
     }
 

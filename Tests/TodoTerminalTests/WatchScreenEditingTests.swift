@@ -55,6 +55,9 @@ struct WatchScreenEditingTests {
     @Test("an option a does not take, or one without its value, stays in the prompt with what it takes", arguments: [
         ("Pay -n notes", "-n: not read here"), ("Pay -d", "-d: give it a value"), ("Pay --due", "--due: give it a value"),
         ("Pay -p urgent", "urgent"),
+        // The same field twice with two values (the last silently won; outside probe).
+        ("Pay pri:H pri:L", "pri:H and pri:L both give the priority"), ("Pay -d fri due:mon", "due:fri and due:mon both give the due date"),
+        ("Pay project:a -t project:b", "project:a and +project:b both give the project"),
     ])
     func addOptionRefused(line: String, message: String) {
         var screen = screen([])
