@@ -119,8 +119,15 @@ public enum TodoValidation {
         valid.notes = try notes(new.notes)
         valid.tags = try tags(new.tags)
         if let parent = new.parent { try self.parent(parent) }
+        // As Taskwarrior refuses `task add x recur:weekly`: the repeat counts from the due
+        // date, and one without it was taken and fell due a period after its completion.
+        if new.recurrence?.basis == .due && new.due == nil { throw .validation("due", Self.repeatWithoutDue) }
         return valid
     }
+
+    /// Why a todo that repeats from its due date cannot be without one, and what to do.
+    public static let repeatWithoutDue =
+        "a todo that repeats from its due date needs one: give a due date too (due:fri, --due fri), or count the repeat from completion (--every-after 1w)"
 
     /// A parent is named by its number, 1 or more.
     public static func parent(_ number: Int) throws(TodoError) {

@@ -182,6 +182,25 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("a todo that repeats from its due date needs one, as Taskwarrior refuses add x recur:weekly: add without due:, edit giving recur: to a todo without one, edit removing the due date of one that repeats (all were taken; outside probe)")
+    func repeatNeedsDue() async throws {
+        let daemon = try await Self.start()
+        let added = try await Self.todoctl(daemon, "add", "X", "recur:weekly")
+        #expect(added.status == 1 && added.stderr.contains("a todo that repeats from its due date needs one: give a due date too (due:fri, --due fri)"), "\(added)")
+        #expect(try await Self.todoctl(daemon, "add", "X", "--every", "1w").status == 1)
+        _ = try await Self.added(daemon, "Plain")
+        _ = try await Self.added(daemon, "Rent", "due:fri", "recur:monthly")
+        let recur = try await Self.todoctl(daemon, "edit", "1", "recur:weekly")
+        #expect(recur.status == 1 && recur.stderr.contains("#1 has no due date to repeat from: give it a due date in the same edit"), "\(recur)")
+        let undated = try await Self.todoctl(daemon, "edit", "2", "due:")
+        #expect(undated.status == 1 && undated.stderr.contains("#2 repeats from its due date: stop the repeat in the same edit (recur: or --no-every)"), "\(undated)")
+        // What it says to do works; a repeat from completion needs no due date.
+        #expect(try await Self.todoctl(daemon, "edit", "1", "recur:weekly", "due:fri").status == 0)
+        #expect(try await Self.todoctl(daemon, "edit", "2", "due:", "recur:").status == 0)
+        #expect(try await Self.todoctl(daemon, "add", "Water", "--every-after", "3d").status == 0)
+        try await daemon.stop()
+    }
+
     @Test("edit 2 1 people retitles #2 \"1 people\" and leaves #1 alone; edit 2 99 budget is #2's title \"99 budget\", not a second todo (both used to change two todos)")
     func editTitleStartingWithANumber() async throws {
         let daemon = try await Self.start()
