@@ -177,7 +177,7 @@ public struct TaskwarriorWords: Sendable, Equatable {
             guard Self.modifierNames.contains(String(parts[0])) else { throw Self.unknown(word, name: String(parts[0])) }
             throw .attributeModifier(word: word, name: String(parts[0]), modifier: String(parts[1]))
         }
-        if value.isEmpty, use != .edit || ["project", "pro", "priority", "pri"].contains(name) {
+        if value.isEmpty, use != .edit || ["project", "pro"].contains(name) {
             // Only an edit can remove a field; a project is a tag, removed as one (-project:home).
             if use == .edit, name == "project" || name == "pro" { throw .projectRemoval(word: word) }
             throw .missingValue(word: word, name: Self.canonical(name))
@@ -216,7 +216,9 @@ public struct TaskwarriorWords: Sendable, Equatable {
             try once("wait date", word: word, value: date.description, use: use)
             wait = date
         case "priority", "pri":
-            guard let priority = Self.priority(value) else {
+            // An edit's empty pri: is Taskwarrior's "no priority", which todod keeps as normal
+            // (its export writes normal as no priority): a new todo's priority.
+            guard let priority = value.isEmpty ? Priority.normal : Self.priority(value) else {
                 throw .unreadableValue(word: word, name: "priority", value: value, accepted: Self.acceptedPriorities, suggestion: nil, reason: nil)
             }
             if use == .filter, let earlier = self.priority, earlier != priority {

@@ -46,14 +46,19 @@ struct FilterOptions: ParsableArguments {
         }
     }
 
-    /// The leading words that name todos (`done 3 4`): a bulk command's todos.
+    /// The leading words that name todos (`done 3 4`, `done 2-4`, `done 1,3`): a bulk command's todos.
     var leadingRefs: [TodoRef] {
         TodoRef.leading(in: words)
     }
 
-    /// The words after `leadingRefs`, read as a filter's modifiers.
+    /// Whether the leading words hold a range or a list (`2-4`, `1,3`).
+    var leadingRanged: Bool {
+        TodoRef.leadingWords(in: words).ranged
+    }
+
+    /// The words after the leading ones that name todos, read as a filter's modifiers.
     func modifiers() throws -> TaskwarriorWords {
-        try ModifierWords.read(Array(words.dropFirst(leadingRefs.count)), use: .filter)
+        try ModifierWords.read(Array(words.dropFirst(TodoRef.leadingWords(in: words).count)), use: .filter)
     }
 
     /// For the commands that list (list, next, watch, events): a todo's number is no filter.

@@ -309,6 +309,12 @@ struct TaskwarriorWordsEndToEndTests {
         // edit takes a filter only as --filter (it suggested `todoctl edit +x pri:H`, which fails).
         (["+x", "modify", "pri:H"], "todoctl reads the command first: try `todoctl edit --filter '+x' pri:H` (Taskwarrior's modify is todoctl's edit)"),
         (["project:work", "-home", "modify", "pri:H"], "todoctl reads the command first: try `todoctl edit --filter 'project:work -home' pri:H` (Taskwarrior's modify is todoctl's edit)"),
+        // Taskwarrior's ranges and info (outside probe).
+        (["2-4", "done"], "todoctl reads the command first: try `todoctl done 2-4`"),
+        (["1", "info"], "todoctl reads the command first: try `todoctl show 1` (Taskwarrior's info is todoctl's show)"),
+        // Taskwarrior's command names in todoctl's order (`modify` was "the commands are add, list …").
+        (["modify", "1", "pri:H"], "unknown command 'modify'; did you mean edit? (Taskwarrior's modify is todoctl's edit)"),
+        (["info", "1"], "unknown command 'info'; did you mean show? (Taskwarrior's info is todoctl's show)"),
     ])
     func taskwarriorOrder(arguments: [String], message: String) async throws {
         let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])

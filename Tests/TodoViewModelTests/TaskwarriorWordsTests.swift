@@ -44,6 +44,7 @@ struct TaskwarriorWordsTests {
         ("x wait:fri wait:mon", .add, "wait:fri and wait:mon both give the wait date"),
         ("x recur:1w recur:daily", .add, "recur:1w and recur:daily both give the repeat"),
         ("due: due:fri", .edit, "due: and due:fri both give the due date"),
+        ("pri:H pri:", .edit, "pri:H and pri: both give the priority"),
         ("pro:a project:b", .edit, "pro:a and project:b both give the project"),
     ])
     func secondValue(line: String, use: TaskwarriorWords.Use, message: String) {
@@ -54,6 +55,13 @@ struct TaskwarriorWordsTests {
     func sameValueTwice() throws {
         let words = try parse("x pri:H priority:high due:fri due:friday project:a +project:a")
         #expect(words.priority == .high && words.due == day("2026-11-27") && words.tags == ["project:a"], "\(words)")
+    }
+
+    @Test("an edit's empty pri: gives the priority a new todo has, normal: Taskwarrior's pri: clears it, and normal is its none (it was refused)")
+    func emptyPriorityInEdit() throws {
+        #expect(try parse("pri:", .edit).priority == .normal)
+        #expect(try parse("priority:", .edit).priority == .normal)
+        #expect(refusal("x pri:")?.contains("pri: needs a value") == true)
     }
 
     @Test("a project's name has no empty part between dots: project:a..b, .a and a. are refused (projects counted them apart from what a filter found)", arguments: ["a..b", ".a", "a.", "."])
@@ -220,7 +228,7 @@ struct TaskwarriorWordsTests {
         ("recur:1w", .filter, "recur:1w: a filter cannot ask for a repeat period yet"),
         ("due.before:fri", .filter, "due.before:fri: due.before: is not understood yet (Taskwarrior's attribute modifiers)"),
         ("x due:", .add, "due: needs a value after the colon (due:)"),
-        ("x pri:", .edit, "pri: needs a value after the colon (priority: (pri:))"),
+        ("x pri:", .add, "pri: needs a value after the colon (priority: (pri:))"),
         // Taskwarrior's `modify project:` takes the todo out of its project; here a project is a tag.
         ("x project:", .edit, "project: needs a value after the colon (project: (pro:)); to take a todo out of its project, remove the tag: -project:NAME (todoctl show lists its tags)"),
         ("x pri:X", .add, "pri:X: \"X\" is not understood as a priority; priority: takes \(TaskwarriorWords.acceptedPriorities)"),
