@@ -17,6 +17,6 @@ struct TagsCommand: AsyncParsableCommand {
         let tallies = TagTally.tallies(of: try AllTodos.fetch(connection))
         if output.json { return try Terminal.printJSON(tallies) }
         if tallies.isEmpty { return Terminal.print("no tags on open todos") }
-        Terminal.print(ReportView.tags(tallies, styler: Terminal.styler).joined(separator: "\n"))
+        Terminal.print(ReportView.tags(tallies, width: Terminal.knownWidth ?? .max, styler: Terminal.styler).joined(separator: "\n"))
     }
 }

@@ -26,6 +26,20 @@ struct ReportTests {
         result.lines.compactMap { $0.split(separator: " ").first.map(String.init) }
     }
 
+    @Test("calendar, projects and tags at 12, 16 and 20 columns (COLUMNS) keep every line within them, with each todo, project and tag (their layout broke; outside probe)", arguments: [12, 16, 20])
+    func narrowReports(columns: Int) async throws {
+        let daemon = try await smallList()
+        let narrow = fixedClock.merging(["COLUMNS": String(columns)]) { $1 }
+        for (command, expected) in [(["calendar", "2026-12"], 2), (["projects"], 3), (["tags"], 4)] {
+            let report = try await run("todoctl", command, environment: daemon.environment.merging(narrow) { $1 })
+            #expect(report.status == 0, "\(command): \(report.stderr)")
+            #expect(report.lines.allSatisfy { $0.count <= columns }, "\(command) at \(columns): \(report.stdout)")
+            let rows = command == ["calendar", "2026-12"] ? report.lines.filter { $0.contains("#") } : Array(report.lines.dropFirst(command == ["projects"] ? 1 : 0))
+            #expect(rows.count == expected && rows.allSatisfy { $0.last?.isNumber == true || $0.last == "%" || $0.contains("#") }, "\(command) at \(columns): \(report.stdout)")
+        }
+        try await daemon.stop()
+    }
+
     @Test("list --sort orders by the keys given, ties by number, and --limit shows the first N and how many more")
     func listSortAndLimit() async throws {
         let daemon = try await smallList()
