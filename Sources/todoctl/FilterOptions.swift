@@ -67,6 +67,20 @@ struct FilterOptions: ParsableArguments {
         throw ValidationError("\(first) names a todo, and this command takes filters (+tag, due:DATE …): to see one todo, run todoctl show \(first)")
     }
 
+    /// The conditions as typed (`+OVERDUE project:work -t home --overdue`), for a report that
+    /// says what it counts; nil when none was given. The words first, then the options.
+    var typed: String? {
+        let typedWords = ModifierWords.unmarked(Array(words.dropFirst(TodoRef.leadingWords(in: words).count))).words
+        let options: [[String]] = [
+            tags.flatMap { ["-t", $0] }, notTags.flatMap { ["--not-tag", $0] }, priority.map { ["-p", $0.rawValue] } ?? [],
+            search.map { ["--search", $0.contains(" ") ? "'\($0)'" : $0] } ?? [], dueOn.map { ["--due", $0.text] } ?? [],
+            dueBefore.map { ["--due-before", $0.text] } ?? [], dueAfter.map { ["--due-after", $0.text] } ?? [],
+            overdue ? ["--overdue"] : [], noDue ? ["--no-due"] : [],
+        ]
+        let typed = typedWords + options.joined()
+        return typed.isEmpty ? nil : typed.joined(separator: " ")
+    }
+
     /// Whether any condition was given.
     var isEmpty: Bool { filter(status: .open) == TodoFilter() }
 

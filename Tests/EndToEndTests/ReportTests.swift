@@ -238,8 +238,13 @@ extension ReportTests {
         #expect(weekly.map { "\($0["date"] as? String ?? "?") \($0["open"] as? Int ?? -1) \($0["done"] as? Int ?? -1)" } == ["2026-11-23 3 0", "2026-11-30 1 3"], "\(weekly)")
 
         let home = try await todoctl("burndown", "+home", "--since", "-1d")
-        #expect(home.lines.prefix(3) == ["only #home", "             █ open  ▓ done  ▶ today", "                              open  done"], "\(home.stdout)")
+        #expect(home.lines.prefix(3) == ["only +home", "             █ open  ▓ done  ▶ today", "                              open  done"], "\(home.stdout)")
         #expect(home.lines.dropFirst(3).first == "  Tu  1 Dec │████████████████    1     0", "\(home.stdout)")
+        // A virtual tag, or options, head the chart as typed: +OVERDUE had no label, as if every todo counted (outside probe).
+        for (filter, label) in [(["+OVERDUE"], "only +OVERDUE"), (["project:home", "-t", "x", "--due-before", "eow"], "only project:home -t x --due-before eow")] {
+            let counted = try await run("todoctl", ["burndown"] + filter + ["--since", "-1d"], environment: daemon.environment.merging(clock) { $1 })
+            #expect(counted.status == 0 && counted.lines.first == label, "\(filter): \(counted.stdout)\(counted.stderr)")
+        }
 
         let refused = try await run("todoctl", ["burndown", "--since", "2026-12-03"], environment: daemon.environment.merging(clock) { $1 })
         #expect(refused.status == 64 && refused.stderr.contains("2026-12-03 is later than now"), "\(refused.status) \(refused.stderr)")
