@@ -4,7 +4,7 @@ import TodoViewModel
 
 struct TagsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tags", abstract: "Each tag with its count of open todos, most used first.",
+        commandName: "tags", abstract: "Each tag with its count of open todos, most used first, then by name in any case.",
         discussion: """
             project: tags are left out: they are projects (todoctl projects). --json prints \
             [{"tag": "home", "open": 3}, …] in the same order.
