@@ -35,6 +35,11 @@ struct TodoctlCommand: AsyncParsableCommand {
         ],
         // As `task` shows its default report: `todoctl` alone, or with list's options, lists.
         defaultSubcommand: ListCommand.self)
+
+    /// A usage error leads with `todoctl: `, as every other message does: ArgumentParser's
+    /// `Error: ` was the odd one out (`todoctl ad` said `todoctl: unknown command 'ad' …`,
+    /// `todoctl add x prio:H` `Error: prio: is not a modifier …`). Its usage lines follow.
+    static var _errorPrefix: String { "todoctl: " }
 }
 
 /// `--socket`, shared by every command.
