@@ -191,6 +191,15 @@ public enum TodoMutation: Sendable, Codable, Equatable {
             try Self.requireLive(todo)
             next = edit.applied(to: todo)
             try Self.annotations(of: &next, by: edit, at: now)
+            // As in add (TodoValidation): an edit that gives a todo without a due date a repeat
+            // from it, or removes the due date of one that repeats from it, is refused.
+            // Only then: a todo imported so is still edited.
+            if (edit.recurrence != nil || edit.clearDue), next.recurrence?.basis == .due, next.due == nil {
+                let fix = edit.clearDue
+                    ? "stop the repeat in the same edit (recur: or --no-every), or give another due date"
+                    : "give it a due date in the same edit (due:fri or --due fri), or count the repeat from completion (--every-after 1w)"
+                throw .invalid(field: "due", reason: "#\(todo.number) \(edit.clearDue ? "repeats from its due date" : "has no due date to repeat from"): \(fix)")
+            }
             if next.tags.count > Todo.maximumTagCount {
                 throw .invalid(field: "tags", reason: "#\(todo.number) would have \(next.tags.count) tags; the most is \(Todo.maximumTagCount)")
             }

@@ -22,8 +22,8 @@ public struct BurndownView: Sendable {
     public let periods: [Burndown.Period]
     public let weekly: Bool
     public let today: LocalDate
-    /// What is counted when not every todo is (`#東京 project:home`), shown over the bars,
-    /// escaped and cut with `…` to the width.
+    /// What is counted when not every todo is, the filter as typed (`+東京 project:home`,
+    /// `+OVERDUE`), shown over the bars as `only …`, escaped and cut with `…` to the width.
     public let scope: String?
 
     /// The fewest columns a bar gets: narrower, `lines(width:)` says how many it needs.

@@ -4,8 +4,9 @@ import TodoViewModel
 /// `todoctl calendar`: a month as a grid of ISO weeks (Monday first, the week's number
 /// on the left), each day with due todos marked with their count (`12²`), today in
 /// reverse video; under it, the month's due todos, one a line, titles cut with `…` to
-/// the width given. The grid is 30 columns whatever the width: it stays whole on a
-/// narrow terminal, where the list gives way.
+/// the width given. The grid is 30 columns; on a narrower terminal it drops the week
+/// numbers (21 columns), and under that it is left out, the month's name and its list
+/// kept: a grid past the edge wrapped into a jumble of numbers.
 public struct CalendarView: Sendable {
     public let year: Int
     public let month: Int
@@ -32,8 +33,12 @@ public struct CalendarView: Sendable {
     }
 
     public func lines(width: Int, styler: TextStyler) -> [String] {
-        grid(styler: styler) + list(width: width, styler: styler)
+        grid(width: width, styler: styler) + list(width: width, styler: styler)
     }
+
+    /// The grid's width with the week numbers, and without them (a day's two digits and mark).
+    public static let gridWidth = 2 + 7 * 4
+    public static let gridWidthWithoutWeeks = 7 * 3
 
     /// The year in four digits, as dates and the month argument write it: "January 0001",
     /// not "January 1".
@@ -42,13 +47,20 @@ public struct CalendarView: Sendable {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
-    /// The month's name over the grid, a header of weekdays, a line a week.
-    public func grid(styler: TextStyler) -> [String] {
-        let gridWidth = 2 + 7 * 4
-        let title = "\(Self.monthNames[month - 1]) \(yearText)"
-        let left = (gridWidth - title.count) / 2
+    /// The month's name over the grid, a header of weekdays, a line a week; within `width`
+    /// (see the type), the name alone, shortened (Dec 2026) where it does not fit.
+    public func grid(width: Int = CalendarView.gridWidth, styler: TextStyler) -> [String] {
+        let weeks = width >= Self.gridWidth
+        let gridWidth = weeks ? Self.gridWidth : Self.gridWidthWithoutWeeks
+        let long = "\(Self.monthNames[month - 1]) \(yearText)"
+        let title = long.count <= width ? long : "\(Self.monthNames[month - 1].prefix(3)) \(yearText)"
+        let left = max(0, (min(gridWidth, width) - title.count) / 2)
         var lines = [String(repeating: " ", count: left) + styler.apply(.bold, to: title)]
-        lines.append(styler.apply(.dim, to: "Wk" + Self.dayNames.map { " \($0) " }.joined()).trimmingTrailingSpaces())
+        guard width >= Self.gridWidthWithoutWeeks else { return lines }
+        // Without week numbers a day is its two digits and its mark, under its weekday's name.
+        let cellLead = weeks ? " " : ""
+        let header = weeks ? "Wk" + Self.dayNames.map { " \($0) " }.joined() : Self.dayNames.map { "\($0) " }.joined()
+        lines.append(styler.apply(.dim, to: header).trimmingTrailingSpaces())
         let days = LocalDate.daysIn(month: month, year: year)
         guard let first = LocalDate(year: year, month: month, day: 1) else { return lines }
         var counts: [Int: Int] = [:]
@@ -56,17 +68,17 @@ public struct CalendarView: Sendable {
         // The Monday on or before the 1st: the grid's first row starts there.
         var monday = first.adding(days: -Self.isoWeekdayIndex(first))
         while monday.daysSince1970 <= first.adding(days: days - 1).daysSince1970 {
-            var line = styler.apply(.dim, to: Self.padded(String(Self.isoWeek(of: monday)), 2))
+            var line = weeks ? styler.apply(.dim, to: Self.padded(String(Self.isoWeek(of: monday)), 2)) : ""
             for offset in 0..<7 {
                 let date = monday.adding(days: offset)
                 guard date.year == year, date.month == month else {
-                    line += "    "
+                    line += cellLead + "   "
                     continue
                 }
                 let count = counts[date.day] ?? 0
                 let number = Self.padded(String(date.day), 2)
                 let style: TextStyler.Style? = date == today ? .reverse : (count > 0 ? .yellow : nil)
-                line += " " + styler.apply(style, to: number) + styler.apply(.yellow, to: Self.mark(count))
+                line += cellLead + styler.apply(style, to: number) + styler.apply(.yellow, to: Self.mark(count))
             }
             lines.append(line.trimmingTrailingSpaces())
             monday = monday.adding(days: 7)
@@ -75,16 +87,18 @@ public struct CalendarView: Sendable {
     }
 
     /// The month's due todos under the grid: `Tu  1  #4 Call Ann`, titles cut to `width`.
+    /// Where that leaves a title under 4 columns, the weekday's name and the spaces go
+    /// (` 1 #4 Call…`); the message of an empty month is wrapped to the width.
     public func list(width: Int, styler: TextStyler) -> [String] {
-        guard !due.isEmpty else { return ["", "nothing due in \(Self.monthNames[month - 1]) \(yearText)"] }
+        guard !due.isEmpty else { return [""] + TerminalText.wrapped("nothing due in \(Self.monthNames[month - 1]) \(yearText)", toWidth: width) }
         let numberWidth = due.map(\.numberText.count).max() ?? 2
+        let short = width - (2 + 1 + 2 + 2 + numberWidth + 1) < 4
         return [""] + due.map { row in
             let date = row.todo.due!
-            let lead = Self.dayNames[Self.isoWeekdayIndex(date)] + " " + Self.padded(String(date.day), 2) + "  "
-                + Self.padded(row.numberText, numberWidth) + " "
-            let title = TerminalText.truncated(TerminalText.escaped(row.title), toWidth: max(1, width - TerminalText.width(lead)))
-            let day = styler.apply(date == today ? .reverse : nil, to: String(lead.prefix(5)))
-            return day + String(lead.dropFirst(5)) + styler.apply(row.isOverdue ? .red : nil, to: title)
+            let day = (short ? "" : Self.dayNames[Self.isoWeekdayIndex(date)] + " ") + Self.padded(String(date.day), 2)
+            let number = (short ? " " : "  ") + Self.padded(row.numberText, numberWidth) + " "
+            let title = TerminalText.truncated(TerminalText.escaped(row.title), toWidth: max(1, width - day.count - number.count))
+            return styler.apply(date == today ? .reverse : nil, to: day) + number + styler.apply(row.isOverdue ? .red : nil, to: title)
         }
     }
 

@@ -33,7 +33,7 @@ extension TodoDetailViewModel {
             if inNotes { notesLines.append(line); continue }
             if line.hasPrefix("#") || line.allSatisfy(\.isWhitespace) { continue }
             guard let colon = line.firstIndex(of: ":") else {
-                throw .validation("form", "the line \"\(line)\" is not `field: value`")
+                throw .validation("form", "the line \"\(line)\" is not `field: value`: write it as `title: Buy milk`, or delete it")
             }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)

@@ -4,24 +4,35 @@ import TodoViewModel
 /// names escaped and measured in columns (`TerminalText`), the summary's bars fitted to
 /// the terminal's width.
 public enum ReportView {
-    /// `outside  2`: each tag with its count of open todos, counts aligned.
-    public static func tags(_ tallies: [TagTally], styler: TextStyler) -> [String] {
+    /// `outside  2`: each tag with its count of open todos, counts aligned; names cut with
+    /// `…` where `width` columns leave them less (the counts always show).
+    public static func tags(_ tallies: [TagTally], width: Int = .max, styler: TextStyler) -> [String] {
         let names = tallies.map { TerminalText.escaped("#" + $0.tag) }
-        let nameWidth = names.map { TerminalText.width($0) }.max() ?? 0
         let countWidth = tallies.map { String($0.open).count }.max() ?? 0
+        let nameWidth = max(1, min(names.map { TerminalText.width($0) }.max() ?? 0, width - 2 - countWidth))
         return zip(names, tallies).map { name, tally in
             styler.apply(.cyan, to: TerminalText.fitted(name, toWidth: nameWidth)) + "  " + padded(String(tally.open), countWidth)
         }
     }
 
     /// Projects indented under their parent, with open and done counts and percent done.
-    public static func projects(_ tallies: [ProjectTally], styler: TextStyler) -> [String] {
+    /// Within `width` columns names give way first (cut with `…`, down to 8 columns), then
+    /// Done% and Done, then names again; Open always shows.
+    public static func projects(_ tallies: [ProjectTally], width: Int = .max, styler: TextStyler) -> [String] {
         let names = tallies.map(indentedName)
-        let nameWidth = max(names.map { TerminalText.width($0) }.max() ?? 0, "Project".count)
-        let header = styler.apply(.bold, to: TerminalText.fitted("Project", toWidth: nameWidth) + "  Open  Done  Done%")
+        let widest = max(names.map { TerminalText.width($0) }.max() ?? 0, "Project".count)
+        let columns: [(header: String, value: (ProjectTally) -> String)] = [
+            ("  Open", { "  " + padded(String($0.open), 4) }), ("  Done", { "  " + padded(String($0.done), 4) }),
+            ("  Done%", { "  " + padded("\($0.percentDone)%", 5) }),
+        ]
+        func countsWidth(_ shown: Int) -> Int { columns.prefix(shown).map { $0.header.count }.reduce(0, +) }
+        var shown = columns.count
+        while shown > 1, min(widest, 8) + countsWidth(shown) > width { shown -= 1 }
+        let counts = columns.prefix(shown)
+        let nameWidth = max(1, min(widest, width - countsWidth(shown)))
+        let header = styler.apply(.bold, to: TerminalText.fitted("Project", toWidth: nameWidth) + counts.map { $0.header }.joined())
         return [header] + zip(names, tallies).map { name, tally in
-            TerminalText.fitted(name, toWidth: nameWidth) + "  " + padded(String(tally.open), 4) + "  " + padded(String(tally.done), 4)
-                + "  " + padded("\(tally.percentDone)%", 5)
+            TerminalText.fitted(name, toWidth: nameWidth) + counts.map { $0.value(tally) }.joined()
         }
     }
 

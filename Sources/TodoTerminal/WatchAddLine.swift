@@ -1,9 +1,10 @@
 /// watch's `a` line takes `todoctl add`'s options beside its modifiers (`Pay bill -d fri
 /// -p high`, which was refused): each option and the word after it are read as the
 /// modifier they stand for (`due:fri`, `pri:high`), so that `TaskwarriorWords` reads one
-/// syntax and says what is wrong in its words. A value is one word: the line is split at
-/// spaces, as its title keeps an apostrophe (`Call Mum's friend`) that a shell would read
-/// as a quote.
+/// syntax and says what is wrong in its words. The line is split into words as a shell
+/// would split the same words after `todoctl add` (`ShellWords`): quotes keep a value or a
+/// title phrase together (`due:"next fri"`, `"Buy x:y"`), and an apostrophe in a word
+/// (`Call Mum's friend`) stays in the title.
 enum WatchAddLine {
     /// Why the line does not read, for the status line.
     struct Refusal: Error, Equatable {

@@ -162,7 +162,7 @@ extension WatchScreen {
             // read stays in the prompt with what was meant below it.
             let words: TaskwarriorWords
             do throws(WatchAddLine.Refusal) {
-                let line = try WatchAddLine.modifierWords(text.split(whereSeparator: \.isWhitespace).map(String.init))
+                let line = try WatchAddLine.modifierWords(ShellWords.split(text))
                 do throws(TaskwarriorWordError) {
                     words = try TaskwarriorWords.parse(line, use: .add, today: today)
                 } catch {
@@ -174,8 +174,8 @@ extension WatchScreen {
             }
             // Under a filter the new todo has its tags, priority and day, or it would vanish at once.
             let filter = list.filter
-            // A line of plain words keeps its spacing; validation trims it.
-            let title = words.title.count == text.split(whereSeparator: \.isWhitespace).count ? text : words.title.joined(separator: " ")
+            // A line of plain words, no quotes read, keeps its spacing; validation trims it.
+            let title = words.title == text.split(whereSeparator: \.isWhitespace).map(String.init) ? text : words.title.joined(separator: " ")
             return .add(
                 NewTodo(
                     title: title, priority: words.priority ?? filter.priority ?? .normal, due: words.due ?? filter.dueOn,

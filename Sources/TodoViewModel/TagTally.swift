@@ -11,7 +11,9 @@ public struct TagTally: Sendable, Equatable, Codable {
         self.open = open
     }
 
-    /// The tags of the open todos in `todos`, most used first, then by name.
+    /// The tags of the open todos in `todos`, most used first, then by name in any case, as
+    /// `sort -f` orders them (`alpha`, `Beta`, `zeta`; "Zeta" came before "alpha"), and
+    /// names that differ only in case upper case first, so that the order never varies.
     public static func tallies(of todos: [Todo]) -> [TagTally] {
         var counts: [String: Int] = [:]
         for todo in todos where !todo.isCompleted && !todo.isDeleted {
@@ -19,7 +21,11 @@ public struct TagTally: Sendable, Equatable, Codable {
                 counts[tag, default: 0] += 1
             }
         }
-        return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        return counts.sorted { a, b in
+            if a.value != b.value { return a.value > b.value }
+            let (foldedA, foldedB) = (a.key.uppercased(), b.key.uppercased())
+            return foldedA != foldedB ? foldedA < foldedB : a.key < b.key
+        }
             .map { TagTally(tag: $0.key, open: $0.value) }
     }
 }

@@ -30,13 +30,16 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     /// `pri:H pri:L` in a filter: a todo has one priority and one due date, so a second,
     /// different one could match nothing (`earlier` is the one given first, as read).
     case secondValueInFilter(word: String, name: String, earlier: String)
+    /// `pri:H pri:L`, `due:fri due:mon`, `project:a project:b` in an add or an edit: a todo has
+    /// one of each, and the last silently won (`earlier` is the word that gave it first).
+    case secondValue(word: String, name: String, earlier: String)
 
     /// The word refused.
     public var word: String {
         switch self {
         case .unknownModifier(let word, _, _), .unreadableValue(let word, _, _, _, _, _), .missingValue(let word, _), .projectRemoval(let word),
             .notModelled(let word, _), .notInFilter(let word, _), .attributeModifier(let word, _, _), .removalInAdd(let word),
-            .wordInFilter(let word), .secondValueInFilter(let word, _, _), .virtualTag(let word, _), .virtualTagLeftOut(let word),
+            .wordInFilter(let word), .secondValueInFilter(let word, _, _), .secondValue(let word, _, _), .virtualTag(let word, _), .virtualTagLeftOut(let word),
             .virtualTagNotTaken(let word, _):
             word
         }
@@ -76,6 +79,8 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
             return "\(word): todod cannot filter by the virtual tag \(name) yet; it takes \(TaskwarriorWords.virtualTagsTaken)"
         case .secondValueInFilter(let word, let name, let earlier):
             return "\(word): the filter already asks for \(name) \(earlier), and a todo has one \(name): give one"
+        case .secondValue(let word, let name, let earlier):
+            return "\(earlier) and \(word) both give the \(name), and a todo has one: give one of them"
         }
     }
 

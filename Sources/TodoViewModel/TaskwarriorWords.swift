@@ -46,6 +46,14 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public var dueBefore: LocalDate?
     public var dueAfter: LocalDate?
     public var waiting = false
+    /// In an add or an edit, the word that gave each field and what it gave (`pri:H`,
+    /// "high"): a second word giving it something else is refused, as it silently won.
+    private var given: [String: GivenWord] = [:]
+
+    private struct GivenWord: Sendable, Equatable {
+        let word: String
+        let value: String
+    }
 
     public init() {}
 
@@ -120,7 +128,10 @@ public struct TaskwarriorWords: Sendable, Equatable {
             }
             if word.hasPrefix("+") {
                 // `+project:foo` names the project as `project:foo` does: a todo is in one.
-                if use != .filter, tag.hasPrefix(Self.projectTagPrefix) { tags.removeAll { $0.hasPrefix(Self.projectTagPrefix) } }
+                if tag.hasPrefix(Self.projectTagPrefix) {
+                    try once("project", word: word, value: String(tag.dropFirst(Self.projectTagPrefix.count)), use: use)
+                    if use != .filter, tags.contains(tag) { return }
+                }
                 tags.append(tag)
             } else {
                 guard use != .add else { throw .removalInAdd(word: word) }
@@ -166,14 +177,14 @@ public struct TaskwarriorWords: Sendable, Equatable {
             guard Self.modifierNames.contains(String(parts[0])) else { throw Self.unknown(word, name: String(parts[0])) }
             throw .attributeModifier(word: word, name: String(parts[0]), modifier: String(parts[1]))
         }
-        if value.isEmpty, use != .edit || ["project", "pro", "priority", "pri"].contains(name) {
+        if value.isEmpty, use != .edit || ["project", "pro"].contains(name) {
             // Only an edit can remove a field; a project is a tag, removed as one (-project:home).
             if use == .edit, name == "project" || name == "pro" { throw .projectRemoval(word: word) }
             throw .missingValue(word: word, name: Self.canonical(name))
         }
         switch name {
         case "project", "pro":
-            // A todo is in one project: the last project: given wins, as in Taskwarrior;
+            // A todo is in one project: a second, other project: is refused (`once`);
             // a filter's project: words must all hold.
             // Each part of home.garden names a project: `a..b`, `.a` and `a.` have one without.
             guard !value.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
@@ -181,37 +192,71 @@ public struct TaskwarriorWords: Sendable, Equatable {
                     word: word, name: "project", value: value, accepted: "a name, or names joined by dots (home.garden)",
                     suggestion: nil, reason: "\(value): a project's name has a part with no letters between its dots")
             }
-            if use != .filter { tags.removeAll { $0.hasPrefix(Self.projectTagPrefix) } }
-            tags.append(Self.projectTagPrefix + value)
+            try once("project", word: word, value: value, use: use)
+            let tag = Self.projectTagPrefix + value
+            if use != .filter, tags.contains(tag) { return }
+            tags.append(tag)
         case "due":
-            if value.isEmpty { clearDue = true; return }
+            if value.isEmpty {
+                try once("due date", word: word, value: "", use: use)
+                clearDue = true
+                return
+            }
             let date = try Self.date(value, word: word, name: "due", use: use, today: today)
+            try once("due date", word: word, value: date.description, use: use)
             try ask(due: date, word: word, use: use)
         case "wait":
             guard use != .filter else { throw .notInFilter(word: word, name: "wait") }
-            if value.isEmpty { clearWait = true; return }
-            wait = try Self.date(value, word: word, name: "wait", use: use, today: today)
+            if value.isEmpty {
+                try once("wait date", word: word, value: "", use: use)
+                clearWait = true
+                return
+            }
+            let date = try Self.date(value, word: word, name: "wait", use: use, today: today)
+            try once("wait date", word: word, value: date.description, use: use)
+            wait = date
         case "priority", "pri":
-            guard let priority = Self.priority(value) else {
+            // An edit's empty pri: is Taskwarrior's "no priority", which todod keeps as normal
+            // (its export writes normal as no priority): a new todo's priority.
+            guard let priority = value.isEmpty ? Priority.normal : Self.priority(value) else {
                 throw .unreadableValue(word: word, name: "priority", value: value, accepted: Self.acceptedPriorities, suggestion: nil, reason: nil)
             }
             if use == .filter, let earlier = self.priority, earlier != priority {
                 throw .secondValueInFilter(word: word, name: "priority", earlier: earlier.rawValue)
             }
+            try once("priority", word: word, value: priority.rawValue, use: use)
             self.priority = priority
         case "recur":
             guard use != .filter else { throw .notInFilter(word: word, name: "recur") }
-            if value.isEmpty { clearRecurrence = true; return }
+            if value.isEmpty {
+                try once("repeat", word: word, value: "", use: use)
+                clearRecurrence = true
+                return
+            }
             guard let recurrence = Recurrence(typed: value) else {
                 let suggestion = Nearest.word(to: value.lowercased(), in: ["daily", "weekly", "monthly", "yearly", "weekdays", "biweekly", "quarterly", "fortnight"])
                 throw .unreadableValue(word: word, name: "recur", value: value, accepted: Recurrence.typedForms, suggestion: suggestion, reason: nil)
             }
+            try once("repeat", word: word, value: String(describing: recurrence), use: use)
             self.recurrence = recurrence
         case "scheduled", "until", "depends":
             throw .notModelled(word: word, name: name)
         default:
             throw Self.unknown(word, name: name)
         }
+    }
+
+    /// In an add or an edit, refuses a second word that gives `field` another `value` than
+    /// the first did (`pri:H pri:L`, `due:fri due:mon`, `project:a +project:b`, `due: due:fri`):
+    /// the last silently won, as in Taskwarrior, and the todo got a field nobody checked.
+    /// The same value twice is one wish, taken. A filter asks for both (its own rules).
+    private mutating func once(_ field: String, word: String, value: String, use: Use) throws(TaskwarriorWordError) {
+        guard use != .filter else { return }
+        if let earlier = given[field] {
+            guard earlier.value == value else { throw .secondValue(word: word, name: field, earlier: earlier.word) }
+            return
+        }
+        given[field] = GivenWord(word: word, value: value)
     }
 
     /// `due:` and the virtual tags of one day (`+TODAY`): a filter's second, different day

@@ -44,7 +44,7 @@ public enum TodoValidation {
                 field, "is \(text.utf8.count) bytes of UTF-8; the most is \(maximumTitleBytes) (combining marks and emoji take several bytes per character): shorten it")
         }
         guard text.count <= maximumTitleLength else {
-            throw .validation(field, "is \(text.count) characters long; the most is \(maximumTitleLength)")
+            throw .validation(field, "is \(text.count) characters long; the most is \(maximumTitleLength): shorten it")
         }
         guard !text.contains(where: \.isNewline) else { throw .validation(field, ifLines) }
         if let control = firstControl(in: text, allowing: []) {
@@ -56,7 +56,7 @@ public enum TodoValidation {
     /// The notes, line ends as `\n`; tabs and line breaks are their only control characters.
     public static func notes(_ raw: String) throws(TodoError) -> String {
         guard raw.utf8.count <= maximumNotesBytes else {
-            throw .validation("notes", "are \(raw.utf8.count) bytes; the most is \(maximumNotesBytes) (64 KiB)")
+            throw .validation("notes", "are \(raw.utf8.count) bytes; the most is \(maximumNotesBytes) (64 KiB): shorten them")
         }
         let notes = raw.contains("\r") ? raw.replacingOccurrences(of: "\r\n", with: "\n") : raw
         if let control = firstControl(in: notes, allowing: ["\n", "\t"]) {
@@ -75,7 +75,7 @@ public enum TodoValidation {
             guard seen.insert(tag).inserted else { continue }
             unique.append(tag)
             guard unique.count <= maximumTagCount else {
-                throw .validation("tags", "more than \(maximumTagCount) different tags; the most is \(maximumTagCount)")
+                throw .validation("tags", "more than \(maximumTagCount) different tags; the most is \(maximumTagCount): give fewer")
             }
         }
         return unique
@@ -89,7 +89,7 @@ public enum TodoValidation {
 
     public static func tag(_ raw: String) throws(TodoError) -> String {
         let tag = raw.hasPrefix("#") ? String(raw.dropFirst()) : raw
-        guard !tag.isEmpty else { throw .validation("tags", "a tag is empty") }
+        guard !tag.isEmpty else { throw .validation("tags", "a tag is empty: give each tag a name (-t home, +home)") }
         guard tag.utf8.count <= maximumTagBytes, tag.count <= maximumTagLength else {
             throw .validation("tags", "\"\(visible(String(String.UnicodeScalarView(tag.unicodeScalars.prefix(20)))))…\" is longer than \(maximumTagLength) characters (or \(maximumTagBytes) bytes of UTF-8)")
         }
@@ -119,8 +119,15 @@ public enum TodoValidation {
         valid.notes = try notes(new.notes)
         valid.tags = try tags(new.tags)
         if let parent = new.parent { try self.parent(parent) }
+        // As Taskwarrior refuses `task add x recur:weekly`: the repeat counts from the due
+        // date, and one without it was taken and fell due a period after its completion.
+        if new.recurrence?.basis == .due && new.due == nil { throw .validation("due", Self.repeatWithoutDue) }
         return valid
     }
+
+    /// Why a todo that repeats from its due date cannot be without one, and what to do.
+    public static let repeatWithoutDue =
+        "a todo that repeats from its due date needs one: give a due date too (due:fri, --due fri), or count the repeat from completion (--every-after 1w)"
 
     /// A parent is named by its number, 1 or more.
     public static func parent(_ number: Int) throws(TodoError) {

@@ -14,7 +14,8 @@ struct AddCommand: AsyncParsableCommand {
             project:home also finds project:home.garden); due:DATE and wait:DATE (the dates \
             --due takes); priority:P or pri:P (H, M, L, high, medium, low, any case); \
             recur:PERIOD (the periods --every takes). scheduled:, until: and depends: are \
-            refused: todod does not keep them yet.
+            refused: todod does not keep them yet. A field is given once: due:fri due:mon, \
+            pri:H pri:L or project:a project:b is refused, naming both.
 
             Which words are modifiers: +word, -word (a sign, then what may start a Taskwarrior \
             tag: anything but a digit, a space, one of + - * / ( ) < > ^ ! % = ~ . ' " & :, \
@@ -54,6 +55,7 @@ struct AddCommand: AsyncParsableCommand {
         ] where given {
             throw ValidationError("\(word) and \(option) both set the same field: give one")
         }
+        try ModifierWords.refuseSecondProject(in: tags + words.tags)
         return NewTodo(
             title: words.title.joined(separator: " "), notes: notes ?? "", priority: words.priority ?? priority ?? .normal,
             due: words.due ?? due?.date, tags: tags + words.tags, recurrence: words.recurrence ?? planning.recurrence,

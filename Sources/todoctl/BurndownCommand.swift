@@ -15,8 +15,8 @@ struct BurndownCommand: AsyncParsableCommand {
             today's). The days run from --since to today; without it, the last 14 days (12 \
             weeks with --weekly); never before the journal's first change (a --since before it \
             starts there, and says so on stderr). Days not all of this year are labelled with \
-            their year. The filters (+tag, project:NAME, -t …) count only the todos that meet \
-            them. --json prints, per day (or week, dated by its Monday), date, open, done and \
+            their year. The filters (+tag, project:NAME, +OVERDUE, -t …) count only the todos that meet \
+            them, and head the chart as typed (only +home). --json prints, per day (or week, dated by its Monday), date, open, done and \
             added, for scripts. Narrower than it needs (about 32 columns), it says how many it \
             needs and exits 64.
 
@@ -63,20 +63,13 @@ struct BurndownCommand: AsyncParsableCommand {
         if weekly { first = Burndown.monday(of: first) }
         let periods = burndown.periods(from: first, to: today, weekly: weekly)
         if json { return try Terminal.printJSON(periods) }
-        let view = BurndownView(periods: periods, weekly: weekly, today: today, scope: Self.scope(of: counted))
+        // The filter as typed: +OVERDUE asks for no tag, and the chart said nothing of it.
+        let view = BurndownView(periods: periods, weekly: weekly, today: today, scope: filter.typed)
         let width = Terminal.width
         guard width >= view.minimumWidth else {
             Terminal.error("burndown needs \(view.minimumWidth) columns to draw; this terminal has \(width): widen it, set COLUMNS, or use --json")
             throw ExitCode.validationFailure
         }
         Terminal.print(view.lines(width: width, styler: Terminal.styler).joined(separator: "\n"))
-    }
-
-    /// The tags and projects counted, as the view names them (`#home -#later project:work`);
-    /// nil when every todo is, or when only other conditions (a due date, a text) narrow it.
-    static func scope(of filter: TodoFilter) -> String? {
-        func word(_ tag: String) -> String { tag.hasPrefix(TodoFilter.projectTagPrefix) ? tag : "#" + tag }
-        let words = filter.tags.map(word) + filter.notTags.map { "-" + word($0) }
-        return words.isEmpty ? nil : words.joined(separator: " ")
     }
 }

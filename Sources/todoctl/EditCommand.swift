@@ -21,13 +21,13 @@ struct EditCommand: AsyncParsableCommand {
 
             Taskwarrior's words change fields too, after the todos: `todoctl edit 3 +shop -home \
             due:fri pri:H project:home recur:1w` (-tag removes a tag; an empty due:, wait: or \
-            recur: removes that field; a project is the tag project:NAME for now, so \
+            recur: removes that field, an empty pri: gives the priority normal, as a new todo has; a project is the tag project:NAME for now, so \
             -project:home takes a todo out of it), and other words are a new title (words after -- are \
             title words as typed). A new title is for one todo: `todoctl edit 16 2026 budget` \
             retitles #16 "2026 budget".
 
             With field options, several todos can be changed at once: name them \
-            (`todoctl edit 3 4 5 -t errands -d fri`) or find them with --filter and `list`'s \
+            (`todoctl edit 3 4 5 -t errands -d fri`, or Taskwarrior's `edit 3-5` and `edit 3,5`) or find them with --filter and `list`'s \
             filter options over open todos (`todoctl edit --filter '-t home --overdue' -p high`); \
             more than \(Selection.askAbove) found by a filter need a yes, as for `done`.
             """)
@@ -58,17 +58,20 @@ struct EditCommand: AsyncParsableCommand {
     /// is for one todo: when the words after them give one, only the first word names a todo
     /// and the others are the title's (`edit 16 2026 budget` retitles #16 "2026 budget", as
     /// `task 16 modify 2026 budget` does, where 2026 was taken for a second todo).
-    private var refs: [TodoRef] {
-        let leading = TodoRef.leading(in: words)
+    private var refs: [TodoRef] { named.refs }
+
+    /// `refs`, the number of words that name them, and whether a range or a list did (`edit 2-4 pri:H`).
+    private var named: (refs: [TodoRef], count: Int, ranged: Bool) {
+        let leading = TodoRef.leadingWords(in: words)
         guard leading.count > 1,
             let rest = try? ModifierWords.read(Array(words.dropFirst(leading.count)), use: .edit), !rest.title.isEmpty
         else { return leading }
-        return Array(leading.prefix(1))
+        return TodoRef.leadingWords(in: Array(words.prefix(1)))
     }
 
     /// The edit the options and the words after the todos give; nil when they give none.
     private func fieldEdit() throws -> TodoEdit? {
-        let modifiers = try ModifierWords.read(Array(words.dropFirst(refs.count)), use: .edit)
+        let modifiers = try ModifierWords.read(Array(words.dropFirst(named.count)), use: .edit)
         let newTitle = modifiers.title.isEmpty ? nil : modifiers.title.joined(separator: " ")
         for (given, word, option) in [
             (newTitle != nil && title != nil, "title words", "--title"), (modifiers.priority != nil && priority != nil, "pri:", "-p"),
@@ -78,9 +81,10 @@ struct EditCommand: AsyncParsableCommand {
         ] where given {
             throw ValidationError("\(word) and \(option) both say what to change: give one")
         }
+        try ModifierWords.refuseSecondProject(in: addTags + modifiers.tags)
         var edit = planning.applied(to: TodoEdit(
             title: title ?? newTitle, notes: notes, priority: priority ?? modifiers.priority, due: due?.date ?? modifiers.due,
-            clearDue: noDue || modifiers.clearDue, addTags: Self.oneProject(addTags + modifiers.tags), removeTags: removeTags + modifiers.removedTags))
+            clearDue: noDue || modifiers.clearDue, addTags: addTags + modifiers.tags, removeTags: removeTags + modifiers.removedTags))
         if modifiers.wait != nil || modifiers.clearWait { (edit.wait, edit.clearWait) = (modifiers.wait, modifiers.clearWait) }
         if modifiers.recurrence != nil || modifiers.clearRecurrence {
             (edit.recurrence, edit.clearRecurrence) = (modifiers.recurrence, modifiers.clearRecurrence)
@@ -90,10 +94,10 @@ struct EditCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let fieldEdit = try fieldEdit() else { return try await runEditor() }
-        let modifierTags = try ModifierWords.read(Array(words.dropFirst(refs.count)), use: .edit).tags
-        let projectTag = Self.oneProject(addTags + modifierTags).last { $0.hasPrefix(TaskwarriorWords.projectTagPrefix) }
+        let modifierTags = try ModifierWords.read(Array(words.dropFirst(named.count)), use: .edit).tags
+        let projectTag = (addTags + modifierTags).first { $0.hasPrefix(TaskwarriorWords.projectTagPrefix) }
         let report = try Session.run(connection) { client in
-            let (refs, found) = try selection.resolve(client, refs: refs, direct: nil, status: .open, action: "edit")
+            let (refs, found) = try selection.resolve(client, refs: refs, ranged: named.ranged, direct: nil, status: .open, action: "edit")
             var report = BulkReport(json: output.json, summarised: found)
             for ref in refs {
                 try report.record(Result { () throws(TodoClientError) in
@@ -117,13 +121,6 @@ struct EditCommand: AsyncParsableCommand {
             return
         }
         try report.finish()
-    }
-
-    /// The tags to add with one project among them, the last named (`-t project:a project:b`,
-    /// `project:a +project:b`): a todo is in one project (a fourth probe found two).
-    static func oneProject(_ tags: [String]) -> [String] {
-        guard let last = tags.last(where: { $0.hasPrefix(TaskwarriorWords.projectTagPrefix) }) else { return tags }
-        return tags.filter { !$0.hasPrefix(TaskwarriorWords.projectTagPrefix) || $0 == last }
     }
 
     private func runEditor() async throws {

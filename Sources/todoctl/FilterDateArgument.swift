@@ -6,10 +6,13 @@ import TodoViewModel
 /// A date in a filter as typed; read against today when the command runs.
 struct FilterDateArgument: ExpressibleByArgument {
     let date: LocalDate
+    /// As typed, for a report that says what it counts (`burndown --due-before eow`).
+    let text: String
 
     init?(argument: String) {
         guard let date = FilterDateParser.parse(argument, today: WallClock.today()) else { return nil }
         self.date = date
+        text = argument
     }
 
     /// For `transform:`: the date, or why the text names none.

@@ -46,20 +46,39 @@ struct FilterOptions: ParsableArguments {
         }
     }
 
-    /// The leading words that name todos (`done 3 4`): a bulk command's todos.
+    /// The leading words that name todos (`done 3 4`, `done 2-4`, `done 1,3`): a bulk command's todos.
     var leadingRefs: [TodoRef] {
         TodoRef.leading(in: words)
     }
 
-    /// The words after `leadingRefs`, read as a filter's modifiers.
+    /// Whether the leading words hold a range or a list (`2-4`, `1,3`).
+    var leadingRanged: Bool {
+        TodoRef.leadingWords(in: words).ranged
+    }
+
+    /// The words after the leading ones that name todos, read as a filter's modifiers.
     func modifiers() throws -> TaskwarriorWords {
-        try ModifierWords.read(Array(words.dropFirst(leadingRefs.count)), use: .filter)
+        try ModifierWords.read(Array(words.dropFirst(TodoRef.leadingWords(in: words).count)), use: .filter)
     }
 
     /// For the commands that list (list, next, watch, events): a todo's number is no filter.
     func refuseRefs() throws {
         guard let first = words.first, leadingRefs.count > 0 else { return }
         throw ValidationError("\(first) names a todo, and this command takes filters (+tag, due:DATE …): to see one todo, run todoctl show \(first)")
+    }
+
+    /// The conditions as typed (`+OVERDUE project:work -t home --overdue`), for a report that
+    /// says what it counts; nil when none was given. The words first, then the options.
+    var typed: String? {
+        let typedWords = ModifierWords.unmarked(Array(words.dropFirst(TodoRef.leadingWords(in: words).count))).words
+        let options: [[String]] = [
+            tags.flatMap { ["-t", $0] }, notTags.flatMap { ["--not-tag", $0] }, priority.map { ["-p", $0.rawValue] } ?? [],
+            search.map { ["--search", $0.contains(" ") ? "'\($0)'" : $0] } ?? [], dueOn.map { ["--due", $0.text] } ?? [],
+            dueBefore.map { ["--due-before", $0.text] } ?? [], dueAfter.map { ["--due-after", $0.text] } ?? [],
+            overdue ? ["--overdue"] : [], noDue ? ["--no-due"] : [],
+        ]
+        let typed = typedWords + options.joined()
+        return typed.isEmpty ? nil : typed.joined(separator: " ")
     }
 
     /// Whether any condition was given.

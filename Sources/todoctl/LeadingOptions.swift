@@ -65,15 +65,19 @@ enum LeadingOptions {
     /// complete every todo tagged home, which a user of todoctl's order never asked for.
     /// nil when the words before the first command are not all todos and filter words.
     static func taskwarriorOrder(in arguments: [String]) -> String? {
-        let leading = arguments.prefix { TodoRef($0) != nil || TaskwarriorWords.isTag($0) || isModifier($0) }
+        let names = { (word: String) in TodoRef(word) != nil || TodoRef.numbers(word) != nil }
+        let leading = arguments.prefix { names($0) || TaskwarriorWords.isTag($0) || isModifier($0) }
         guard !leading.isEmpty, let word = arguments.dropFirst(leading.count).first else { return nil }
-        let command = word == "modify" ? "edit" : word
+        let command = taskwarriorCommands[word] ?? word
         guard isCommand(command), command != "help" else { return nil }
         // edit takes todos bare, and a filter only as --filter (`edit +x` adds the tag x).
-        let named = command == "edit" && !leading.allSatisfy { TodoRef($0) != nil } ? ["--filter", "'" + leading.joined(separator: " ") + "'"] : Array(leading)
+        let named = command == "edit" && !leading.allSatisfy(names) ? ["--filter", "'" + leading.joined(separator: " ") + "'"] : Array(leading)
         let line = (["todoctl", command] + named + arguments.dropFirst(leading.count + 1)).joined(separator: " ")
-        return "todoctl reads the command first: try `\(line)`" + (word == "modify" ? " (Taskwarrior's modify is todoctl's edit)" : "")
+        return "todoctl reads the command first: try `\(line)`" + (command != word ? " (Taskwarrior's \(word) is todoctl's \(command))" : "")
     }
+
+    /// Taskwarrior's commands that todoctl names otherwise, as its users type them by habit.
+    static let taskwarriorCommands = ["modify": "edit", "info": "show"]
 
     /// `pri:H`, `due.before:fri`: a word shaped as a Taskwarrior modifier (letters, a colon).
     private static func isModifier(_ word: String) -> Bool {
@@ -83,6 +87,9 @@ enum LeadingOptions {
 
     /// `unknown command 'ad'; did you mean add?`, or the commands when none is near.
     private static func unknown(_ word: String) -> String {
+        if let meant = taskwarriorCommands[word.lowercased()] {
+            return "unknown command '\(word)'; did you mean \(meant)? (Taskwarrior's \(word.lowercased()) is todoctl's \(meant))"
+        }
         if let meant = Nearest.word(to: word.lowercased(), in: commandNames) {
             return "unknown command '\(word)'; did you mean \(meant)?"
         }

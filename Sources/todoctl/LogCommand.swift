@@ -33,22 +33,35 @@ struct LogCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var shown = 0
         try Session.run(connection) { client in
-            // The last --limit: the first answer starts them; one that stopped at its size
-            // bound (`more`) is followed by the next after its last change, up to --limit.
-            if let limit {
-                var left = limit
-                var list = try JournalPages.page(client, LogRequest(since: since?.date, limit: limit))
-                while true {
-                    try show(list.changes)
-                    left -= list.changes.count
-                    guard list.more == true, left > 0, let last = list.changes.last else { return }
-                    list = try JournalPages.page(client, LogRequest(since: since?.date, after: last.sequence, limit: left))
-                }
+            try read(client) { changes in
+                try show(changes)
+                shown += changes.count
             }
-            // Every change: page forward through the journal, one answer's worth at a time.
-            try JournalPages.read(client, since: since?.date, show)
         }
+        // An empty journal printed nothing, as if todoctl had failed quietly; --json stays an
+        // empty stream for scripts.
+        guard shown == 0, !json else { return }
+        Terminal.print(since == nil ? "no changes yet: the journal is empty (todoctl add makes the first)" : "no changes since then: todoctl log without --since shows them all")
+    }
+
+    /// The changes asked for, handed to `show` a page at a time.
+    private func read(_ client: TodoConnection, _ show: ([JournaledChange]) throws -> Void) throws {
+        // The last --limit: the first answer starts them; one that stopped at its size
+        // bound (`more`) is followed by the next after its last change, up to --limit.
+        if let limit {
+            var left = limit
+            var list = try JournalPages.page(client, LogRequest(since: since?.date, limit: limit))
+            while true {
+                try show(list.changes)
+                left -= list.changes.count
+                guard list.more == true, left > 0, let last = list.changes.last else { return }
+                list = try JournalPages.page(client, LogRequest(since: since?.date, after: last.sequence, limit: left))
+            }
+        }
+        // Every change: page forward through the journal, one answer's worth at a time.
+        try JournalPages.read(client, since: since?.date, show)
     }
 
     private func show(_ changes: [JournaledChange]) throws {

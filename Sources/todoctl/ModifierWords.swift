@@ -82,6 +82,14 @@ enum ModifierWords {
         }
     }
 
+    /// Refuses two different projects among the tags to give (`-t project:a project:b`): a
+    /// todo is in one, and the last named silently won (or, in add, the todo got both).
+    static func refuseSecondProject(in tags: [String]) throws {
+        let projects = tags.filter { $0.hasPrefix(TaskwarriorWords.projectTagPrefix) }
+        guard let first = projects.first, let second = projects.first(where: { $0 != first }) else { return }
+        throw ValidationError(TaskwarriorWordError.secondValue(word: second, name: "project", earlier: first).message)
+    }
+
     /// What todoctl offers instead, where a flag or a command does what the word cannot.
     private static func advice(for error: TaskwarriorWordError, use: TaskwarriorWords.Use) -> String {
         let keep = use == .filter ? "" : "\nTo keep \"\(error.word)\" in the title, write it after --: todoctl \(use == .add ? "add TITLE" : "edit N TITLE") -- \(error.word)"
@@ -97,7 +105,7 @@ enum ModifierWords {
             return "; nor is it a todo: a todo is named by its number (1 or more), its id, or 8 or more leading characters of its id"
         case .wordInFilter: return "; to find todos by their words use --search TEXT"
         case .removalInAdd: return keep
-        case .secondValueInFilter, .virtualTagLeftOut, .virtualTagNotTaken: return ""
+        case .secondValueInFilter, .secondValue, .virtualTagLeftOut, .virtualTagNotTaken: return ""
         case .virtualTag: return keep
         case .unknownModifier, .unreadableValue, .missingValue, .projectRemoval: return keep
         }

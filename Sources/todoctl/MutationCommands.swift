@@ -17,7 +17,7 @@ struct MutationArguments: ParsableArguments {
     /// reports each with the further changes it made, and exits 1 if any was refused.
     func apply(status: TodoFilter.Status, action: String, _ request: (TodoRef) -> Event) throws {
         try Self.apply(socketPath: connection.socketPath, json: output.json, request) { client in
-            try selection.resolve(client, refs: filter.leadingRefs, direct: filter, status: status, action: action)
+            try selection.resolve(client, refs: filter.leadingRefs, ranged: filter.leadingRanged, direct: filter, status: status, action: action)
         }
     }
 
@@ -42,9 +42,9 @@ struct MutationArguments: ParsableArguments {
 
 /// Filters for `done` and friends pick from the todos each acts on.
 private let bulkDiscussion = """
-    Name todos by number or id, or give a filter (list's options and modifiers such as +tag \
+    Name todos by number or id (Taskwarrior's ranges and lists too: 2-4, 1,3), or give a filter (list's options and modifiers such as +tag \
     project:home due:fri, directly or as --filter '…') to act on every todo it finds; more than \(Selection.askAbove) found by a filter \
-    are listed and need a yes (or --yes; without a terminal todoctl refuses rather than ask).
+    or named by ranges and lists are listed and need a yes (or --yes; without a terminal todoctl refuses rather than ask).
     """
 
 struct DoneCommand: AsyncParsableCommand {

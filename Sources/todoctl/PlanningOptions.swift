@@ -6,7 +6,7 @@ import TodoViewModel
 struct PlanningOptions: ParsableArguments {
     // Unconditional: a value may start with a dash (`--wait -1d`, `--parent -1`), which read as
     // an option ("Missing value"); now it is read, and refused with why where it is none.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Repeat from the due date: \(Recurrence.typedForms).", valueName: "period"), transform: Recurrence.checked)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Repeat from the due date (which it then needs): \(Recurrence.typedForms).", valueName: "period"), transform: Recurrence.checked)
     var every: Recurrence?
     @Option(parsing: .unconditional, help: ArgumentHelp("Repeat from completion: due this long after it is done.", valueName: "period"), transform: Recurrence.checked)
     var everyAfter: Recurrence?

@@ -20,6 +20,6 @@ struct ProjectsCommand: AsyncParsableCommand {
         let tallies = ProjectTally.tallies(of: try AllTodos.fetch(connection))
         if output.json { return try Terminal.printJSON(tallies) }
         if tallies.isEmpty { return Terminal.print("no projects: give a todo one with project:NAME") }
-        Terminal.print(ReportView.projects(tallies, styler: Terminal.styler).joined(separator: "\n"))
+        Terminal.print(ReportView.projects(tallies, width: Terminal.knownWidth ?? .max, styler: Terminal.styler).joined(separator: "\n"))
     }
 }

@@ -17,7 +17,7 @@ struct Selection: ParsableArguments {
         name: .customLong("filter"), parsing: .unconditional,
         help: ArgumentHelp("The filter options of `list` as one argument, e.g. --filter '-t home --overdue'.", valueName: "options"))
     var expression: String?
-    @Flag(name: .shortAndLong, help: "Change more than \(askAbove) todos found by a filter without asking.") var yes = false
+    @Flag(name: .shortAndLong, help: "Change more than \(askAbove) todos found by a filter or named by ranges (2-9) without asking.") var yes = false
 
     /// The filter given as `--filter '…'`, read with `list`'s options.
     func parsedExpression() throws -> FilterOptions? {
@@ -49,8 +49,19 @@ struct Selection: ParsableArguments {
 
     /// The todos to act on (checked by `validate(direct:)`), and whether a filter found
     /// them: then over the todos in `status`, confirmed when there are many.
-    func resolve(_ client: TodoConnection, refs: [TodoRef], direct: FilterOptions?, status: TodoFilter.Status, action: String) throws -> (refs: [TodoRef], found: Bool) {
-        guard let options = try parsedExpression() ?? (direct?.isEmpty == false ? direct : nil) else { return (refs, false) }
+    /// Todos named by a range or a list (`ranged`: `done 1-40`, a typo of `1-4` away) are
+    /// confirmed as a filter's are, as Taskwarrior asks above three whatever names them.
+    func resolve(_ client: TodoConnection, refs: [TodoRef], ranged: Bool = false, direct: FilterOptions?, status: TodoFilter.Status, action: String) throws -> (refs: [TodoRef], found: Bool) {
+        guard let options = try parsedExpression() ?? (direct?.isEmpty == false ? direct : nil) else {
+            if ranged && refs.count > Self.askAbove && !yes {
+                let todos = try client.list(TodoFilter(status: .all)).todos
+                let lines = refs.map { ref in
+                    todos.first { ref.matches($0.todo) }.map { "\($0.numberText) \(TerminalText.escaped($0.title))" } ?? "\(ref) (no open or done todo)"
+                }
+                try Self.confirm(lines, found: "\(refs.count) todos are named", noun: "todos", action: action, yes: yes)
+            }
+            return (refs, false)
+        }
         let list = try client.list(options.filter(status: status))
         try Self.confirm(list.todos.map { "\($0.numberText) \(TerminalText.escaped($0.title))" }, found: "\(list.todos.count) todos match",
                          noun: "todos", action: action, yes: yes)

@@ -113,10 +113,56 @@ extension TodoRef {
 }
 
 extension TodoRef {
-    /// The leading words that name todos (`3 4 +home` → #3, #4): the todos of a bulk
-    /// command or an edit, before its filter or its changes.
+    /// The leading words that name todos (`3 4 +home` → #3, #4; Taskwarrior's `2-4` and
+    /// `1,3` too): the todos of a bulk command or an edit, before its filter or its changes.
     static func leading(in words: [String]) -> [TodoRef] {
-        Array(words.lazy.map { TodoRef(argument: $0) }.prefix { $0 != nil }.compactMap(\.self))
+        leadingWords(in: words).refs
+    }
+
+    /// The todos the leading words name, how many words those are, and whether one of them
+    /// was a range or a list (`2-4`, `1,3`), which names todos by their shape, not one by one.
+    static func leadingWords(in words: [String]) -> (refs: [TodoRef], count: Int, ranged: Bool) {
+        var refs: [TodoRef] = []
+        var count = 0
+        var ranged = false
+        for word in words {
+            if let ref = TodoRef(argument: word) {
+                refs.append(ref)
+            } else if let numbers = numbers(word) {
+                refs += numbers
+                ranged = true
+            } else {
+                break
+            }
+            count += 1
+        }
+        return (refs, count, ranged)
+    }
+
+    /// The most numbers one range names (`1-1000`): a typo of a bound (`1-50000`) is no list of todos.
+    static let maximumRange = 1000
+
+    /// Taskwarrior's id ranges and lists, `2-4`, `1,3`, `1,3-5`: the numbers, in order,
+    /// without repeats; nil for any other word (a range down, `4-2`, or past `maximumRange`).
+    static func numbers(_ word: String) -> [TodoRef]? {
+        guard word.contains(where: { $0 == "-" || $0 == "," }) else { return nil }
+        func number(_ text: Substring) -> Int? {
+            if case .number(let number)? = TodoRef(String(text)) { return number }
+            return nil
+        }
+        var numbers: [Int] = []
+        for part in word.split(separator: ",", omittingEmptySubsequences: false) {
+            let bounds = part.split(separator: "-", omittingEmptySubsequences: false).map(number)
+            guard bounds.count <= 2, let low = bounds[0] else { return nil }
+            guard bounds.count == 2 else {
+                numbers.append(low)
+                continue
+            }
+            guard let high = bounds[1], low < high, high - low < maximumRange else { return nil }
+            numbers += low...high
+        }
+        var seen = Set<Int>()
+        return numbers.filter { seen.insert($0).inserted }.map(TodoRef.number)
     }
 }
 

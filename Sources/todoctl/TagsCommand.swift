@@ -4,7 +4,7 @@ import TodoViewModel
 
 struct TagsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tags", abstract: "Each tag with its count of open todos, most used first.",
+        commandName: "tags", abstract: "Each tag with its count of open todos, most used first, then by name in any case.",
         discussion: """
             project: tags are left out: they are projects (todoctl projects). --json prints \
             [{"tag": "home", "open": 3}, …] in the same order.
@@ -17,6 +17,6 @@ struct TagsCommand: AsyncParsableCommand {
         let tallies = TagTally.tallies(of: try AllTodos.fetch(connection))
         if output.json { return try Terminal.printJSON(tallies) }
         if tallies.isEmpty { return Terminal.print("no tags on open todos") }
-        Terminal.print(ReportView.tags(tallies, styler: Terminal.styler).joined(separator: "\n"))
+        Terminal.print(ReportView.tags(tallies, width: Terminal.knownWidth ?? .max, styler: Terminal.styler).joined(separator: "\n"))
     }
 }

@@ -15,7 +15,8 @@ struct TodoctlCommand: AsyncParsableCommand {
             process listening runs as you. A todo is named by its number (3 or #3), its id, or 8 \
             or more leading characters of its id. Without a command todoctl lists, as `task` \
             shows its default report: `todoctl -t home` (or `todoctl +home`) is `todoctl list -t home`; \
-            a first word of letters that is no command is refused with the nearest command (exit 64), \
+            a first word of letters that is no command is refused with the nearest command (exit 64; \
+            Taskwarrior's modify and info with edit and show), \
             and Taskwarrior's order, todos or a filter before the command (`todoctl +home list`, \
             `todoctl 1 modify pri:H`), with todoctl's (`todoctl list +home`, `todoctl edit 1 pri:H`; exit 64).
 
@@ -34,6 +35,11 @@ struct TodoctlCommand: AsyncParsableCommand {
         ],
         // As `task` shows its default report: `todoctl` alone, or with list's options, lists.
         defaultSubcommand: ListCommand.self)
+
+    /// A usage error leads with `todoctl: `, as every other message does: ArgumentParser's
+    /// `Error: ` was the odd one out (`todoctl ad` said `todoctl: unknown command 'ad' …`,
+    /// `todoctl add x prio:H` `Error: prio: is not a modifier …`). Its usage lines follow.
+    static var _errorPrefix: String { "todoctl: " }
 }
 
 /// `--socket`, shared by every command.

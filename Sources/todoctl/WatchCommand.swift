@@ -19,7 +19,9 @@ struct WatchCommand: AsyncParsableCommand {
             An old value starts selected (reversed): typing replaces it, a movement keeps it. \
             a's line is `todoctl add`'s: a title, then -d DATE, -p H|M|L, -t TAG, --wait DATE, \
             --every PERIOD or the modifiers due:DATE pri:H +tag project:NAME recur:1w wait:DATE \
-            (`Pay bill -d fri -p high`); a value is one word, and words after -- are title words. \
+            (`Pay bill -d fri -p high`), read as a shell reads the same words after `todoctl add`: quotes \
+            keep a value or a phrase together (`Pay bill due:"next fri"`, `"Buy x:y" +shop`), an apostrophe \
+            in a word stays (Mum's), and words after -- are title words. \
             Esc in the list goes back to the filter watch started with (the search and tag set \
             in watch cleared); in a prompt, it leaves changing nothing. \
             Subtasks show indented under their parent, which shows its progress ([1/2]; z folds them). \

@@ -53,6 +53,30 @@ struct BulkTests {
         try await daemon.stop()
     }
 
+    @Test("Taskwarrior's ranges and lists name todos: done 1,2, rm 3-6, restore 3-5, edit 3-4 pri: (they were refused as no modifiers); more than 3 named so ask as a filter's do (outside probe)")
+    func rangesAndLists() async throws {
+        let daemon = try await DaemonProcess.start()
+        for title in ["A", "B", "C", "D", "E", "F"] { _ = try await todoctl(daemon, "add", title, "pri:H") }
+        let done = try await todoctl(daemon, "done", "1,2")
+        #expect(done.status == 0 && done.lines == ["done #1 A", "done #2 B"], "\(done)")
+        // Four named by a range: asked, and without a terminal refused, as a filter finding four is.
+        let asked = try await todoctl(daemon, "rm", "3-6")
+        #expect(asked.status == 1 && asked.stderr.contains("4 todos are named; todoctl asks before it will delete more than 3"), "\(asked)")
+        let removed = try await todoctl(daemon, "rm", "3-6", "--yes")
+        #expect(removed.status == 0 && removed.lines == ["deleted #3 C", "deleted #4 D", "deleted #5 E", "deleted #6 F"], "\(removed)")
+        let restored = try await todoctl(daemon, "restore", "3-5")
+        #expect(restored.status == 0 && restored.lines == ["restored #3 C", "restored #4 D", "restored #5 E"], "\(restored)")
+        // pri: with nothing after it is Taskwarrior's "no priority": todod's normal, a new todo's.
+        let edited = try await todoctl(daemon, "edit", "3-4", "pri:")
+        #expect(edited.status == 0, "\(edited)")
+        let priorities = try jsonArray(try await todoctl(daemon, "list", "-j").stdout).map { "\($0["number"] ?? "") \($0["priority"] ?? "")" }
+        #expect(priorities.sorted() == ["3 normal", "4 normal", "5 high"], "\(priorities)")
+        // A range down, or past 1000 todos, names none.
+        let down = try await todoctl(daemon, "done", "4-2")
+        #expect(down.status == 64, "\(down)")
+        try await daemon.stop()
+    }
+
     @Test("named todos are each reported, a refused one with its reason, and the exit is 1")
     func namedWithFailure() async throws {
         let daemon = try await FilterTests.week()

@@ -33,6 +33,15 @@ struct CommandLineTests {
         try await daemon.stop()
     }
 
+    @Test("every message leads with todoctl:, usage errors as the rest (ArgumentParser's Error: was the odd one out beside todoctl: unknown command; outside probe)", arguments: [
+        ["add", "x", "prio:H"], ["add", "x", "--due", "someday"], ["list", "--limit", "0"], ["ad", "x"], ["show", "x y"],
+    ])
+    func oneMessageFormat(arguments: [String]) async throws {
+        let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
+        #expect(result.status == 64, "\(arguments): \(result)")
+        #expect(result.stderr.hasPrefix("todoctl: ") && !result.stderr.contains("Error: "), "\(arguments): \(result.stderr)")
+    }
+
     @Test("log and undo --since follow TODOD_TEST_NOW, as burndown and --due do")
     func sinceFollowsTheTestClock() async throws {
         // Three days before the real date of this machine's clock or more: a real clock reads

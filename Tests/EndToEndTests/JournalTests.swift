@@ -95,6 +95,21 @@ struct JournalTests {
         try await daemon.stop()
     }
 
+    @Test("log on an empty journal, or with nothing since then, says so, exit 0 (it printed nothing); --json stays an empty stream (outside probe)")
+    func emptyLog() async throws {
+        let daemon = try await DaemonProcess.start()
+        let empty = try await daemon.todoctl("log")
+        #expect(empty.status == 0 && empty.stdout == "no changes yet: the journal is empty (todoctl add makes the first)\n", "\(empty)")
+        let limited = try await daemon.todoctl("log", "--limit", "5")
+        #expect(limited.status == 0 && limited.stdout == empty.stdout, "\(limited)")
+        let json = try await daemon.todoctl("log", "--json")
+        #expect(json.status == 0 && json.stdout.isEmpty, "\(json)")
+        _ = try await daemon.todoctl("add", "x")
+        let since = try await daemon.todoctl("log", "--since", "0s")
+        #expect(since.status == 0 && since.stdout == "no changes since then: todoctl log without --since shows them all\n", "\(since)")
+        try await daemon.stop()
+    }
+
     @Test("a --since before year 1 is a usage error, not a protocol error with an internal date")
     func sinceBeforeYearOne() async throws {
         let daemon = try await DaemonProcess.start()

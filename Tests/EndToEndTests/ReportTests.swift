@@ -26,6 +26,20 @@ struct ReportTests {
         result.lines.compactMap { $0.split(separator: " ").first.map(String.init) }
     }
 
+    @Test("calendar, projects and tags at 12, 16 and 20 columns (COLUMNS) keep every line within them, with each todo, project and tag (their layout broke; outside probe)", arguments: [12, 16, 20])
+    func narrowReports(columns: Int) async throws {
+        let daemon = try await smallList()
+        let narrow = fixedClock.merging(["COLUMNS": String(columns)]) { $1 }
+        for (command, expected) in [(["calendar", "2026-12"], 2), (["projects"], 3), (["tags"], 4)] {
+            let report = try await run("todoctl", command, environment: daemon.environment.merging(narrow) { $1 })
+            #expect(report.status == 0, "\(command): \(report.stderr)")
+            #expect(report.lines.allSatisfy { $0.count <= columns }, "\(command) at \(columns): \(report.stdout)")
+            let rows = command == ["calendar", "2026-12"] ? report.lines.filter { $0.contains("#") } : Array(report.lines.dropFirst(command == ["projects"] ? 1 : 0))
+            #expect(rows.count == expected && rows.allSatisfy { $0.last?.isNumber == true || $0.last == "%" || $0.contains("#") }, "\(command) at \(columns): \(report.stdout)")
+        }
+        try await daemon.stop()
+    }
+
     @Test("list --sort orders by the keys given, ties by number, and --limit shows the first N and how many more")
     func listSortAndLimit() async throws {
         let daemon = try await smallList()
@@ -224,8 +238,13 @@ extension ReportTests {
         #expect(weekly.map { "\($0["date"] as? String ?? "?") \($0["open"] as? Int ?? -1) \($0["done"] as? Int ?? -1)" } == ["2026-11-23 3 0", "2026-11-30 1 3"], "\(weekly)")
 
         let home = try await todoctl("burndown", "+home", "--since", "-1d")
-        #expect(home.lines.prefix(3) == ["only #home", "             █ open  ▓ done  ▶ today", "                              open  done"], "\(home.stdout)")
+        #expect(home.lines.prefix(3) == ["only +home", "             █ open  ▓ done  ▶ today", "                              open  done"], "\(home.stdout)")
         #expect(home.lines.dropFirst(3).first == "  Tu  1 Dec │████████████████    1     0", "\(home.stdout)")
+        // A virtual tag, or options, head the chart as typed: +OVERDUE had no label, as if every todo counted (outside probe).
+        for (filter, label) in [(["+OVERDUE"], "only +OVERDUE"), (["project:home", "-t", "x", "--due-before", "eow"], "only project:home -t x --due-before eow")] {
+            let counted = try await run("todoctl", ["burndown"] + filter + ["--since", "-1d"], environment: daemon.environment.merging(clock) { $1 })
+            #expect(counted.status == 0 && counted.lines.first == label, "\(filter): \(counted.stdout)\(counted.stderr)")
+        }
 
         let refused = try await run("todoctl", ["burndown", "--since", "2026-12-03"], environment: daemon.environment.merging(clock) { $1 })
         #expect(refused.status == 64 && refused.stderr.contains("2026-12-03 is later than now"), "\(refused.status) \(refused.stderr)")

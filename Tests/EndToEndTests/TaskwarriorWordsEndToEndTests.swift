@@ -154,18 +154,50 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
-    @Test("a todo is in one project however it is named: project:work +project:foo, then -t project:baz, leave only the last (a probe found #1 in two)")
-    func oneProject() async throws {
+    @Test("the same field given twice with two values is refused in add and edit, exit 64, naming both (the last silently won): due:fri due:mon, pri:H pri:L, project:a +project:b, -t project:a project:b (outside probe)")
+    func sameFieldTwice() async throws {
         let daemon = try await Self.start()
-        _ = try await Self.added(daemon, "B", "+x", "project:home", "+project:garden")
-        var todo = try jsonObject(try await Self.todoctl(daemon, "show", "1", "-j").stdout)
-        #expect((todo["tags"] as? [String])?.filter { $0.hasPrefix("project:") } == ["project:garden"], "add: \(todo)")
-        let edited = try await Self.todoctl(daemon, "edit", "1", "project:work", "+project:foo", "-j")
+        _ = try await Self.added(daemon, "B", "+x", "project:home")
+        for (arguments, both) in [
+            (["add", "X", "due:fri", "due:mon"], "due:fri and due:mon both give the due date"),
+            (["add", "X", "pri:H", "pri:L"], "pri:H and pri:L both give the priority"),
+            (["add", "X", "project:a", "+project:b"], "project:a and +project:b both give the project"),
+            (["add", "X", "-t", "project:a", "project:b"], "project:a and project:b both give the project"),
+            (["edit", "1", "project:work", "pro:foo"], "project:work and pro:foo both give the project"),
+            (["edit", "1", "due:", "due:fri"], "due: and due:fri both give the due date"),
+            (["edit", "1", "-t", "project:a", "project:b"], "project:a and project:b both give the project"),
+        ] {
+            let refused = try await Self.todoctl(daemon, arguments)
+            #expect(refused.status == 64, "\(arguments): \(refused)")
+            #expect(refused.stderr.contains(both + ", and a todo has one: give one of them"), "\(arguments): \(refused.stderr)")
+        }
+        let todos = try jsonArray(try await Self.todoctl(daemon, "list", "--all", "-j").stdout)
+        #expect(todos.count == 1 && (todos.first?["tags"] as? [String]) == ["x", "project:home"], "\(todos)")
+        // One project named, twice or once, is taken; edit's takes the place of the old one.
+        let edited = try await Self.todoctl(daemon, "edit", "1", "project:work", "+project:work", "-j")
         #expect(edited.status == 0, "\(edited.stderr)")
-        todo = try jsonObject(edited.stdout)
-        #expect((todo["tags"] as? [String])?.filter { $0.hasPrefix("project:") } == ["project:foo"], "edit: \(todo)")
-        todo = try jsonObject(try await Self.todoctl(daemon, "edit", "1", "-t", "project:baz", "-j").stdout)
-        #expect(todo["tags"] as? [String] == ["x", "project:baz"], "edit -t: \(todo)")
+        #expect(try jsonObject(edited.stdout)["tags"] as? [String] == ["x", "project:work"], "\(edited.stdout)")
+        let option = try jsonObject(try await Self.todoctl(daemon, "edit", "1", "-t", "project:baz", "-j").stdout)
+        #expect(option["tags"] as? [String] == ["x", "project:baz"], "edit -t: \(option)")
+        try await daemon.stop()
+    }
+
+    @Test("a todo that repeats from its due date needs one, as Taskwarrior refuses add x recur:weekly: add without due:, edit giving recur: to a todo without one, edit removing the due date of one that repeats (all were taken; outside probe)")
+    func repeatNeedsDue() async throws {
+        let daemon = try await Self.start()
+        let added = try await Self.todoctl(daemon, "add", "X", "recur:weekly")
+        #expect(added.status == 1 && added.stderr.contains("a todo that repeats from its due date needs one: give a due date too (due:fri, --due fri)"), "\(added)")
+        #expect(try await Self.todoctl(daemon, "add", "X", "--every", "1w").status == 1)
+        _ = try await Self.added(daemon, "Plain")
+        _ = try await Self.added(daemon, "Rent", "due:fri", "recur:monthly")
+        let recur = try await Self.todoctl(daemon, "edit", "1", "recur:weekly")
+        #expect(recur.status == 1 && recur.stderr.contains("#1 has no due date to repeat from: give it a due date in the same edit"), "\(recur)")
+        let undated = try await Self.todoctl(daemon, "edit", "2", "due:")
+        #expect(undated.status == 1 && undated.stderr.contains("#2 repeats from its due date: stop the repeat in the same edit (recur: or --no-every)"), "\(undated)")
+        // What it says to do works; a repeat from completion needs no due date.
+        #expect(try await Self.todoctl(daemon, "edit", "1", "recur:weekly", "due:fri").status == 0)
+        #expect(try await Self.todoctl(daemon, "edit", "2", "due:", "recur:").status == 0)
+        #expect(try await Self.todoctl(daemon, "add", "Water", "--every-after", "3d").status == 0)
         try await daemon.stop()
     }
 
@@ -277,6 +309,12 @@ struct TaskwarriorWordsEndToEndTests {
         // edit takes a filter only as --filter (it suggested `todoctl edit +x pri:H`, which fails).
         (["+x", "modify", "pri:H"], "todoctl reads the command first: try `todoctl edit --filter '+x' pri:H` (Taskwarrior's modify is todoctl's edit)"),
         (["project:work", "-home", "modify", "pri:H"], "todoctl reads the command first: try `todoctl edit --filter 'project:work -home' pri:H` (Taskwarrior's modify is todoctl's edit)"),
+        // Taskwarrior's ranges and info (outside probe).
+        (["2-4", "done"], "todoctl reads the command first: try `todoctl done 2-4`"),
+        (["1", "info"], "todoctl reads the command first: try `todoctl show 1` (Taskwarrior's info is todoctl's show)"),
+        // Taskwarrior's command names in todoctl's order (`modify` was "the commands are add, list …").
+        (["modify", "1", "pri:H"], "unknown command 'modify'; did you mean edit? (Taskwarrior's modify is todoctl's edit)"),
+        (["info", "1"], "unknown command 'info'; did you mean show? (Taskwarrior's info is todoctl's show)"),
     ])
     func taskwarriorOrder(arguments: [String], message: String) async throws {
         let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])

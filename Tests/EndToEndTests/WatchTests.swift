@@ -133,6 +133,21 @@ struct WatchTests {
         try await daemon.stop()
     }
 
+    @Test("watch's a line reads quotes as a shell reads the same words after todoctl add: Pay \"bill x:y\" due:\"next fri\" +home (it refused x:y and \"next as no modifiers; outside probe)")
+    func addPromptQuotes() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watch(daemon)
+        try await tmux.keys("a")
+        try await tmux.keys(#"Pay "bill x:y" due:"next fri" +home"#, "Enter")
+        try await tmux.waitFor("#1 [ ]   Pay bill x:y")
+        let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
+        #expect(listed.first?["title"] as? String == "Pay bill x:y", "\(listed)")
+        #expect(listed.first?["tags"] as? [String] == ["home"], "\(listed)")
+        #expect(listed.first?["due"] is String, "\(listed)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("the daemon restarted under it: watch says so, reconnects and shows the new state")
     func survivesRestart() async throws {
         let daemon = try await DaemonProcess.start()

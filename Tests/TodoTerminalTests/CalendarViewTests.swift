@@ -63,11 +63,11 @@ struct CalendarViewTests {
         #expect(common.prefix(6).last == " 8 22  23  24  25  26  27  28", "\(common)")
     }
 
-    @Test("at 40, 32 and 20 columns the grid stays whole and the list's wide titles are cut with … to the width")
+    @Test("at 40 and 32 columns the grid stays whole and the list's wide titles are cut with … to the width")
     func narrowWidths() {
         let view = CalendarView(year: 2026, month: 12, today: today, todos: boundary)
         let grid = view.grid(styler: plain)
-        for width in [40, 32, 20] {
+        for width in [40, 32] {
             let lines = view.lines(width: width, styler: plain)
             #expect(Array(lines.prefix(grid.count)) == grid)
             let list = lines.dropFirst(grid.count + 1)
@@ -76,6 +76,26 @@ struct CalendarViewTests {
         }
         let forty = view.lines(width: 40, styler: plain).last
         #expect(forty == "Th 31  #3 東京で会議の準備をするとても…", "\(forty ?? "")")
+    }
+
+    @Test("under 30 columns the grid drops its week numbers, under 21 it is left out, and the list keeps its days (at 20 its 30-column lines wrapped; outside probe)")
+    func narrowerThanTheGrid() {
+        let view = CalendarView(year: 2026, month: 12, today: today, todos: boundary)
+        #expect(view.lines(width: 24, styler: plain) == [
+            "    December 2026",
+            "Mo Tu We Th Fr Sa Su",
+            "    1² 2  3  4  5  6",
+            " 7  8  9 10 11 12 13",
+            "14 15 16 17 18 19 20",
+            "21 22 23 24 25 26 27",
+            "28 29 30 31¹",
+            "",
+            "Tu  1  #1 Dig beds",
+            "Tu  1  #2 Call Ann",
+            "Th 31  #3 東京で会議の…",
+        ])
+        #expect(view.lines(width: 12, styler: plain) == ["  Dec 2026", "", " 1 #1 Dig b…", " 1 #2 Call …", "31 #3 東京…"])
+        #expect(CalendarView(year: 2026, month: 12, today: today, todos: []).lines(width: 12, styler: plain) == ["  Dec 2026", "", "nothing due", "in December", "2026"])
     }
 
     @Test("today is in reverse video with colours, and plain without")

@@ -85,6 +85,23 @@ struct NarrowWidthTests {
         #expect(tooWide(lines, columns) == [], "\(columns) columns")
     }
 
+    @Test("calendar, projects and tags fit 12, 16 and 20 columns, keeping each day's todos and every count (their lines ran past the edge; outside probe)", arguments: [12, 16, 20])
+    func reports(columns: Int) {
+        let calendar = CalendarView(year: 2026, month: 11, today: today, todos: todos).lines(width: columns, styler: TextStyler(colours: false))
+        #expect(tooWide(calendar, columns) == [], "\(columns) columns: \(calendar)")
+        #expect(calendar.filter { $0.contains("#") }.count == todos.filter { $0.due?.month == 11 }.count, "\(calendar)")
+        let tallied = [
+            todo(1, "a", tags: ["project:家のこと.garden.beds", "とても長いタグの名前です", "home"]), todo(2, "b", tags: ["project:work", "home"], completed: true),
+        ]
+        let projects = ReportView.projects(ProjectTally.tallies(of: tallied), width: columns, styler: TextStyler(colours: false))
+        #expect(tooWide(projects, columns) == [], "\(columns) columns: \(projects)")
+        #expect(projects.first?.hasSuffix("  Open") == true || projects.first?.contains("  Open  Done") == true, "\(projects)")
+        #expect(projects.dropFirst().allSatisfy { $0.last?.isNumber == true || $0.hasSuffix("%") }, "\(projects)")
+        let tags = ReportView.tags(TagTally.tallies(of: tallied), width: columns, styler: TextStyler(colours: false))
+        #expect(tooWide(tags, columns) == [], "\(columns) columns: \(tags)")
+        #expect(tags.map { $0.split(separator: " ").last } == ["1", "1"], "\(tags)")
+    }
+
     @Test("every line of watch fits: rows, the marker, the detail and history panes, prompts, messages and the keys' page", arguments: widths)
     func watch(columns: Int) {
         let renderer = WatchRenderer(styler: TextStyler(colours: false))

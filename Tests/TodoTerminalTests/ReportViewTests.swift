@@ -21,6 +21,12 @@ struct ReportViewTests {
         #expect(ReportView.tags(tallies, styler: plain) == ["#outside  2", "#desk     1", "#diy      1", "#phone    1"])
     }
 
+    @Test("tags that tie on count are in sort -f's order, any case, upper case first where only case differs (Zeta came before alpha; outside probe)")
+    func tagsTieByNameInAnyCase() {
+        let tallies = TagTally.tallies(of: [todo(1, "a", tags: ["zeta", "Zeta", "alpha", "Beta", "beta", "_x", "Delta"]), todo(2, "b", tags: ["Work"])])
+        #expect(tallies.map(\.tag) == ["alpha", "Beta", "beta", "Delta", "Work", "Zeta", "zeta", "_x"], "\(tallies.map(\.tag))")
+    }
+
     @Test("projects: a parent counts its sub-projects' todos, sub-projects indented under it")
     func projects() {
         let tallies = ProjectTally.tallies(of: todos + [todo(6, "Gone", tags: ["project:gone"])].map {

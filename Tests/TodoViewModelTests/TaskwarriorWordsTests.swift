@@ -34,7 +34,34 @@ struct TaskwarriorWordsTests {
         #expect(refusal("pri:H pri:L", .filter) == "pri:L: the filter already asks for priority high, and a todo has one priority: give one")
         #expect(refusal("due:2026-12-01 due:tomorrow", .filter)?.contains("already asks for due date 2026-12-01") == true)
         #expect(try parse("pri:H priority:high", .filter).priority == .high)
-        #expect(try parse("Report pri:H pri:L").priority == .low, "in add the last wins, as in Taskwarrior")
+    }
+
+    @Test("add and edit refuse the same field given twice with two values, naming both (the last silently won): due:, wait:, pri:, recur:, project:, +project:", arguments: [
+        ("Report due:fri due:mon", TaskwarriorWords.Use.add, "due:fri and due:mon both give the due date, and a todo has one: give one of them"),
+        ("Report pri:H pri:L", .add, "pri:H and pri:L both give the priority, and a todo has one: give one of them"),
+        ("x project:a project:b", .add, "project:a and project:b both give the project, and a todo has one: give one of them"),
+        ("x project:a +project:b", .add, "project:a and +project:b both give the project, and a todo has one: give one of them"),
+        ("x wait:fri wait:mon", .add, "wait:fri and wait:mon both give the wait date"),
+        ("x recur:1w recur:daily", .add, "recur:1w and recur:daily both give the repeat"),
+        ("due: due:fri", .edit, "due: and due:fri both give the due date"),
+        ("pri:H pri:", .edit, "pri:H and pri: both give the priority"),
+        ("pro:a project:b", .edit, "pro:a and project:b both give the project"),
+    ])
+    func secondValue(line: String, use: TaskwarriorWords.Use, message: String) {
+        #expect(refusal(line, use)?.hasPrefix(message) == true, "\(refusal(line, use) ?? "taken")")
+    }
+
+    @Test("the same value twice is one wish, taken: pri:H priority:high, due:fri due:friday, project:a +project:a")
+    func sameValueTwice() throws {
+        let words = try parse("x pri:H priority:high due:fri due:friday project:a +project:a")
+        #expect(words.priority == .high && words.due == day("2026-11-27") && words.tags == ["project:a"], "\(words)")
+    }
+
+    @Test("an edit's empty pri: gives the priority a new todo has, normal: Taskwarrior's pri: clears it, and normal is its none (it was refused)")
+    func emptyPriorityInEdit() throws {
+        #expect(try parse("pri:", .edit).priority == .normal)
+        #expect(try parse("priority:", .edit).priority == .normal)
+        #expect(refusal("x pri:")?.contains("pri: needs a value") == true)
     }
 
     @Test("a project's name has no empty part between dots: project:a..b, .a and a. are refused (projects counted them apart from what a filter found)", arguments: ["a..b", ".a", "a.", "."])
@@ -48,11 +75,11 @@ struct TaskwarriorWordsTests {
         #expect(try parse("x " + word).tags == ["project:work.reports"])
     }
 
-    @Test("a todo is in one project: in add the last project: wins, in a filter both must hold")
+    @Test("a todo is in one project: in a filter both must hold")
     func oneProject() throws {
-        let added = try parse("x project:home +a pro:work")
-        #expect(added.tags == ["a", "project:work"])
-        #expect(added.projectTag == "project:work")
+        let added = try parse("x project:home +a")
+        #expect(added.tags == ["project:home", "a"])
+        #expect(added.projectTag == "project:home")
         #expect(try parse("project:home pro:work", .filter).tags == ["project:home", "project:work"])
     }
 
@@ -201,7 +228,7 @@ struct TaskwarriorWordsTests {
         ("recur:1w", .filter, "recur:1w: a filter cannot ask for a repeat period yet"),
         ("due.before:fri", .filter, "due.before:fri: due.before: is not understood yet (Taskwarrior's attribute modifiers)"),
         ("x due:", .add, "due: needs a value after the colon (due:)"),
-        ("x pri:", .edit, "pri: needs a value after the colon (priority: (pri:))"),
+        ("x pri:", .add, "pri: needs a value after the colon (priority: (pri:))"),
         // Taskwarrior's `modify project:` takes the todo out of its project; here a project is a tag.
         ("x project:", .edit, "project: needs a value after the colon (project: (pro:)); to take a todo out of its project, remove the tag: -project:NAME (todoctl show lists its tags)"),
         ("x pri:X", .add, "pri:X: \"X\" is not understood as a priority; priority: takes \(TaskwarriorWords.acceptedPriorities)"),
