@@ -49,8 +49,16 @@ struct EditCommand: AsyncParsableCommand {
     func validate() throws {
         if due != nil && noDue { throw ValidationError("--due and --no-due contradict each other: give one") }
         try selection.validate(refs: refs, direct: nil)
-        if try fieldEdit() == nil && (refs.count != 1 || selection.expression != nil) {
+        let edit = try fieldEdit()
+        if edit == nil && (refs.count != 1 || selection.expression != nil) {
             throw ValidationError("the editor edits one todo: to change several, say what to change (-p, -d, -t, --untag, -n, --title)")
+        }
+        // Several todos given one title is a slip, not a wish (`edit 3-5 2026 budget`, meant
+        // for #3, retitled all three alike; outside probe): refused, as the help says.
+        if let title = edit?.title, refs.count > 1 || selection.expression != nil {
+            let first = words.first.map { String($0.prefix { $0 != "-" && $0 != "," }) } ?? "N"
+            throw ValidationError(
+                "a new title is for one todo, and \(selection.expression != nil ? "a filter" : "\(refs.count) todos are named"): name one to retitle it (todoctl edit \(first.isEmpty ? "N" : first) \(title)), or leave the title out to change the others' fields")
         }
     }
 

@@ -77,6 +77,25 @@ struct BulkTests {
         try await daemon.stop()
     }
 
+    @Test("a new title is for one todo: edit 3-4 2026 budget, edit 3 4 --title and edit --filter --title are refused and change nothing (outside probe: all three took the title)")
+    func newTitleForOneTodo() async throws {
+        let daemon = try await DaemonProcess.start()
+        for title in ["A", "B", "C", "D"] { _ = try await todoctl(daemon, "add", title) }
+        for arguments in [["edit", "3-4", "2026", "budget"], ["edit", "3", "4", "--title", "X"], ["edit", "--filter", "--search A", "--title", "X"],
+                          ["edit", "1,2", "Y", "pri:H"]] {
+            let refused = try await run("todoctl", arguments, environment: daemon.environment.merging(fixedClock) { $1 })
+            #expect(refused.status == 64 && refused.stderr.contains("a new title is for one todo"), "\(arguments): \(refused)")
+        }
+        let refused = try await todoctl(daemon, "edit", "3-4", "2026", "budget")
+        #expect(refused.stderr.contains("todoctl edit 3 2026 budget"), "\(refused)")
+        let titles = try jsonArray(try await todoctl(daemon, "list", "-j").stdout).map { "\($0["number"] ?? "") \($0["title"] ?? "")" }
+        #expect(titles.sorted() == ["1 A", "2 B", "3 C", "4 D"], "\(titles)")
+        // One todo still takes a title from its words.
+        let one = try await todoctl(daemon, "edit", "3", "2026", "budget")
+        #expect(one.status == 0 && one.stdout.contains("2026 budget"), "\(one)")
+        try await daemon.stop()
+    }
+
     @Test("named todos are each reported, a refused one with its reason, and the exit is 1")
     func namedWithFailure() async throws {
         let daemon = try await FilterTests.week()
