@@ -31,7 +31,9 @@ public struct TodoTable: Sendable {
     public let dueWidth: Int
     /// The widest tags of a row (`#home #errands`), in columns: a width too narrow for
     /// everything cuts every title to the same columns, so that due dates line up.
-    public let tagsWidth: Int
+    public var tagsWidth: Int { rowTagsWidths.last ?? 0 }
+    /// Each row's tags' columns, in increasing order (see `line`'s share for the tags).
+    private let rowTagsWidths: [Int]
 
     /// - Parameter titleAllowance: columns beyond the widest title, for an indent and a
     ///   subtask progress (`render(_:styler:)`).
@@ -45,9 +47,24 @@ public struct TodoTable: Sendable {
         let widest = (rows.lazy.map { TerminalText.width(TerminalText.escaped($0.title)) }.max() ?? 5) + titleAllowance
         titleWidth = min(max(widest, 5), max(maximumTitleWidth, 5))
         dueWidth = rows.compactMap { $0.dueText.map(TerminalText.width) }.max() ?? 0
-        tagsWidth = rows.lazy.map { row in
+        rowTagsWidths = rows.map { row in
             row.todo.tags.reduce(max(0, row.todo.tags.count - 1)) { $0 + 1 + TerminalText.width(TerminalText.escaped($1)) }
-        }.max() ?? 0
+        }.sorted()
+    }
+
+    /// The columns the tags keep beside titles cut to one width: the widest row's tags
+    /// that fit in half of `shared` (what titles and tags share). Not simply the widest:
+    /// one row's long tag then cut every title to 10 columns (outside probe); that row
+    /// gives its tags up as `+N` instead, as any row does whose tags do not fit.
+    func tagsShare(of shared: Int) -> Int {
+        let half = max(shared / 2, 0)
+        // The last width at most `half`, by a binary search of the sorted widths.
+        var low = 0, high = rowTagsWidths.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rowTagsWidths[middle] <= half { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? rowTagsWidths[low - 1] : 0
     }
 
     /// The decimal digits of `number` (a minus sign counted as one).
@@ -125,7 +142,8 @@ public struct TodoTable: Sendable {
         // Every row's title the same columns, so that the due dates after it line up (rows
         // with fewer tags had wider titles: the due column wandered at 40 columns); a row
         // whose tags do not fit then gives them up, as below.
-        let columnTitle = limit == .max ? titleWidth : max(min(titleWidth, limit - lead - 2 - dueColumns - tagsWidth), shortestTitle)
+        let shared = limit - lead - 2 - dueColumns
+        let columnTitle = limit == .max ? titleWidth : max(min(titleWidth, shared - tagsShare(of: shared)), shortestTitle)
         // Without a width (a pipe), nothing is given up and nothing measured.
         if limit != .max {
             while lead + columnTitle + tail() > limit, !tags.isEmpty {

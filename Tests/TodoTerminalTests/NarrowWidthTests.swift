@@ -59,6 +59,22 @@ struct NarrowWidthTests {
         #expect(tooWide(lines, columns) == [], "\(columns) columns")
     }
 
+    @Test("one row's long tag does not cut every title: the other rows keep theirs whole, due dates line up, and that row shows +1 (outside probe: every title cut to 10 columns at 80)", arguments: [80, 100])
+    func longTagCutsOnlyItsRow(columns: Int) {
+        let rows = [
+            todo(1, "Write the quarterly report", due: today.adding(days: 1), tags: ["work", "project:office"]),
+            todo(2, "Short", due: today.adding(days: 4), tags: ["averyveryverylongtagname.withsubpartsandmore.evenlonger"]),
+            todo(3, "Café résumé for the trip", due: today.adding(days: 5), tags: ["home"]),
+        ].map { TodoViewModel($0, today: today) }
+        let lines = TodoTable(rows: rows, styler: TextStyler(colours: false), maximumTitleWidth: columns).render(width: columns)
+        #expect(lines[0].contains("Write the quarterly report") && lines[0].contains("#work #project:office"), "\(lines)")
+        #expect(lines[2].contains("Café résumé for the trip #home") == false && lines[2].contains("Café résumé for the trip"), "\(lines)")
+        #expect(lines[1].hasSuffix("+1"), "\(lines)")
+        let dueStarts = lines.map { line in line.range(of: "tomorrow").map { TerminalText.width(line[..<$0.lowerBound]) } ?? line.range(of: "in ").map { TerminalText.width(line[..<$0.lowerBound]) } }
+        #expect(Set(dueStarts).count == 1, "\(lines)")
+        #expect(tooWide(lines, columns) == [], "\(columns) columns")
+    }
+
     @Test("list --columns fits the width: titles give way, then the last columns (at 40 columns its rows ran to 77)", arguments: [12, 20, 30, 40])
     func chosenColumns(columns: Int) throws {
         let chosen = try TodoColumn.parse("number,title,project,tags,due")
