@@ -149,6 +149,10 @@ struct UndoCommand: AsyncParsableCommand {
         } catch let error as TodoClientError {
             if json, case .refused = error { try Terminal.printJSON([JournaledChange]()) }
             throw error
+        } catch let refusal as ExitCode where refusal == ExitStatus.refused {
+            // `undo --since` refused to take back more than 3 steps without a yes (outside probe).
+            if json { try Terminal.printJSON([JournaledChange]()) }
+            throw refusal
         }
     }
 

@@ -252,6 +252,11 @@ struct UndoRedoTests {
             #expect(result.status == 1 && result.stderr.contains("nothing to \(command)"), "\(command): \(result.status) \(result.stderr)")
             #expect((try? jsonArray(result.stdout))?.isEmpty == true, "\(command): \(result.stdout)")
         }
+        // undo --since refused for want of a yes (more than 3 steps, no terminal) prints [] too (it printed nothing; outside probe).
+        for title in ["A", "B", "C", "D"] { _ = try await daemon.todoctl("add", title) }
+        let since = try await daemon.todoctl("undo", "--since", "1h", "--json")
+        #expect(since.status == 1 && since.stderr.contains("cannot ask without a terminal"), "\(since.status) \(since.stderr)")
+        #expect((try? jsonArray(since.stdout))?.isEmpty == true, "undo --since: \(since.stdout)")
         try await daemon.stop()
     }
 
