@@ -48,13 +48,12 @@ struct AddCommand: AsyncParsableCommand {
     /// The todo the options and the words give.
     private func newTodo() throws -> NewTodo {
         let words = try ModifierWords.read(title, use: .add)
-        for (given, word, option) in [
-            (words.priority != nil && priority != nil, "pri:", "-p"), (words.due != nil && due != nil, "due:", "--due"),
-            (words.wait != nil && planning.wait != nil, "wait:", "--wait"),
-            (words.recurrence != nil && planning.recurrence != nil, "recur:", "--every/--every-after"),
-        ] where given {
-            throw ValidationError("\(word) and \(option) both set the same field: give one")
-        }
+        let day: (LocalDate?) -> String = { $0?.description ?? "" }
+        try ModifierWords.refuseClash("pri:", words.priority.map { $0 }, "-p", priority.map { $0 }, field: "priority") { $0?.rawValue ?? "" }
+        try ModifierWords.refuseClash("due:", words.due.map { $0 }, "--due", due.map { $0.date }, field: "due date", describe: day)
+        try ModifierWords.refuseClash("wait:", words.wait.map { $0 }, "--wait", planning.wait.map { $0.date }, field: "wait date", describe: day)
+        try ModifierWords.refuseClash(
+            "recur:", words.recurrence.map { $0 }, "--every/--every-after", planning.recurrence.map { $0 }, field: "repeat") { $0?.description ?? "" }
         try ModifierWords.refuseSecondProject(in: tags + words.tags)
         return NewTodo(
             title: words.title.joined(separator: " "), notes: notes ?? "", priority: words.priority ?? priority ?? .normal,

@@ -81,14 +81,22 @@ struct EditCommand: AsyncParsableCommand {
     private func fieldEdit() throws -> TodoEdit? {
         let modifiers = try ModifierWords.read(Array(words.dropFirst(named.count)), use: .edit)
         let newTitle = modifiers.title.isEmpty ? nil : modifiers.title.joined(separator: " ")
-        for (given, word, option) in [
-            (newTitle != nil && title != nil, "title words", "--title"), (modifiers.priority != nil && priority != nil, "pri:", "-p"),
-            ((modifiers.due != nil || modifiers.clearDue) && (due != nil || noDue), "due:", "--due/--no-due"),
-            ((modifiers.wait != nil || modifiers.clearWait) && (planning.set.wait != nil || planning.noWait), "wait:", "--wait/--no-wait"),
-            ((modifiers.recurrence != nil || modifiers.clearRecurrence) && (planning.set.recurrence != nil || planning.noEvery), "recur:", "--every/--no-every"),
-        ] where given {
-            throw ValidationError("\(word) and \(option) both say what to change: give one")
+        if let newTitle, let title, newTitle != title {
+            throw ValidationError("title words (\(newTitle)) and --title \(title) both give the title, and a todo has one: give one of them")
         }
+        // A field cleared is nil given: an empty due: and --no-due say the same.
+        func given<Value>(_ value: Value?, cleared: Bool) -> Value?? { value.map { $0 } ?? (cleared ? .some(nil) : nil) }
+        let day: (LocalDate?) -> String = { $0?.description ?? "" }
+        try ModifierWords.refuseClash("pri:", modifiers.priority.map { $0 }, "-p", priority.map { $0 }, field: "priority") { $0?.rawValue ?? "" }
+        try ModifierWords.refuseClash(
+            "due:", given(modifiers.due, cleared: modifiers.clearDue), noDue ? "--no-due" : "--due", given(due?.date, cleared: noDue),
+            field: "due date", describe: day)
+        try ModifierWords.refuseClash(
+            "wait:", given(modifiers.wait, cleared: modifiers.clearWait), planning.noWait ? "--no-wait" : "--wait",
+            given(planning.set.wait?.date, cleared: planning.noWait), field: "wait date", describe: day)
+        try ModifierWords.refuseClash(
+            "recur:", given(modifiers.recurrence, cleared: modifiers.clearRecurrence), planning.noEvery ? "--no-every" : "--every",
+            given(planning.set.recurrence, cleared: planning.noEvery), field: "repeat") { $0?.description ?? "" }
         try ModifierWords.refuseSecondProject(in: addTags + modifiers.tags)
         var edit = planning.applied(to: TodoEdit(
             title: title ?? newTitle, notes: notes, priority: priority ?? modifiers.priority, due: due?.date ?? modifiers.due,

@@ -82,6 +82,18 @@ enum ModifierWords {
         }
     }
 
+    /// Refuses a field given both as a modifier and as an option with two values (`pri:H -p
+    /// low`), naming both, as two modifiers are; the same value twice (`pri:H -p high`) is
+    /// taken. nil is a value here: a field cleared (an empty `due:`, `--no-due`).
+    static func refuseClash<Value: Equatable>(
+        _ word: String, _ modifier: Value??, _ option: String, _ optionValue: Value??, field: String, describe: (Value?) -> String
+    ) throws {
+        guard let modifier, let optionValue, modifier != optionValue else { return }
+        func said(_ name: String, _ value: Value?) -> String { [name, describe(value)].filter { !$0.isEmpty }.joined(separator: " ") }
+        throw ValidationError(
+            "\(said(word, modifier)) and \(said(option, optionValue)) both give the \(field), and a todo has one: give one of them")
+    }
+
     /// Refuses two different projects among the tags to give (`-t project:a project:b`): a
     /// todo is in one, and the last named silently won (or, in add, the todo got both).
     static func refuseSecondProject(in tags: [String]) throws {

@@ -182,6 +182,28 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("a field given as a modifier and as an option is taken when both say the same (pri:H -p high was refused) and refused naming both values when they differ, in add and edit alike (outside probe)")
+    func modifierAndOption() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "B", "due:2026-12-01")
+        for arguments in [["add", "X", "pri:H", "-p", "high"], ["edit", "1", "pri:H", "-p", "high"], ["edit", "1", "due:", "--no-due"],
+                          ["add", "Y", "due:2026-12-01", "--due", "2026-12-01"]] {
+            let taken = try await Self.todoctl(daemon, arguments)
+            #expect(taken.status == 0, "\(arguments): \(taken)")
+        }
+        for (arguments, both) in [
+            (["add", "X", "pri:H", "-p", "low"], "pri: high and -p low both give the priority"),
+            (["edit", "2", "pri:L", "-p", "high"], "pri: low and -p high both give the priority"),
+            (["add", "X", "due:2026-12-01", "--due", "2026-12-02"], "due: 2026-12-01 and --due 2026-12-02 both give the due date"),
+            (["edit", "1", "due:2026-12-01", "--no-due"], "due: 2026-12-01 and --no-due both give the due date"),
+            (["edit", "1", "Title", "--title", "Other"], "title words (Title) and --title Other both give the title"),
+        ] {
+            let refused = try await Self.todoctl(daemon, arguments)
+            #expect(refused.status == 64 && refused.stderr.contains(both + ", and a todo has one: give one of them"), "\(arguments): \(refused)")
+        }
+        try await daemon.stop()
+    }
+
     @Test("a todo that repeats from its due date needs one, as Taskwarrior refuses add x recur:weekly: add without due:, edit giving recur: to a todo without one, edit removing the due date of one that repeats (all were taken; outside probe)")
     func repeatNeedsDue() async throws {
         let daemon = try await Self.start()
