@@ -47,6 +47,10 @@ struct WatchLoop {
         case .link(.change(let change, _)):
             // The totals count every change, also one the list holds back.
             screen.totals.count(change)
+            // A deletion or a restoration is counted by the todo's state after it, which is not
+            // the state it left when an undo took back its completion too (an add and its done
+            // undone together went to -1 open; outside probe): the daemon counts again.
+            if change.kind == .deleted || change.kind == .restored { askTotals() }
             if awaitingList { heldChanges.append(change); break }
             // A gap in the sequence means a change was missed: ask for the whole list again.
             if change.sequence > screen.list.asOf + 1 { reload(screen.list.filter) }
