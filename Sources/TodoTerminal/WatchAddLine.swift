@@ -40,6 +40,11 @@ enum WatchAddLine {
                 throw Refusal(message: "\(name): give it a value, as in \(name) \(example)")
             }
             if attached == nil { rest.removeFirst() }
+            // A tag is one word: `-t "two words"` made the modifier `+two words`, which reads
+            // as a quoted title phrase, and the tag went into the title unsaid (outside probe).
+            if modifier == "+", value.contains(where: { $0.isWhitespace || $0 == "," }) {
+                throw Refusal(message: "\(name) \"\(value)\" is not one tag: a tag has no spaces or commas; give each tag its own \(name)")
+            }
             // -t takes a tag as add does, #home or home.
             result.append(modifier + (modifier == "+" && value.hasPrefix("#") ? String(value.dropFirst()) : value))
         }

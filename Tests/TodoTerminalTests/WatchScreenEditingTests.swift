@@ -75,6 +75,8 @@ struct WatchScreenEditingTests {
         // The same field twice with two values (the last silently won; outside probe).
         ("Pay pri:H pri:L", "pri:H and pri:L both give the priority"), ("Pay -d fri due:mon", "due:fri and due:mon both give the due date"),
         ("Pay project:a -t project:b", "project:a and +project:b both give the project"),
+        // A tag with a space went into the title, unsaid (outside probe).
+        (#"Tagged -t "two words""#, #"-t "two words" is not one tag"#), ("Tagged --tag=a,b", #"--tag "a,b" is not one tag"#),
     ])
     func addOptionRefused(line: String, message: String) {
         var screen = screen([])
