@@ -43,7 +43,12 @@ struct AddCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws { _ = try newTodo() }
+    func validate() throws {
+        // Seen here, so refused as the other mistakes in the words are (exit 64), before the
+        // daemon would refuse it (exit 1; outside probe: two exit codes for one kind of slip).
+        let new = try newTodo()
+        if new.recurrence?.basis == .due && new.due == nil { throw ValidationError("due: \(TodoValidation.repeatWithoutDue)") }
+    }
 
     /// The todo the options and the words give.
     private func newTodo() throws -> NewTodo {
