@@ -87,8 +87,16 @@ enum LeadingOptions {
 
     /// `unknown command 'ad'; did you mean add?`, or the commands when none is near.
     private static func unknown(_ word: String) -> String {
-        if let meant = taskwarriorCommands[word.lowercased()] {
-            return "unknown command '\(word)'; did you mean \(meant)? (Taskwarrior's \(word.lowercased()) is todoctl's \(meant))"
+        let lower = word.lowercased()
+        if let meant = taskwarriorCommands[lower] {
+            return "unknown command '\(word)'; did you mean \(meant)? (Taskwarrior's \(lower) is todoctl's \(meant))"
+        }
+        // Taskwarrior takes the start of a command (mod, del, inf): the one command it starts,
+        // todoctl's or Taskwarrior's name for one (they got the list of commands; outside probe).
+        let started = Set((commandNames.map { ($0, $0) } + taskwarriorCommands.map { ($0.key, $0.value) }).filter { lower.count >= 2 && $0.0.hasPrefix(lower) }.map(\.1))
+        if started.count == 1, let meant = started.first {
+            let taskwarriorName = taskwarriorCommands.first { $0.value == meant && $0.key.hasPrefix(lower) }?.key
+            return "unknown command '\(word)'; did you mean \(meant)?" + (taskwarriorName.map { " (Taskwarrior's \($0) is todoctl's \(meant))" } ?? "")
         }
         if let meant = Nearest.word(to: word.lowercased(), in: commandNames) {
             return "unknown command '\(word)'; did you mean \(meant)?"

@@ -313,6 +313,11 @@ struct TaskwarriorWordsEndToEndTests {
         let result = try await Self.todoctl(daemon, "ad", "Foo")
         #expect(result.status == 64)
         #expect(result.stderr == "todoctl: unknown command 'ad'; did you mean add?\n", "\(result.stderr)")
+        // The start of a command, as Taskwarrior takes one (they got the list of commands; outside probe).
+        for (typed, meant) in [("mod", "did you mean edit? (Taskwarrior's modify is todoctl's edit)"), ("del", "did you mean delete?"), ("inf", "did you mean show? (Taskwarrior's info is todoctl's show)")] {
+            let started = try await Self.todoctl(daemon, typed, "1")
+            #expect(started.status == 64 && started.stderr == "todoctl: unknown command '\(typed)'; \(meant)\n", "\(typed): \(started.stderr)")
+        }
         let far = try await Self.todoctl(daemon, "zzzzzz")
         #expect(far.status == 64)
         #expect(far.stderr.contains("unknown command 'zzzzzz'; the commands are add, list, next"), "\(far.stderr)")
