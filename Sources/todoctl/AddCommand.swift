@@ -47,6 +47,11 @@ struct AddCommand: AsyncParsableCommand {
         // Seen here, so refused as the other mistakes in the words are (exit 64), before the
         // daemon would refuse it (exit 1; outside probe: two exit codes for one kind of slip).
         let new = try newTodo()
+        // Bare `add`, or only modifiers: a usage mistake seen here (exit 64, as bare `done` is),
+        // with what to give; the daemon's refusal (exit 1) said only that the title was empty.
+        if new.title.allSatisfy(\.isWhitespace) {
+            throw ValidationError("a todo needs a title: give its words (todoctl add Buy milk); +tag, pri:H and due:fri set fields and are no title")
+        }
         if new.recurrence?.basis == .due && new.due == nil { throw ValidationError("due: \(TodoValidation.repeatWithoutDue)") }
     }
 

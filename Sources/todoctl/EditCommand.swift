@@ -98,6 +98,10 @@ struct EditCommand: AsyncParsableCommand {
             "recur:", given(modifiers.recurrence, cleared: modifiers.clearRecurrence), planning.noEvery ? "--no-every" : "--every",
             given(planning.set.recurrence, cleared: planning.noEvery), field: "repeat") { $0?.description ?? "" }
         try ModifierWords.refuseSecondProject(in: addTags + modifiers.tags)
+        // A tag added and removed in one edit is a slip (`edit 1 +qq -qq` said nothing to change; add refuses -tag).
+        if let both = (addTags + modifiers.tags).first(where: { (removeTags + modifiers.removedTags).contains($0) }) {
+            throw ValidationError("+\(both) and -\(both) both name the tag \(both), to add and to remove: give one")
+        }
         var edit = planning.applied(to: TodoEdit(
             title: title ?? newTitle, notes: notes, priority: priority ?? modifiers.priority, due: due?.date ?? modifiers.due,
             clearDue: noDue || modifiers.clearDue, addTags: addTags + modifiers.tags, removeTags: removeTags + modifiers.removedTags))

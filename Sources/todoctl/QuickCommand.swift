@@ -35,7 +35,8 @@ enum QuickCommand: Equatable {
             let refs = words.compactMap { Self.isPlain($0) ? TodoRef($0) : nil }
             guard refs.count == words.count else { return nil }
             self = .done(refs)
-        case "add" where !words.isEmpty && words.allSatisfy(Self.isPlain):
+        // A title of spaces goes to ArgumentParser's add, which refuses it as usage (exit 64).
+        case "add" where !words.isEmpty && words.allSatisfy(Self.isPlain) && !words.allSatisfy({ $0.allSatisfy(\.isWhitespace) }):
             // Joined as an Array: the slice's `joined` was the unspecialized generic, whose
             // associated-type lookups scanned the binary's conformance records (6% of `add`'s CPU).
             self = .add(title: Array(words).joined(separator: " "))

@@ -149,15 +149,21 @@ struct TodoctlTests {
         try await daemon.stop()
     }
 
-    @Test("refusals exit 1 with the daemon's message: unknown todo, empty title, invalid tag")
+    @Test("refusals exit 1 with the daemon's message: unknown todo, invalid tag; an add without a title is bad usage, 64, as bare done is (it was the daemon's 1; outside probe)")
     func refusals() async throws {
         let daemon = try await DaemonProcess.start()
         let unknown = try await daemon.todoctl("done", "42")
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no todo #42"))
-        let empty = try await daemon.todoctl("add", "   ")
-        #expect(empty.status == 1)
-        #expect(empty.stderr.contains("title"))
+        for words in [["add", "   "], ["add"], ["add", "pri:H", "+x"]] {
+            let empty = try await run("todoctl", words, environment: daemon.environment)
+            #expect(empty.status == 64 && empty.stderr.contains("a todo needs a title: give its words (todoctl add Buy milk)"), "\(words): \(empty)")
+        }
+        // A tag added and removed in one edit is refused, as add refuses a -tag (edit said nothing to change).
+        _ = try await daemon.todoctl("add", "y")
+        let both = try await daemon.todoctl("edit", "1", "+qq", "-qq")
+        #expect(both.status == 64 && both.stderr.contains("+qq and -qq both name the tag qq"), "\(both)")
+        _ = try await daemon.todoctl("rm", "1")
         let tag = try await daemon.todoctl("add", "x", "--tag", "two words")
         #expect(tag.status == 1)
         #expect(tag.stderr.contains("not one word"))
