@@ -5,7 +5,8 @@ import TodoViewModel
 /// on the left), each day with due todos marked with their count (`12²`), today in
 /// reverse video; under it, the month's due todos, one a line, titles cut with `…` to
 /// the width given. The grid is 30 columns; on a narrower terminal it drops the week
-/// numbers (21 columns), and under that it is left out, the month's name and its list
+/// numbers (28 columns), then the marks of counts (21 columns: a day's digits and a space,
+/// coloured when due), and under that it is left out, the month's name and its list
 /// kept: a grid past the edge wrapped into a jumble of numbers.
 public struct CalendarView: Sendable {
     public let year: Int
@@ -38,7 +39,10 @@ public struct CalendarView: Sendable {
 
     /// The grid's width with the week numbers, and without them (a day's two digits and mark).
     public static let gridWidth = 2 + 7 * 4
-    public static let gridWidthWithoutWeeks = 7 * 3
+    public static let gridWidthWithoutWeeks = 7 * 4
+    /// Without the marks too: in three columns a day's mark touched the next day's digits
+    /// (`27³28¹29` at 25 columns; outside probe), so there a due day is only coloured.
+    public static let gridWidthWithoutMarks = 7 * 3
 
     /// The year in four digits, as dates and the month argument write it: "January 0001",
     /// not "January 1".
@@ -51,15 +55,17 @@ public struct CalendarView: Sendable {
     /// (see the type), the name alone, shortened (Dec 2026) where it does not fit.
     public func grid(width: Int = CalendarView.gridWidth, styler: TextStyler) -> [String] {
         let weeks = width >= Self.gridWidth
-        let gridWidth = weeks ? Self.gridWidth : Self.gridWidthWithoutWeeks
+        let marks = width >= Self.gridWidthWithoutWeeks
+        let gridWidth = weeks ? Self.gridWidth : marks ? Self.gridWidthWithoutWeeks : Self.gridWidthWithoutMarks
         let long = "\(Self.monthNames[month - 1]) \(yearText)"
         let title = long.count <= width ? long : "\(Self.monthNames[month - 1].prefix(3)) \(yearText)"
         let left = max(0, (min(gridWidth, width) - title.count) / 2)
         var lines = [String(repeating: " ", count: left) + styler.apply(.bold, to: title)]
-        guard width >= Self.gridWidthWithoutWeeks else { return lines }
-        // Without week numbers a day is its two digits and its mark, under its weekday's name.
-        let cellLead = weeks ? " " : ""
-        let header = weeks ? "Wk" + Self.dayNames.map { " \($0) " }.joined() : Self.dayNames.map { "\($0) " }.joined()
+        guard width >= Self.gridWidthWithoutMarks else { return lines }
+        // A day is a space, its two digits and its mark; without the marks, its digits and a
+        // space, under its weekday's name.
+        let cellLead = marks ? " " : ""
+        let header = (weeks ? "Wk" : "") + Self.dayNames.map { marks ? " \($0) " : "\($0) " }.joined()
         lines.append(styler.apply(.dim, to: header).trimmingTrailingSpaces())
         let days = LocalDate.daysIn(month: month, year: year)
         guard let first = LocalDate(year: year, month: month, day: 1) else { return lines }
@@ -78,7 +84,7 @@ public struct CalendarView: Sendable {
                 let count = counts[date.day] ?? 0
                 let number = Self.padded(String(date.day), 2)
                 let style: TextStyler.Style? = date == today ? .reverse : (count > 0 ? .yellow : nil)
-                line += cellLead + styler.apply(style, to: number) + styler.apply(.yellow, to: Self.mark(count))
+                line += cellLead + styler.apply(style, to: number) + (marks ? styler.apply(.yellow, to: Self.mark(count)) : " ")
             }
             lines.append(line.trimmingTrailingSpaces())
             monday = monday.adding(days: 7)

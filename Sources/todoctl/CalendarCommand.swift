@@ -12,8 +12,9 @@ struct CalendarCommand: AsyncParsableCommand {
             (12² is two due on the 12th, ⁺ more than nine); today is in reverse video (plain \
             with NO_COLOR or through a pipe). The month's due todos follow the grid, their \
             titles cut with … to the terminal's width ($COLUMNS, else the terminal's, else 80); \
-            narrower than the grid's 30 columns its week numbers go, and under 21 the grid \
-            itself, the month's name and its todos kept.
+            narrower than the grid's 30 columns its week numbers go, under 28 the counts' marks \
+            (due days only coloured), and under 21 the grid itself, the month's name and its \
+            todos kept.
             """,
         aliases: ["cal"])
 

@@ -78,17 +78,26 @@ struct CalendarViewTests {
         #expect(forty == "Th 31  #3 東京で会議の準備をするとても…", "\(forty ?? "")")
     }
 
-    @Test("under 30 columns the grid drops its week numbers, under 21 it is left out, and the list keeps its days (at 20 its 30-column lines wrapped; outside probe)")
+    @Test("under 30 columns the grid drops its week numbers, under 28 its marks (they touched the next day: 27³28¹29), under 21 it is left out, and the list keeps its days (at 20 its 30-column lines wrapped; outside probe)")
     func narrowerThanTheGrid() {
         let view = CalendarView(year: 2026, month: 12, today: today, todos: boundary)
+        #expect(Array(view.lines(width: 28, styler: plain).prefix(7)) == [
+            "       December 2026",
+            " Mo  Tu  We  Th  Fr  Sa  Su",
+            "      1²  2   3   4   5   6",
+            "  7   8   9  10  11  12  13",
+            " 14  15  16  17  18  19  20",
+            " 21  22  23  24  25  26  27",
+            " 28  29  30  31¹",
+        ], "\(view.lines(width: 28, styler: plain))")
         #expect(view.lines(width: 24, styler: plain) == [
             "    December 2026",
             "Mo Tu We Th Fr Sa Su",
-            "    1² 2  3  4  5  6",
+            "    1  2  3  4  5  6",
             " 7  8  9 10 11 12 13",
             "14 15 16 17 18 19 20",
             "21 22 23 24 25 26 27",
-            "28 29 30 31¹",
+            "28 29 30 31",
             "",
             "Tu  1  #1 Dig beds",
             "Tu  1  #2 Call Ann",
