@@ -56,7 +56,8 @@ struct EditCommand: AsyncParsableCommand {
         // Several todos given one title is a slip, not a wish (`edit 3-5 2026 budget`, meant
         // for #3, retitled all three alike; outside probe): refused, as the help says.
         if let title = edit?.title, refs.count > 1 || selection.expression != nil {
-            let first = words.first.map { String($0.prefix { $0 != "-" && $0 != "," }) } ?? "N"
+            // The first todo named (`3` of `3-5`); with a filter, none is named: N.
+            let first = selection.expression == nil ? words.first.map { String($0.prefix { $0 != "-" && $0 != "," }) } ?? "N" : "N"
             throw ValidationError(
                 "a new title is for one todo, and \(selection.expression != nil ? "a filter" : "\(refs.count) todos are named"): name one to retitle it (todoctl edit \(first.isEmpty ? "N" : first) \(title)), or leave the title out to change the others' fields")
         }
