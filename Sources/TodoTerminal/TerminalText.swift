@@ -127,11 +127,18 @@ public enum TerminalText {
 
     /// `text` cut to `columns` and padded with spaces to exactly that width.
     public static func fitted(_ text: String, toWidth columns: Int) -> String {
+        let (cut, padding) = fitting(text, toWidth: columns)
+        return padded(cut, by: padding)
+    }
+
+    /// `fitted(_:toWidth:)` as the text cut and the spaces to pad it with, for a caller
+    /// that writes the spaces itself (`TodoTable.line`).
+    static func fitting(_ text: String, toWidth columns: Int) -> (text: String, padding: Int) {
         // Measured once: a text that fits is padded by what its width leaves.
         let textWidth = width(text)
-        guard textWidth > columns else { return padded(text, by: columns - textWidth) }
+        guard textWidth > columns else { return (text, max(0, columns - textWidth)) }
         let cut = truncated(text, width: textWidth, toWidth: columns)
-        return padded(cut, by: columns - width(cut))
+        return (cut, max(0, columns - width(cut)))
     }
 
     /// `text` and `count` spaces after it.

@@ -17,6 +17,24 @@ public struct TextStyler: Sendable {
         guard colours, let style, !text.isEmpty else { return text }
         return "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m"
     }
+
+    /// `apply` as bytes: `padding` spaces and what `write` appends, styled unless empty.
+    func write(_ style: Style?, padding: Int = 0, into bytes: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+        guard colours, let style else {
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: max(0, padding)))
+            return write(&bytes)
+        }
+        let start = bytes.count
+        bytes.append(contentsOf: "\u{1B}[\(style.rawValue)m".utf8)
+        let text = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: max(0, padding)))
+        write(&bytes)
+        if bytes.count == text {
+            bytes.removeSubrange(start...)
+        } else {
+            bytes.append(contentsOf: "\u{1B}[0m".utf8)
+        }
+    }
 }
 
 /// Todos as table rows for people: number, done box, priority mark, title, due, tags.
@@ -114,8 +132,7 @@ public struct TodoTable: Sendable {
     public func line(
         _ row: TodoViewModel, titlePrefix: String = "", titleSuffix: String = "", dimmed: Bool = false, fittingWidth limit: Int = .max
     ) -> String {
-        let numberText = row.numberText
-        let number = String(repeating: " ", count: max(0, numberWidth - numberText.utf8.count)) + numberText
+        let numberColumns = 1 + Self.digits(row.number)
         let mark = row.priorityMark.isEmpty ? " " : row.priorityMark
         // Number, box and mark with their spaces before the title; due and tags after it.
         let lead = numberWidth + 7
@@ -123,7 +140,7 @@ public struct TodoTable: Sendable {
         let fewestTitleColumns = min(titleWidth, 5)
         let dueRoom = limit == .max ? dueWidth : limit - lead - fewestTitleColumns - 2
         let dueColumns = dueRoom >= dueWidth ? dueWidth : dueRoom >= 5 ? dueRoom : 0
-        let due = TerminalText.fitted(row.dueText ?? "", toWidth: dueColumns)
+        let due = TerminalText.fitting(row.dueText ?? "", toWidth: dueColumns)
         var tags = row.todo.tags.map { TerminalText.escaped("#" + $0) }
         var hidden = 0
         var countsHidden = true
@@ -158,26 +175,34 @@ public struct TodoTable: Sendable {
         }
         let titleColumns = max(1, min(columnTitle, limit == .max ? titleWidth : limit - lead - tail()))
         let escapedTitle = TerminalText.escaped(row.title)
-        let title = TerminalText.fitted(
+        let title = TerminalText.fitting(
             titlePrefix.isEmpty && titleSuffix.isEmpty ? escapedTitle : titlePrefix + escapedTitle + titleSuffix, toWidth: titleColumns)
-        // Gathered as bytes and made a String once, its trailing spaces dropped as bytes (a
-        // space is one byte, never part of another character): appended to a String, the
-        // line's ten pieces cost 320 instructions each in String.append's checks and growth,
-        // a quarter of drawing a row (callgrind, `todoctl list` of 10,000).
-        let cells = [
-            styler.apply(.dim, to: number),
-            styler.apply(row.isCompleted ? .green : nil, to: row.doneBox),
-            styler.apply(row.todo.priority == .high ? .red : .dim, to: mark),
-            styler.apply(row.isCompleted || row.isDeleted || dimmed ? .dim : nil, to: title),
-            styler.apply(row.isOverdue ? .red : .yellow, to: due),
-            styler.apply(.cyan, to: tagsLine),
-        ]
+        // Written as bytes, padding included, and made a String once, its trailing spaces
+        // dropped as bytes (a space is one byte, never part of another character): as
+        // Strings, padded, styled and joined, a row's pieces were most of drawing it
+        // (callgrind, `todoctl list` of 10,000).
         var line: [UInt8] = []
-        line.reserveCapacity(cells.reduce(cells.count) { $0 + $1.utf8.count })
-        for cell in cells {
-            if !line.isEmpty { line.append(UInt8(ascii: " ")) }
-            line.append(contentsOf: cell.utf8)
+        line.reserveCapacity(lead + titleColumns + dueColumns + tagsLine.utf8.count + 48)
+        styler.write(.dim, padding: numberWidth - numberColumns, into: &line) { line in
+            line.append(UInt8(ascii: "#"))
+            line.append(contentsOf: String(row.number).utf8)
         }
+        line.append(UInt8(ascii: " "))
+        styler.write(row.isCompleted ? .green : nil, into: &line) { $0.append(contentsOf: row.doneBox.utf8) }
+        line.append(UInt8(ascii: " "))
+        styler.write(row.todo.priority == .high ? .red : .dim, into: &line) { $0.append(contentsOf: mark.utf8) }
+        line.append(UInt8(ascii: " "))
+        styler.write(row.isCompleted || row.isDeleted || dimmed ? .dim : nil, into: &line) { line in
+            line.append(contentsOf: title.text.utf8)
+            line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: title.padding))
+        }
+        line.append(UInt8(ascii: " "))
+        styler.write(row.isOverdue ? .red : .yellow, into: &line) { line in
+            line.append(contentsOf: due.text.utf8)
+            line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: due.padding))
+        }
+        line.append(UInt8(ascii: " "))
+        styler.write(.cyan, into: &line) { $0.append(contentsOf: tagsLine.utf8) }
         while line.last == UInt8(ascii: " ") { line.removeLast() }
         return String(decoding: line, as: UTF8.self)
     }

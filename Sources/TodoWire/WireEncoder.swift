@@ -55,7 +55,7 @@ final class WireEncoder: Encoder {
         case let detail as TodoDetailViewModel where detail.parentTodo == nil && detail.subtasks.isEmpty:
             return .bytes(try EncodedTodoCache.shared.bytes(of: detail.todo))
         // A list's rows: the cache looked up once for all of them, not once a row.
-        case let rows as [TodoViewModel]: return .array(EncodedArray(elements: try EncodedTodoCache.shared.bytes(of: rows.map(\.todo)).map(EncodedValue.bytes)))
+        case let rows as [TodoViewModel]: return .array(EncodedArray(elements: try EncodedTodoCache.shared.bytes(of: rows).map(EncodedValue.bytes)))
         default:
             let child = WireEncoder(scratch: scratch, codingPath: codingPath + [key])
             try value.encode(to: child)

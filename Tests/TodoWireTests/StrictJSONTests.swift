@@ -61,6 +61,36 @@ struct StrictJSONTests {
         #expect(message(#"{"event":"requestStatus","data":{"exent":1,"e\u0078ent":2}}"#).contains("duplicate key \"exent\""))
     }
 
+    @Test("a key after an escaped spelling of it is a duplicate, and so is each of many keys repeated at once")
+    func duplicatesPastTheFingerprintFilter() {
+        // Keys whose fingerprint is new skip the comparison; an escaped key compares every later one.
+        #expect(message(#"{"event":"requestStatus","data":{"e\u0078ent":1,"exent":2}}"#).contains("duplicate key \"exent\""))
+        for count in [2, 17, 31, 32, 33] {
+            let keys = (0..<count).map { "\"k\($0)\":0" }.joined(separator: ",")
+            #expect(message(#"{"event":"requestStatus","data":{"# + keys + ",\"k\(count - 1)\":1}}").contains("duplicate key \"k\(count - 1)\""))
+        }
+    }
+
+    @Test("a string's quote, backslash, control character or invalid UTF-8 is seen at every offset of a long string")
+    func stringStopsAtEveryOffset() {
+        for offset in 0..<20 {
+            let before = String(repeating: "a", count: offset), after = String(repeating: "b", count: 20)
+            #expect(message("{\"event\":\"requestStatus\",\"x\":\"" + before + "\u{1}" + after + "\"}").contains("raw control character"))
+            #expect(message("{\"event\":\"requestStatus\",\"x\":\"" + before + "\\q" + after + "\"}").contains("bad escape"))
+            // The string ends at the quote: what follows it is no JSON.
+            #expect(message("{\"event\":\"requestStatus\",\"x\":\"" + before + "\"" + after + "\"}").contains("expected ',' or '}'"))
+            var bytes = Array("{\"event\":\"requestStatus\",\"x\":\"\(before)".utf8) + [0xC3] + Array("\(after)\"}".utf8)
+            #expect(rejectedBytes(bytes).contains("UTF-8"))
+            bytes = Array("{\"event\":\"requestNoSuchThing\",\"x\":\"\(before)é\(after)\"}".utf8)
+            #expect(rejectedBytes(bytes).contains("unknown event"))
+        }
+    }
+
+    private func rejectedBytes(_ bytes: [UInt8]) -> String {
+        if case .failure(let rejected) = codec.decodeRequest(ByteBuffer(bytes: bytes)) { return rejected.error.message }
+        return "decoded"
+    }
+
     @Test("a duplicate among many keys is found too, in linear time")
     func duplicateAmongMany() {
         let keys = (0..<50_000).map { "\"k\($0)\":0" }.joined(separator: ",")
