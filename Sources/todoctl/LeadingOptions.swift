@@ -37,6 +37,11 @@ enum LeadingOptions {
         name == "help" || commandNames.contains(name)
     }
 
+    /// The command called `name` (its name or an alias); nil for help and any other word.
+    static func command(named name: String) -> ParsableCommand.Type? {
+        TodoctlCommand.configuration.subcommands.first { ([$0.configuration.commandName ?? ""] + $0.configuration.aliases).contains(name) }
+    }
+
     /// Every command's name and alias.
     private static var commandNames: [String] {
         TodoctlCommand.configuration.subcommands.flatMap { [$0.configuration.commandName ?? ""] + $0.configuration.aliases }

@@ -85,6 +85,21 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("edit 1 -x and list -x read a one-letter -x that is no option of the command as the tag x, as Taskwarrior does (\"Unknown option '-x'\"); -t, -p and -a stay options (outside probe)")
+    func oneASCIILetterTagRemoval() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "Party", "+x", "+y")
+        _ = try await Self.added(daemon, "Milk", "+y")
+        let listed = try await Self.todoctl(daemon, "list", "-x", "-a", "--json")
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(((try? jsonArray(listed.stdout)) ?? []).compactMap { $0["title"] as? String } == ["Milk"], "\(listed.stdout)")
+        let edited = try await Self.todoctl(daemon, "edit", "1", "-x", "-t", "z", "-p", "H")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let shown = try jsonObject(try await Self.todoctl(daemon, "show", "1", "--json").stdout)
+        #expect(shown["tags"] as? [String] == ["y", "z"] && shown["priority"] as? String == "high", "\(shown)")
+        try await daemon.stop()
+    }
+
     @Test("list +OVERDUE, +TODAY and +COMPLETED find what they say, as Taskwarrior's virtual tags do (+OVERDUE listed nothing), and add x +OVERDUE is refused (it made a tag)")
     func virtualTags() async throws {
         let daemon = try await Self.start()
