@@ -177,9 +177,28 @@ extension TodoctlCommand {
         let marked = ModifierWords.marked(moved)
         let finished = DispatchSemaphore(value: 0)
         Task.detached {
-            await main(marked)
+            await parseAndRun(marked)
             finished.signal()
         }
         finished.wait()
+    }
+
+    /// ArgumentParser's `main(_:)`, but a usage error of its own gets advice (`UsageAdvice`).
+    private static func parseAndRun(_ arguments: [String]) async {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let said = message(for: error)
+            let name = arguments.first.flatMap { LeadingOptions.command(named: $0)?.configuration.commandName } ?? "list"
+            guard exitCode(for: error) == .validationFailure, let advised = UsageAdvice.advised(said, command: name) else { exit(withError: error) }
+            let full = fullMessage(for: error)
+            FileHandle.standardError.write(Data((full.replacingOccurrences(of: said, with: advised) + "\n").utf8))
+            Foundation.exit(exitCode(for: error).rawValue)
+        }
     }
 }

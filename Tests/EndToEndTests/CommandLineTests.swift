@@ -217,4 +217,19 @@ extension CommandLineTests {
             for word in words { #expect(result.stderr.contains(word), "\(command): \(result.stderr)") }
         }
     }
+
+    @Test("ArgumentParser's own errors say what to do, on their first line, exit 64: list --limit x, show and export alone (they said only what was wrong; outside probe)", arguments: [
+        (["list", "--limit", "x"], "todoctl: The value 'x' is invalid for '--limit <N>': give a number of todos: todoctl list --limit 20"),
+        (["log", "--limit"], "todoctl: Missing value for '--limit <n>': give a number of changes: todoctl log --limit 20"),
+        (["show"], "todoctl: Missing expected argument '<ref>': give a todo's number (or id): todoctl show 3"),
+        (["export"], "todoctl: Missing expected argument '--to <to>': say which format to write: todoctl export --to taskwarrior (or ical, todotxt, json), -o FILE for a file"),
+        (["import"], "todoctl: Missing expected argument '--from <from>': say which format it reads: todoctl import --from taskwarrior FILE"),
+        (["undo", "abc"], "todoctl: The value 'abc' is invalid for '<seq>': give a change's seq, as `todoctl log` shows them: todoctl undo 12"),
+    ])
+    func argumentParserErrorsAdvise(arguments: [String], first: String) async throws {
+        let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
+        #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").first.map { $0.hasPrefix(first) } == true, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("Usage: todoctl"), "\(arguments): \(result.stderr)")
+    }
 }
