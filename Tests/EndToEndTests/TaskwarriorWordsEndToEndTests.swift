@@ -367,6 +367,18 @@ struct TaskwarriorWordsEndToEndTests {
         #expect(result.stderr == "todoctl: \(message)\n", "\(result.stderr)")
     }
 
+    @Test("Taskwarrior's burndown.daily and start/stop are refused saying what todoctl has instead, exit 64 (they were read as filters: \"burndown.daily\" is not a modifier; outside probe)", arguments: [
+        (["burndown.daily"], "unknown command 'burndown.daily'; todoctl's commands take no .daily: try `todoctl burndown` (a bar per day; --weekly for weeks)"),
+        (["burndown.weekly", "+home"], "unknown command 'burndown.weekly'; todoctl's commands take no .weekly: try `todoctl burndown --weekly +home`"),
+        (["1", "start"], "todoctl has no start yet (Taskwarrior's start and stop mark a todo as being worked on): mark it with a tag instead, `todoctl edit 1 +active` (and -active after), and list those with `todoctl list +active`"),
+        (["stop", "1"], "todoctl has no stop yet (Taskwarrior's start and stop mark a todo as being worked on): mark it with a tag instead, `todoctl edit 3 +active` (and -active after), and list those with `todoctl list +active`"),
+    ])
+    func taskwarriorHabits(arguments: [String], message: String) async throws {
+        let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
+        #expect(result.status == 64, "\(result.status) \(result.stdout)")
+        #expect(result.stderr == "todoctl: \(message)\n", "\(result.stderr)")
+    }
+
     @Test("edit with neither todos nor --filter offers only filters edit takes: --filter '+home', not a bare +home (which edit reads as a tag to add)")
     func editWithoutTodos() async throws {
         let result = try await run("todoctl", ["edit", "pri:H"], environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
