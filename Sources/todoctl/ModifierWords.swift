@@ -131,5 +131,5 @@ enum ModifierWords {
     /// Help for the words' argument.
     static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, priority:H|M|L (pri:), recur:PERIOD"
     /// The same for a filter, which cannot ask for wait: or recur: yet.
-    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:); one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
+    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:); project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
 }
