@@ -173,6 +173,28 @@ extension CommandLineTests {
         try await daemon.stop()
     }
 
+    @Test("log and undo keep their columns past seq 99 and #9: seqs right-aligned, numbers left-aligned, as wide as the widest (the lines wandered; outside probe)")
+    func logAndUndoAligned() async throws {
+        let daemon = try await DaemonProcess.start()
+        let imported = try await daemon.todoctl("import", "--from", "todotxt", "-", input: (1...104).map { "Todo \($0)\n" }.joined())
+        #expect(imported.status == 0, "\(imported.stderr)")
+        _ = try await daemon.todoctl("edit", "3", "--title", "Third")
+        func column(of word: String, in lines: [String]) -> Set<Int> {
+            Set(lines.compactMap { line in line.range(of: word).map { line.distance(from: line.startIndex, to: $0.lowerBound) } })
+        }
+        let log = try await daemon.todoctl("log")
+        #expect(log.lines.count == 105 && log.lines.first?.hasPrefix("  1  ") == true && log.lines.last?.hasPrefix("105  ") == true, "\(log.stdout)")
+        #expect(column(of: "  added", in: log.lines).count == 1 && column(of: "2026-", in: log.lines).count == 1, "\(log.stdout)")
+        #expect(log.lines.first.map { $0.contains("  #1    added") } == true, "\(log.stdout)")
+        _ = try await daemon.todoctl("undo")
+        let undone = try await daemon.todoctl("undo")
+        #expect(undone.status == 0, "\(undone.stderr)")
+        let rows = undone.lines.filter { $0.contains("deleted") }
+        #expect(rows.count == 104 && column(of: "deleted", in: rows).count == 1, "\(undone.stdout)")
+        #expect(rows.contains { $0.hasSuffix("#1    deleted") || $0.contains("  #1    deleted") }, "\(undone.stdout)")
+        try await daemon.stop()
+    }
+
     @Test("a mistyped option with a value is refused as an unknown option, with the nearest, not blamed on its value")
     func mistypedOptionBeforeItsValue() async throws {
         let nowhere = ["TODOD_SOCKET": "/nonexistent/todod.sock"]
