@@ -3,9 +3,16 @@ import TodoTerminal
 import TodoViewModel
 
 extension JournaledChange {
-    /// `edited   title "Call plumber" → "Call the plumber"`: what the change did, escaped.
-    var what: String {
-        let verb = kind.verb.padding(toLength: 9, withPad: " ", startingAt: 0)
+    /// `edited   title "Call plumber" → "Call the plumber"`: what the change did, escaped,
+    /// its verb padded to 9 columns so that the details line up in a column of changes.
+    var what: String { what(verbColumns: 9) }
+
+    /// `edited title "Call plumber" → "Call the plumber"`: `what` inside a sentence (watch's
+    /// status line, undo naming another program's change), where the log's padding left
+    /// a gap after the verb (outside probe).
+    var whatInWords: String { what(verbColumns: 0) }
+
+    private func what(verbColumns: Int) -> String {
         let details: String
         switch kind {
         case .created: details = "\"\(todo.title)\"" + (imported == true ? " (imported)" : "")
@@ -14,7 +21,9 @@ extension JournaledChange {
         default: details = fieldChanges.filter { !$0.hasPrefix("completedAt") && !$0.hasPrefix("deletedAt") }.joined(separator: ", ")
         }
         let undo = undoes.map { " (\(redo == true ? "redo" : "undo") of \($0))" } ?? ""
-        return TerminalText.escaped(verb + details + undo)
+        // In words, a verb with nothing after it (`deleted`) takes no space either.
+        let gap = verbColumns == 0 && details.isEmpty ? 0 : max(1, verbColumns - kind.verb.count)
+        return TerminalText.escaped(kind.verb + String(repeating: " ", count: gap) + details + undo)
     }
 
     /// `2026-11-21 14:02  edited   title …   todoctl (client 3)`, for history.

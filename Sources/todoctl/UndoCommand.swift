@@ -129,7 +129,7 @@ struct UndoCommand: AsyncParsableCommand {
 
     /// `taking back change 3 by watch (client 7): #1 edited …`: another program's change, named.
     private func name(_ change: JournaledChange, _ verb: String) {
-        say("\(verb) change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)")
+        say("\(verb) change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.whatInWords)")
     }
 
     private func say(_ line: String) {

@@ -240,7 +240,7 @@ struct WatchLoop {
 
     /// `undone (…): #3 edited title "a" → "b"`, for the status line.
     static func undone(_ changes: [JournaledChange], _ said: String) -> String {
-        "\(said): " + changes.map { "\($0.todo.numberText) \($0.what)" }.joined(separator: "; ")
+        "\(said): " + changes.map { "\($0.todo.numberText) \($0.whatInWords)" }.joined(separator: "; ")
     }
 
     /// `2026-11-21 14:02  edited   title "a" → "b"   todoctl (client 3)`, plain, for the pane.
