@@ -115,8 +115,11 @@ public struct TodoFilter: Sendable, Hashable, Codable {
 
     /// Whether `tags` hold `wanted`; a project tag also matches its sub-projects, as
     /// Taskwarrior's `project:home` does: `project:home.garden`, not `project:homework`.
+    /// `project:` alone is any project: left out (`notTags`), it is Taskwarrior's filter
+    /// `project:`, the todos in none.
     private static func tags(_ tags: [String], include wanted: String) -> Bool {
         if tags.contains(wanted) { return true }
+        if wanted == projectTagPrefix { return tags.contains { $0.hasPrefix(projectTagPrefix) } }
         guard wanted.hasPrefix(projectTagPrefix) else { return false }
         let parent = wanted + "."
         return tags.contains { $0.hasPrefix(parent) }

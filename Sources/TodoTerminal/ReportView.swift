@@ -38,18 +38,25 @@ public enum ReportView {
 
     /// Per project, its open count and percent done, and a bar of the percent that fills
     /// what `width` columns leave. Names give way first (cut with `…`, down to 8
-    /// columns), then the bar, then names again; the counts always show.
+    /// columns), then the bar, then names (to 7), then Done%, then names again; Open shows down to 7 columns,
+    /// and under that each line is cut at the edge (at 12 to 16 columns every name was `…`
+    /// and the lines ran past it; outside probe).
     public static func summary(_ tallies: [ProjectTally], width: Int, styler: TextStyler) -> [String] {
         let names = tallies.map(indentedName)
-        let counts = "  Open  Done%"  // the columns after the name
         let widest = max(names.map { TerminalText.width($0) }.max() ?? 0, "Project".count)
+        // The columns after the name; Done% goes where it leaves a name narrower than its heading.
+        let keepsDone = min(widest, "Project".count) + "  Open  Done%".count <= width
+        let counts = keepsDone ? "  Open  Done%" : "  Open"
         // The bar wants at least 10 columns beside the counts; names keep at least 8, or
         // what the counts leave of a narrower width (at 20 columns 8 ran the line past it).
         let nameWidth = max(1, min(max(8, min(widest, width - counts.count - 2 - 10)), width - counts.count))
-        let barWidth = max(0, width - nameWidth - counts.count - 2)
-        let header = TerminalText.fitted("Project", toWidth: nameWidth) + counts
+        let barWidth = keepsDone ? max(0, width - nameWidth - counts.count - 2) : 0
+        // Plain text cut at the edge, then styled: a cut never lands inside a colour.
+        func fitted(_ line: String) -> String { TerminalText.width(line) > width ? TerminalText.truncated(line, toWidth: width) : line }
+        let header = fitted(TerminalText.fitted("Project", toWidth: nameWidth) + counts)
         return [styler.apply(.bold, to: header)] + zip(names, tallies).map { name, tally in
-            let line = TerminalText.fitted(name, toWidth: nameWidth) + "  " + padded(String(tally.open), 4) + "  " + padded("\(tally.percentDone)%", 5)
+            let line = fitted(
+                TerminalText.fitted(name, toWidth: nameWidth) + "  " + padded(String(tally.open), 4) + (keepsDone ? "  " + padded("\(tally.percentDone)%", 5) : ""))
             return barWidth > 0 ? line + "  " + bar(percent: tally.percentDone, width: barWidth, styler: styler) : line
         }
     }

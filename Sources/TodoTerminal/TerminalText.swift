@@ -49,6 +49,30 @@ public enum TerminalText {
             ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
+    /// A drawn line (escaped text with the styler's colour sequences) cut to at most
+    /// `columns` columns: the sequences take none and are kept, and a line cut where a
+    /// colour was on ends with a reset, so that the colour does not run on.
+    public static func clipped(styled line: String, toWidth columns: Int) -> String {
+        var result = ""
+        var used = 0
+        var inSequence = false
+        var styled = false
+        for character in line {
+            if inSequence || character == "\u{1B}" {
+                result.append(character)
+                // A sequence ends at its letter (`\e[31m`).
+                inSequence = character == "\u{1B}" || !(character.isASCII && character.isLetter)
+                styled = true
+                continue
+            }
+            let next = width(of: character)
+            if used + next > columns { return result + (styled ? "\u{1B}[0m" : "") }
+            result.append(character)
+            used += next
+        }
+        return result
+    }
+
     /// `text` cut to at most `columns` columns, with `…` where it was cut.
     public static func truncated(_ text: String, toWidth columns: Int) -> String {
         truncated(text, width: width(text), toWidth: columns)

@@ -7,7 +7,16 @@ extension TodoTable {
     /// in the title column, a parent carries its progress, as in the default table. With a
     /// `width` (the terminal's), no line runs past it: the title column gives up columns
     /// first (down to 5), then the last columns are cut, or left out when under 3 columns.
+    /// Tags are cut between tags, the rest counted as `+N`, never in the middle of one.
     public static func render(_ outline: TodoOutline, columns: [TodoColumn], styler: TextStyler, width: Int? = nil) -> [String] {
+        fitted(outline, columns: columns, styler: styler, width: width).lines
+    }
+
+    /// `render`'s lines, and the columns `width` left out: for the user to hear of, as the
+    /// table cannot say it (at 40 columns project went without a word; outside probe).
+    public static func fitted(
+        _ outline: TodoOutline, columns: [TodoColumn], styler: TextStyler, width: Int? = nil
+    ) -> (lines: [String], leftOut: [TodoColumn]) {
         let cells = outline.entries.map { entry in
             columns.map { column in
                 switch column {
@@ -38,18 +47,34 @@ extension TodoTable {
                 }
             }
         }
-        func line(_ texts: [String], styles: [TextStyler.Style?]) -> String {
+        func line(_ texts: [String], styles: [TextStyler.Style?], isHeading: Bool = false) -> String {
             columns.indices.prefix(shown).map { index in
-                let text = TerminalText.truncated(texts[index], toWidth: widths[index])
+                let text = columns[index] == .tags && !isHeading
+                    ? wholeTags(texts[index], toWidth: widths[index]) : TerminalText.truncated(texts[index], toWidth: widths[index])
                 let pad = String(repeating: " ", count: max(0, widths[index] - TerminalText.width(text)))
                 return styler.apply(styles[index], to: columns[index] == .number ? pad + text : text + pad)
             }
             .joined(separator: "  ").trimmingTrailingSpaces()
         }
-        let heading = line(columns.map(\.heading), styles: columns.map { _ in .bold })
-        return [heading] + zip(outline.entries, cells).map { entry, texts in
+        let heading = line(columns.map(\.heading), styles: columns.map { _ in .bold }, isHeading: true)
+        let rows = zip(outline.entries, cells).map { entry, texts in
             line(texts, styles: columns.map { style(of: $0, for: entry.row, dimmed: entry.isContext) })
         }
+        return ([heading] + rows, Array(columns[shown...]))
+    }
+
+    /// `#home #work #errands` in `width` columns, whole tags only: those that fit, then `+N`
+    /// for the rest, as the default table gives them up; empty where not even `+N` fits.
+    static func wholeTags(_ text: String, toWidth width: Int) -> String {
+        guard TerminalText.width(text) > width else { return text }
+        var tags = text.split(separator: " ").map(String.init)
+        let count = tags.count
+        while !tags.isEmpty {
+            tags.removeLast()
+            let shown = (tags + ["+\(count - tags.count)"]).joined(separator: " ")
+            if TerminalText.width(shown) <= width { return shown }
+        }
+        return ""
     }
 
     /// A cell's style, as the default table colours the same text.

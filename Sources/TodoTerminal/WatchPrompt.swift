@@ -17,6 +17,21 @@ public enum WatchPrompt: Sendable, Equatable {
     case search(before: TodoFilter)
     case tag
 
+    /// The same prompt for the todo at `revision`: after a conflict, Enter again saves what
+    /// was typed over the other change (it resent the old revision, refused each time);
+    /// nil for a prompt that edits no todo.
+    public func at(revision: Int) -> WatchPrompt? {
+        switch self {
+        case .title(let id, _): .title(id, revision: revision)
+        case .due(let id, _): .due(id, revision: revision)
+        case .tags(let id, _): .tags(id, revision: revision)
+        case .every(let id, _): .every(id, revision: revision)
+        case .parent(let id, _): .parent(id, revision: revision)
+        case .wait(let id, _): .wait(id, revision: revision)
+        case .add, .search, .tag: nil
+        }
+    }
+
     /// The words before the typed text.
     public var label: String {
         switch self {

@@ -20,7 +20,8 @@ public struct WatchRenderer: Sendable {
         while lines.count < 1 + middle { lines.append("") }
         lines = Array(lines.prefix(1 + middle))
         lines += status.map(style)
-        return lines
+        guard screen.terminalColumns < screen.columns else { return lines }
+        return lines.map { TerminalText.clipped(styled: $0, toWidth: screen.terminalColumns) }
     }
 
     /// The indices of the lines that differ between two frames (all of them when the

@@ -63,7 +63,11 @@ public struct WatchScreen: Sendable {
     public internal(set) var selectedIndex = 0
     public internal(set) var scrollOffset = 0
     public private(set) var rows: Int
+    /// The columns the screen is laid out in: 20 at least, however narrow the terminal.
     public private(set) var columns: Int
+    /// The terminal's own columns, 1 at least: under 20 the renderer cuts each line there
+    /// (lines laid out in 20 ran past the edge; outside probe).
+    public private(set) var terminalColumns: Int
     public var connection: Connection = .connecting
     /// The daemon's shared store is unreachable: a status line says so until it is back.
     public var storeOutage: StoreOutage? {
@@ -97,6 +101,7 @@ public struct WatchScreen: Sendable {
         startingFilter = TodoValidation.normalised(filter)
         self.rows = max(rows, 6)
         self.columns = max(columns, 20)
+        terminalColumns = max(columns, 1)
         self.today = today
     }
 
@@ -230,6 +235,7 @@ public struct WatchScreen: Sendable {
     public mutating func resize(rows: Int, columns: Int) {
         self.rows = max(rows, 6)
         self.columns = max(columns, 20)
+        terminalColumns = max(columns, 1)
         scrollToSelection()
     }
 

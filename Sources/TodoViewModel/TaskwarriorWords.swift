@@ -177,7 +177,15 @@ public struct TaskwarriorWords: Sendable, Equatable {
             guard Self.modifierNames.contains(String(parts[0])) else { throw Self.unknown(word, name: String(parts[0])) }
             throw .attributeModifier(word: word, name: String(parts[0]), modifier: String(parts[1]))
         }
-        if value.isEmpty, use != .edit || ["project", "pro"].contains(name) {
+        // A filter's empty project: and pri: are Taskwarrior's "has none": no project tag,
+        // and the normal priority (todod's "no priority"); they were refused as missing a value.
+        if value.isEmpty, use == .filter, ["project", "pro"].contains(name) {
+            removedTags.append(Self.projectTagPrefix)
+            return
+        }
+        let project = ["project", "pro"].contains(name)
+        let emptyTaken = use == .edit && !project || use == .filter && ["priority", "pri"].contains(name)
+        if value.isEmpty, !emptyTaken {
             // Only an edit can remove a field; a project is a tag, removed as one (-project:home).
             if use == .edit, name == "project" || name == "pro" { throw .projectRemoval(word: word) }
             throw .missingValue(word: word, name: Self.canonical(name))
@@ -216,8 +224,8 @@ public struct TaskwarriorWords: Sendable, Equatable {
             try once("wait date", word: word, value: date.description, use: use)
             wait = date
         case "priority", "pri":
-            // An edit's empty pri: is Taskwarrior's "no priority", which todod keeps as normal
-            // (its export writes normal as no priority): a new todo's priority.
+            // An edit's (or a filter's) empty pri: is Taskwarrior's "no priority", which todod
+            // keeps as normal (its export writes normal as no priority): a new todo's priority.
             guard let priority = value.isEmpty ? Priority.normal : Self.priority(value) else {
                 throw .unreadableValue(word: word, name: "priority", value: value, accepted: Self.acceptedPriorities, suggestion: nil, reason: nil)
             }

@@ -20,7 +20,7 @@ struct AddCommand: AsyncParsableCommand {
             Which words are modifiers: +word, -word (a sign, then what may start a Taskwarrior \
             tag: anything but a digit, a space, one of + - * / ( ) < > ^ ! % = ~ . ' " & :, \
             so +🎉 and +_x are tags, +1 is a title word; short options go one by one, -a -j, \
-            not -aj), and name:value \
+            not -aj, and -x where the command has no option -x is the tag x), and name:value \
             where name is letters a-z, any case (at most one .suffix, as in due.before:). A \
             name:value that todoctl does not know is refused with the modifier it thinks \
             was meant (prio:H: did you mean priority:?), never put in the title. These stay \

@@ -50,7 +50,7 @@ struct BurndownCommand: AsyncParsableCommand {
         let counted = filter.filter(status: .all)
         var burndown = Burndown(filter: counted)
         try Session.run(connection) { client in
-            try JournalPages.read(client) { burndown.add($0) }
+            try JournalPages.read(client) { burndown.add($0.changes) }
         }
         // Without --since: the last 14 days or 12 weeks. Never before the journal began:
         // `--since 0001-01-01` drew 739,989 empty days; a --since before it starts at its

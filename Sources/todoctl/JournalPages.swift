@@ -8,11 +8,12 @@ import TodoViewModel
 /// the whole journal.
 enum JournalPages {
     /// Hands `body` every change made at or after `since` (all without it), page by page.
-    static func read(_ client: TodoConnection, since: Date? = nil, _ body: ([JournaledChange]) throws -> Void) throws {
+    /// A full page (or one that says `more`) may be followed by another.
+    static func read(_ client: TodoConnection, since: Date? = nil, _ body: (ChangeList) throws -> Void) throws {
         var after: UInt64 = 0
         while true {
             let list = try page(client, LogRequest(since: since, after: after, limit: ChangeList.maximumChanges))
-            try body(list.changes)
+            try body(list)
             guard list.changes.count == ChangeList.maximumChanges || list.more == true, let last = list.changes.last else { return }
             after = last.sequence
         }

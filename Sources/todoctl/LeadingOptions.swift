@@ -37,6 +37,11 @@ enum LeadingOptions {
         name == "help" || commandNames.contains(name)
     }
 
+    /// The command called `name` (its name or an alias); nil for help and any other word.
+    static func command(named name: String) -> ParsableCommand.Type? {
+        TodoctlCommand.configuration.subcommands.first { ([$0.configuration.commandName ?? ""] + $0.configuration.aliases).contains(name) }
+    }
+
     /// Every command's name and alias.
     private static var commandNames: [String] {
         TodoctlCommand.configuration.subcommands.flatMap { [$0.configuration.commandName ?? ""] + $0.configuration.aliases }
@@ -52,7 +57,7 @@ enum LeadingOptions {
         while let option = arguments.first, option == "--socket" || option.hasPrefix("--socket=") {
             arguments = arguments.dropFirst(option == "--socket" ? 2 : 1)
         }
-        if let hint = taskwarriorOrder(in: Array(arguments)) { return hint }
+        if let hint = taskwarriorOrder(in: Array(arguments)) ?? taskwarriorReport(in: Array(arguments)) { return hint }
         // `todoctl help nosuch` printed the whole help and said all was well (exit 0).
         if arguments.first == "help", let topic = arguments.dropFirst().first, !isCommand(topic) { return unknown(topic) }
         guard let first = arguments.first, !first.isEmpty, first.allSatisfy({ $0.isLetter }), !isCommand(first) else { return nil }
@@ -68,6 +73,7 @@ enum LeadingOptions {
         let names = { (word: String) in TodoRef(word) != nil || TodoRef.numbers(word) != nil }
         let leading = arguments.prefix { names($0) || TaskwarriorWords.isTag($0) || isModifier($0) }
         guard !leading.isEmpty, let word = arguments.dropFirst(leading.count).first else { return nil }
+        if notYet.contains(word.lowercased()) { return notThereYet(word, todos: leading.allSatisfy(names) ? leading.joined(separator: " ") : "3") }
         let command = taskwarriorCommands[word] ?? word
         guard isCommand(command), command != "help" else { return nil }
         // edit takes todos bare, and a filter only as --filter (`edit +x` adds the tag x).
@@ -79,6 +85,31 @@ enum LeadingOptions {
     /// Taskwarrior's commands that todoctl names otherwise, as its users type them by habit.
     static let taskwarriorCommands = ["modify": "edit", "info": "show"]
 
+    /// Taskwarrior's commands todoctl has no counterpart for yet: `task 1 start` was read as
+    /// a filter, "start is not a modifier" (outside probe).
+    private static let notYet: Set<String> = ["start", "stop"]
+
+    /// What to say to `start` or `stop` of `todos`: what todoctl offers meanwhile.
+    private static func notThereYet(_ word: String, todos: String) -> String {
+        "todoctl has no \(word.lowercased()) yet (Taskwarrior's start and stop mark a todo as being worked on): "
+            + "mark it with a tag instead, `todoctl edit \(todos) +active` (and -active after), and list those with `todoctl list +active`"
+    }
+
+    /// What to say to Taskwarrior's reports with a period, `burndown.daily` and the like: the
+    /// whole word was read as a filter, "burndown.daily is not a modifier" (outside probe).
+    /// nil unless the first word is a todoctl command, a dot and letters.
+    static func taskwarriorReport(in arguments: [String]) -> String? {
+        guard let first = arguments.first, let dot = first.firstIndex(of: "."), isCommand(String(first[..<dot])) else { return nil }
+        let command = String(first[..<dot])
+        let period = first[first.index(after: dot)...].lowercased()
+        guard !period.isEmpty, period.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+        let rest = arguments.dropFirst().joined(separator: " ")
+        let options = command == "burndown" && period != "daily" ? " --weekly" : ""
+        let line = (["todoctl", command + options] + (rest.isEmpty ? [] : [rest])).joined(separator: " ")
+        let note = command == "burndown" ? (period == "daily" ? " (a bar per day; --weekly for weeks)" : period == "weekly" ? "" : " (a bar per week: the longest period it draws)") : ""
+        return "unknown command '\(first)'; todoctl's commands take no .\(period): try `\(line)`\(note)"
+    }
+
     /// `pri:H`, `due.before:fri`: a word shaped as a Taskwarrior modifier (letters, a colon).
     private static func isModifier(_ word: String) -> Bool {
         guard let colon = word.firstIndex(of: ":"), colon != word.startIndex else { return false }
@@ -88,6 +119,7 @@ enum LeadingOptions {
     /// `unknown command 'ad'; did you mean add?`, or the commands when none is near.
     private static func unknown(_ word: String) -> String {
         let lower = word.lowercased()
+        if notYet.contains(lower) { return notThereYet(word, todos: "3") }
         if let meant = taskwarriorCommands[lower] {
             return "unknown command '\(word)'; did you mean \(meant)? (Taskwarrior's \(lower) is todoctl's \(meant))"
         }
@@ -172,9 +204,28 @@ extension TodoctlCommand {
         let marked = ModifierWords.marked(moved)
         let finished = DispatchSemaphore(value: 0)
         Task.detached {
-            await main(marked)
+            await parseAndRun(marked)
             finished.signal()
         }
         finished.wait()
+    }
+
+    /// ArgumentParser's `main(_:)`, but a usage error of its own gets advice (`UsageAdvice`).
+    private static func parseAndRun(_ arguments: [String]) async {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let said = message(for: error)
+            let name = arguments.first.flatMap { LeadingOptions.command(named: $0)?.configuration.commandName } ?? "list"
+            guard exitCode(for: error) == .validationFailure, let advised = UsageAdvice.advised(said, command: name) else { exit(withError: error) }
+            let full = fullMessage(for: error)
+            FileHandle.standardError.write(Data((full.replacingOccurrences(of: said, with: advised) + "\n").utf8))
+            Foundation.exit(exitCode(for: error).rawValue)
+        }
     }
 }

@@ -17,8 +17,9 @@ struct ListCommand: AsyncParsableCommand {
             heading; --json ignores it (it prints every field), and a column named twice is \
             refused. Rows fit the terminal's width ($COLUMNS, else the terminal's; at most 500): \
             titles take what the other columns leave, cut with …; with --columns, the last \
-            columns are then cut, or left out when under 3 columns; piped without COLUMNS, \
-            titles stop at 60 columns.
+            columns are then cut (tags between tags, the rest counted as +N), or left out when \
+            under 3 columns, which a line on stderr names; piped without COLUMNS, titles stop \
+            at 60 columns.
             """,
         aliases: ["ls"])
 
@@ -96,8 +97,17 @@ struct ListCommand: AsyncParsableCommand {
         // only as context is no listed todo, and stays out as before.
         if json { return try Terminal.printJSON(outline.entries.filter { !$0.isContext }.map(\.row)) }
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
-        let table = columns.map { TodoTable.render(outline, columns: $0, styler: Terminal.styler, width: Terminal.knownWidth) } ?? TodoTable.render(outline, styler: Terminal.styler, width: Terminal.knownWidth)
+        let (table, leftOut) = columns.map { TodoTable.fitted(outline, columns: $0, styler: Terminal.styler, width: Terminal.knownWidth) }
+            ?? (TodoTable.render(outline, styler: Terminal.styler, width: Terminal.knownWidth), [])
         let lines = table + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])
         Terminal.print(lines.joined(separator: "\n"))
+        // Said, not just done: at 40 columns the project column went without a word (outside probe).
+        if let columns, let width = Terminal.knownWidth, !leftOut.isEmpty {
+            let kept = columns.filter { !leftOut.contains($0) }.map(\.rawValue).joined(separator: ",")
+            Terminal.error("""
+                \(leftOut.map(\.rawValue).joined(separator: " and ")) did not fit in \(width) columns and \(leftOut.count == 1 ? "was" : "were") left out: \
+                widen the terminal (or COLUMNS), or choose fewer columns: --columns \(kept)
+                """)
+        }
     }
 }

@@ -34,10 +34,16 @@ struct LogCommand: AsyncParsableCommand {
 
     func run() async throws {
         var shown = 0
+        var widths = (seq: 0, number: 0)
         try Session.run(connection) { client in
-            try read(client) { changes in
-                try show(changes)
-                shown += changes.count
+            try read(client) { list in
+                // Seqs grow down the log: while another page may follow, as wide as the
+                // journal's last (the list's seq), so that the columns hold across pages.
+                let page = JournaledChange.widths(of: list.changes)
+                let mayGoOn = list.more == true || list.changes.count == ChangeList.maximumChanges
+                widths = (max(widths.seq, page.seq, mayGoOn ? String(list.seq).count : 0), max(widths.number, page.number))
+                for change in list.changes { Terminal.print(json ? try WireCodec.json(change) : change.logLine(widths)) }
+                shown += list.changes.count
             }
         }
         // An empty journal printed nothing, as if todoctl had failed quietly; --json stays an
@@ -47,14 +53,14 @@ struct LogCommand: AsyncParsableCommand {
     }
 
     /// The changes asked for, handed to `show` a page at a time.
-    private func read(_ client: TodoConnection, _ show: ([JournaledChange]) throws -> Void) throws {
+    private func read(_ client: TodoConnection, _ show: (ChangeList) throws -> Void) throws {
         // The last --limit: the first answer starts them; one that stopped at its size
         // bound (`more`) is followed by the next after its last change, up to --limit.
         if let limit {
             var left = limit
             var list = try JournalPages.page(client, LogRequest(since: since?.date, limit: limit))
             while true {
-                try show(list.changes)
+                try show(list)
                 left -= list.changes.count
                 guard list.more == true, left > 0, let last = list.changes.last else { return }
                 list = try JournalPages.page(client, LogRequest(since: since?.date, after: last.sequence, limit: left))
@@ -64,7 +70,4 @@ struct LogCommand: AsyncParsableCommand {
         try JournalPages.read(client, since: since?.date, show)
     }
 
-    private func show(_ changes: [JournaledChange]) throws {
-        for change in changes { Terminal.print(json ? try WireCodec.json(change) : change.logLine) }
-    }
 }

@@ -17,7 +17,7 @@ enum MistypedOption {
     static func complaint(in arguments: [String]) -> String? {
         guard let first = arguments.first else { return nil }
         // The default command (list) has no name on the line.
-        let named = TodoctlCommand.configuration.subcommands.first { ([$0.configuration.commandName ?? ""] + $0.configuration.aliases).contains(first) }
+        let named = LeadingOptions.command(named: first)
         guard named != nil || !LeadingOptions.isCommand(first) else { return nil }
         let command = named ?? TodoctlCommand.configuration.defaultSubcommand ?? ListCommand.self
         let words = Array(arguments.dropFirst(named == nil ? 0 : 1).prefix { $0 != "--" })
@@ -25,7 +25,7 @@ enum MistypedOption {
         for (index, word) in words.enumerated() where word.hasPrefix("--") && word.count > 2 {
             if index > 0, ModifierWords.valueOptions.contains(words[index - 1]) { continue }
             let option = String(word.prefix { $0 != "=" })
-            let options = known ?? options(of: command)
+            let options = known ?? options(of: command).filter { $0.hasPrefix("--") }
             known = options
             guard !options.contains(option), !builtIn.contains(option) else { continue }
             let nearest = Nearest.word(to: option, in: options.sorted()).map { " Did you mean '\($0)'?" } ?? " (todoctl \(named != nil ? first + " " : "")--help lists the options)"
@@ -34,14 +34,16 @@ enum MistypedOption {
         return nil
     }
 
-    /// The long options `command`'s help lists: each option's line starts two spaces in
-    /// (`  -s, --sort <keys>   …`); its help text, further in, may name other commands' options.
-    private static func options(of command: ParsableCommand.Type) -> Set<String> {
-        let help = TodoctlCommand.helpMessage(for: command, columns: 400)
+    /// The options `command`'s help lists, long and short (`--sort`, `-t`): each option's
+    /// line starts two spaces in (`  -s, --sort <keys>   …`); its help text, further in, may
+    /// name other commands' options. `ModifierWords` asks too: a `-x` no option of the
+    /// command's is a tag to remove.
+    static func options(of command: ParsableArguments.Type) -> Set<String> {
+        let help = (command as? ParsableCommand.Type).map { TodoctlCommand.helpMessage(for: $0, columns: 400) } ?? command.helpMessage(columns: 400)
         var options: Set<String> = []
         for line in help.split(separator: "\n") where line.hasPrefix("  -") {
             let synopsis = line.dropFirst(2).split(separator: "  ").first ?? ""
-            for token in synopsis.split(whereSeparator: { $0 == " " || $0 == "," }) where token.hasPrefix("--") {
+            for token in synopsis.split(whereSeparator: { $0 == " " || $0 == "," }) where token.hasPrefix("-") {
                 options.insert(String(token.prefix { $0 != "=" && $0 != "<" }))
             }
         }

@@ -9,9 +9,10 @@ import TodoViewModel
 /// ArgumentParser reads `-shop` as the short options `-s -h -o -p`: `-h` printed the help
 /// and `-p` wanted a value. So before it parses, a `-word` (a dash, a letter, one or more
 /// characters more) where a modifier may stand is marked, and read back unmarked from the
-/// words; single-letter options stay options (`-t home`), and so does a `-word` that is the
-/// value of the option before it (`--search -foo`). So short options are given one by one
-/// (`-a -j`): `-aj` is the tag `aj`.
+/// words; a command's short options stay options (`-t home`), and so does a `-word` that is
+/// the value of the option before it (`--search -foo`). So short options are given one by
+/// one (`-a -j`): `-aj` is the tag `aj`; and `-x`, no option of edit's, is the tag `x` to
+/// remove, as Taskwarrior reads it.
 enum ModifierWords {
     /// Put before a `-word`; a private-use character nobody types, never sent anywhere.
     private static let mark: Character = "\u{E000}"
@@ -39,11 +40,12 @@ enum ModifierWords {
         let isCommand = commands.contains(first)
         // Another command (show, undo …) takes no modifiers.
         if !isCommand && LeadingOptions.isCommand(first) { return arguments }
-        return marked(words: arguments)
+        return marked(words: arguments, options: (isCommand ? LeadingOptions.command(named: first) : nil) ?? ListCommand.self)
     }
 
-    /// `words` with each `-word` marked, up to `--`, unless it is an option's value.
-    static func marked(words: [String]) -> [String] {
+    /// `words` with each `-word` marked, up to `--`, unless it is an option's value or one
+    /// of the short options of `options` (the command's, or the filter's).
+    static func marked(words: [String], options: ParsableArguments.Type) -> [String] {
         var result: [String] = []
         var literal = false
         for word in words {
@@ -53,16 +55,19 @@ enum ModifierWords {
             }
             literal = word == "--"
             let isValue = result.last.map { valueOptions.contains($0) } ?? false
-            result.append(!isValue && isTagRemoval(word) ? String(mark) + word : word)
+            result.append(!isValue && isTagRemoval(word, options: options) ? String(mark) + word : word)
         }
         return result
     }
 
-    private static func isTagRemoval(_ word: String) -> Bool {
-        // `-t` stays an option (todoctl's short options are ASCII letters); `-_x`, `-家` and
-        // `-🎉` are tags to remove, as TaskwarriorWords reads them: the rule `+家` is read by.
+    private static func isTagRemoval(_ word: String, options: ParsableArguments.Type) -> Bool {
+        // `-_x`, `-家` and `-🎉` are tags to remove, as TaskwarriorWords reads them: the rule
+        // `+家` is read by. `-t` stays an option where the command has it (todoctl's short
+        // options are ASCII letters); `edit 10 -x` removes the tag x, as `task 10 modify -x`
+        // does (ArgumentParser said "Unknown option '-x'").
         guard word.hasPrefix("-"), TaskwarriorWords.isTag(word), !word.contains("=") else { return false }
-        return word.count >= 3 || word.last.map { !($0.isASCII && $0.isLetter) } == true
+        guard word.count == 2, let letter = word.last, letter.isASCII, letter.isLetter else { return true }
+        return !MistypedOption.options(of: options).contains("-\(letter)")
     }
 
     /// The words as typed, marks removed: those before `--`, and those after it.
@@ -126,5 +131,5 @@ enum ModifierWords {
     /// Help for the words' argument.
     static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, priority:H|M|L (pri:), recur:PERIOD"
     /// The same for a filter, which cannot ask for wait: or recur: yet.
-    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:); one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
+    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:); project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
 }

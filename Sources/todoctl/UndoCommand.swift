@@ -77,12 +77,9 @@ struct UndoCommand: AsyncParsableCommand {
             let steps = Set(undone.changes.map(\.step))
             if since != nil {
                 // Seqs right-aligned and numbers left-aligned, so that every column starts where the one above does.
-                let seqWidth = undone.changes.map { String($0.sequence).count }.max() ?? 0
-                let numberWidth = undone.changes.map { $0.todo.numberText.count }.max() ?? 0
+                let widths = JournaledChange.widths(of: undone.changes)
                 let lines = undone.changes.map { change in
-                    let seq = String(change.sequence)
-                    return String(repeating: " ", count: seqWidth - seq.count) + seq + "  " + change.todo.numberText
-                        + String(repeating: " ", count: numberWidth - change.todo.numberText.count) + "  \(change.what)\(change.stepMark)   \(TerminalText.escaped(change.author))"
+                    change.seqAndNumber(widths) + "  \(change.what)\(change.stepMark)   \(TerminalText.escaped(change.author))"
                 }
                 try Selection.confirm(lines, count: steps.count, found: "undo --since would take back \(Self.counted(steps.count, lines.count))",
                                       noun: "steps", action: "take back", yes: yes)
@@ -132,7 +129,7 @@ struct UndoCommand: AsyncParsableCommand {
 
     /// `taking back change 3 by watch (client 7): #1 edited …`: another program's change, named.
     private func name(_ change: JournaledChange, _ verb: String) {
-        say("\(verb) change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.what)")
+        say("\(verb) change \(change.sequence) by \(TerminalText.escaped(change.author)): \(change.todo.numberText) \(change.whatInWords)")
     }
 
     private func say(_ line: String) {
@@ -161,8 +158,10 @@ struct UndoCommand: AsyncParsableCommand {
     static func print(_ list: ChangeList, json: Bool, nothing: String) throws {
         if json { return try Terminal.printJSON(list.changes) }
         if list.changes.isEmpty { Terminal.print(nothing) }
+        // In columns, as the log's: past seq 99 (or #9) the lines wandered.
+        let widths = JournaledChange.widths(of: list.changes)
         for change in list.changes {
-            Terminal.print("\(change.sequence)  \(change.todo.numberText)  \(change.what)")
+            Terminal.print("\(change.seqAndNumber(widths))  \(change.what)")
         }
     }
 }

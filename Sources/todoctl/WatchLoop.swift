@@ -179,11 +179,26 @@ struct WatchLoop {
                 default: break
                 }
             } catch {
+                if let (retry, said) = Self.afterConflict(command, error) {
+                    sink.yield(.failed(retry, said))
+                    return
+                }
                 // todod words an undo's refusal for todoctl: watch names its own keys.
                 let said = String(describing: error)
                 sink.yield(.failed(command, command == .undo || command == .redo ? WatchUndoWords.refusal(said) : said))
             }
         }
+    }
+
+    /// A prompt's edit refused as the todo changed meanwhile: the prompt comes back at the
+    /// todo's new revision, so that Enter saves what was typed over the other change and
+    /// Escape keeps it (the old revision was sent again and refused, forever; outside probe).
+    static func afterConflict(_ command: WatchScreen.Command, _ error: any Error) -> (WatchScreen.Command, String)? {
+        guard case .refused(let refusal)? = error as? TodoClientError, refusal.code == .conflict, let current = refusal.todo,
+              case .edit(let id, _, let edit, let typed?) = command, let prompt = typed.prompt.at(revision: current.todo.revision)
+        else { return nil }
+        let retry = WatchScreen.Command.edit(id, revision: current.todo.revision, edit, typed: TypedText(prompt, typed.text))
+        return (retry, "\(current.numberText) was changed meanwhile (now revision \(current.todo.revision)): Enter saves yours over it, Escape keeps it")
     }
 
     /// The request a command sends; none for quit and the notes editor, which the owner runs.
@@ -225,7 +240,7 @@ struct WatchLoop {
 
     /// `undone (…): #3 edited title "a" → "b"`, for the status line.
     static func undone(_ changes: [JournaledChange], _ said: String) -> String {
-        "\(said): " + changes.map { "\($0.todo.numberText) \($0.what)" }.joined(separator: "; ")
+        "\(said): " + changes.map { "\($0.todo.numberText) \($0.whatInWords)" }.joined(separator: "; ")
     }
 
     /// `2026-11-21 14:02  edited   title "a" → "b"   todoctl (client 3)`, plain, for the pane.

@@ -173,6 +173,28 @@ extension CommandLineTests {
         try await daemon.stop()
     }
 
+    @Test("log and undo keep their columns past seq 99 and #9: seqs right-aligned, numbers left-aligned, as wide as the widest (the lines wandered; outside probe)")
+    func logAndUndoAligned() async throws {
+        let daemon = try await DaemonProcess.start()
+        let imported = try await daemon.todoctl("import", "--from", "todotxt", "-", input: (1...104).map { "Todo \($0)\n" }.joined())
+        #expect(imported.status == 0, "\(imported.stderr)")
+        _ = try await daemon.todoctl("edit", "3", "--title", "Third")
+        func column(of word: String, in lines: [String]) -> Set<Int> {
+            Set(lines.compactMap { line in line.range(of: word).map { line.distance(from: line.startIndex, to: $0.lowerBound) } })
+        }
+        let log = try await daemon.todoctl("log")
+        #expect(log.lines.count == 105 && log.lines.first?.hasPrefix("  1  ") == true && log.lines.last?.hasPrefix("105  ") == true, "\(log.stdout)")
+        #expect(column(of: "  added", in: log.lines).count == 1 && column(of: "2026-", in: log.lines).count == 1, "\(log.stdout)")
+        #expect(log.lines.first.map { $0.contains("  #1    added") } == true, "\(log.stdout)")
+        _ = try await daemon.todoctl("undo")
+        let undone = try await daemon.todoctl("undo")
+        #expect(undone.status == 0, "\(undone.stderr)")
+        let rows = undone.lines.filter { $0.contains("deleted") }
+        #expect(rows.count == 104 && column(of: "deleted", in: rows).count == 1, "\(undone.stdout)")
+        #expect(rows.contains { $0.hasSuffix("#1    deleted") || $0.contains("  #1    deleted") }, "\(undone.stdout)")
+        try await daemon.stop()
+    }
+
     @Test("a mistyped option with a value is refused as an unknown option, with the nearest, not blamed on its value")
     func mistypedOptionBeforeItsValue() async throws {
         let nowhere = ["TODOD_SOCKET": "/nonexistent/todod.sock"]
@@ -216,5 +238,20 @@ extension CommandLineTests {
             #expect(result.status == 64, "\(command): \(result.status) \(result.stdout)\(result.stderr)")
             for word in words { #expect(result.stderr.contains(word), "\(command): \(result.stderr)") }
         }
+    }
+
+    @Test("ArgumentParser's own errors say what to do, on their first line, exit 64: list --limit x, show and export alone (they said only what was wrong; outside probe)", arguments: [
+        (["list", "--limit", "x"], "todoctl: The value 'x' is invalid for '--limit <N>': give a number of todos: todoctl list --limit 20"),
+        (["log", "--limit"], "todoctl: Missing value for '--limit <n>': give a number of changes: todoctl log --limit 20"),
+        (["show"], "todoctl: Missing expected argument '<ref>': give a todo's number (or id): todoctl show 3"),
+        (["export"], "todoctl: Missing expected argument '--to <to>': say which format to write: todoctl export --to taskwarrior (or ical, todotxt, json), -o FILE for a file"),
+        (["import"], "todoctl: Missing expected argument '--from <from>': say which format it reads: todoctl import --from taskwarrior FILE"),
+        (["undo", "abc"], "todoctl: The value 'abc' is invalid for '<seq>': give a change's seq, as `todoctl log` shows them: todoctl undo 12"),
+    ])
+    func argumentParserErrorsAdvise(arguments: [String], first: String) async throws {
+        let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
+        #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").first.map { $0.hasPrefix(first) } == true, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("Usage: todoctl"), "\(arguments): \(result.stderr)")
     }
 }

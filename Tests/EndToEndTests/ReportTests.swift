@@ -195,6 +195,22 @@ extension ReportTests {
         #expect(refused.stderr.contains("the columns are number, done, priority, title, due, tags, project, state, wait, created, updated, id"), "\(refused.stderr)")
         try await daemon.stop()
     }
+
+    @Test("list --columns in 32 columns says on stderr which columns it left out, and cuts tags between tags, the rest as +N (project went without a word, a tag was cut mid-word; outside probe)")
+    func narrowColumnsSayWhatIsLeftOut() async throws {
+        let daemon = try await smallList()
+        let narrow = try await daemon.todoctl(
+            "list", "--columns", "number,title,due,tags,project", environment: fixedClock.merging(["COLUMNS": "32"]) { $1 })
+        #expect(narrow.status == 0, "\(narrow.stderr)")
+        #expect(narrow.lines.allSatisfy { $0.count <= 32 } && narrow.lines.first?.contains("Project") == false, "\(narrow.stdout)")
+        // A project is a tag for now: #3's three tags are "+3", #4's one fits whole.
+        #expect(narrow.lines.contains { $0.hasSuffix("  +3") } && narrow.lines.contains { $0.hasSuffix("  #phone") }, "\(narrow.stdout)")
+        let tagWords = narrow.lines.dropFirst().flatMap { $0.split(separator: " ") }.filter { $0.hasPrefix("#") && $0.dropFirst().first?.isLetter == true }
+        let whole: Set<Substring> = ["#outside", "#diy", "#desk", "#phone", "#project:home", "#project:home.garden", "#project:work"]
+        #expect(!tagWords.isEmpty && Set(tagWords).isSubset(of: whole), "\(narrow.stdout)")
+        #expect(narrow.stderr == "todoctl: project did not fit in 32 columns and was left out: widen the terminal (or COLUMNS), or choose fewer columns: --columns number,title,due,tags\n", "\(narrow.stderr)")
+        try await daemon.stop()
+    }
 }
 
 extension ReportTests {

@@ -85,6 +85,21 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("edit 1 -x and list -x read a one-letter -x that is no option of the command as the tag x, as Taskwarrior does (\"Unknown option '-x'\"); -t, -p and -a stay options (outside probe)")
+    func oneASCIILetterTagRemoval() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "Party", "+x", "+y")
+        _ = try await Self.added(daemon, "Milk", "+y")
+        let listed = try await Self.todoctl(daemon, "list", "-x", "-a", "--json")
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(((try? jsonArray(listed.stdout)) ?? []).compactMap { $0["title"] as? String } == ["Milk"], "\(listed.stdout)")
+        let edited = try await Self.todoctl(daemon, "edit", "1", "-x", "-t", "z", "-p", "H")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let shown = try jsonObject(try await Self.todoctl(daemon, "show", "1", "--json").stdout)
+        #expect(shown["tags"] as? [String] == ["y", "z"] && shown["priority"] as? String == "high", "\(shown)")
+        try await daemon.stop()
+    }
+
     @Test("list +OVERDUE, +TODAY and +COMPLETED find what they say, as Taskwarrior's virtual tags do (+OVERDUE listed nothing), and add x +OVERDUE is refused (it made a tag)")
     func virtualTags() async throws {
         let daemon = try await Self.start()
@@ -288,6 +303,22 @@ struct TaskwarriorWordsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("list project: and pri: find the todos with no project and with the normal priority, as Taskwarrior's \"has none\" does; -project: those in one (they were refused as missing a value; outside probe)")
+    func emptyProjectAndPriorityFilter() async throws {
+        let daemon = try await Self.start()
+        _ = try await Self.added(daemon, "Sweep", "project:home", "pri:H")
+        _ = try await Self.added(daemon, "Call Ann")
+        _ = try await Self.added(daemon, "Weed", "pro:home.garden")
+        _ = try await Self.added(daemon, "Nap", "pri:L", "+project")
+        #expect(try await FilterTests.numbers(daemon, "project:") == [2, 4])
+        #expect(try await FilterTests.numbers(daemon, "pro:", "pri:") == [2])
+        #expect(try await FilterTests.numbers(daemon, "pri:") == [2, 3])
+        let done = try await Self.todoctl(daemon, "done", "project:", "pri:L")
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(try await FilterTests.numbers(daemon) == [1, 2, 3])
+        try await daemon.stop()
+    }
+
     @Test("a word shaped like a modifier that is not understood is refused with what was meant, and nothing is added", arguments: [
         (["add", "x", "prio:H"], "prio: is not a modifier; did you mean priority: (pri:)?"),
         (["add", "x", "due:tomorow"], "due:tomorow: \"tomorow\" is not understood as a date; did you mean due:tomorrow?"),
@@ -347,6 +378,18 @@ struct TaskwarriorWordsEndToEndTests {
         (["info", "1"], "unknown command 'info'; did you mean show? (Taskwarrior's info is todoctl's show)"),
     ])
     func taskwarriorOrder(arguments: [String], message: String) async throws {
+        let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
+        #expect(result.status == 64, "\(result.status) \(result.stdout)")
+        #expect(result.stderr == "todoctl: \(message)\n", "\(result.stderr)")
+    }
+
+    @Test("Taskwarrior's burndown.daily and start/stop are refused saying what todoctl has instead, exit 64 (they were read as filters: \"burndown.daily\" is not a modifier; outside probe)", arguments: [
+        (["burndown.daily"], "unknown command 'burndown.daily'; todoctl's commands take no .daily: try `todoctl burndown` (a bar per day; --weekly for weeks)"),
+        (["burndown.weekly", "+home"], "unknown command 'burndown.weekly'; todoctl's commands take no .weekly: try `todoctl burndown --weekly +home`"),
+        (["1", "start"], "todoctl has no start yet (Taskwarrior's start and stop mark a todo as being worked on): mark it with a tag instead, `todoctl edit 1 +active` (and -active after), and list those with `todoctl list +active`"),
+        (["stop", "1"], "todoctl has no stop yet (Taskwarrior's start and stop mark a todo as being worked on): mark it with a tag instead, `todoctl edit 3 +active` (and -active after), and list those with `todoctl list +active`"),
+    ])
+    func taskwarriorHabits(arguments: [String], message: String) async throws {
         let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
         #expect(result.status == 64, "\(result.status) \(result.stdout)")
         #expect(result.stderr == "todoctl: \(message)\n", "\(result.stderr)")

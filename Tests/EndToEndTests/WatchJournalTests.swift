@@ -8,7 +8,7 @@ import TodoModel
 /// it undid; h shows the selected todo's history, kept live.
 @Suite("todoctl watch: undo and history")
 struct WatchJournalTests {
-    @Test("U undoes another client's last change and says what it undid; U again takes back the change before, R redoes")
+    @Test("U undoes another client's last change and says what it undid, in words with one space each (not the log's columns); U again takes back the change before, R redoes")
     func undoKey() async throws {
         let daemon = try await DaemonProcess.start()
         _ = try await daemon.todoctl("add", "draft")
@@ -29,7 +29,8 @@ struct WatchJournalTests {
         try await tmux.keys("R")
         try await tmux.waitUntil("the add redone") { $0.contains("#1 [ ]   draft") && $0.contains("redone: #1 restored") }
         try await tmux.keys("R")
-        try await tmux.waitUntil("the title redone") { $0.contains("#1 [ ]   final") && $0.contains("redone: #1 edited") }
+        // One space after the verb: the status line is a sentence, not the log's column (it kept the log's padding, `edited   title`; outside probe).
+        try await tmux.waitUntil("the title redone") { $0.contains("#1 [ ]   final") && $0.contains("redone: #1 edited title \"draft\" → \"final\"") }
         await tmux.kill()
         try await daemon.stop()
     }

@@ -188,6 +188,25 @@ struct WatchWorkTests {
         try await daemon.stop()
     }
 
+    @Test("a title refused as the todo changed meanwhile comes back in the prompt at its new revision: Enter saves it (it resent the old revision, refused forever; outside probe)")
+    func promptAfterConflict() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "bank")
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("#1 [ ]   bank")
+        try await tmux.keys("e")
+        try await tmux.waitFor("title: ")
+        _ = try await daemon.todoctl("edit", "1", "--notes", "from elsewhere")
+        try await tmux.keys("call the bank", "Enter")
+        try await tmux.waitFor("#1 was changed meanwhile (now revision 2): Enter saves yours over it")
+        try await tmux.keys("Enter")
+        try await tmux.waitFor("#1 [ ]   call the bank")
+        let shownNow = try await shown(daemon, 1)
+        #expect(shownNow["title"] as? String == "call the bank" && shownNow["notes"] as? String == "from elsewhere", "\(shownNow)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("E opens the notes in vi (Ctrl-C there is vi's) and saves them; changed meanwhile, the conflict is shown and the notes kept")
     func notesInEditor() async throws {
         let daemon = try await DaemonProcess.start()

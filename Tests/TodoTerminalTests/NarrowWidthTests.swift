@@ -92,13 +92,18 @@ struct NarrowWidthTests {
         #expect(tooWide(lines, columns) == [], "\(columns) columns")
     }
 
-    @Test("summary's lines fit the width", arguments: widths)
+    @Test("summary's lines fit any width from 1, and from 12 columns keep part of every name and each Open count (at 12 to 16 every name was … and the lines ran past the edge; outside probe)", arguments: Array(1...40))
     func summary(columns: Int) {
         let tallies = ProjectTally.tallies(of: [
             todo(1, "a", tags: ["project:家のこと.garden"]), todo(2, "b", tags: ["project:work"], completed: true),
         ])
         let lines = ReportView.summary(tallies, width: columns, styler: TextStyler(colours: false))
-        #expect(tooWide(lines, columns) == [], "\(columns) columns")
+        #expect(tooWide(lines, columns) == [], "\(columns) columns: \(lines)")
+        if columns >= 12 {
+            #expect(Set(lines.dropFirst().compactMap { $0.trimmingCharacters(in: .whitespaces).first }) == ["家", "g", "w"], "\(columns) columns: \(lines)")
+            #expect(lines.dropFirst().allSatisfy { $0.last?.isNumber == true || $0.last == "%" || $0.last == "░" || $0.last == "█" }, "\(columns) columns: \(lines)")
+            #expect(lines.first?.contains("Open") == true, "\(columns) columns: \(lines)")
+        }
     }
 
     @Test("calendar, projects and tags fit 12, 16 and 20 columns, keeping each day's todos and every count (their lines ran past the edge; outside probe)", arguments: [12, 16, 20])
@@ -118,7 +123,7 @@ struct NarrowWidthTests {
         #expect(tags.map { $0.split(separator: " ").last } == ["1", "1"], "\(tags)")
     }
 
-    @Test("every line of watch fits: rows, the marker, the detail and history panes, prompts, messages and the keys' page", arguments: widths)
+    @Test("every line of watch fits at any width from 1: rows, the marker, the detail and history panes, prompts, messages and the keys' page (under 18 columns lines ran past the edge; outside probe)", arguments: Array(1...40))
     func watch(columns: Int) {
         let renderer = WatchRenderer(styler: TextStyler(colours: false))
         var screen = WatchScreen(rows: 14, columns: columns, today: today)
@@ -152,5 +157,10 @@ struct NarrowWidthTests {
         for (what, lines) in frames {
             #expect(tooWide(lines, columns) == [], "\(columns) columns, \(what)")
         }
+        // In colour too: the colours take no columns, and a line cut in one ends it.
+        let coloured = WatchRenderer(styler: TextStyler(colours: true)).render(screen)
+        let visible = coloured.map { $0.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) }
+        #expect(visible.filter { TerminalText.width($0) > columns } == [], "\(columns) columns, in colour: \(coloured)")
+        #expect(coloured.allSatisfy { !$0.contains("\u{1B}[3") || $0.hasSuffix("\u{1B}[0m") }, "\(coloured)")
     }
 }
