@@ -33,6 +33,9 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
     public var foreign: [String: String]
     /// Timestamped lines added one at a time (`todoctl annotate`), oldest first.
     public var annotations: [Annotation]
+    /// The project it belongs to (`home`, `home.garden`: dots make sub-projects), as
+    /// Taskwarrior's `project`; nil for none. A field, not a tag: a todo is in one project.
+    public var project: String?
 
     public init(
         id: UUID = UUID(), number: Int, title: String, notes: String = "",
@@ -40,7 +43,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
         createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
         deletedAt: Date? = nil, revision: Int = 1,
         recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, previous: Int? = nil,
-        foreign: [String: String] = [:], annotations: [Annotation] = []
+        foreign: [String: String] = [:], annotations: [Annotation] = [], project: String? = nil
     ) {
         self.id = id
         self.number = number
@@ -60,6 +63,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
         self.previous = previous
         self.foreign = foreign
         self.annotations = annotations
+        self.project = project
     }
 
     /// The most tags a todo holds; also checked where edits add tags to the stored ones.
@@ -80,7 +84,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable {
 extension Todo {
     private enum CodingKeys: String, CodingKey {
         case id, number, title, notes, priority, due, tags, createdAt, updatedAt, completedAt, deletedAt, revision
-        case recurrence, parent, wait, previous, foreign, annotations
+        case recurrence, parent, wait, previous, foreign, annotations, project
     }
 
     public init(from decoder: any Decoder) throws {
@@ -102,13 +106,15 @@ extension Todo {
             wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
             previous: try c.decodeIfPresent(Int.self, forKey: .previous),
             foreign: try c.decodeIfPresent([String: String].self, forKey: .foreign) ?? [:],
-            annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations) ?? [])
+            annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations) ?? [],
+            project: try c.decodeIfPresent(String.self, forKey: .project))
     }
 
     /// Every field is written, absent ones as `null`, so that the JSON schema is stable;
     /// the id in lowercase, as `uuidgen` prints it. `foreign` only when it holds something:
     /// most todos never came from another program; `annotations` likewise, so that a todo
-    /// without them is the same bytes as before they existed.
+    /// without them is the same bytes as before they existed; `project` too (an older
+    /// client reads a todo without one as it always did).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id.uuidString.lowercased(), forKey: .id)
@@ -129,6 +135,7 @@ extension Todo {
         try c.encode(previous, forKey: .previous)
         if !foreign.isEmpty { try c.encode(foreign, forKey: .foreign) }
         if !annotations.isEmpty { try c.encode(annotations, forKey: .annotations) }
+        if let project { try c.encode(project, forKey: .project) }
     }
 }
 

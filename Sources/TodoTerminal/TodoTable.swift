@@ -19,7 +19,8 @@ public struct TextStyler: Sendable {
     }
 }
 
-/// Todos as table rows for people: number, done box, priority mark, title, due, tags.
+/// Todos as table rows for people: number, done box, priority mark, title, project (when
+/// a row has one), due, tags.
 /// `todoctl list` prints them; `todoctl watch` draws them. Titles and tags are escaped
 /// (`TerminalText`) and measured in columns.
 public struct TodoTable: Sendable {
@@ -29,6 +30,8 @@ public struct TodoTable: Sendable {
     public let titleWidth: Int
     public let numberWidth: Int
     public let dueWidth: Int
+    /// The widest project of the rows; 0 when none has one, and the column is left out.
+    public let projectWidth: Int
     /// The widest tags of a row (`#home #errands`), in columns: a width too narrow for
     /// everything cuts every title to the same columns, so that due dates line up.
     public var tagsWidth: Int { rowTagsWidths.last ?? 0 }
@@ -47,6 +50,7 @@ public struct TodoTable: Sendable {
         let widest = (rows.lazy.map { TerminalText.width(TerminalText.escaped($0.title)) }.max() ?? 5) + titleAllowance
         titleWidth = min(max(widest, 5), max(maximumTitleWidth, 5))
         dueWidth = rows.compactMap { $0.dueText.map(TerminalText.width) }.max() ?? 0
+        projectWidth = rows.compactMap { $0.todo.project.map { TerminalText.width(TerminalText.escaped($0)) } }.max() ?? 0
         rowTagsWidths = rows.map { row in
             row.todo.tags.reduce(max(0, row.todo.tags.count - 1)) { $0 + 1 + TerminalText.width(TerminalText.escaped($1)) }
         }.sorted()
@@ -124,6 +128,11 @@ public struct TodoTable: Sendable {
         let dueRoom = limit == .max ? dueWidth : limit - lead - fewestTitleColumns - 2
         let dueColumns = dueRoom >= dueWidth ? dueWidth : dueRoom >= 5 ? dueRoom : 0
         let due = TerminalText.fitted(row.dueText ?? "", toWidth: dueColumns)
+        // The project after the due date in what is given up: cut alike in every row, or left out.
+        let projectRoom = limit == .max ? projectWidth : limit - lead - fewestTitleColumns - 2 - dueColumns - 1
+        let projectColumns = projectRoom >= projectWidth ? projectWidth : projectRoom >= 5 ? projectRoom : 0
+        let project = projectColumns == 0 ? nil : TerminalText.fitted(row.todo.project.map { TerminalText.escaped($0) } ?? "", toWidth: projectColumns)
+        let projectTail = projectColumns == 0 ? 0 : projectColumns + 1
         var tags = row.todo.tags.map { TerminalText.escaped("#" + $0) }
         var hidden = 0
         var countsHidden = true
@@ -138,11 +147,11 @@ public struct TodoTable: Sendable {
             return text
         }
         var tagsLine = tagsText()
-        func tail() -> Int { 2 + dueColumns + TerminalText.width(tagsLine) }
+        func tail() -> Int { 2 + projectTail + dueColumns + TerminalText.width(tagsLine) }
         // Every row's title the same columns, so that the due dates after it line up (rows
         // with fewer tags had wider titles: the due column wandered at 40 columns); a row
         // whose tags do not fit then gives them up, as below.
-        let shared = limit - lead - 2 - dueColumns
+        let shared = limit - lead - 2 - projectTail - dueColumns
         let columnTitle = limit == .max ? titleWidth : max(min(titleWidth, shared - tagsShare(of: shared)), shortestTitle)
         // Without a width (a pipe), nothing is given up and nothing measured.
         if limit != .max {
@@ -164,14 +173,14 @@ public struct TodoTable: Sendable {
         // space is one byte, never part of another character): appended to a String, the
         // line's ten pieces cost 320 instructions each in String.append's checks and growth,
         // a quarter of drawing a row (callgrind, `todoctl list` of 10,000).
-        let cells = [
+        var cells = [
             styler.apply(.dim, to: number),
             styler.apply(row.isCompleted ? .green : nil, to: row.doneBox),
             styler.apply(row.todo.priority == .high ? .red : .dim, to: mark),
             styler.apply(row.isCompleted || row.isDeleted || dimmed ? .dim : nil, to: title),
-            styler.apply(row.isOverdue ? .red : .yellow, to: due),
-            styler.apply(.cyan, to: tagsLine),
         ]
+        if let project { cells.append(styler.apply(.bold, to: project)) }
+        cells += [styler.apply(row.isOverdue ? .red : .yellow, to: due), styler.apply(.cyan, to: tagsLine)]
         var line: [UInt8] = []
         line.reserveCapacity(cells.reduce(cells.count) { $0 + $1.utf8.count })
         for cell in cells {
