@@ -9,7 +9,10 @@ import TodoModel
 /// DUE (a day: `DUE;VALUE=DATE`), STATUS COMPLETED / CANCELLED (deleted), COMPLETED,
 /// CATEGORIES (tags; spaces become `-`), CREATED, LAST-MODIFIED, SEQUENCE (the revision),
 /// RRULE (the recurrence, when it is `FREQ=DAILY|WEEKLY|MONTHLY|YEARLY` with an `INTERVAL`,
-/// or every weekday). RELATED-TO (a parent) names the parent by its UID, both ways.
+/// or every weekday). RELATED-TO (a parent) names the parent by its UID, both ways. The
+/// project is `X-TODOD-PROJECT`, and also a category `project:NAME`, so that an app that
+/// shows only CATEGORIES (a phone's) shows it; read back, that category is the project,
+/// not a tag (a file without X-TODOD-PROJECT gets its project from the category).
 /// Every other line of the VTODO (other RELATED-TOs, VALARM, X- properties) is kept in
 /// `foreign["ical"]` and written back, and so are the originals of PRIORITY, DUE, STATUS,
 /// CATEGORIES and RRULE while the todo still says the same (an RRULE todod cannot hold
@@ -22,8 +25,10 @@ public enum ICalendarFormat {
     /// The properties todod reads and writes; kept as written while their meaning holds.
     private static let mapped: Set<String> = [
         "UID", "SUMMARY", "DESCRIPTION", "PRIORITY", "DUE", "STATUS", "COMPLETED", "CATEGORIES",
-        "CREATED", "LAST-MODIFIED", "DTSTAMP", "SEQUENCE", "RRULE",
+        "CREATED", "LAST-MODIFIED", "DTSTAMP", "SEQUENCE", "RRULE", projectProperty,
     ]
+    /// The property that holds the project.
+    static let projectProperty = "X-TODOD-PROJECT"
 
     /// Every VTODO of a calendar file (events and other components are skipped, and so are
     /// overrides of one occurrence, VTODOs with RECURRENCE-ID: todod keeps no occurrence of its own).
@@ -137,15 +142,18 @@ public enum ICalendarFormat {
         let completed = try time("COMPLETED"), created = try time("CREATED")
         // Originals first, in a fixed order, then the rest as the file had them: the same todo
         // always keeps the same text, however a writer ordered its lines.
+        let categories = tags(lines.filter { $0.line.name == "CATEGORIES" }.map(\.line))
+        let project = first(projectProperty)?.line.text ?? categories.lazy.compactMap(projectName).first
         var imported = ImportedTodo(
             id: UUID(uuidString: uid) ?? StableID.uuid(for: "ical\n" + uid), title: title,
             notes: first("DESCRIPTION")?.line.text ?? "", priority: priority(first("PRIORITY")?.line),
-            due: due, tags: tags(lines.filter { $0.line.name == "CATEGORIES" }.map(\.line)),
+            due: due, tags: categories.filter { projectName($0).map { $0 != project } ?? true },
             createdAt: created ?? modified, updatedAt: modified,
             completedAt: status == "COMPLETED" || (completed != nil && status != "CANCELLED") ? completed ?? modified : nil,
             deletedAt: status == "CANCELLED" ? modified : nil,
             recurrence: first("RRULE").flatMap { recurrence($0.line.value) },
-            parentID: parentID(lines.map(\.line).filter { $0.name == "RELATED-TO" && !isNested($0, all) }))
+            parentID: parentID(lines.map(\.line).filter { $0.name == "RELATED-TO" && !isNested($0, all) }),
+            project: project.flatMap { $0.isEmpty ? nil : $0 })
         let derived = derivedLines(imported.todo(number: 0), zone: zone)
         let shadowed = shadowOrder.flatMap { name in
             let originals = all.filter { $0.name == name && !isNested($0, all) }
@@ -218,6 +226,17 @@ public enum ICalendarFormat {
         }
     }
 
+    /// The project a category names (`project:home.garden`), or nil.
+    private static func projectName(_ category: String) -> String? {
+        let prefix = TodoFilter.projectTagPrefix
+        return category.hasPrefix(prefix) && category.count > prefix.count ? String(category.dropFirst(prefix.count)) : nil
+    }
+
+    /// What CATEGORIES holds for `todo`: its tags, then its project as `project:NAME`.
+    private static func categories(of todo: Todo) -> [String] {
+        todo.tags + (todo.project.map { [TodoFilter.projectTagPrefix + $0] } ?? [])
+    }
+
     static func tags(_ lines: [ContentLine]) -> [String] {
         var tags: [String] = []
         for category in lines.flatMap(\.textList) {
@@ -270,7 +289,9 @@ public enum ICalendarFormat {
             return was == state || (state == "NEEDS-ACTION" && was == "IN-PROCESS")
         } ?? derived["STATUS"] ?? []
         if let done = todo.completedAt { lines.append(ContentLine("COMPLETED", value: utc(done))) }
-        if !todo.tags.isEmpty { lines += original("CATEGORIES") { tags($0) == todo.tags } ?? derived["CATEGORIES"] ?? [] }
+        let named = categories(of: todo)
+        if !named.isEmpty { lines += original("CATEGORIES") { tags($0) == named } ?? derived["CATEGORIES"] ?? [] }
+        if let project = todo.project { lines.append(ContentLine(projectProperty, text: project)) }
         lines += original("RRULE") { recurrence($0[0].value)?.period == todo.recurrence?.period } ?? derived["RRULE"] ?? []
         lines += relatedTo(todo, kept: kept, parents: parents)
         lines += kept.filter { (!mapped.contains($0.name) && !isParentLink($0)) || isNested($0, kept) }
@@ -305,8 +326,9 @@ public enum ICalendarFormat {
         ]
         if let due = todo.due { lines["DUE"] = [ContentLine("DUE", [("VALUE", "DATE")], value: BasicTime.dateText(due))] }
         if let rule = todo.recurrence { lines["RRULE"] = [ContentLine("RRULE", value: rrule(rule))] }
-        if !todo.tags.isEmpty {
-            lines["CATEGORIES"] = [ContentLine("CATEGORIES", value: todo.tags.map(ContentLine.escaped).joined(separator: ","))]
+        let named = categories(of: todo)
+        if !named.isEmpty {
+            lines["CATEGORIES"] = [ContentLine("CATEGORIES", value: named.map(ContentLine.escaped).joined(separator: ","))]
         }
         return lines
     }

@@ -3,7 +3,7 @@ import TodoModel
 
 /// Taskwarrior's `task export` (2.6 and 3): a JSON array of tasks, read by `task import`.
 ///
-/// `uuid` is the todo's id; `project` becomes the tag `project:NAME`; annotations are the
+/// `uuid` is the todo's id; `project` is the todo's project (`home.garden`); annotations are the
 /// todo's annotations, with their times (and the notes, which Taskwarrior has not, go out
 /// as annotations dated by their leading day, as before todod had annotations); `recur` is also the todo's recurrence when todod can hold it
 /// (Taskwarrior's `parent` names a recurrence's template, not a parent todo: it is not a
@@ -15,8 +15,6 @@ import TodoModel
 public enum TaskwarriorFormat {
     /// The key of `Todo.foreign` for a task's other fields (a JSON object's text).
     public static let foreignKey = "taskwarrior"
-    /// The tag a task's project becomes: `project:work.reports`.
-    public static let projectPrefix = "project:"
     /// The fields Taskwarrior computes (urgency changes with age): keeping them would make
     /// every re-import look like a change; `task import` computes them again.
     static let computed: Set<String> = ["id", "urgency"]
@@ -97,8 +95,7 @@ public enum TaskwarriorFormat {
         let modified = try time("modified") ?? entry
         let end = try time("end") ?? modified
         let status = fields["status"]?.string ?? "pending"
-        var tags = (fields["tags"].flatMap(stringArray) ?? [])
-        if let project = fields["project"]?.string { tags.insert(projectPrefix + project, at: 0) }
+        let tags = (fields["tags"].flatMap(stringArray) ?? [])
         let annotations = try (fields["annotations"].flatMap(annotationList) ?? []).map { annotation throws(InteropError) in
             guard annotation.entry.isEmpty else {
                 guard let instant = BasicTime.instant(annotation.entry, in: zone) else {
@@ -120,7 +117,7 @@ public enum TaskwarriorFormat {
             completedAt: status == "completed" ? end : nil, deletedAt: status == "deleted" ? end : nil,
             foreign: kept,
             recurrence: fields["recur"]?.string.flatMap(recurrence), wait: try time("wait").map { LocalDate($0, in: zone) },
-            annotations: annotations)
+            annotations: annotations, project: fields["project"]?.string)
     }
 
     /// Taskwarrior's `recur` (`weekly`, `2weeks`, `quarterly`, `weekdays`, …) as todod's
@@ -199,10 +196,8 @@ public enum TaskwarriorFormat {
         if originalRule?.period != todo.recurrence?.period, todo.due != nil || todo.recurrence == nil {
             task["recur"] = todo.recurrence.map { .string(recurText($0)) } ?? (originalRule == nil ? original["recur"] : nil)
         }
-        let project = todo.tags.first { $0.hasPrefix(projectPrefix) }
-        task["project"] = project.map { .string(String($0.dropFirst(projectPrefix.count))) }
-        let tags = todo.tags.filter { !$0.hasPrefix(projectPrefix) }
-        task["tags"] = tags.isEmpty ? nil : .array(tags.map(InteropJSON.string))
+        task["project"] = todo.project.map(InteropJSON.string)
+        task["tags"] = todo.tags.isEmpty ? nil : .array(todo.tags.map(InteropJSON.string))
         task["annotations"] = annotations(todo, original: original["annotations"], zone: zone)
         return task
     }

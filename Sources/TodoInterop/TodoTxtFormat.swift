@@ -4,7 +4,8 @@ import TodoModel
 /// todo.txt (one todo a line): `x 2026-11-20 2026-11-01 Call mum +family @phone due:2026-11-22`.
 ///
 /// Priority (A) / (B) / (C) is high / normal / low (D–Z low; the letter is kept); `+word`
-/// is the tag `word`, `@word` the tag `@word`; `due:` the due day. todod's id travels as
+/// is the tag `word`, `@word` the tag `@word`, and `+project:home.garden` (a todo.txt project,
+/// so other apps list it as one) the todo's project; `due:` the due day. todod's id travels as
 /// `uid:`; a line without one gets an id made from its text and creation day, so importing
 /// the same file again changes nothing. `rec:1w` / `rec:+1w` is the recurrence (from
 /// completion / from the due date); `t:` (the threshold day, Simpletask's) is the day the todo
@@ -50,8 +51,13 @@ public enum TodoTxtFormat {
         let created = words.first.flatMap(LocalDate.init)
         if created != nil { words.removeFirst() }
         var title: [String] = [], tags: [String] = [], kept: [String] = []
-        var due: LocalDate?, wait: LocalDate?, id: UUID?, rule: Recurrence?
+        var due: LocalDate?, wait: LocalDate?, id: UUID?, rule: Recurrence?, project: String?
+        let projectWord = "+" + TodoFilter.projectTagPrefix
         for word in words {
+            if project == nil, word.count > projectWord.count, word.hasPrefix(projectWord) {
+                project = String(word.dropFirst(projectWord.count))
+                continue
+            }
             if word.count > 1, word.hasPrefix("+") { tags.append(String(word.dropFirst())); continue }
             if word.count > 1, word.hasPrefix("@") { tags.append(word); continue }
             guard let colon = word.firstIndex(of: ":"), colon != word.startIndex, word.index(after: colon) != word.endIndex,
@@ -84,7 +90,7 @@ public enum TodoTxtFormat {
             id: id ?? StableID.uuid(for: "todo.txt\n\(created?.description ?? "")\n\(text)"), title: text,
             priority: priority(letter), due: due, tags: tags, createdAt: createdAt, updatedAt: now,
             completedAt: completedAt, foreign: kept.isEmpty ? [:] : [foreignKey: kept.joined(separator: " ")], recurrence: rule,
-            wait: wait)
+            wait: wait, project: project)
     }
 
     /// The `rec:` extension (Simpletask, topydo): `rec:1w` counts from completion, `rec:+1w`
@@ -139,6 +145,7 @@ public enum TodoTxtFormat {
             if let letter { words.append("(\(letter))") }
             words += [created, todo.title]
         }
+        if let project = todo.project { words.append("+" + TodoFilter.projectTagPrefix + project) }
         words += todo.tags.map { $0.hasPrefix("@") ? $0 : "+" + $0 }
         if let due = todo.due { words.append("due:\(due)") }
         if let rule = todo.recurrence { words.append("rec:" + recText(rule)) }

@@ -26,12 +26,15 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
     public var wait: LocalDate?
     /// Timestamped lines (Taskwarrior's annotations); nil leaves todod's.
     public var annotations: [Annotation]?
+    /// Its project (Taskwarrior's `project`, todo.txt's `+project`, iCalendar's
+    /// `X-TODOD-PROJECT`): the source says which, so nil is none.
+    public var project: String?
 
     public init(
         id: UUID, title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil,
         tags: [String] = [], createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
         deletedAt: Date? = nil, foreign: [String: String] = [:], recurrence: Recurrence? = nil, parentID: UUID? = nil,
-        wait: LocalDate? = nil, annotations: [Annotation]? = nil
+        wait: LocalDate? = nil, annotations: [Annotation]? = nil, project: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -48,6 +51,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         self.parentID = parentID
         self.wait = wait
         self.annotations = annotations
+        self.project = project
     }
 
     /// The todo as `Todo` holds it, numbered `number` (a new todo at revision 1), a subtask
@@ -57,7 +61,8 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
             id: id, number: number, title: title, notes: notes, priority: priority, due: due, tags: tags,
             createdAt: createdAt, updatedAt: updatedAt, completedAt: completedAt, deletedAt: deletedAt,
             revision: revision, recurrence: recurrence?.anchored(to: due), parent: parent, wait: wait, foreign: foreign,
-            annotations: annotations?.map { Annotation(entry: $0.entry.roundedToMilliseconds, description: $0.description) } ?? [])
+            annotations: annotations?.map { Annotation(entry: $0.entry.roundedToMilliseconds, description: $0.description) } ?? [],
+            project: project)
     }
 
     /// `current` replaced by this import, or nil when it changes nothing: the fields are
@@ -107,6 +112,7 @@ extension ImportedTodo {
             recurrence: try c.decodeIfPresent(Recurrence.self, forKey: .recurrence),
             parentID: try c.decodeIfPresent(UUID.self, forKey: .parentID),
             wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
-            annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations))
+            annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations),
+            project: try c.decodeIfPresent(String.self, forKey: .project))
     }
 }

@@ -37,6 +37,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         var previous: Int?
         var foreign: [String: String]
         var annotations: [Annotation]
+        var project: String?
     }
 
     public var id: UUID {
@@ -121,6 +122,12 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         get { box.fields.annotations }
         set { update { $0.annotations = newValue } }
     }
+    /// The project it belongs to (`home`, `home.garden`: dots make sub-projects), as
+    /// Taskwarrior's `project`; nil for none. A field, not a tag: a todo is in one project.
+    public var project: String? {
+        get { box.fields.project }
+        set { update { $0.project = newValue } }
+    }
 
     private mutating func update(_ change: (inout Fields) -> Void) {
         var fields = box.fields
@@ -144,14 +151,14 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
         deletedAt: Date? = nil, revision: Int = 1,
         recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, previous: Int? = nil,
-        foreign: [String: String] = [:], annotations: [Annotation] = []
+        foreign: [String: String] = [:], annotations: [Annotation] = [], project: String? = nil
     ) {
         box = Box(
             Fields(
                 id: id, number: number, title: title, notes: notes, priority: priority, due: due, tags: tags,
                 createdAt: createdAt, updatedAt: updatedAt ?? createdAt, completedAt: completedAt, deletedAt: deletedAt,
                 revision: revision, recurrence: recurrence, parent: parent, wait: wait, previous: previous,
-                foreign: foreign, annotations: annotations))
+                foreign: foreign, annotations: annotations, project: project))
     }
 
     /// The most tags a todo holds; also checked where edits add tags to the stored ones.
@@ -172,7 +179,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
 extension Todo {
     private enum CodingKeys: String, CodingKey {
         case id, number, title, notes, priority, due, tags, createdAt, updatedAt, completedAt, deletedAt, revision
-        case recurrence, parent, wait, previous, foreign, annotations
+        case recurrence, parent, wait, previous, foreign, annotations, project
     }
 
     public init(from decoder: any Decoder) throws {
@@ -194,13 +201,15 @@ extension Todo {
             wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
             previous: try c.decodeIfPresent(Int.self, forKey: .previous),
             foreign: try c.decodeIfPresent([String: String].self, forKey: .foreign) ?? [:],
-            annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations) ?? [])
+            annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations) ?? [],
+            project: try c.decodeIfPresent(String.self, forKey: .project))
     }
 
     /// Every field is written, absent ones as `null`, so that the JSON schema is stable;
     /// the id in lowercase, as `uuidgen` prints it. `foreign` only when it holds something:
     /// most todos never came from another program; `annotations` likewise, so that a todo
-    /// without them is the same bytes as before they existed.
+    /// without them is the same bytes as before they existed; `project` too (an older
+    /// client reads a todo without one as it always did).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id.uuidString.lowercased(), forKey: .id)
@@ -221,6 +230,7 @@ extension Todo {
         try c.encode(previous, forKey: .previous)
         if !foreign.isEmpty { try c.encode(foreign, forKey: .foreign) }
         if !annotations.isEmpty { try c.encode(annotations, forKey: .annotations) }
+        if let project { try c.encode(project, forKey: .project) }
     }
 }
 

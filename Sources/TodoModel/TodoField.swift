@@ -10,6 +10,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
     case foreign
     /// All of them at once: an annotate or a denotate is undone as the list it changed.
     case annotations
+    case project
 
     public func isEqual(in a: Todo, and b: Todo) -> Bool {
         switch self {
@@ -25,6 +26,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .wait: a.wait == b.wait
         case .foreign: a.foreign == b.foreign
         case .annotations: a.annotations == b.annotations
+        case .project: a.project == b.project
         }
     }
 
@@ -44,6 +46,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .wait: result.wait = source.wait
         case .foreign: result.foreign = source.foreign
         case .annotations: result.annotations = source.annotations
+        case .project: result.project = source.project
         }
         return result
     }

@@ -43,6 +43,9 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     /// so the client reads the few rows it shows, not the whole list (at 300 todos, 75
     /// rows of the bench's rather than 300: docs/PERFORMANCE.md).
     public var pressingOn: LocalDate?
+    /// Only the todos in this project or its sub-projects (`home` holds `home.garden`, not
+    /// `homework`); empty: only the todos in no project, as Taskwarrior's `project:`.
+    public var project: String?
 
     /// How far ahead "soon" reaches for `pressingOn`, in days.
     public static let soonDays = 7
@@ -51,7 +54,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         status: Status = .open, tag: String? = nil, tags: [String] = [], notTags: [String] = [],
         priority: Priority? = nil, search: String? = nil,
         dueBefore: LocalDate? = nil, dueAfter: LocalDate? = nil, dueOn: LocalDate? = nil, noDue: Bool = false,
-        waiting: Bool = false, pressingOn: LocalDate? = nil
+        waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil
     ) {
         self.status = status
         self.tags = (tag.map { [$0] } ?? []) + tags.filter { $0 != tag }
@@ -64,6 +67,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         self.noDue = noDue
         self.waiting = waiting
         self.pressingOn = pressingOn
+        self.project = project
     }
 
     /// The first tag asked for: the one tag of a filter from before tags were a list.
@@ -96,8 +100,9 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     /// Whether `todo` meets every condition but the status: a change stream shows a todo
     /// being completed or deleted too.
     public func matchesIgnoringStatus(_ todo: Todo) -> Bool {
-        if !tags.allSatisfy({ Self.tags(todo.tags, include: $0) }) { return false }
-        if notTags.contains(where: { Self.tags(todo.tags, include: $0) }) { return false }
+        if !tags.allSatisfy({ Self.todo(todo, has: $0) }) { return false }
+        if notTags.contains(where: { Self.todo(todo, has: $0) }) { return false }
+        if let project, !Self.project(todo.project, isIn: project) { return false }
         if let priority, todo.priority != priority { return false }
         if let pressingOn, !Self.isPressing(todo, on: pressingOn) { return false }
         if let search, !search.isEmpty,
@@ -109,20 +114,26 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         return matchesDue(todo.due)
     }
 
-    /// The tag that stands in for a project until todos have a project field (a real field
-    /// will replace it): `project:home` is the todo's project `home`.
+    /// The tag that stood in for a project before todos had a project field: a client from
+    /// then still sends `project:home` as a tag, which means the project `home`
+    /// (TodoValidation moves it to the field; a filter's such tag asks for the project).
     public static let projectTagPrefix = "project:"
 
-    /// Whether `tags` hold `wanted`; a project tag also matches its sub-projects, as
-    /// Taskwarrior's `project:home` does: `project:home.garden`, not `project:homework`.
-    /// `project:` alone is any project: left out (`notTags`), it is Taskwarrior's filter
-    /// `project:`, the todos in none.
-    private static func tags(_ tags: [String], include wanted: String) -> Bool {
-        if tags.contains(wanted) { return true }
-        if wanted == projectTagPrefix { return tags.contains { $0.hasPrefix(projectTagPrefix) } }
-        guard wanted.hasPrefix(projectTagPrefix) else { return false }
-        let parent = wanted + "."
-        return tags.contains { $0.hasPrefix(parent) }
+    /// Whether `todo` has the tag `wanted`; a project tag (an older client's filter) asks
+    /// for the project instead, sub-projects included.
+    private static func todo(_ todo: Todo, has wanted: String) -> Bool {
+        if todo.tags.contains(wanted) { return true }
+        guard wanted.hasPrefix(projectTagPrefix), wanted.count > projectTagPrefix.count else { return false }
+        return project(todo.project, isIn: String(wanted.dropFirst(projectTagPrefix.count)))
+    }
+
+    /// Whether a todo in project `have` is in `wanted` or one of its sub-projects, as
+    /// Taskwarrior's `project:home` matches `home.garden`, not `homework`; an empty
+    /// `wanted` asks for no project.
+    public static func project(_ have: String?, isIn wanted: String) -> Bool {
+        guard !wanted.isEmpty else { return have == nil }
+        guard let have, have.hasPrefix(wanted) else { return false }
+        return have.count == wanted.count || have.dropFirst(wanted.count).first == "."
     }
 
     /// Whether `todo` is for now on `today`, whatever its state: overdue, due within
@@ -146,7 +157,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
 
 extension TodoFilter {
     private enum CodingKeys: String, CodingKey {
-        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn
+        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project
     }
 
     /// Every field may be absent. The old single `tag` is still read, as one more tag.
@@ -164,7 +175,8 @@ extension TodoFilter {
             dueOn: try container.decodeIfPresent(LocalDate.self, forKey: .dueOn),
             noDue: try container.decodeIfPresent(Bool.self, forKey: .noDue) ?? false,
             waiting: try container.decodeIfPresent(Bool.self, forKey: .waiting) ?? false,
-            pressingOn: try container.decodeIfPresent(LocalDate.self, forKey: .pressingOn))
+            pressingOn: try container.decodeIfPresent(LocalDate.self, forKey: .pressingOn),
+            project: try container.decodeIfPresent(String.self, forKey: .project))
     }
 
     /// Only the conditions given are written; one tag is written as `tag`, which a
@@ -183,5 +195,6 @@ extension TodoFilter {
         if noDue { try container.encode(true, forKey: .noDue) }
         if waiting { try container.encode(true, forKey: .waiting) }
         try container.encodeIfPresent(pressingOn, forKey: .pressingOn)
+        try container.encodeIfPresent(project, forKey: .project)
     }
 }

@@ -11,10 +11,12 @@ public struct NewTodo: Sendable, Codable, Equatable {
     /// The number of the todo this is a subtask of.
     public var parent: Int?
     public var wait: LocalDate?
+    /// Its project (`home.garden`); nil for none.
+    public var project: String?
 
     public init(
         title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil, tags: [String] = [],
-        recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil
+        recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, project: String? = nil
     ) {
         self.title = title
         self.notes = notes
@@ -24,6 +26,7 @@ public struct NewTodo: Sendable, Codable, Equatable {
         self.recurrence = recurrence
         self.parent = parent
         self.wait = wait
+        self.project = project
     }
 }
 
@@ -53,12 +56,17 @@ public struct TodoEdit: Sendable, Codable, Equatable {
     public var annotate: String?
     /// Removes the annotation this text names (`[Annotation].index(naming:of:)`), before `annotate` adds one.
     public var denotate: String?
+    /// A new project.
+    public var project: String?
+    /// Takes it out of its project (wins over `project`).
+    public var clearProject: Bool
 
     public init(
         title: String? = nil, notes: String? = nil, priority: Priority? = nil, due: LocalDate? = nil,
         clearDue: Bool = false, tags: [String]? = nil, addTags: [String] = [], removeTags: [String] = [],
         recurrence: Recurrence? = nil, clearRecurrence: Bool = false, parent: Int? = nil, clearParent: Bool = false,
-        wait: LocalDate? = nil, clearWait: Bool = false, annotate: String? = nil, denotate: String? = nil
+        wait: LocalDate? = nil, clearWait: Bool = false, annotate: String? = nil, denotate: String? = nil,
+        project: String? = nil, clearProject: Bool = false
     ) {
         self.title = title
         self.notes = notes
@@ -76,6 +84,8 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         self.clearWait = clearWait
         self.annotate = annotate
         self.denotate = denotate
+        self.project = project
+        self.clearProject = clearProject
     }
 
     /// `todo` with these edits applied (revision and timestamps untouched).
@@ -94,6 +104,7 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         edited.recurrence = edited.recurrence?.anchored(to: edited.due)
         if clearParent { edited.parent = nil } else if let parent { edited.parent = parent }
         if clearWait { edited.wait = nil } else if let wait { edited.wait = wait }
+        if clearProject { edited.project = nil } else if let project { edited.project = project }
         return edited
     }
 }
@@ -117,7 +128,9 @@ extension TodoEdit {
             wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
             clearWait: try c.decodeIfPresent(Bool.self, forKey: .clearWait) ?? false,
             annotate: try c.decodeIfPresent(String.self, forKey: .annotate),
-            denotate: try c.decodeIfPresent(String.self, forKey: .denotate))
+            denotate: try c.decodeIfPresent(String.self, forKey: .denotate),
+            project: try c.decodeIfPresent(String.self, forKey: .project),
+            clearProject: try c.decodeIfPresent(Bool.self, forKey: .clearProject) ?? false)
     }
 }
 
@@ -239,6 +252,7 @@ extension NewTodo {
             tags: try c.decodeIfPresent([String].self, forKey: .tags) ?? [],
             recurrence: try c.decodeIfPresent(Recurrence.self, forKey: .recurrence),
             parent: try c.decodeIfPresent(Int.self, forKey: .parent),
-            wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait))
+            wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
+            project: try c.decodeIfPresent(String.self, forKey: .project))
     }
 }

@@ -29,6 +29,35 @@ enum PostgresSchema {
         "CREATE TABLE IF NOT EXISTS purge (seq bigint PRIMARY KEY, numbers integer[] NOT NULL, at timestamptz NOT NULL)",
     ]
 
+    /// Moves each todo's project out of its tags, in the todo table and in every journal
+    /// entry's `after`: before todos had a project field, a project was the tag
+    /// `project:NAME`. The last such tag becomes the project, any other stays a tag, as the
+    /// SQLite replica's migration does (TodoStore+Project), so a replica made from the store
+    /// and one migrated in place hold the same todos. Run with the creation, at every start:
+    /// a todo that has a project, or no such tag, is left alone, so a second run changes nothing.
+    static let projectFromTags: [PostgresQuery] = [
+        "\(unescaped: projectStatement(table: "todo", key: "id", json: "todo", path: nil))",
+        "\(unescaped: projectStatement(table: "journal", key: "seq", json: "entry", path: "after"))",
+    ]
+
+    /// The statement that moves the project tag of `table`'s rows, whose todo is the jsonb
+    /// column `json` (its member `path`, when given); rows are matched by `key`.
+    private static func projectStatement(table: String, key: String, json: String, path: String?) -> String {
+        let todo = path.map { "\(json)->'\($0)'" } ?? json
+        let row = "(\(table)." + todo + ")"
+        let moved = "\(row) || jsonb_build_object('project', substr(moved.tag, 9), 'tags', "
+            + "(SELECT coalesce(jsonb_agg(v ORDER BY i), '[]'::jsonb) FROM jsonb_array_elements_text(\(row)->'tags') WITH ORDINALITY e(v, i) WHERE i <> moved.at))"
+        let set = path.map { "jsonb_set(\(table).\(json), '{\($0)}', \(moved))" } ?? moved
+        return """
+            WITH moved AS (
+                SELECT \(key), last.i AS at, last.v AS tag FROM \(table),
+                LATERAL (SELECT v, i FROM jsonb_array_elements_text(\(row)->'tags') WITH ORDINALITY e(v, i)
+                         WHERE left(v, 8) = 'project:' AND length(v) > 8 ORDER BY i DESC LIMIT 1) last
+                WHERE jsonb_typeof(\(row)->'tags') = 'array' AND NOT (\(row) ? 'project'))
+            UPDATE \(table) SET \(json) = \(set) FROM moved WHERE \(table).\(key) = moved.\(key)
+            """
+    }
+
     /// Each table's columns, as `creation` makes them, by name.
     static let columns: [String: Set<String>] = [
         "counter": ["name", "value"], "journal": ["seq", "id", "number", "at", "entry"],
@@ -42,7 +71,7 @@ enum PostgresSchema {
         do {
             try PostgresStore.run(creationLock, on: connection, logger: logger)
             try refuseOthersTables(on: connection, database: database, logger: logger)
-            for statement in creation { try PostgresStore.run(statement, on: connection, logger: logger) }
+            for statement in creation + projectFromTags { try PostgresStore.run(statement, on: connection, logger: logger) }
             try PostgresStore.run("COMMIT", on: connection, logger: logger)
         } catch {
             try? PostgresStore.run("ROLLBACK", on: connection, logger: logger)

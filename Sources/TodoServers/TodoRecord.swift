@@ -11,13 +11,13 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
     /// Every column, in the table's order (the journal holds them too).
     static let columns: [String] = [
         "id", "number", "title", "notes", "priority", "due", "tags", "createdAt", "updatedAt", "completedAt", "deletedAt", "revision",
-        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations",
+        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project",
     ]
 
     /// The columns an update may change: id, number and creation time never do.
     static let mutableColumns: [String] = [
         "title", "notes", "priority", "due", "tags", "updatedAt", "completedAt", "deletedAt", "revision",
-        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations",
+        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project",
     ]
 
     var todo: Todo
@@ -49,7 +49,8 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
             wait: try row.decode(String?.self, forColumn: "wait").flatMap(LocalDate.init),
             previous: try row.decode(Int?.self, forColumn: "previous"),
             foreign: try TodoRecord.foreign(row.decode(forColumn: "foreignFields")),
-            annotations: try TodoRecord.annotations(row.decode(forColumn: "annotations")))
+            annotations: try TodoRecord.annotations(row.decode(forColumn: "annotations")),
+            project: try row.decode(String?.self, forColumn: "project"))
     }
 
     func encode(to container: inout PersistenceContainer) throws {
@@ -66,7 +67,7 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
                 todo.deletedAt?.millisecondsSince1970, todo.revision,
                 try todo.recurrence.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
                 todo.parent, todo.wait?.description, todo.previous,
-                try TodoRecord.foreignJSON(todo.foreign), try TodoRecord.annotationsJSON(todo.annotations),
+                try TodoRecord.foreignJSON(todo.foreign), try TodoRecord.annotationsJSON(todo.annotations), todo.project,
             ]
         }
     }

@@ -48,7 +48,7 @@ extension TodoStore {
     /// A row's text in bytes, counted by SQLite without building the row's strings.
     private static let textBytes = """
         length(CAST(title AS BLOB)) + length(CAST(notes AS BLOB)) + length(CAST(tags AS BLOB)) \
-        + length(CAST(foreignFields AS BLOB)) + length(CAST(annotations AS BLOB)) + length(CAST(program AS BLOB)) AS textBytes
+        + length(CAST(foreignFields AS BLOB)) + length(CAST(annotations AS BLOB)) + coalesce(length(CAST(project AS BLOB)), 0) + length(CAST(program AS BLOB)) AS textBytes
         """
 
     /// The rows `sql` selects, read one at a time until the next would pass the size

@@ -90,6 +90,7 @@ public final class TodoStore: Sendable {
         registerPlanningMigration(&migrator)
         registerInteropMigration(&migrator)
         registerAnnotationMigration(&migrator)
+        registerProjectMigration(&migrator)
         JournalRecord.registerRedoMigration(&migrator)
         migrator.registerMigration("v3: journal") { db in
             try db.execute(sql: JournalRecord.createTable)

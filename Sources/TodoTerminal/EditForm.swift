@@ -16,6 +16,7 @@ extension TodoDetailViewModel {
         priority: \(todo.priority.rawValue)
         due: \(todo.due?.description ?? "")
         tags: \(todo.tags.joined(separator: " "))
+        project: \(todo.project ?? "")
         \(planningFormLines)
         notes:
         \(todo.notes)
@@ -37,8 +38,8 @@ extension TodoDetailViewModel {
             }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard ["title", "priority", "due", "tags", "every", "parent", "wait", "notes"].contains(name) else {
-                throw .validation("form", "unknown field \"\(name)\"; the fields are title, priority, due, tags, every, parent, wait, notes")
+            guard ["title", "priority", "due", "tags", "project", "every", "parent", "wait", "notes"].contains(name) else {
+                throw .validation("form", "unknown field \"\(name)\"; the fields are title, priority, due, tags, project, every, parent, wait, notes")
             }
             if name == "notes" { inNotes = true; if !value.isEmpty { notesLines.append(Substring(value)) } }
             else { fields[name] = value }
@@ -82,6 +83,14 @@ extension TodoDetailViewModel {
         }
         let tags = try TodoValidation.tags((fields["tags"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
         if tags != todo.tags { edit.tags = tags }
+        // A form without the line (one kept from before it existed) leaves the project as it is.
+        if let text = fields["project"] {
+            if text.isEmpty {
+                edit.clearProject = todo.project != nil
+            } else if text != todo.project {
+                edit.project = try TodoValidation.project(text)
+            }
+        }
         try planningDifference(fields: fields, today: today, into: &edit)
         return edit
     }

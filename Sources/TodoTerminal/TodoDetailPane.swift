@@ -21,7 +21,8 @@ public struct TodoDetailPane: Sendable {
         let fields = [
             "\(row.numberText) \(TerminalText.escaped(todo.title))",
             "state: \(state)  priority: \(todo.priority.rawValue)  due: \(due)",
-            "tags: " + (todo.tags.isEmpty ? "none" : TerminalText.escaped(row.tagsLine)),
+            "tags: " + (todo.tags.isEmpty ? "none" : TerminalText.escaped(row.tagsLine))
+                + "  project: " + (todo.project.map { TerminalText.escaped($0) } ?? "none"),
             "repeats: \(todo.recurrence?.description ?? "no")  parent: \(todo.parent.map { "#\($0)" } ?? "none")  waits until: \(todo.wait?.description ?? "no day")",
             "created \(Self.stamp(todo.createdAt))  updated \(Self.stamp(todo.updatedAt))  revision \(todo.revision)",
             todo.notes.isEmpty ? "notes: none (E to write some)" : "notes:",

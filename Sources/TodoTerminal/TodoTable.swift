@@ -37,7 +37,8 @@ public struct TextStyler: Sendable {
     }
 }
 
-/// Todos as table rows for people: number, done box, priority mark, title, due, tags.
+/// Todos as table rows for people: number, done box, priority mark, title, project (when
+/// a row has one), due, tags.
 /// `todoctl list` prints them; `todoctl watch` draws them. Titles and tags are escaped
 /// (`TerminalText`) and measured in columns.
 public struct TodoTable: Sendable {
@@ -47,6 +48,8 @@ public struct TodoTable: Sendable {
     public let titleWidth: Int
     public let numberWidth: Int
     public let dueWidth: Int
+    /// The widest project of the rows; 0 when none has one, and the column is left out.
+    public let projectWidth: Int
     /// The widest tags of a row (`#home #errands`), in columns: a width too narrow for
     /// everything cuts every title to the same columns, so that due dates line up.
     public var tagsWidth: Int { rowTagsWidths.last ?? 0 }
@@ -65,6 +68,7 @@ public struct TodoTable: Sendable {
         let widest = (rows.lazy.map { TerminalText.width(TerminalText.escaped($0.title)) }.max() ?? 5) + titleAllowance
         titleWidth = min(max(widest, 5), max(maximumTitleWidth, 5))
         dueWidth = rows.compactMap { $0.dueText.map(TerminalText.width) }.max() ?? 0
+        projectWidth = rows.compactMap { $0.todo.project.map { TerminalText.width(TerminalText.escaped($0)) } }.max() ?? 0
         rowTagsWidths = rows.map { row in
             row.todo.tags.reduce(max(0, row.todo.tags.count - 1)) { $0 + 1 + TerminalText.width(TerminalText.escaped($1)) }
         }.sorted()
@@ -141,6 +145,11 @@ public struct TodoTable: Sendable {
         let dueRoom = limit == .max ? dueWidth : limit - lead - fewestTitleColumns - 2
         let dueColumns = dueRoom >= dueWidth ? dueWidth : dueRoom >= 5 ? dueRoom : 0
         let due = TerminalText.fitting(row.dueText ?? "", toWidth: dueColumns)
+        // The project after the due date in what is given up: cut alike in every row, or left out.
+        let projectRoom = limit == .max ? projectWidth : limit - lead - fewestTitleColumns - 2 - dueColumns - 1
+        let projectColumns = projectRoom >= projectWidth ? projectWidth : projectRoom >= 5 ? projectRoom : 0
+        let project = projectColumns == 0 ? nil : TerminalText.fitting(row.todo.project.map { TerminalText.escaped($0) } ?? "", toWidth: projectColumns)
+        let projectTail = projectColumns == 0 ? 0 : projectColumns + 1
         var tags = row.todo.tags.map { TerminalText.escaped("#" + $0) }
         var hidden = 0
         var countsHidden = true
@@ -155,11 +164,11 @@ public struct TodoTable: Sendable {
             return text
         }
         var tagsLine = tagsText()
-        func tail() -> Int { 2 + dueColumns + TerminalText.width(tagsLine) }
+        func tail() -> Int { 2 + projectTail + dueColumns + TerminalText.width(tagsLine) }
         // Every row's title the same columns, so that the due dates after it line up (rows
         // with fewer tags had wider titles: the due column wandered at 40 columns); a row
         // whose tags do not fit then gives them up, as below.
-        let shared = limit - lead - 2 - dueColumns
+        let shared = limit - lead - 2 - projectTail - dueColumns
         let columnTitle = limit == .max ? titleWidth : max(min(titleWidth, shared - tagsShare(of: shared)), shortestTitle)
         // Without a width (a pipe), nothing is given up and nothing measured.
         if limit != .max {
@@ -182,7 +191,7 @@ public struct TodoTable: Sendable {
         // Strings, padded, styled and joined, a row's pieces were most of drawing it
         // (callgrind, `todoctl list` of 10,000).
         var line: [UInt8] = []
-        line.reserveCapacity(lead + titleColumns + dueColumns + tagsLine.utf8.count + 48)
+        line.reserveCapacity(lead + titleColumns + projectTail + dueColumns + tagsLine.utf8.count + 56)
         styler.write(.dim, padding: numberWidth - numberColumns, into: &line) { line in
             line.append(UInt8(ascii: "#"))
             line.append(contentsOf: String(row.number).utf8)
@@ -197,6 +206,13 @@ public struct TodoTable: Sendable {
             line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: title.padding))
         }
         line.append(UInt8(ascii: " "))
+        if let project {
+            styler.write(.bold, into: &line) { line in
+                line.append(contentsOf: project.text.utf8)
+                line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: project.padding))
+            }
+            line.append(UInt8(ascii: " "))
+        }
         styler.write(row.isOverdue ? .red : .yellow, into: &line) { line in
             line.append(contentsOf: due.text.utf8)
             line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: due.padding))

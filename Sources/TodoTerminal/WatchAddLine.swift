@@ -15,11 +15,11 @@ enum WatchAddLine {
     /// show when one is missing.
     static let options: [String: (modifier: String, example: String)] = [
         "-d": ("due:", "fri"), "--due": ("due:", "fri"), "-p": ("pri:", "high"), "--priority": ("pri:", "high"), "-t": ("+", "home"),
-        "--tag": ("+", "home"), "--wait": ("wait:", "fri"), "--every": ("recur:", "1w"),
+        "--tag": ("+", "home"), "--wait": ("wait:", "fri"), "--every": ("recur:", "1w"), "--project": ("project:", "home"),
     ]
 
     /// What a line takes, for messages and help.
-    static let taken = "-d DATE, -p H|M|L, -t TAG, --wait DATE, --every PERIOD, and due:DATE, pri:H, +tag, project:NAME, recur:1w (after --, words are title words)"
+    static let taken = "-d DATE, -p H|M|L, -t TAG, --project NAME, --wait DATE, --every PERIOD, and due:DATE, pri:H, +tag, project:NAME, recur:1w (after --, words are title words)"
 
     /// `words` with each option and its value as one modifier word, up to `--`.
     static func modifierWords(_ words: [String]) throws(Refusal) -> [String] {

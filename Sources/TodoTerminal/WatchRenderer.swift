@@ -139,9 +139,10 @@ public struct WatchRenderer: Sendable {
         return styler.apply(.bold, to: "todoctl watch") + " · \(shownFilter) · \(counts) · " + styler.apply(colour, to: connection)
     }
 
-    /// A filter's conditions as the header shows them: `#home -#admin !high /milk due<2026-12-01`.
+    /// A filter's conditions as the header shows them: `#home -#admin project:work !high /milk due<2026-12-01`.
     static func conditions(of filter: TodoFilter) -> String {
         var parts = filter.tags.map { "#" + TerminalText.escaped($0) } + filter.notTags.map { "-#" + TerminalText.escaped($0) }
+        if let project = filter.project { parts.append("project:" + TerminalText.escaped(project)) }
         if let priority = filter.priority { parts.append("!" + priority.rawValue) }
         if let search = filter.search { parts.append("/" + TerminalText.escaped(search)) }
         if let day = filter.dueOn { parts.append("due=\(day)") }

@@ -172,14 +172,15 @@ extension WatchScreen {
                 mode = .prompting(prompt, LineEditor(text))
                 return say(error.message)
             }
-            // Under a filter the new todo has its tags, priority and day, or it would vanish at once.
+            // Under a filter the new todo has its tags, project, priority and day, or it would vanish at once.
             let filter = list.filter
             // A line of plain words, no quotes read, keeps its spacing; validation trims it.
             let title = words.title == text.split(whereSeparator: \.isWhitespace).map(String.init) ? text : words.title.joined(separator: " ")
             return .add(
                 NewTodo(
                     title: title, priority: words.priority ?? filter.priority ?? .normal, due: words.due ?? filter.dueOn,
-                    tags: filter.tags + words.tags, recurrence: words.recurrence, wait: words.wait),
+                    tags: filter.tags + words.tags, recurrence: words.recurrence, wait: words.wait,
+                    project: words.project ?? filter.project.flatMap { $0.isEmpty ? nil : $0 }),
                 typed: typed)
         case .title(let id, let revision):
             return .edit(id, revision: revision, TodoEdit(title: text), typed: typed)

@@ -2,8 +2,7 @@ import TodoModel
 
 /// A project's counts for `todoctl projects` and `summary`: its open and done todos,
 /// those of its sub-projects included, as Taskwarrior's `task projects` counts them
-/// (`home` counts `home.garden`'s). Projects are the `project:` tags until todos have a
-/// project field.
+/// (`home` counts `home.garden`'s), from each todo's project.
 public struct ProjectTally: Sendable, Equatable, Codable {
     /// The whole name, `home.garden`.
     public let project: String
@@ -30,8 +29,8 @@ public struct ProjectTally: Sendable, Equatable, Codable {
     public static func tallies(of todos: [Todo]) -> [ProjectTally] {
         var counts: [String: (open: Int, done: Int)] = [:]
         for todo in todos where !todo.isDeleted {
-            // Empty parts (`project:home..x`, `project:.x`) name no project of their own.
-            guard let project = TodoSort.project(of: todo) else { continue }
+            // Empty parts (`home..x`, `.x`: a replayed log's, as validation refuses them) name no project of their own.
+            guard let project = todo.project else { continue }
             let parts = project.split(separator: ".")
             guard !parts.isEmpty else { continue }
             // The project and each project above it: home.garden counts for home too.

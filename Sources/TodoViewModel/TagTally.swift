@@ -1,7 +1,7 @@
 import TodoModel
 
-/// A tag and how many open todos carry it, for `todoctl tags`. `project:` tags are left
-/// out: they stand for projects (`todoctl projects`).
+/// A tag and how many open todos carry it, for `todoctl tags`. Projects are not tags
+/// (`todoctl projects` counts them).
 public struct TagTally: Sendable, Equatable, Codable {
     public let tag: String
     public let open: Int
@@ -17,7 +17,7 @@ public struct TagTally: Sendable, Equatable, Codable {
     public static func tallies(of todos: [Todo]) -> [TagTally] {
         var counts: [String: Int] = [:]
         for todo in todos where !todo.isCompleted && !todo.isDeleted {
-            for tag in Set(todo.tags) where !tag.hasPrefix(TodoFilter.projectTagPrefix) {
+            for tag in Set(todo.tags) {
                 counts[tag, default: 0] += 1
             }
         }

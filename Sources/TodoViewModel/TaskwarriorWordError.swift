@@ -8,9 +8,6 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     case unreadableValue(word: String, name: String, value: String, accepted: String, suggestion: String?, reason: String?)
     /// `due:` with nothing after it, where nothing cannot mean "remove".
     case missingValue(word: String, name: String)
-    /// `project:` with nothing after it in an edit: Taskwarrior's way out of a project, which
-    /// here is a tag to remove.
-    case projectRemoval(word: String)
     /// `scheduled:`, `until:`, `depends:`: fields todod does not keep yet.
     case notModelled(word: String, name: String)
     /// `wait:` or `recur:` in a filter: a filter cannot ask for it yet.
@@ -37,7 +34,7 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     /// The word refused.
     public var word: String {
         switch self {
-        case .unknownModifier(let word, _, _), .unreadableValue(let word, _, _, _, _, _), .missingValue(let word, _), .projectRemoval(let word),
+        case .unknownModifier(let word, _, _), .unreadableValue(let word, _, _, _, _, _), .missingValue(let word, _),
             .notModelled(let word, _), .notInFilter(let word, _), .attributeModifier(let word, _, _), .removalInAdd(let word),
             .wordInFilter(let word), .secondValueInFilter(let word, _, _), .secondValue(let word, _, _), .virtualTag(let word, _), .virtualTagLeftOut(let word),
             .virtualTagNotTaken(let word, _):
@@ -58,9 +55,6 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
             return "\(word): \"\(value)\" is not understood as \(name == "recur" ? "a period" : name == "priority" ? "a priority" : "a date"); \(meant)\(name): takes \(accepted)"
         case .missingValue(let word, let name):
             return "\(word) needs a value after the colon (\(TaskwarriorWords.spelled(name)))"
-        case .projectRemoval(let word):
-            return TaskwarriorWordError.missingValue(word: word, name: "project").message
-                + "; to take a todo out of its project, remove the tag: -project:NAME (todoctl show lists its tags)"
         case .notModelled(let word, let name):
             return "\(word): todod does not keep \(name == "depends" ? "dependencies" : "a \(name) date") yet"
         case .notInFilter(let word, let name):

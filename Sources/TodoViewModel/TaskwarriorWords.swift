@@ -26,8 +26,7 @@ public struct TaskwarriorWords: Sendable, Equatable {
 
     /// The words that are not modifiers, in order: a title (add, edit).
     public var title: [String] = []
-    /// `+tag` and `project:` (stored as the tag `project:NAME`): tags to add, or that a
-    /// filter requires.
+    /// `+tag`: tags to add, or that a filter requires.
     public var tags: [String] = []
     /// `-tag`: tags to remove (edit), or to leave out (filter).
     public var removedTags: [String] = []
@@ -35,6 +34,11 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public var wait: LocalDate?
     public var priority: Priority?
     public var recurrence: Recurrence?
+    /// `project:home.garden` (`pro:`, `+project:`); in a filter, an empty `project:` is ""
+    /// and asks for the todos in no project.
+    public var project: String?
+    /// An empty `project:` in an edit, or `-project:NAME`: out of its project.
+    public var clearProject = false
     /// An empty `due:`, `wait:` or `recur:` in an edit: remove that field, as Taskwarrior's
     /// `modify due:` does.
     public var clearDue = false
@@ -57,17 +61,11 @@ public struct TaskwarriorWords: Sendable, Equatable {
 
     public init() {}
 
-    /// The project tag given (`project:home`) in an add or an edit, which an edit puts in
-    /// place of the todo's other project tags.
-    public var projectTag: String? { tags.last { $0.hasPrefix(Self.projectTagPrefix) } }
-
     /// The modifiers' names, the long one first; `pri:` and `pro:` are Taskwarrior's
     /// shortest abbreviations, which users type most.
     public static let modifierNames = ["project", "pro", "due", "wait", "priority", "pri", "recur", "scheduled", "until", "depends"]
 
-    /// Today there is no project field: `project:home` is the tag `project:home`, the
-    /// stand-in users already used, and a filter's `project:home` tag also matches
-    /// `project:home.garden` (`TodoFilter`). A real project field will replace this prefix.
+    /// `+project:home`, as users typed a project when it was a tag: the project `home`.
     public static let projectTagPrefix = TodoFilter.projectTagPrefix
 
     /// Reads `words` (after `literal`, the words after `--`, which are title words as typed),
@@ -126,12 +124,13 @@ public struct TaskwarriorWords: Sendable, Equatable {
                 try applyVirtualTag(tag, word: word, use: use, today: today)
                 return
             }
+            // `+project:foo` names the project as `project:foo` does, `-project:foo` takes a
+            // todo out of it (a filter: leaves that project's todos out, TodoFilter's notTags).
+            if tag.hasPrefix(Self.projectTagPrefix), tag.count > Self.projectTagPrefix.count, word.hasPrefix("+") || use == .edit {
+                let name = word.hasPrefix("+") ? String(tag.dropFirst(Self.projectTagPrefix.count)) : ""
+                return try apply(name: "project", value: name, word: word, use: use, today: today)
+            }
             if word.hasPrefix("+") {
-                // `+project:foo` names the project as `project:foo` does: a todo is in one.
-                if tag.hasPrefix(Self.projectTagPrefix) {
-                    try once("project", word: word, value: String(tag.dropFirst(Self.projectTagPrefix.count)), use: use)
-                    if use != .filter, tags.contains(tag) { return }
-                }
                 tags.append(tag)
             } else {
                 guard use != .add else { throw .removalInAdd(word: word) }
@@ -177,33 +176,26 @@ public struct TaskwarriorWords: Sendable, Equatable {
             guard Self.modifierNames.contains(String(parts[0])) else { throw Self.unknown(word, name: String(parts[0])) }
             throw .attributeModifier(word: word, name: String(parts[0]), modifier: String(parts[1]))
         }
-        // A filter's empty project: and pri: are Taskwarrior's "has none": no project tag,
-        // and the normal priority (todod's "no priority"); they were refused as missing a value.
-        if value.isEmpty, use == .filter, ["project", "pro"].contains(name) {
-            removedTags.append(Self.projectTagPrefix)
-            return
-        }
-        let project = ["project", "pro"].contains(name)
-        let emptyTaken = use == .edit && !project || use == .filter && ["priority", "pri"].contains(name)
-        if value.isEmpty, !emptyTaken {
-            // Only an edit can remove a field; a project is a tag, removed as one (-project:home).
-            if use == .edit, name == "project" || name == "pro" { throw .projectRemoval(word: word) }
+        // Only an edit can remove a field; a filter's empty project: asks for no project, and
+        // its empty pri: is Taskwarrior's "no priority", todod's normal (both were refused).
+        if value.isEmpty, use == .add || (use == .filter && !["project", "pro", "priority", "pri"].contains(name)) {
             throw .missingValue(word: word, name: Self.canonical(name))
         }
         switch name {
         case "project", "pro":
-            // A todo is in one project: a second, other project: is refused (`once`);
-            // a filter's project: words must all hold.
+            // A todo is in one project: a second, other project: is refused (`once`), and
+            // so is one in a filter, which could match nothing.
             // Each part of home.garden names a project: `a..b`, `.a` and `a.` have one without.
-            guard !value.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+            guard !value.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) || value.isEmpty else {
                 throw .unreadableValue(
                     word: word, name: "project", value: value, accepted: "a name, or names joined by dots (home.garden)",
                     suggestion: nil, reason: "\(value): a project's name has a part with no letters between its dots")
             }
+            if use == .filter, let earlier = project, earlier != value {
+                throw .secondValueInFilter(word: word, name: "project", earlier: earlier.isEmpty ? "none" : earlier)
+            }
             try once("project", word: word, value: value, use: use)
-            let tag = Self.projectTagPrefix + value
-            if use != .filter, tags.contains(tag) { return }
-            tags.append(tag)
+            if use == .edit && value.isEmpty { clearProject = true } else { project = value }
         case "due":
             if value.isEmpty {
                 try once("due date", word: word, value: "", use: use)

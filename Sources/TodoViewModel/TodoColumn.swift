@@ -57,7 +57,7 @@ public enum TodoColumn: String, Sendable, CaseIterable {
         case .title: row.title
         case .due: row.dueText ?? ""
         case .tags: row.tagsLine
-        case .project: TodoSort.project(of: todo) ?? ""
+        case .project: todo.project ?? ""
         case .state: todo.isDeleted ? "deleted" : todo.isCompleted ? "done" : "open"
         case .wait: todo.wait?.description ?? ""
         case .created: LocalDate(todo.createdAt).description

@@ -63,11 +63,6 @@ public struct TodoSort: Sendable, Equatable {
         rows.sorted { precedes($0.todo, $1.todo) }
     }
 
-    /// The project a todo's `project:` tag names, or nil.
-    public static func project(of todo: Todo) -> String? {
-        todo.tags.first { $0.hasPrefix(TodoFilter.projectTagPrefix) }.map { String($0.dropFirst(TodoFilter.projectTagPrefix.count)) }
-    }
-
     private enum Comparison {
         case same
         /// Both have a value and they differ: whether `a`'s is the smaller.
@@ -84,7 +79,7 @@ public struct TodoSort: Sendable, Equatable {
         case .title: ordered(a.title.lowercased(), b.title.lowercased())
         case .created: ordered(a.createdAt, b.createdAt)
         case .updated: ordered(a.updatedAt, b.updatedAt)
-        case .project: optional(project(of: a), project(of: b))
+        case .project: optional(a.project, b.project)
         }
     }
 

@@ -102,6 +102,37 @@ public enum TodoValidation {
         return tag
     }
 
+    /// A project's name: a tag's rules (one word, no commas, at most `maximumTagLength`
+    /// characters), and dots only between names, as `home.garden`: each part names a project.
+    public static func project(_ raw: String) throws(TodoError) -> String {
+        guard !raw.isEmpty else { throw .validation("project", "is empty: give a name (project:home), or clear it in an edit (project: or --no-project)") }
+        guard raw.utf8.count <= maximumTagBytes, raw.count <= maximumTagLength else {
+            throw .validation("project", "\"\(visible(String(String.UnicodeScalarView(raw.unicodeScalars.prefix(20)))))…\" is longer than \(maximumTagLength) characters (or \(maximumTagBytes) bytes of UTF-8): shorten it")
+        }
+        guard !raw.contains(where: { $0.isWhitespace || $0.isNewline || $0 == "," }) else {
+            throw .validation("project", "\"\(visible(raw))\" is not one word: a project has no spaces or commas (home.garden)")
+        }
+        if let control = firstControl(in: raw, allowing: []) {
+            throw .validation("project", "\"\(visible(raw))\" contains the control character \(control); remove it")
+        }
+        guard !raw.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+            throw .validation("project", "\"\(visible(raw))\" has a part with no name between its dots: join names with single dots (home.garden)")
+        }
+        return raw
+    }
+
+    /// `tags` without the last `project:NAME` tag, and that name, when `project` is not given:
+    /// a client from before projects were a field names the project so (`TodoFilter.projectTagPrefix`).
+    private static func projectFromTags(_ tags: [String], project: String?) -> (tags: [String], project: String?) {
+        let prefix = TodoFilter.projectTagPrefix
+        guard project == nil, let index = tags.lastIndex(where: { $0.hasPrefix(prefix) && $0.count > prefix.count }) else {
+            return (tags, project)
+        }
+        var rest = tags
+        rest.remove(at: index)
+        return (rest, String(tags[index].dropFirst(prefix.count)))
+    }
+
     /// A list filter, its tags read as tags are written (`#home` is `home`).
     public static func normalised(_ filter: TodoFilter) -> TodoFilter {
         func bare(_ tag: String) -> String { tag.hasPrefix("#") ? String(tag.dropFirst()) : tag }
@@ -117,7 +148,8 @@ public enum TodoValidation {
         var valid = new
         valid.title = try title(new.title)
         valid.notes = try notes(new.notes)
-        valid.tags = try tags(new.tags)
+        (valid.tags, valid.project) = projectFromTags(try tags(new.tags), project: new.project)
+        if let project = valid.project { valid.project = try self.project(project) }
         if let parent = new.parent { try self.parent(parent) }
         // As Taskwarrior refuses `task add x recur:weekly`: the repeat counts from the due
         // date, and one without it was taken and fell due a period after its completion.
@@ -142,7 +174,8 @@ public enum TodoValidation {
         var valid = imported
         valid.title = try title(imported.title)
         valid.notes = try notes(imported.notes)
-        valid.tags = try tags(imported.tags)
+        (valid.tags, valid.project) = projectFromTags(try tags(imported.tags), project: imported.project)
+        if let project = valid.project { valid.project = try self.project(project) }
         try foreign(imported.foreign)
         if let annotations = imported.annotations {
             guard annotations.count <= Annotation.maximumCount else {
@@ -192,6 +225,12 @@ public enum TodoValidation {
         if let tags = edit.tags { valid.tags = try self.tags(tags) }
         valid.addTags = try tags(edit.addTags)
         valid.removeTags = try tagsToRemove(edit.removeTags)
+        if !edit.clearProject {
+            (valid.addTags, valid.project) = projectFromTags(valid.addTags, project: edit.project)
+            // An older client took the other project tags off as it added one: the field holds one project.
+            if valid.project != nil { valid.removeTags.removeAll { $0.hasPrefix(TodoFilter.projectTagPrefix) } }
+            if let project = valid.project { valid.project = try self.project(project) }
+        }
         if let parent = edit.parent, !edit.clearParent { try self.parent(parent) }
         if let text = edit.annotate { valid.annotate = try annotation(text) }
         // Trimmed as the stored ones were; its length is not checked: it only has to match one.
@@ -283,8 +322,9 @@ extension TodoValidation {
 
     private static func replayed(_ todo: Todo) throws(TodoError) {
         let counts = 1...maximumReplayedCount
-        let stored = try validated(NewTodo(title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due, tags: todo.tags))
-        guard stored.title == todo.title, stored.notes == todo.notes, stored.tags == todo.tags,
+        // The tags as tags: a log from before projects were a field holds `project:` tags as they were.
+        let stored = try validated(NewTodo(title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due))
+        guard stored.title == todo.title, stored.notes == todo.notes, try tags(todo.tags) == todo.tags,
             counts.contains(todo.revision), counts.contains(todo.number),
             todo.parent.map(counts.contains) ?? true, todo.previous.map(counts.contains) ?? true
         else {
@@ -294,6 +334,11 @@ extension TodoValidation {
             throw .validation("parent", "#\(todo.number) names itself as its parent; a todo cannot be its own parent")
         }
         try foreign(todo.foreign)
+        if let project = todo.project {
+            guard (try? self.project(project)) == project else {
+                throw .validation("project", "#\(todo.number) revision \(todo.revision) has a project todod does not store (\"\(visible(project))\"): one word of at most \(maximumTagLength) characters, names joined by single dots")
+            }
+        }
         let refusal = TodoError.validation(
             "annotations", "#\(todo.number) revision \(todo.revision) has annotations todod does not store (more than \(Annotation.maximumCount), or one that is not a trimmed line within a title's limits)")
         guard todo.annotations.count <= Annotation.maximumCount else { throw refusal }

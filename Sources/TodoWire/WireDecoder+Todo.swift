@@ -19,6 +19,7 @@ extension WireDecoder {
         var notes = "", priority = Priority.normal, due: LocalDate?, tags: [String] = []
         var completedAt: Date?, deletedAt: Date?, recurrence: Recurrence?
         var parent: Int?, wait: LocalDate?, previous: Int?, foreign: [String: String] = [:], annotations: [Annotation] = []
+        var project: String?
         try forEachMember(of: TodoKey.self) { key, value in
             // An absent key and a null are both "not present", as in `decodeIfPresent`;
             // the required fields refuse a null with the type's own words below.
@@ -42,6 +43,7 @@ extension WireDecoder {
             case .previous where present: previous = try value.integer(Int.self)
             case .foreign where present: foreign = try value.stringMap()
             case .annotations where present: annotations = try value.elements(as: [Annotation].self) { try $0.annotation() }
+            case .project where present: project = try value.text()
             case nil, _?: return  // unknown keys are a newer daemon's: skipped, as Codable skips them
             }
         }
@@ -52,7 +54,7 @@ extension WireDecoder {
             createdAt: try required(createdAt, "createdAt"), updatedAt: try required(updatedAt, "updatedAt"),
             completedAt: completedAt, deletedAt: deletedAt, revision: try required(revision, "revision"),
             recurrence: recurrence, parent: parent, wait: wait, previous: previous, foreign: foreign,
-            annotations: annotations)
+            annotations: annotations, project: project)
     }
 
     /// One of a todo's annotations, as `Annotation`'s synthesized conformance reads it.
@@ -129,7 +131,7 @@ extension WireDecoder {
     /// to 17 others was a fifth of reading a todo (callgrind, `todoctl next` of 300).
     enum TodoKey: String, CaseIterable {
         case id, number, title, createdAt, updatedAt, revision, notes, priority, due, tags
-        case completedAt, deletedAt, recurrence, parent, wait, previous, foreign, annotations
+        case completedAt, deletedAt, recurrence, parent, wait, previous, foreign, annotations, project
 
         /// The key whose UTF-8 is `bytes`; nil for a key a todo does not have. The length
         /// picks the one to three keys of that length and their bytes confirm one: a walk

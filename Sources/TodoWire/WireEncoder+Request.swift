@@ -74,7 +74,7 @@ extension JSONOutput {
     }
 
     /// `NewTodo`'s synthesized conformance: every field, the optional ones only when set;
-    /// sorted, so due, notes, parent, priority, tags, title, wait.
+    /// sorted, so due, notes, parent, priority, project, tags, title, wait.
     fileprivate mutating func newTodo(_ new: NewTodo) {
         raw("{")
         if let due = new.due {
@@ -90,6 +90,10 @@ extension JSONOutput {
         }
         raw(",\"priority\":")
         string(new.priority.rawValue)
+        if let project = new.project {
+            raw(",\"project\":")
+            string(project)
+        }
         raw(",\"tags\":[")
         for (index, tag) in new.tags.enumerated() {
             if index > 0 { raw(",") }

@@ -10,8 +10,9 @@ struct AddCommand: AsyncParsableCommand {
             Taskwarrior's modifiers among them set fields instead: `todoctl add Buy bread \
             due:tomorrow +shop project:home pri:H` adds "Buy bread" with those fields.
 
-            Modifiers: +TAG; project:NAME or pro:NAME (kept as the tag project:NAME; a filter \
-            project:home also finds project:home.garden); due:DATE and wait:DATE (the dates \
+            Modifiers: +TAG; project:NAME or pro:NAME (or --project NAME: the todo's project, \
+            home.garden being garden under home; a filter project:home also finds \
+            home.garden); due:DATE and wait:DATE (the dates \
             --due takes); priority:P or pri:P (H, M, L, high, medium, low, any case); \
             recur:PERIOD (the periods --every takes). scheduled:, until: and depends: are \
             refused: todod does not keep them yet. A field is given once: due:fri due:mon, \
@@ -39,6 +40,7 @@ struct AddCommand: AsyncParsableCommand {
     // were read as options and said "Missing value".
     @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("The due date: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
     @Option(name: [.customShort("t"), .customLong("tag")], help: "A tag (one word); repeat for more.") var tags: [String] = []
+    @Option(help: ArgumentHelp("The project, as project:NAME gives it (home.garden: dots make sub-projects).", valueName: "name")) var project: String?
     @OptionGroup(title: "Planning") var planning: PlanningOptions
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
@@ -64,11 +66,12 @@ struct AddCommand: AsyncParsableCommand {
         try ModifierWords.refuseClash("wait:", words.wait.map { $0 }, "--wait", planning.wait.map { $0.date }, field: "wait date", describe: day)
         try ModifierWords.refuseClash(
             "recur:", words.recurrence.map { $0 }, "--every/--every-after", planning.recurrence.map { $0 }, field: "repeat") { $0?.description ?? "" }
-        try ModifierWords.refuseSecondProject(in: tags + words.tags)
+        let project = try ModifierWords.project(option: project, words: words, tags: tags)
         return NewTodo(
             title: words.title.joined(separator: " "), notes: notes ?? "", priority: words.priority ?? priority ?? .normal,
-            due: words.due ?? due?.date, tags: tags + words.tags, recurrence: words.recurrence ?? planning.recurrence,
-            parent: planning.parent?.number, wait: words.wait ?? planning.wait?.date)
+            due: words.due ?? due?.date, tags: (tags + words.tags).filter { !$0.hasPrefix(TaskwarriorWords.projectTagPrefix) },
+            recurrence: words.recurrence ?? planning.recurrence, parent: planning.parent?.number,
+            wait: words.wait ?? planning.wait?.date, project: project)
     }
 
     func run() async throws {

@@ -21,8 +21,8 @@ struct EditCommand: AsyncParsableCommand {
 
             Taskwarrior's words change fields too, after the todos: `todoctl edit 3 +shop -home \
             due:fri pri:H project:home recur:1w` (-tag removes a tag; an empty due:, wait: or \
-            recur: removes that field, an empty pri: gives the priority normal, as a new todo has; a project is the tag project:NAME for now, so \
-            -project:home takes a todo out of it), and other words are a new title (words after -- are \
+            recur: removes that field, an empty pri: gives the priority normal, as a new todo has; an \
+            empty project: or -project:NAME takes a todo out of its project), and other words are a new title (words after -- are \
             title words as typed). A new title is for one todo: `todoctl edit 16 2026 budget` \
             retitles #16 "2026 budget".
 
@@ -42,12 +42,15 @@ struct EditCommand: AsyncParsableCommand {
     @Flag(help: "Remove the due date.") var noDue = false
     @Option(name: [.customShort("t"), .customLong("tag")], help: "Add a tag; repeat for more.") var addTags: [String] = []
     @Option(name: .customLong("untag"), help: "Remove a tag; repeat for more.") var removeTags: [String] = []
+    @Option(help: ArgumentHelp("A new project, as project:NAME gives it (home.garden).", valueName: "name")) var project: String?
+    @Flag(help: "Take it out of its project, as an empty project: does.") var noProject = false
     @OptionGroup(title: "Planning") var planning: PlanningEditOptions
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if due != nil && noDue { throw ValidationError("--due and --no-due contradict each other: give one") }
+        if project != nil && noProject { throw ValidationError("--project and --no-project contradict each other: give one") }
         try selection.validate(refs: refs, direct: nil)
         let edit = try fieldEdit()
         if edit == nil && (refs.count != 1 || selection.expression != nil) {
@@ -98,14 +101,19 @@ struct EditCommand: AsyncParsableCommand {
         try ModifierWords.refuseClash(
             "recur:", given(modifiers.recurrence, cleared: modifiers.clearRecurrence), planning.noEvery ? "--no-every" : "--every",
             given(planning.set.recurrence, cleared: planning.noEvery), field: "repeat") { $0?.description ?? "" }
-        try ModifierWords.refuseSecondProject(in: addTags + modifiers.tags)
+        let newProject = try ModifierWords.project(option: project, words: modifiers, tags: addTags)
+        try ModifierWords.refuseClash(
+            "project:", given(modifiers.project, cleared: modifiers.clearProject), noProject ? "--no-project" : "--project",
+            given(newProject, cleared: noProject), field: "project") { $0 ?? "" }
         // A tag added and removed in one edit is a slip (`edit 1 +qq -qq` said nothing to change; add refuses -tag).
         if let both = (addTags + modifiers.tags).first(where: { (removeTags + modifiers.removedTags).contains($0) }) {
             throw ValidationError("+\(both) and -\(both) both name the tag \(both), to add and to remove: give one")
         }
         var edit = planning.applied(to: TodoEdit(
             title: title ?? newTitle, notes: notes, priority: priority ?? modifiers.priority, due: due?.date ?? modifiers.due,
-            clearDue: noDue || modifiers.clearDue, addTags: addTags + modifiers.tags, removeTags: removeTags + modifiers.removedTags))
+            clearDue: noDue || modifiers.clearDue, addTags: (addTags + modifiers.tags).filter { !$0.hasPrefix(TaskwarriorWords.projectTagPrefix) },
+            removeTags: removeTags + modifiers.removedTags))
+        (edit.project, edit.clearProject) = (newProject, noProject || modifiers.clearProject)
         if modifiers.wait != nil || modifiers.clearWait { (edit.wait, edit.clearWait) = (modifiers.wait, modifiers.clearWait) }
         if modifiers.recurrence != nil || modifiers.clearRecurrence {
             (edit.recurrence, edit.clearRecurrence) = (modifiers.recurrence, modifiers.clearRecurrence)
@@ -115,22 +123,12 @@ struct EditCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let fieldEdit = try fieldEdit() else { return try await runEditor() }
-        let modifierTags = try ModifierWords.read(Array(words.dropFirst(named.count)), use: .edit).tags
-        let projectTag = (addTags + modifierTags).first { $0.hasPrefix(TaskwarriorWords.projectTagPrefix) }
         let report = try Session.run(connection) { client in
             let (refs, found) = try selection.resolve(client, refs: refs, ranged: named.ranged, direct: nil, status: .open, action: "edit")
             var report = BulkReport(json: output.json, summarised: found)
             for ref in refs {
                 try report.record(Result { () throws(TodoClientError) in
-                    var edit = fieldEdit
-                    if let projectTag {
-                        // A todo is in one project: project:NAME takes the place of the stand-in
-                        // tag of any other (until a project field replaces the tags).
-                        edit.removeTags += try client.detail(ref).todo.tags.filter {
-                            $0.hasPrefix(TaskwarriorWords.projectTagPrefix) && $0 != projectTag
-                        }
-                    }
-                    return try client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: edit)))
+                    try client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: fieldEdit)))
                 })
             }
             return report
@@ -220,6 +218,7 @@ struct ConflictReport {
         compare("priority", before.priority.rawValue, after.priority.rawValue)
         compare("due", before.due?.description ?? "", after.due?.description ?? "")
         compare("tags", TerminalText.escaped(before.tags.joined(separator: " ")), TerminalText.escaped(after.tags.joined(separator: " ")))
+        compare("project", TerminalText.escaped(before.project ?? ""), TerminalText.escaped(after.project ?? ""))
         compare("state", state(of: before), state(of: after))
         return "Meanwhile:\n" + (lines.isEmpty ? "  (no field you can edit)" : lines.joined(separator: "\n"))
     }

@@ -18,6 +18,8 @@ struct FilterOptions: ParsableArguments {
     var priority: Priority?
     @Option(help: ArgumentHelp("Only todos whose title or notes contain this text (any case).", valueName: "text"))
     var search: String?
+    @Option(help: ArgumentHelp("Only todos in this project or its sub-projects (home holds home.garden); an empty name: only those in none (project:).", valueName: "name"))
+    var project: String?
     // Unconditional: `--due-before -1d` is a date, not an option.
     @Option(name: [.customShort("d"), .customLong("due")], parsing: .unconditional, help: ArgumentHelp("Only todos due on this day: \(FilterDateParser.accepted).", valueName: "date"), transform: FilterDateArgument.checked)
     var dueOn: FilterDateArgument?
@@ -38,8 +40,10 @@ struct FilterOptions: ParsableArguments {
         for (given, word, option) in [
             (words.priority != nil && priority != nil, "pri:", "-p"),
             (words.due != nil && (dueOn != nil || noDue), "due:", noDue ? "--no-due" : "--due"),
+            (words.project != nil && project != nil && words.project != project, "project:", "--project"),
         ] where given {
-            throw ValidationError("\(word) and \(option) both ask for the \(word == "pri:" ? "priority" : "due day"): give one")
+            let field = ["pri:": "priority", "due:": "due day"][word] ?? "project"
+            throw ValidationError("\(word) and \(option) both ask for the \(field): give one")
         }
         if noDue && (dueOn != nil || dueBefore != nil || dueAfter != nil || overdue || words.dueBefore != nil) {
             throw ValidationError("--no-due leaves out every dated todo: it cannot go with --due, --due-before, --due-after or --overdue")
@@ -73,7 +77,7 @@ struct FilterOptions: ParsableArguments {
         let typedWords = ModifierWords.unmarked(Array(words.dropFirst(TodoRef.leadingWords(in: words).count))).words
         let options: [[String]] = [
             tags.flatMap { ["-t", $0] }, notTags.flatMap { ["--not-tag", $0] }, priority.map { ["-p", $0.rawValue] } ?? [],
-            search.map { ["--search", $0.contains(" ") ? "'\($0)'" : $0] } ?? [], dueOn.map { ["--due", $0.text] } ?? [],
+            search.map { ["--search", $0.contains(" ") ? "'\($0)'" : $0] } ?? [], project.map { ["--project", $0] } ?? [], dueOn.map { ["--due", $0.text] } ?? [],
             dueBefore.map { ["--due-before", $0.text] } ?? [], dueAfter.map { ["--due-after", $0.text] } ?? [],
             overdue ? ["--overdue"] : [], noDue ? ["--no-due"] : [],
         ]
@@ -98,6 +102,7 @@ struct FilterOptions: ParsableArguments {
         return TodoValidation.normalised(TodoFilter(
             status: words.status ?? (overdue && status == .all ? .open : status), tags: tags + words.tags, notTags: notTags + words.removedTags,
             priority: words.priority ?? priority, search: search,
-            dueBefore: before, dueAfter: after, dueOn: words.due ?? dueOn?.date, noDue: noDue, waiting: words.waiting))
+            dueBefore: before, dueAfter: after, dueOn: words.due ?? dueOn?.date, noDue: noDue, waiting: words.waiting,
+            project: words.project ?? project))
     }
 }

@@ -29,7 +29,7 @@ enum ModifierWords {
     /// one is its value, never a modifier.
     static let valueOptions: Set<String> = [
         "-n", "-p", "-d", "-t", "-o", "--notes", "--priority", "--due", "--tag", "--not-tag", "--search", "--due-before",
-        "--due-after", "--title", "--untag", "--every", "--every-after", "--parent", "--wait", "--filter", "--socket", "--since",
+        "--due-after", "--title", "--untag", "--project", "--every", "--every-after", "--parent", "--wait", "--filter", "--socket", "--since",
         "--limit", "--sort", "--older-than", "--from", "--to", "--output",
     ]
 
@@ -99,12 +99,19 @@ enum ModifierWords {
             "\(said(word, modifier)) and \(said(option, optionValue)) both give the \(field), and a todo has one: give one of them")
     }
 
-    /// Refuses two different projects among the tags to give (`-t project:a project:b`): a
-    /// todo is in one, and the last named silently won (or, in add, the todo got both).
-    static func refuseSecondProject(in tags: [String]) throws {
-        let projects = tags.filter { $0.hasPrefix(TaskwarriorWords.projectTagPrefix) }
-        guard let first = projects.first, let second = projects.first(where: { $0 != first }) else { return }
-        throw ValidationError(TaskwarriorWordError.secondValue(word: second, name: "project", earlier: first).message)
+    /// The project that `--project` and the words give (`project:home`, `+project:home`, and a
+    /// `-t project:home` as the tag stood for one), refusing two different ones (`-t project:a
+    /// project:b`, `project:a --project b`): a todo is in one, and the last named silently won.
+    static func project(option: String?, words: TaskwarriorWords, tags: [String]) throws -> String? {
+        let prefix = TaskwarriorWords.projectTagPrefix
+        let given: [(word: String, name: String)] =
+            tags.filter { $0.hasPrefix(prefix) && $0.count > prefix.count }.map { ("-t \($0)", String($0.dropFirst(prefix.count))) }
+            + (words.project.map { [("project:\($0)", $0)] } ?? []) + (option.map { [("--project \($0)", $0)] } ?? [])
+        guard let first = given.first else { return nil }
+        if let second = given.first(where: { $0.name != first.name }) {
+            throw ValidationError(TaskwarriorWordError.secondValue(word: second.word, name: "project", earlier: first.word).message)
+        }
+        return first.name
     }
 
     /// What todoctl offers instead, where a flag or a command does what the word cannot.
@@ -124,7 +131,7 @@ enum ModifierWords {
         case .removalInAdd: return keep
         case .secondValueInFilter, .secondValue, .virtualTagLeftOut, .virtualTagNotTaken: return ""
         case .virtualTag: return keep
-        case .unknownModifier, .unreadableValue, .missingValue, .projectRemoval: return keep
+        case .unknownModifier, .unreadableValue, .missingValue: return keep
         }
     }
 

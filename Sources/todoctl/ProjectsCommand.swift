@@ -6,8 +6,8 @@ struct ProjectsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "projects", abstract: "Each project, sub-projects indented under it, with its open and done todos.",
         discussion: """
-            A project is a todo's project: tag (project:home.garden is the project garden \
-            under home). The counts of a project include those of its sub-projects, as \
+            A project is a todo's project (project:home.garden or --project home.garden \
+            puts it in garden, under home). The counts of a project include those of its sub-projects, as \
             Taskwarrior's `task projects` shows them; Done% is done of open and done, rounded \
             down. --json prints [{"project": "home.garden", "open": 2, "done": 1, \
             "percentDone": 33}, …], parents before their sub-projects.

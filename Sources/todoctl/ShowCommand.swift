@@ -22,8 +22,9 @@ struct ShowCommand: AsyncParsableCommand {
             ("state", detail.stateText), ("priority", detail.priority.rawValue),
             ("due", detail.due.map { due in summary.dueText.map { $0 == "\(due)" ? $0 : "\(due) (\($0))" } ?? "\(due)" } ?? "-"),
             ("tags", summary.tagsLine.isEmpty ? "-" : TerminalText.escaped(summary.tagsLine)),
-            ("created", format(detail.todo.createdAt)), ("updated", format(detail.todo.updatedAt)),
         ]
+        if let project = detail.todo.project { fields.append(("project", TerminalText.escaped(project))) }
+        fields += [("created", format(detail.todo.createdAt)), ("updated", format(detail.todo.updatedAt))]
         fields += PlanningLines(detail).fields
         if let completed = detail.todo.completedAt { fields.append(("completed", format(completed))) }
         if let deleted = detail.todo.deletedAt { fields.append(("deleted", format(deleted))) }

@@ -6,7 +6,7 @@ struct TagsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tags", abstract: "Each tag with its count of open todos, most used first, then by name in any case.",
         discussion: """
-            project: tags are left out: they are projects (todoctl projects). --json prints \
+            A todo's project is no tag: todoctl projects counts them. --json prints \
             [{"tag": "home", "open": 3}, …] in the same order.
             """)
 

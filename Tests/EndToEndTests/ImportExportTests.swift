@@ -36,7 +36,9 @@ struct ImportExportTests {
         // Seven tasks, six todos: the recurrence's template travels with its instance.
         #expect(imported.stdout == "imported 6 todos from standard input: 6 created, 0 updated, 0 unchanged\n")
         let list = try await daemon.todoctl("list")
-        #expect(list.stdout.contains("#project:work.reports #office"))
+        // The project is its own column, not a tag.
+        let report = list.lines.first { $0.contains("Write report") } ?? ""
+        #expect(report.contains(" work.reports ") && report.hasSuffix("#office") && !list.stdout.contains("#project:"), "\(list.stdout)")
         // Taskwarrior's wait is todod's: the task waits, out of the list, and is exported all the same.
         #expect(!list.stdout.contains("Buy milk"))
         let listed = try await daemon.todoctl("list", "--waiting")
@@ -52,6 +54,27 @@ struct ImportExportTests {
         for (uuid, task) in before {
             #expect(NSDictionary(dictionary: task) == NSDictionary(dictionary: after[uuid] ?? [:]), "task \(uuid)")
         }
+        try await daemon.stop()
+    }
+
+    @Test("A project goes both ways with the real task: set in todod, it is task's project; changed in task, it is todod's, never a tag")
+    func projectBothWays() async throws {
+        let source = try TaskwarriorHome(settings: Self.settings)
+        defer { source.remove() }
+        try source.run(["add", "Dig beds", "project:home", "+outside"])
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try source.run(["export"]), as: UTF8.self))
+        let edited = try await daemon.todoctl("edit", "1", "project:home.garden", "-j")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let back = try await daemon.todoctl("export", "--to", "taskwarrior", "--all")
+        try source.run(["import", "-"], input: Data(back.stdout.utf8))
+        let task = try #require(try source.exportedTasks().values.first)
+        #expect(task["project"] as? String == "home.garden" && task["tags"] as? [String] == ["outside"], "\(task)")
+
+        try source.run(["description:Dig beds", "modify", "project:work"])
+        _ = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try source.run(["export"]), as: UTF8.self))
+        let todo = try jsonObject(try await daemon.todoctl("show", "1", "-j").stdout)
+        #expect(todo["project"] as? String == "work" && todo["tags"] as? [String] == ["outside"], "\(todo)")
         try await daemon.stop()
     }
 

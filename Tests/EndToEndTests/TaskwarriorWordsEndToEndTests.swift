@@ -32,7 +32,8 @@ struct TaskwarriorWordsEndToEndTests {
         let todo = try await Self.added(daemon, "Buy", "bread", "due:tomorrow", "+shop", "project:home", "pri:H", "recur:weekly", "wait:today")
         #expect(todo["title"] as? String == "Buy bread", "\(todo)")
         #expect(todo["due"] as? String == "2026-11-24", "\(todo)")
-        #expect(todo["tags"] as? [String] == ["shop", "project:home"], "\(todo)")
+        #expect(todo["tags"] as? [String] == ["shop"], "\(todo)")
+        #expect(todo["project"] as? String == "home", "\(todo)")
         #expect(todo["priority"] as? String == "high", "\(todo)")
         #expect(todo["wait"] as? String == "2026-11-23", "\(todo)")
         #expect((todo["recurrence"] as? [String: Any])?["every"] as? String == "1w", "\(todo)")
@@ -187,13 +188,16 @@ struct TaskwarriorWordsEndToEndTests {
             #expect(refused.stderr.contains(both + ", and a todo has one: give one of them"), "\(arguments): \(refused.stderr)")
         }
         let todos = try jsonArray(try await Self.todoctl(daemon, "list", "--all", "-j").stdout)
-        #expect(todos.count == 1 && (todos.first?["tags"] as? [String]) == ["x", "project:home"], "\(todos)")
+        #expect(todos.count == 1 && (todos.first?["tags"] as? [String]) == ["x"] && todos.first?["project"] as? String == "home", "\(todos)")
         // One project named, twice or once, is taken; edit's takes the place of the old one.
         let edited = try await Self.todoctl(daemon, "edit", "1", "project:work", "+project:work", "-j")
         #expect(edited.status == 0, "\(edited.stderr)")
-        #expect(try jsonObject(edited.stdout)["tags"] as? [String] == ["x", "project:work"], "\(edited.stdout)")
+        let moved = try jsonObject(edited.stdout)
+        #expect(moved["tags"] as? [String] == ["x"] && moved["project"] as? String == "work", "\(edited.stdout)")
         let option = try jsonObject(try await Self.todoctl(daemon, "edit", "1", "-t", "project:baz", "-j").stdout)
-        #expect(option["tags"] as? [String] == ["x", "project:baz"], "edit -t: \(option)")
+        #expect(option["tags"] as? [String] == ["x"] && option["project"] as? String == "baz", "edit -t: \(option)")
+        let long = try jsonObject(try await Self.todoctl(daemon, "edit", "1", "--project", "home.garden", "-j").stdout)
+        #expect(long["project"] as? String == "home.garden", "edit --project: \(long)")
         try await daemon.stop()
     }
 
@@ -282,11 +286,19 @@ struct TaskwarriorWordsEndToEndTests {
         let edited = try await Self.todoctl(daemon, "edit", "1", "pro:work", "-j")
         #expect(edited.status == 0, "\(edited.stderr)")
         let todo = try jsonObject(edited.stdout)
-        #expect(todo["tags"] as? [String] == ["later", "project:work"], "\(todo)")
+        #expect(todo["tags"] as? [String] == ["later"] && todo["project"] as? String == "work", "\(todo)")
+        // Taskwarrior's `modify project:` takes it out of its project; so do -project:work and --no-project.
+        for way in [["project:"], ["-project:work"], ["--no-project"]] {
+            _ = try await Self.todoctl(daemon, ["edit", "1", "pro:work"])
+            let out = try await Self.todoctl(daemon, ["edit", "1"] + way + ["-j"])
+            #expect(out.status == 0, "\(way): \(out.stderr)")
+            let left = try jsonObject(out.stdout)
+            #expect(left["project"] == nil && left["tags"] as? [String] == ["later"], "\(way): \(left)")
+        }
         try await daemon.stop()
     }
 
-    @Test("a project:home filter finds project:home.garden and not project:homework, in list and in done")
+    @Test("a project:home filter finds home.garden and not homework, in list and in done; --project too; an empty project: finds the todos in none")
     func projectFilter() async throws {
         let daemon = try await Self.start()
         _ = try await Self.added(daemon, "Sweep", "project:home")
@@ -296,10 +308,14 @@ struct TaskwarriorWordsEndToEndTests {
         #expect(listed == [1, 2])
         let outside = try await FilterTests.numbers(daemon, "project:home", "-outside")
         #expect(outside == [1])
+        #expect(try await FilterTests.numbers(daemon, "--project", "home.garden") == [2])
+        _ = try await Self.added(daemon, "Loose")
+        #expect(try await FilterTests.numbers(daemon, "project:") == [4])
+        #expect(try await FilterTests.numbers(daemon, "-project:home") == [3, 4])
         let done = try await Self.todoctl(daemon, "done", "project:home.garden")
         #expect(done.status == 0, "\(done.stderr)")
         let open = try await FilterTests.numbers(daemon)
-        #expect(open == [1, 3])
+        #expect(open == [1, 3, 4])
         try await daemon.stop()
     }
 

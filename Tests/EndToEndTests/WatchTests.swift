@@ -117,13 +117,16 @@ struct WatchTests {
     }
 
     /// The daemon's open list is one todo with these fields, as watch's a line added it.
-    private func expectOnlyTodo(_ daemon: DaemonProcess, _ title: String, tags: [String], priority: String, due: String) async throws {
+    private func expectOnlyTodo(
+        _ daemon: DaemonProcess, _ title: String, tags: [String], priority: String, due: String, project: String? = nil
+    ) async throws {
         let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
         #expect(listed.count == 1, "\(listed)")
         #expect(listed.first?["title"] as? String == title, "\(listed)")
         #expect(listed.first?["tags"] as? [String] == tags, "\(listed)")
         #expect(listed.first?["priority"] as? String == priority, "\(listed)")
         #expect(listed.first?["due"] as? String == due, "\(listed)")
+        #expect(listed.first?["project"] as? String == project, "\(listed)")
     }
 
     @Test("watch's a line takes add's modifiers: a typo stays in the prompt with what was meant, then the todo gets its fields")
@@ -135,7 +138,7 @@ struct WatchTests {
         try await tmux.waitFor("prio: is not a modifier; did you mean priority: (pri:)?")
         try await tmux.keys("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "pri:H due:2026-12-24 project:home", "Enter")
         try await tmux.waitFor("#1 [ ] ! Buy bread")
-        try await expectOnlyTodo(daemon, "Buy bread", tags: ["shop", "project:home"], priority: "high", due: "2026-12-24")
+        try await expectOnlyTodo(daemon, "Buy bread", tags: ["shop"], priority: "high", due: "2026-12-24", project: "home")
         await tmux.kill()
         try await daemon.stop()
     }

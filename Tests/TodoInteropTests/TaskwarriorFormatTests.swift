@@ -49,7 +49,7 @@ struct TaskwarriorFormatTests {
         }
     }
 
-    @Test("Each task's fields become the todo's: uuid, title, priority, due day, project tag, dated notes, states")
+    @Test("Each task's fields become the todo's: uuid, title, priority, due day, project, dated notes, states")
     func fields() throws {
         let source = try sample()
         defer { source.remove() }
@@ -60,7 +60,8 @@ struct TaskwarriorFormatTests {
         #expect(exported[report.id.uuidString.lowercased()] != nil)
         #expect(report.priority == .high)
         #expect(report.due == LocalDate("2099-11-30"))
-        #expect(report.tags == ["project:work.reports", "office"])
+        #expect(report.tags == ["office"])
+        #expect(report.project == "work.reports")
         // An annotation is the todo's annotation, at the time Taskwarrior gave it, not a line of the notes.
         let annotation = try #require(report.annotations?.first, "\(String(describing: report.annotations))")
         let taskAnnotation = try #require((exported[report.id.uuidString.lowercased()]?["annotations"] as? [[String: Any]])?.first)
@@ -104,7 +105,8 @@ struct TaskwarriorFormatTests {
         todo.title = "Write the report"
         todo.priority = .low
         todo.due = LocalDate("2099-12-24")
-        todo.tags = ["project:home", "paper"]
+        todo.tags = ["paper"]
+        todo.project = "home"
         todo.notes += "\n2026-11-25 second draft"
         todo.completedAt = Date(timeIntervalSince1970: 1_795_000_000)
         todo.wait = LocalDate("2099-12-20")

@@ -5,14 +5,14 @@ import TodoModel
 
 @Suite("todod's own JSON")
 struct TodoJSONFormatTests {
-    @Test("Every field comes back as written, foreign fields, annotations and milliseconds included")
+    @Test("Every field comes back as written, foreign fields, annotations, project and milliseconds included")
     func roundTrip() throws {
         let created = Date(millisecondsSince1970: 1_795_000_000_123)
         let todo = Todo(
             number: 7, title: "Write report", notes: "2026-11-23 first draft", priority: .high, due: LocalDate("2026-11-30"),
-            tags: ["project:work"], createdAt: created, updatedAt: created.addingTimeInterval(60.5),
+            tags: ["office"], createdAt: created, updatedAt: created.addingTimeInterval(60.5),
             completedAt: created.addingTimeInterval(120), revision: 3, foreign: ["taskwarrior": #"{"estimate":3}"#],
-            annotations: [Annotation(entry: created.addingTimeInterval(30.25), description: "called the editor")])
+            annotations: [Annotation(entry: created.addingTimeInterval(30.25), description: "called the editor")], project: "work.reports")
         let imported = try #require(try TodoJSONFormat.decode(TodoJSONFormat.encode([todo])).first)
         #expect(imported.todo(number: 7, revision: 3) == todo)
     }

@@ -77,18 +77,45 @@ struct TodoFilterConditionTests {
     }
 }
 
-@Suite("Projects, stood in for by project: tags")
-struct ProjectTagFilterTests {
-    private func todo(_ tags: [String]) -> Todo { Todo(number: 1, title: "t", tags: tags, createdAt: Date(timeIntervalSince1970: 0)) }
+@Suite("Projects: a field of the todo, with sub-projects")
+struct ProjectFilterTests {
+    private func todo(_ project: String?, tags: [String] = []) -> Todo {
+        Todo(number: 1, title: "t", tags: tags, createdAt: Date(timeIntervalSince1970: 0), project: project)
+    }
 
-    @Test("a project:home filter matches project:home and project:home.garden, not project:homework")
+    @Test("a project:home filter matches home and home.garden, not homework, nor a todo without a project")
     func hierarchy() {
-        let filter = TodoFilter(tags: ["project:home"])
-        #expect(filter.matches(todo(["project:home"])))
-        #expect(filter.matches(todo(["project:home.garden"])))
-        #expect(!filter.matches(todo(["project:homework"])))
-        #expect(!filter.matches(todo(["home"])))
-        #expect(!TodoFilter(notTags: ["project:home"]).matches(todo(["project:home.garden"])))
-        #expect(!TodoFilter(tags: ["home"]).matches(todo(["home.garden"])), "only project tags have sub-projects")
+        let filter = TodoFilter(project: "home")
+        #expect(filter.matches(todo("home")))
+        #expect(filter.matches(todo("home.garden")))
+        #expect(!filter.matches(todo("homework")))
+        #expect(!filter.matches(todo(nil, tags: ["home"])))
+        #expect(TodoFilter(project: "home.garden").matches(todo("home.garden.shed")))
+        #expect(!TodoFilter(project: "home.garden").matches(todo("home")), "a sub-project's filter leaves its parent out")
+    }
+
+    @Test("an empty project filter matches the todos in no project")
+    func none() {
+        #expect(TodoFilter(project: "").matches(todo(nil)))
+        #expect(!TodoFilter(project: "").matches(todo("home")))
+    }
+
+    @Test("an older client's project:home tag filter asks for the project, sub-projects included; a tag is still a tag")
+    func olderClientsTag() {
+        #expect(TodoFilter(tags: ["project:home"]).matches(todo("home.garden")))
+        #expect(!TodoFilter(tags: ["project:home"]).matches(todo("homework")))
+        #expect(!TodoFilter(notTags: ["project:home"]).matches(todo("home.garden")))
+        #expect(TodoFilter(notTags: ["project:home"]).matches(todo("work")))
+        #expect(!TodoFilter(tags: ["home"]).matches(todo("home")), "a project is not a tag")
+    }
+
+    @Test("the project filter is written only when given, and read back")
+    func wireForm() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let text = String(decoding: try encoder.encode(TodoFilter(project: "home.garden")), as: UTF8.self)
+        #expect(text == #"{"project":"home.garden","status":"open"}"#)
+        #expect(try JSONDecoder().decode(TodoFilter.self, from: Data(text.utf8)) == TodoFilter(project: "home.garden"))
+        #expect(try JSONDecoder().decode(TodoFilter.self, from: Data(#"{"status":"open"}"#.utf8)).project == nil)
     }
 }

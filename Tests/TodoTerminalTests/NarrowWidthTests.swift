@@ -12,10 +12,10 @@ struct NarrowWidthTests {
     static let widths = Array(20...40)
     let today = LocalDate(year: 2026, month: 11, day: 23)!
 
-    /// Parents with subtasks, tags, due dates, wide titles and tags, and more rows than fit.
+    /// Parents with subtasks, tags, due dates, a project, wide titles and tags, and more rows than fit.
     private var todos: [Todo] {
         var todos = [
-            todo(1, "Trip to 東京 with the whole family", due: today.adding(days: 4), tags: ["travel", "家族", "summer"]),
+            todo(1, "Trip to 東京 with the whole family", due: today.adding(days: 4), tags: ["travel", "家族", "summer"], project: "家族.旅行の準備"),
             todo(2, "Book flight", priority: .high, due: today.adding(days: 9), tags: ["web", "money"]),
             todo(3, "買い物リストを書く", due: today.adding(days: -2), tags: ["shop"]),
             todo(4, "x", tags: ["a", "b", "c", "d", "e"]),
@@ -62,12 +62,12 @@ struct NarrowWidthTests {
     @Test("one row's long tag does not cut every title: the other rows keep theirs whole, due dates line up, and that row shows +1 (outside probe: every title cut to 10 columns at 80)", arguments: [80, 100])
     func longTagCutsOnlyItsRow(columns: Int) {
         let rows = [
-            todo(1, "Write the quarterly report", due: today.adding(days: 1), tags: ["work", "project:office"]),
+            todo(1, "Write the quarterly report", due: today.adding(days: 1), tags: ["work", "office"]),
             todo(2, "Short", due: today.adding(days: 4), tags: ["averyveryverylongtagname.withsubpartsandmore.evenlonger"]),
             todo(3, "Café résumé for the trip", due: today.adding(days: 5), tags: ["home"]),
         ].map { TodoViewModel($0, today: today) }
         let lines = TodoTable(rows: rows, styler: TextStyler(colours: false), maximumTitleWidth: columns).render(width: columns)
-        #expect(lines[0].contains("Write the quarterly report") && lines[0].contains("#work #project:office"), "\(lines)")
+        #expect(lines[0].contains("Write the quarterly report") && lines[0].contains("#work #office"), "\(lines)")
         #expect(lines[2].contains("Café résumé for the trip #home") == false && lines[2].contains("Café résumé for the trip"), "\(lines)")
         #expect(lines[1].hasSuffix("+1"), "\(lines)")
         let dueStarts = lines.map { line in line.range(of: "tomorrow").map { TerminalText.width(line[..<$0.lowerBound]) } ?? line.range(of: "in ").map { TerminalText.width(line[..<$0.lowerBound]) } }
@@ -95,7 +95,7 @@ struct NarrowWidthTests {
     @Test("summary's lines fit any width from 1, and from 12 columns keep part of every name and each Open count (at 12 to 16 every name was … and the lines ran past the edge; outside probe)", arguments: Array(1...40))
     func summary(columns: Int) {
         let tallies = ProjectTally.tallies(of: [
-            todo(1, "a", tags: ["project:家のこと.garden"]), todo(2, "b", tags: ["project:work"], completed: true),
+            todo(1, "a", project: "家のこと.garden"), todo(2, "b", completed: true, project: "work"),
         ])
         let lines = ReportView.summary(tallies, width: columns, styler: TextStyler(colours: false))
         #expect(tooWide(lines, columns) == [], "\(columns) columns: \(lines)")
@@ -112,7 +112,7 @@ struct NarrowWidthTests {
         #expect(tooWide(calendar, columns) == [], "\(columns) columns: \(calendar)")
         #expect(calendar.filter { $0.contains("#") }.count == todos.filter { $0.due?.month == 11 }.count, "\(calendar)")
         let tallied = [
-            todo(1, "a", tags: ["project:家のこと.garden.beds", "とても長いタグの名前です", "home"]), todo(2, "b", tags: ["project:work", "home"], completed: true),
+            todo(1, "a", tags: ["とても長いタグの名前です", "home"], project: "家のこと.garden.beds"), todo(2, "b", tags: ["home"], completed: true, project: "work"),
         ]
         let projects = ReportView.projects(ProjectTally.tallies(of: tallied), width: columns, styler: TextStyler(colours: false))
         #expect(tooWide(projects, columns) == [], "\(columns) columns: \(projects)")

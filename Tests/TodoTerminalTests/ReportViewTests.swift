@@ -7,14 +7,14 @@ import TodoViewModel
 struct ReportViewTests {
     private let plain = TextStyler(colours: false)
     private let todos = [
-        todo(1, "Dig beds", tags: ["project:home.garden", "outside"]),
-        todo(2, "Fix tap", tags: ["project:home", "diy"]),
-        todo(3, "Paint fence", tags: ["project:home", "outside"], completed: true),
-        todo(4, "Write report", tags: ["project:work", "outside", "desk"]),
+        todo(1, "Dig beds", tags: ["outside"], project: "home.garden"),
+        todo(2, "Fix tap", tags: ["diy"], project: "home"),
+        todo(3, "Paint fence", tags: ["outside"], completed: true, project: "home"),
+        todo(4, "Write report", tags: ["outside", "desk"], project: "work"),
         todo(5, "Call Ann", tags: ["phone"]),
     ]
 
-    @Test("tags: open todos only, project: tags left out, most used first, then by name")
+    @Test("tags: open todos only, projects are no tags, most used first, then by name")
     func tags() {
         let tallies = TagTally.tallies(of: todos)
         #expect(tallies.map { "\($0.tag) \($0.open)" } == ["outside 2", "desk 1", "diy 1", "phone 1"])
@@ -29,7 +29,7 @@ struct ReportViewTests {
 
     @Test("projects: a parent counts its sub-projects' todos, sub-projects indented under it")
     func projects() {
-        let tallies = ProjectTally.tallies(of: todos + [todo(6, "Gone", tags: ["project:gone"])].map {
+        let tallies = ProjectTally.tallies(of: todos + [todo(6, "Gone", project: "gone")].map {
             var deleted = $0
             deleted.deletedAt = base
             return deleted
@@ -46,8 +46,8 @@ struct ReportViewTests {
     @Test("a project with only a sub-project's todos is still listed, sub-projects sort under their parent, and an empty name is none")
     func parentsFromSubProjects() {
         let tallies = ProjectTally.tallies(of: [
-            todo(1, "a", tags: ["project:home-office"]), todo(2, "b", tags: ["project:home.garden.beds"], completed: true),
-            todo(3, "c", tags: ["project:."]), todo(4, "d", tags: ["project:"]),
+            todo(1, "a", project: "home-office"), todo(2, "b", completed: true, project: "home.garden.beds"),
+            todo(3, "c", project: "."), todo(4, "d", project: ""),
         ])
         #expect(tallies.map(\.project) == ["home", "home.garden", "home.garden.beds", "home-office"])
         #expect(tallies.first?.percentDone == 100)
@@ -63,7 +63,7 @@ struct ReportViewTests {
         }
         let bar = ReportView.bar(percent: 33, width: 10, styler: plain)
         #expect(bar == "███░░░░░░░", "\(bar)")
-        let wide = ProjectTally.tallies(of: [todo(1, "x", tags: ["project:東京の家の庭とその他のとても長い名前"])])
+        let wide = ProjectTally.tallies(of: [todo(1, "x", project: "東京の家の庭とその他のとても長い名前")])
         let narrow = ReportView.summary(wide, width: 40, styler: plain)
         #expect(narrow.dropFirst().allSatisfy { TerminalText.width($0) == 40 } && narrow[1].contains("…"), "\(narrow)")
     }

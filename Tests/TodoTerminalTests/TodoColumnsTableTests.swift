@@ -13,7 +13,7 @@ struct TodoColumnsTableTests {
         child.parent = 1
         var done = todo(4, "Book room", completed: true)
         done.parent = 1
-        let rows = [todo(1, "Plan trip", tags: ["project:travel.japan", "fun"]), todo(12, "Pay rent", priority: .low), child, done]
+        let rows = [todo(1, "Plan trip", tags: ["fun"], project: "travel.japan"), todo(12, "Pay rent", priority: .low), child, done]
         let outline = TodoOutline(list(rows, filter: TodoFilter(status: .all)))
         let lines = TodoTable.render(outline, columns: try TodoColumn.parse("number,title,project,priority"), styler: plain)
         #expect(lines == [

@@ -23,7 +23,8 @@ struct TaskwarriorWordsTests {
         let words = try parse("Buy bread due:tomorrow +shop project:home pri:H wait:fri recur:weekly")
         #expect(words.title == ["Buy", "bread"])
         #expect(words.due == day("2026-11-23"))
-        #expect(words.tags == ["shop", "project:home"])
+        #expect(words.tags == ["shop"])
+        #expect(words.project == "home")
         #expect(words.priority == .high)
         #expect(words.wait == day("2026-11-27"))
         #expect(words.recurrence == Recurrence(count: 1, unit: .week))
@@ -54,7 +55,7 @@ struct TaskwarriorWordsTests {
     @Test("the same value twice is one wish, taken: pri:H priority:high, due:fri due:friday, project:a +project:a")
     func sameValueTwice() throws {
         let words = try parse("x pri:H priority:high due:fri due:friday project:a +project:a")
-        #expect(words.priority == .high && words.due == day("2026-11-27") && words.tags == ["project:a"], "\(words)")
+        #expect(words.priority == .high && words.due == day("2026-11-27") && words.project == "a" && words.tags.isEmpty, "\(words)")
     }
 
     @Test("an edit's empty pri: gives the priority a new todo has, normal: Taskwarrior's pri: clears it, and normal is its none (it was refused)")
@@ -72,15 +73,26 @@ struct TaskwarriorWordsTests {
 
     @Test("pro: is project:'s short name; names are read in any case", arguments: ["pro:work.reports", "PROJECT:work.reports"])
     func shortNames(word: String) throws {
-        #expect(try parse("x " + word).tags == ["project:work.reports"])
+        #expect(try parse("x " + word).project == "work.reports")
     }
 
-    @Test("a todo is in one project: in a filter both must hold")
+    @Test("a todo is in one project, a field and not a tag: a filter asking for two is refused, as it could match nothing")
     func oneProject() throws {
         let added = try parse("x project:home +a")
-        #expect(added.tags == ["project:home", "a"])
-        #expect(added.projectTag == "project:home")
-        #expect(try parse("project:home pro:work", .filter).tags == ["project:home", "project:work"])
+        #expect(added.tags == ["a"] && added.project == "home")
+        #expect(refusal("project:home pro:work", .filter) == "pro:work: the filter already asks for project home, and a todo has one project: give one")
+        #expect(try parse("project:home pro:home", .filter).project == "home")
+    }
+
+    @Test("an edit's empty project: and -project:NAME take the todo out of its project (Taskwarrior's modify project:); a filter's empty project: asks for none")
+    func noProject() throws {
+        #expect(try parse("project:", .edit).clearProject)
+        #expect(try parse("pro:", .edit).clearProject)
+        let removed = try parse("-project:home", .edit)
+        #expect(removed.clearProject && removed.removedTags.isEmpty)
+        #expect(try parse("project:", .filter).project == "")
+        #expect(try parse("-project:home", .filter).removedTags == ["project:home"], "left out by the filter's tag rule")
+        #expect(refusal("x project:") == "project: needs a value after the colon (project: (pro:))")
     }
 
     @Test("priorities: H/M/L, high/medium/normal/low, any case", arguments: [
@@ -117,7 +129,7 @@ struct TaskwarriorWordsTests {
         #expect(edit.clearDue && edit.clearRecurrence && edit.clearWait)
         let filter = try parse("-shop +home project:home due:yesterday", .filter)
         #expect(filter.removedTags == ["shop"])
-        #expect(filter.tags == ["home", "project:home"])
+        #expect(filter.tags == ["home"] && filter.project == "home")
         #expect(filter.due == day("2026-11-21"))
     }
 
@@ -229,8 +241,6 @@ struct TaskwarriorWordsTests {
         ("due.before:fri", .filter, "due.before:fri: due.before: is not understood yet (Taskwarrior's attribute modifiers)"),
         ("x due:", .add, "due: needs a value after the colon (due:)"),
         ("x pri:", .add, "pri: needs a value after the colon (priority: (pri:))"),
-        // Taskwarrior's `modify project:` takes the todo out of its project; here a project is a tag.
-        ("x project:", .edit, "project: needs a value after the colon (project: (pro:)); to take a todo out of its project, remove the tag: -project:NAME (todoctl show lists its tags)"),
         ("x pri:X", .add, "pri:X: \"X\" is not understood as a priority; priority: takes \(TaskwarriorWords.acceptedPriorities)"),
         ("x recur:wekly", .add, "recur:wekly: \"wekly\" is not understood as a period; did you mean recur:weekly? recur: takes \(Recurrence.typedForms)"),
     ])

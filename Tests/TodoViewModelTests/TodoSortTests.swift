@@ -11,7 +11,7 @@ struct TodoSortTests {
     ) -> TodoViewModel {
         TodoViewModel(Todo(
             number: number, title: title.isEmpty ? "t\(number)" : title, priority: priority, due: due.map(day),
-            tags: project.map { ["project:" + $0] } ?? [], createdAt: at(created), parent: parent))
+            createdAt: at(created), parent: parent, project: project))
     }
 
     private func order(_ keys: String, _ rows: [TodoViewModel]) throws -> [Int] {

@@ -24,6 +24,7 @@ enum RandomTodo {
             parent: Bool.random() ? Int.random(in: 1...number) : nil, wait: day(),
             previous: Bool.random() ? Int.random(in: 1...number) : nil,
             foreign: Bool.random() ? [text(): text(), "taskwarrior": text()] : [:],
-            annotations: (0..<Int.random(in: 0...2)).map { _ in Annotation(entry: instant(), description: text()) })
+            annotations: (0..<Int.random(in: 0...2)).map { _ in Annotation(entry: instant(), description: text()) },
+            project: Bool.random() ? text() : nil)
     }
 }
