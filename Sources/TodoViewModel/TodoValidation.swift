@@ -90,31 +90,29 @@ public enum TodoValidation {
     public static func tag(_ raw: String) throws(TodoError) -> String {
         let tag = raw.hasPrefix("#") ? String(raw.dropFirst()) : raw
         guard !tag.isEmpty else { throw .validation("tags", "a tag is empty: give each tag a name (-t home, +home)") }
-        guard tag.utf8.count <= maximumTagBytes, tag.count <= maximumTagLength else {
-            throw .validation("tags", "\"\(visible(String(String.UnicodeScalarView(tag.unicodeScalars.prefix(20)))))…\" is longer than \(maximumTagLength) characters (or \(maximumTagBytes) bytes of UTF-8)")
-        }
-        guard !tag.contains(where: { $0.isWhitespace || $0.isNewline || $0 == "," }) else {
-            throw .validation("tags", "\"\(visible(tag))\" is not one word: a tag has no spaces or commas")
-        }
-        if let control = firstControl(in: tag, allowing: []) {
-            throw .validation("tags", "\"\(visible(tag))\" contains the control character \(control); remove it")
-        }
+        try oneWord(tag, field: "tags", noun: "a tag", example: "")
         return tag
+    }
+
+    /// A tag's or a project's name: at most `maximumTagLength` characters, one word (no
+    /// spaces, no commas), no control character.
+    private static func oneWord(_ text: String, field: String, noun: String, example: String) throws(TodoError) {
+        guard text.utf8.count <= maximumTagBytes, text.count <= maximumTagLength else {
+            throw .validation(field, "\"\(visible(String(String.UnicodeScalarView(text.unicodeScalars.prefix(20)))))…\" is longer than \(maximumTagLength) characters (or \(maximumTagBytes) bytes of UTF-8): shorten it")
+        }
+        guard !text.contains(where: { $0.isWhitespace || $0.isNewline || $0 == "," }) else {
+            throw .validation(field, "\"\(visible(text))\" is not one word: \(noun) has no spaces or commas\(example)")
+        }
+        if let control = firstControl(in: text, allowing: []) {
+            throw .validation(field, "\"\(visible(text))\" contains the control character \(control); remove it")
+        }
     }
 
     /// A project's name: a tag's rules (one word, no commas, at most `maximumTagLength`
     /// characters), and dots only between names, as `home.garden`: each part names a project.
     public static func project(_ raw: String) throws(TodoError) -> String {
         guard !raw.isEmpty else { throw .validation("project", "is empty: give a name (project:home), or clear it in an edit (project: or --no-project)") }
-        guard raw.utf8.count <= maximumTagBytes, raw.count <= maximumTagLength else {
-            throw .validation("project", "\"\(visible(String(String.UnicodeScalarView(raw.unicodeScalars.prefix(20)))))…\" is longer than \(maximumTagLength) characters (or \(maximumTagBytes) bytes of UTF-8): shorten it")
-        }
-        guard !raw.contains(where: { $0.isWhitespace || $0.isNewline || $0 == "," }) else {
-            throw .validation("project", "\"\(visible(raw))\" is not one word: a project has no spaces or commas (home.garden)")
-        }
-        if let control = firstControl(in: raw, allowing: []) {
-            throw .validation("project", "\"\(visible(raw))\" contains the control character \(control); remove it")
-        }
+        try oneWord(raw, field: "project", noun: "a project", example: " (home.garden)")
         guard !raw.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
             throw .validation("project", "\"\(visible(raw))\" has a part with no name between its dots: join names with single dots (home.garden)")
         }
