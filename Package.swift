@@ -46,7 +46,8 @@ let package = Package(
         // What time it is: the real clock, or for tests only the instant TODOD_TEST_NOW gives.
         .target(name: "TodoClock", dependencies: ["TodoModel"]),
         .target(name: "TodoViewModel", dependencies: ["TodoModel", "TodoClock"]),
-        .target(name: "TodoEvents", dependencies: ["TodoModel", "TodoViewModel"]),
+        // The events, listed once: the cases of `Event` and `ModelEvent`; EventListPlugin derives their kinds and coding.
+        .target(name: "TodoEvents", dependencies: ["TodoModel", "TodoViewModel"], plugins: ["EventListPlugin"]),
         // What a shared store (`todod --store`) promises the daemon that writes through it: the
         // `SharedStore` protocol, the changes it carries and its errors. TodoServers writes through
         // it and TodoPostgres keeps it, so neither imports the other.
@@ -119,7 +120,12 @@ let package = Package(
         // raw connection that speaks the wire by hand. No product lists it: it never ships.
         .target(name: "TestHarness", dependencies: ["UnixSocket"]),
 
+        // Derives TodoEvents' kinds and coding from its cases at build time (Sources/event-list-generator says why not a macro).
+        .plugin(name: "EventListPlugin", capability: .buildTool(), dependencies: ["event-list-generator"]),
+
         // Executables
+        // The generator the plugin runs: case lines in, Swift out; no dependencies, so it builds first and fast.
+        .executableTarget(name: "event-list-generator"),
         .executableTarget(
             name: "todod",
             dependencies: [

@@ -66,7 +66,7 @@ final class ClientRegistry: Sendable {
         flusher = Flusher(eventLoop: core)
         self.logger = logger
         self.onClientCountChange = onClientCountChange
-        // Every view response, from the one list in EventKind: hello and goodbye are not
+        // Every view response, derived from Event's cases: hello and goodbye are not
         // published on the bus but written by the connection itself.
         bus.subscribe(to: EventKind.viewResponses.subtracting([.responseHello, .responseGoodbye])) {
             [weak self] envelope in self?.route(envelope)

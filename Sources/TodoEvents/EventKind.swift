@@ -1,20 +1,6 @@
-/// The name of a view event's case: the `"event"` field on the wire, and with
-/// `ModelEvent.Kind` what subscriptions are made of.
-public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
-    case requestTodoViewModels, requestTodoDetail, requestNewTodo, requestUpdateTodoDetail
-    case requestCompleteTodo, requestReopenTodo, requestToggleComplete, requestDeleteTodo
-    case requestRestoreTodo, requestStatus, requestBackup
-    case requestCompleteTodoWithChildren
-    case responseTodoViewModels, responseTodoViewModel, responseTodoDetail, responseStatus, responseBackup
-    case responseError, responseHello, responseGoodbye
-    case requestChanges, requestHistory, requestLog, requestUndo
-    case responseChanges, responseHistory, responseLog, responseUndo
-    case requestReplay, responseReplay
-    case requestRedo, responseRedo
-    case requestPurge, responsePurge
-    case responseSharedStore
-    case requestImportTodos, responseImportTodos
-
+// `EventKind` itself, the name of each of `Event`'s cases, is generated from Event.swift at
+// build time (Plugins/EventListPlugin); what is said of the names is here.
+extension EventKind {
     public var isRequest: Bool { rawValue.hasPrefix("request") }
 
     /// The view requests a client may send.

@@ -8,6 +8,9 @@ import TodoViewModel
 /// Not `Codable`, and not an `Event`: the wire encodes only `Event`s, so the compiler, not
 /// a check at run time, keeps these off the socket.
 public enum ModelEvent: Sendable, Equatable {
+    // The one list of model events: `ModelEvent.Kind` and `ModelEvent.kind` are generated from
+    // these case lines at build time (Plugins/EventListPlugin). Each is `case name` or
+    // `case name(OneType)`.
     case requestReadTodos(TodoQuery)
     case responseTodos(TodoQueryResult)
     case requestWriteTodo(TodoMutation)
@@ -19,25 +22,13 @@ public enum ModelEvent: Sendable, Equatable {
     case responseBackupDatabase(DatabaseBackupResult)
     case requestReadJournal(JournalQuery)
     case responseJournal(JournalReadResult)
+}
 
-    /// A model event's name: what the ModelServer and the ViewModelServer subscribe to.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case requestReadTodos, responseTodos, requestWriteTodo, responseTodo, requestWriteTodos, responseWriteTodos
-        case requestBackupDatabase, responseBackupDatabase, requestReadJournal, responseJournal
-    }
+/// `ModelEvent.Kind` itself, a model event's name (what the ModelServer's participants and the
+/// ViewModelServer subscribe to), is generated; what is said of the names is here.
+extension ModelEvent.Kind {
+    public var isRequest: Bool { rawValue.hasPrefix("request") }
 
-    public var kind: Kind {
-        switch self {
-        case .requestReadTodos: .requestReadTodos
-        case .responseTodos: .responseTodos
-        case .requestWriteTodo: .requestWriteTodo
-        case .responseTodo: .responseTodo
-        case .requestWriteTodos: .requestWriteTodos
-        case .responseWriteTodos: .responseWriteTodos
-        case .requestBackupDatabase: .requestBackupDatabase
-        case .responseBackupDatabase: .responseBackupDatabase
-        case .requestReadJournal: .requestReadJournal
-        case .responseJournal: .responseJournal
-        }
-    }
+    /// The model servers' answers, which the ViewModelServer turns into view responses.
+    public static let responses: Set<ModelEvent.Kind> = Set(allCases.filter { !$0.isRequest })
 }

@@ -15,8 +15,9 @@ public final class ViewModelServer: Sendable {
 
     public init(bus: EventBus) {
         self.bus = bus
+        // Every view request but the status (the StatusResponder's), and every model response.
         var kinds = Set(EventKind.viewRequests.subtracting([.requestStatus]).map(BusEvent.Kind.view))
-        kinds.formUnion([.responseTodos, .responseTodo, .responseBackupDatabase, .responseJournal, .responseWriteTodos].map(BusEvent.Kind.model))
+        kinds.formUnion(ModelEvent.Kind.responses.map(BusEvent.Kind.model))
         bus.subscribe(to: kinds) { [weak self] envelope in
             guard let self else { return }
             switch envelope.event {
