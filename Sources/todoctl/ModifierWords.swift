@@ -35,17 +35,23 @@ enum ModifierWords {
 
     /// `arguments` (without the program's name, the command first if any) with every
     /// `-word` where a modifier may stand marked, up to `--`.
-    static func marked(_ arguments: [String]) -> [String] {
+    ///
+    /// With `knowingShortOptions` false, a `-x` (one ASCII letter) is left for ArgumentParser
+    /// as a short option without asking the command which it has: the answer comes from the
+    /// command's help, whose making costs ~20M instructions (6 ms) in the release todoctl,
+    /// five times a whole `add`. So the first parse assumes every `-x` is an option, and only
+    /// when that parse fails is the line marked again knowing them (`TodoctlCommand.parsed`).
+    static func marked(_ arguments: [String], knowingShortOptions: Bool = true) -> [String] {
         guard let first = arguments.first else { return arguments }
         let isCommand = commands.contains(first)
         // Another command (show, undo …) takes no modifiers.
         if !isCommand && LeadingOptions.isCommand(first) { return arguments }
-        return marked(words: arguments, options: (isCommand ? LeadingOptions.command(named: first) : nil) ?? ListCommand.self)
+        return marked(words: arguments, options: (isCommand ? LeadingOptions.command(named: first) : nil) ?? ListCommand.self, knowingShortOptions: knowingShortOptions)
     }
 
     /// `words` with each `-word` marked, up to `--`, unless it is an option's value or one
     /// of the short options of `options` (the command's, or the filter's).
-    static func marked(words: [String], options: ParsableArguments.Type) -> [String] {
+    static func marked(words: [String], options: ParsableArguments.Type, knowingShortOptions: Bool = true) -> [String] {
         var result: [String] = []
         var literal = false
         for word in words {
@@ -55,18 +61,20 @@ enum ModifierWords {
             }
             literal = word == "--"
             let isValue = result.last.map { valueOptions.contains($0) } ?? false
-            result.append(!isValue && isTagRemoval(word, options: options) ? String(mark) + word : word)
+            result.append(!isValue && isTagRemoval(word, options: knowingShortOptions ? options : nil) ? String(mark) + word : word)
         }
         return result
     }
 
-    private static func isTagRemoval(_ word: String, options: ParsableArguments.Type) -> Bool {
+    /// `options` nil: a `-x` is taken for a short option, unasked.
+    private static func isTagRemoval(_ word: String, options: ParsableArguments.Type?) -> Bool {
         // `-_x`, `-家` and `-🎉` are tags to remove, as TaskwarriorWords reads them: the rule
         // `+家` is read by. `-t` stays an option where the command has it (todoctl's short
         // options are ASCII letters); `edit 10 -x` removes the tag x, as `task 10 modify -x`
         // does (ArgumentParser said "Unknown option '-x'").
         guard word.hasPrefix("-"), TaskwarriorWords.isTag(word), !word.contains("=") else { return false }
         guard word.count == 2, let letter = word.last, letter.isASCII, letter.isLetter else { return true }
+        guard let options else { return false }
         return !MistypedOption.options(of: options).contains("-\(letter)")
     }
 
