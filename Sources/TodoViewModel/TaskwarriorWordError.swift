@@ -56,7 +56,7 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
         case .missingValue(let word, let name):
             return "\(word) needs a value after the colon (\(TaskwarriorWords.spelled(name)))"
         case .notModelled(let word, let name):
-            return "\(word): todod does not keep \(name == "depends" ? "dependencies" : "a \(name) date") yet"
+            return "\(word): todod does not keep \(name == "depends" ? "dependencies" : name == "until" ? "an until date" : "a \(name) date") yet"
         case .notInFilter(let word, let name):
             return "\(word): a filter cannot ask for \(name == "wait" ? "a wait date" : "a repeat period") yet"
         case .attributeModifier(let word, let name, let modifier):

@@ -226,7 +226,7 @@ struct TaskwarriorWordsTests {
 
     @Test("scheduled:, until: and depends: are refused as not kept yet, never put in a title", arguments: [
         ("x scheduled:fri", "scheduled:fri: todod does not keep a scheduled date yet"),
-        ("x until:fri", "until:fri: todod does not keep a until date yet"),
+        ("x until:fri", "until:fri: todod does not keep an until date yet"),
         ("x depends:3", "depends:3: todod does not keep dependencies yet"),
     ])
     func notModelled(line: String, message: String) {
