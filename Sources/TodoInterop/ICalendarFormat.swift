@@ -153,7 +153,7 @@ public enum ICalendarFormat {
             deletedAt: status == "CANCELLED" ? modified : nil,
             recurrence: first("RRULE").flatMap { recurrence($0.line.value) },
             parentID: parentID(lines.map(\.line).filter { $0.name == "RELATED-TO" && !isNested($0, all) }),
-            project: project.flatMap { $0.isEmpty ? nil : $0 })
+            project: project.flatMap { $0.isEmpty ? nil : $0 }, source: foreignKey)
         let derived = derivedLines(imported.todo(number: 0), zone: zone)
         let shadowed = shadowOrder.flatMap { name in
             let originals = all.filter { $0.name == name && !isNested($0, all) }

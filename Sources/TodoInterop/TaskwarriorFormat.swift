@@ -117,7 +117,7 @@ public enum TaskwarriorFormat {
             completedAt: status == "completed" ? end : nil, deletedAt: status == "deleted" ? end : nil,
             foreign: kept,
             recurrence: fields["recur"]?.string.flatMap(recurrence), wait: try time("wait").map { LocalDate($0, in: zone) },
-            annotations: annotations, project: fields["project"]?.string)
+            annotations: annotations, project: fields["project"]?.string, source: foreignKey)
     }
 
     /// Taskwarrior's `recur` (`weekly`, `2weeks`, `quarterly`, `weekdays`, …) as todod's

@@ -90,7 +90,7 @@ public enum TodoTxtFormat {
             id: id ?? StableID.uuid(for: "todo.txt\n\(created?.description ?? "")\n\(text)"), title: text,
             priority: priority(letter), due: due, tags: tags, createdAt: createdAt, updatedAt: now,
             completedAt: completedAt, foreign: kept.isEmpty ? [:] : [foreignKey: kept.joined(separator: " ")], recurrence: rule,
-            wait: wait, project: project)
+            wait: wait, project: project, source: foreignKey)
     }
 
     /// The `rec:` extension (Simpletask, topydo): `rec:1w` counts from completion, `rec:+1w`

@@ -29,12 +29,17 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
     /// Its project (Taskwarrior's `project`, todo.txt's `+project`, iCalendar's
     /// `X-TODOD-PROJECT`): the source says which, so nil is none.
     public var project: String?
+    /// The format it comes from, as its key in `foreign` (`"taskwarrior"`, `"todotxt"`): an
+    /// import replaces that format's fields (the key and its `key.` ones) and keeps the other
+    /// formats', so a todo.txt round trip keeps a Taskwarrior series; nil (todod's own JSON,
+    /// which carries them all, or a client from before) replaces them all.
+    public var source: String?
 
     public init(
         id: UUID, title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil,
         tags: [String] = [], createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
         deletedAt: Date? = nil, foreign: [String: String] = [:], recurrence: Recurrence? = nil, parentID: UUID? = nil,
-        wait: LocalDate? = nil, annotations: [Annotation]? = nil, project: String? = nil
+        wait: LocalDate? = nil, annotations: [Annotation]? = nil, project: String? = nil, source: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -52,6 +57,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         self.wait = wait
         self.annotations = annotations
         self.project = project
+        self.source = source
     }
 
     /// The todo as `Todo` holds it, numbered `number` (a new todo at revision 1), a subtask
@@ -79,6 +85,9 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         if recurrence == nil { next.recurrence = current.recurrence }
         next.parent = parent ?? current.parent
         next.wait = wait ?? current.wait
+        if let source {
+            next.foreign = current.foreign.filter { $0.key != source && !$0.key.hasPrefix(source + ".") }.merging(foreign) { $1 }
+        }
         if annotations == nil { next.annotations = current.annotations }
         next.previous = current.previous
         // A todo was made once; and a completion the source dates by its day alone (todo.txt)
@@ -113,6 +122,7 @@ extension ImportedTodo {
             parentID: try c.decodeIfPresent(UUID.self, forKey: .parentID),
             wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
             annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations),
-            project: try c.decodeIfPresent(String.self, forKey: .project))
+            project: try c.decodeIfPresent(String.self, forKey: .project),
+            source: try c.decodeIfPresent(String.self, forKey: .source))
     }
 }

@@ -199,4 +199,23 @@ struct ImportedTodoTests {
         let sameDay = Self.imported("mine", updatedAt: Self.then.addingTimeInterval(7_200), completedAt: Self.then)
         #expect(try TodoMutation.importTodo(sameDay).applied(to: done, at: Date()) == nil)
     }
+    @Test("An import replaces its own format's fields and keeps the other formats': a todo.txt round trip keeps a Taskwarrior series (outside probe: it dropped taskwarrior and taskwarrior.series); todod's own JSON, with no source, replaces them all")
+    func foreignByFormat() throws {
+        var kept = Self.current
+        kept.foreign = ["taskwarrior": "{\"imask\":1}", "taskwarrior.series": "{}", "todotxt": "old:1"]
+        var fromTodoTxt = Self.imported("mine", updatedAt: Self.then.addingTimeInterval(60))
+        fromTodoTxt.source = "todotxt"
+        fromTodoTxt.foreign = [:]
+        let afterTodoTxt = try #require(try TodoMutation.importTodo(fromTodoTxt).applied(to: kept, at: Date()))
+        #expect(afterTodoTxt.foreign == ["taskwarrior": "{\"imask\":1}", "taskwarrior.series": "{}"])
+        var fromTaskwarrior = fromTodoTxt
+        fromTaskwarrior.source = "taskwarrior"
+        fromTaskwarrior.foreign = ["taskwarrior": "{}"]
+        let afterTaskwarrior = try #require(try TodoMutation.importTodo(fromTaskwarrior).applied(to: kept, at: Date()))
+        #expect(afterTaskwarrior.foreign == ["taskwarrior": "{}", "todotxt": "old:1"])
+        var fromJSON = fromTodoTxt
+        fromJSON.source = nil
+        let afterJSON = try #require(try TodoMutation.importTodo(fromJSON).applied(to: kept, at: Date()))
+        #expect(afterJSON.foreign == [:])
+    }
 }
