@@ -3,28 +3,34 @@ import TodoModel
 /// An error answered to the request that caused it. `message` says what happened and
 /// what to do; `code` is for programs.
 public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
-    public enum Code: String, Sendable, Codable {
+    /// Which error it is, for programs: a string on the wire. The ViewModel's own are below;
+    /// a string, not an enum, so that the wire adds the codes of the connection itself (a
+    /// line too long, a client that does not read, a daemon shutting down, another user:
+    /// TodoWire's `TodoError.Code+Wire.swift`), which this layer does not know. A client
+    /// reads a code it does not know as it is.
+    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public var description: String { rawValue }
+
         /// A field of the request is invalid; `field` names it.
-        case validation
-        case notFound
+        public static let validation = Code(rawValue: "validation")
+        public static let notFound = Code(rawValue: "notFound")
         /// A UUID prefix names more than one todo.
-        case ambiguous
+        public static let ambiguous = Code(rawValue: "ambiguous")
         /// The edit was based on an older revision; `todo` is the current one.
-        case conflict
+        public static let conflict = Code(rawValue: "conflict")
         /// The todo is deleted and must be restored first; `todo` is it.
-        case deleted
+        public static let deleted = Code(rawValue: "deleted")
         /// The database could not write; nothing was written.
-        case storage
-        /// The frame could not be read as an event (bad JSON, unknown event, model event).
-        case badRequest
-        /// The frame was longer than the protocol allows; the connection is closed.
-        case frameTooLong
-        /// The client did not keep up with the events sent to it; the connection is closed.
-        case overloaded
-        /// The daemon is shutting down.
-        case shuttingDown
-        /// A peer of another user.
-        case permissionDenied
+        public static let storage = Code(rawValue: "storage")
+        /// The request could not be read as an event (bad JSON, unknown event, model event),
+        /// or is not one the ViewModelServer answers.
+        public static let badRequest = Code(rawValue: "badRequest")
     }
 
     public var code: Code
