@@ -54,11 +54,26 @@ public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConver
         TodoError(.validation, "\(field): \(reason)", field: field)
     }
 
+    /// The steps the messages below advise, in words any View can follow: no program's
+    /// command or flag, which this layer does not know. A View that has a command for one
+    /// names it instead (todoctl: `TodoError+Commands.swift`), as watch names its keys.
+    public enum Advice {
+        /// After "no todo REF: ".
+        public static let listEveryTodo = "list every todo, the deleted ones too, to find it"
+        /// After "#N is deleted: ".
+        public static let restoreFirst = "restore it first"
+
+        /// After an undo's conflict with the later change `later`, which set `field` again.
+        public static func undoLaterFirst(_ later: UInt64, field: String) -> String {
+            "undo \(later) first, or force the undo to put the old \(field) back anyway"
+        }
+    }
+
     /// The view of a model error, worded for the person who asked.
     public init(_ error: TodoModelError) {
         switch error {
         case .notFound(let ref):
-            self.init(.notFound, "no todo \(ref): list them with `todoctl list --all` (deleted ones with --deleted)")
+            self.init(.notFound, "no todo \(ref): \(Advice.listEveryTodo)")
         case .ambiguous(let ref):
             self.init(.ambiguous, "\(ref) matches more than one todo: give more of the id, or the number")
         case .conflict(let current):
@@ -67,17 +82,17 @@ public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConver
                 "#\(current.number) was changed meanwhile (now revision \(current.revision)): look at it again and redo the edit",
                 todo: TodoViewModel(current))
         case .deleted(let todo):
-            self.init(.deleted, "#\(todo.number) is deleted: restore it first with `todoctl restore \(todo.number)`",
+            self.init(.deleted, "#\(todo.number) is deleted: \(Advice.restoreFirst)",
                       todo: TodoViewModel(todo))
         case .undoConflict(let field, let undoing, let later, let current):
             self.init(
                 .conflict,
-                "cannot undo change \(undoing): #\(current.number)'s \(field) was changed again by change \(later) (see `todoctl history \(current.number)`); undo \(later) first, or add --force to put the old \(field) back anyway",
+                "cannot undo change \(undoing): #\(current.number)'s \(field) was changed again by change \(later); \(Advice.undoLaterFirst(later, field: field))",
                 field: field, todo: TodoViewModel(current), seq: later)
         case .nothingToUndo(let what):
-            self.init(.notFound, "nothing to undo: \(what) (see `todoctl log`)")
+            self.init(.notFound, "nothing to undo: \(what)")
         case .nothingToRedo(let what):
-            self.init(.notFound, "nothing to redo: \(what) (see `todoctl log`)")
+            self.init(.notFound, "nothing to redo: \(what)")
         case .invalid(let field, let reason):
             self = .validation(field, reason)
         case .sharedStore(let reason):
