@@ -9,12 +9,15 @@ import TodoModel
 /// `TODOD_TEST_NOW=@/path` reads the instant from the file at every call, so a test moves
 /// time by replacing the file. Timers (idle exit, reconnect backoff) do not use this clock.
 public enum WallClock {
-    /// The test-only environment variable.
+    #if DEBUG
+    /// The test-only environment variable: not in a release build, which never reads it.
     public static let variable = "TODOD_TEST_NOW"
+    #endif
 
     /// Where "now" comes from, read from the environment once per process. Only debug
-    /// builds (the ones the tests run) read the variable: a release build, the one that
-    /// ships, always runs on the real clock, whatever its environment says.
+    /// builds (the ones `make test` runs) read the variable: a release build, the one
+    /// `make deb` and `make install` ship, always runs on the real clock, whatever its
+    /// environment says. (docs/DAEMON.md gives it to tests only: no user pins the date.)
     public static let source: Source = {
         #if !DEBUG
         return .system

@@ -5,6 +5,7 @@ import ServiceLifecycle
 import TodoEvents
 import TodoSystemd
 import TodoViewModel
+import TodoWire
 
 #if canImport(Glibc)
 import Glibc

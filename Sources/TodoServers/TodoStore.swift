@@ -18,19 +18,24 @@ public final class TodoStore: Sendable {
     ///   A damaged file (`PRAGMA quick_check` fails) is refused before anything is written
     ///   into it, naming the last backup.
     public convenience init(path: String) throws {
-        try self.init(path: path, pageLimit: nil)
+        try self.init(path: path) { _ in }
     }
 
     #if DEBUG
     /// For the tests only, which make the disk "full" with it: the file capped at
-    /// `maximumPageCount` pages. Compiled into debug builds only (the tests run those): the
-    /// store that ships has no such cap to set.
+    /// `maximumPageCount` pages. Compiled into debug builds only (`make test` builds those;
+    /// `make deb` and `make install` build release): the store that ships has no cap to set,
+    /// nor the pragma that sets it.
     public convenience init(path: String, maximumPageCount: Int?) throws {
-        try self.init(path: path, pageLimit: maximumPageCount)
+        try self.init(path: path) { configuration in
+            guard let maximumPageCount else { return }
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
+        }
     }
     #endif
 
-    private init(path: String, pageLimit maximumPageCount: Int?) throws {
+    /// `configure`: what the tests add to GRDB's configuration (debug builds only).
+    private init(path: String, configure: (inout Configuration) -> Void) throws {
         try TodoStore.check(path)
         self.path = path
         // A backup cut off (kill -9) left its partial copy; none can be running before the store opens.
@@ -38,9 +43,7 @@ public final class TodoStore: Sendable {
         var configuration = Configuration()
         configuration.label = "todod"
         configuration.busyMode = .timeout(5)
-        if let maximumPageCount {
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(maximumPageCount)") }
-        }
+        configure(&configuration)
         do {
             try TodoStore.refuseDamage(path: path)
             pool = try DatabasePool(path: path, configuration: configuration)

@@ -36,7 +36,7 @@ struct BulkReport {
             if !json { Terminal.print(change.line) }
         case .failure(.refused(let error)):
             counts.failed += 1
-            Terminal.error(error.message)
+            Terminal.error(error.inTodoctlWords)
         case .failure(let error):
             throw error
         }

@@ -49,7 +49,7 @@ enum Session {
 
     /// Prints the error and gives the exit code for it.
     static func fail(_ error: TodoClientError) -> ExitCode {
-        Terminal.error(error.description)
+        Terminal.error(error.inTodoctlWords)
         return exitCode(for: error)
     }
 

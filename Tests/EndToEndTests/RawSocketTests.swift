@@ -22,6 +22,27 @@ struct RawSocketTests {
         frame.path("data", "message") as? String ?? ""
     }
 
+    @Test("a refusal on the wire names no todoctl command; todoctl says the same with its commands")
+    func refusalsNameNoCommandOnTheWire() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "Water the plants")
+        _ = try await daemon.todoctl("delete", "1")
+        let raw = try daemon.connect()
+        _ = try await raw.awaitLine(containing: "responseHello")
+        try raw.send(#"{"event":"requestTodoDetail","id":"a","data":"99"}"# + "\n")
+        let missing = message(try jsonObject(try await raw.awaitLine(containing: "responseError", "\"id\":\"a\"")))
+        #expect(missing == "no todo #99: list every todo, the deleted ones too, to find it")
+        try raw.send(#"{"event":"requestCompleteTodo","id":"b","data":"1"}"# + "\n")
+        let deleted = message(try jsonObject(try await raw.awaitLine(containing: "responseError", "\"id\":\"b\"")))
+        #expect(deleted == "#1 is deleted: restore it first")
+
+        let show = try await daemon.todoctl("show", "99")
+        #expect(show.status == 1 && show.stderr.contains("todoctl: no todo #99: list them with `todoctl list --all` (deleted ones with --deleted)\n"), "\(show)")
+        let done = try await daemon.todoctl("done", "1")
+        #expect(done.status == 1 && done.stderr.contains("#1 is deleted: restore it first with `todoctl restore 1`\n"), "\(done)")
+        try await daemon.stop()
+    }
+
     @Test("invalid JSON is answered with badRequest and the connection carries on")
     func invalidJSON() async throws {
         let daemon = try await DaemonProcess.start()

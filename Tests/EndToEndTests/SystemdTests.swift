@@ -321,6 +321,17 @@ struct SystemdPackageTests {
         #expect(try await daemon.waitForExit() == 0, "\(daemon.output)")
     }
 
+    @Test("its binaries carry none of the tests' hooks: no TODOD_TEST_ variable read, no database page cap, no core stall")
+    func binariesCarryNoTestHook() throws {
+        let directory = try extract()
+        for program in ["todod", "todoctl"] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/usr/bin/" + program))
+            for hook in ["TODOD_TEST_", "max_page_count", "wedged for the watchdog"] {
+                #expect(bytes.range(of: Data(hook.utf8)) == nil, "\(program) holds \"\(hook)\"")
+            }
+        }
+    }
+
     /// The package's files, unpacked into a new directory.
     private func extract() throws -> String {
         let directory = try makeTemporaryDirectory()

@@ -41,7 +41,7 @@ enum Samples {
         .responseBackup(DatabaseBackup(path: "/d/backups/todos-20261123-091911-123.sqlite", bytes: 20_480)),
         .responseError(error),
         .responseHello(ServerHello(protocolVersion: 1, serverVersion: "1.0.0", client: 7, sequence: 99)),
-        .responseGoodbye(TodoError(.shuttingDown, "bye")),
+        .responseGoodbye(TodoError(.badRequest, "bye")),
         .requestChanges(ChangesRequest(since: 7, limit: 100)),
         .requestHistory(HistoryRequest(ref: .number(3))),
         .requestLog(LogRequest(since: instant, after: 4, limit: 10)),

@@ -147,6 +147,24 @@ struct TodoValidationTests {
         #expect(TodoError(TodoModelError.storage("disk full")).message.contains("disk full"))
     }
 
+    @Test("a model error's message says what to do in words any View can follow, naming no program's command or flag")
+    func errorsNameNoCommand() {
+        let todo = Todo(number: 4, title: "x", createdAt: at(0), revision: 2)
+        let errors: [TodoModelError] = [
+            .notFound(.number(9)), .ambiguous(.idPrefix("abcdef12")), .conflict(current: todo), .deleted(todo),
+            .undoConflict(field: "title", undoing: 2, later: 3, current: todo),
+            .nothingToUndo("the journal is empty"), .nothingToRedo("nothing has been undone"),
+        ]
+        for error in errors {
+            let message = TodoError(error).message
+            #expect(!message.contains("todoctl") && !message.contains("--"), "\(message)")
+        }
+        #expect(TodoError(.notFound(.number(9))).message == "no todo #9: " + TodoError.Advice.listEveryTodo)
+        #expect(TodoError(.deleted(todo)).message == "#4 is deleted: " + TodoError.Advice.restoreFirst)
+        #expect(TodoError(.undoConflict(field: "title", undoing: 2, later: 3, current: todo)).message
+            == "cannot undo change 2: #4's title was changed again by change 3; undo 3 first, or force the undo to put the old title back anyway")
+    }
+
     @Test("fields kept from another program may hold line breaks and tabs, never a control character a terminal obeys")
     func foreignControls() throws {
         let clean = ImportedTodo(id: UUID(), title: "x", createdAt: at(0), foreign: ["ical": "X-A:1\nX-B:2", "todotxt": "h:1 zz:3"])
