@@ -55,7 +55,7 @@ struct ContextTests {
             #expect(rows.contains { $0.contains("Read mail") } == !command.contains("office"), "\(command): \(result.stdout)")
         }
         let json = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
-        #expect(json.compactMap { $0["number"] as? Int } == [1, 2])
+        #expect(Set(json.compactMap { $0["number"] as? Int }) == [1, 2])
         // list's filter options and a tag to leave out, as list takes them.
         let options = try await daemon.todoctl("context", "define", "mail", "--search", "MAIL", "-office")
         #expect(options.status == 0, "\(options)")
@@ -104,7 +104,7 @@ struct ContextTests {
         let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
         try await tmux.type("\(binaryDirectory)/todoctl watch")
         let screen = try await tmux.waitUntil("the work list") { $0.contains("connected") && $0.contains("Write report") }
-        #expect(screen.contains("todoctl watch · context: work (project:work +office) · open"), "\(screen)")
+        #expect(screen.hasPrefix("todoctl watch · context: work (project:work +office) · "), "\(screen)")
         #expect(!screen.contains("Read mail") && !screen.contains("Water plants"), "\(screen)")
         await tmux.kill()
         try await daemon.stop()
