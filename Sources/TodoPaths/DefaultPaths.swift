@@ -19,4 +19,12 @@ public enum DefaultPaths {
         let home = environment("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return home + "/.local/share/todod/todos.sqlite"
     }
+
+    /// `$XDG_CONFIG_HOME/todod/contexts`, else `~/.config/todod/contexts`: todoctl's named
+    /// filters, kept on the client's side as Taskwarrior keeps its contexts in the user's rc.
+    public static func contextsPath(environment: (String) -> String? = Environment.value) -> String {
+        if let config = environment("XDG_CONFIG_HOME"), !config.isEmpty { return config + "/todod/contexts" }
+        let home = environment("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.config/todod/contexts"
+    }
 }

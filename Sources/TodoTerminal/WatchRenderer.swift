@@ -112,7 +112,8 @@ public struct WatchRenderer: Sendable {
     private func header(_ screen: WatchScreen) -> String {
         let list = screen.list
         let conditions = Self.conditions(of: list.filter)
-        let filter = list.filter.status.rawValue + (conditions.isEmpty ? "" : " " + conditions)
+        // The context first: cut last, as the filter is cut from its end.
+        let filter = (screen.context.map { TerminalText.escaped($0) + " · " } ?? "") + list.filter.status.rawValue + (conditions.isEmpty ? "" : " " + conditions)
         // What the view shows, then the whole database's counts once known.
         var shown = "\(list.rows.count) shown"
         if list.filter.status == .all { shown += " (\(list.openCount) open, \(list.completedCount) done)" }

@@ -95,6 +95,9 @@ public struct WatchScreen: Sendable {
     /// The filter watch was started with (`watch -t work`): Escape in the list comes back
     /// to it, clearing only the search and tag set since (it cleared `-t work` too).
     public let startingFilter: TodoFilter
+    /// The context applied when watch started (`context: work (project:work +office)`),
+    /// which the header names so that nobody wonders where the other todos went.
+    public var context: String?
 
     public init(filter: TodoFilter = TodoFilter(), rows: Int = 24, columns: Int = 80, today: LocalDate = LocalDate(Date())) {
         list = TodoListViewModel(filter: filter)

@@ -19,7 +19,8 @@ struct ListCommand: AsyncParsableCommand {
             titles take what the other columns leave, cut with …; with --columns, the last \
             columns are then cut (tags between tags, the rest counted as +N), or left out when \
             under 3 columns, which a line on stderr names; piped without COLUMNS, titles stop \
-            at 60 columns.
+            at 60 columns. An applied context (todoctl context) narrows the list too, and the \
+            first line names it (not with --json).
             """,
         aliases: ["ls"])
 
@@ -85,7 +86,11 @@ struct ListCommand: AsyncParsableCommand {
         _ filter: TodoFilter, status: Status, socketPath: String, json: Bool, order: TodoSort? = nil, limit: Int? = nil,
         columns: [TodoColumn]? = nil
     ) throws {
+        // Here, not in run(): the quick `todoctl list` (QuickCommand) applies it too.
+        let context = try AppliedContext.current()
+        let filter = try context?.narrowing(filter) ?? filter
         let list = try Session.run(socketPath: socketPath) { try $0.list(filter) }
+        if let context, !json { Terminal.print(Terminal.styled(context.label, .dim)) }
         if list.todos.isEmpty, !json {
             return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")\(filter.waiting ? "waiting " : "")todos")
         }

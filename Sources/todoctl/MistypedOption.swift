@@ -20,6 +20,9 @@ enum MistypedOption {
         let named = LeadingOptions.command(named: first)
         guard named != nil || !LeadingOptions.isCommand(first) else { return nil }
         let command = named ?? TodoctlCommand.configuration.defaultSubcommand ?? ListCommand.self
+        // `context define work --search milk`: a context's filter words are list's, read by
+        // `AppliedContext` (which names a bad one), not options of `context`'s.
+        if command == ContextCommand.self { return nil }
         let words = Array(arguments.dropFirst(named == nil ? 0 : 1).prefix { $0 != "--" })
         var known: Set<String>?
         for (index, word) in words.enumerated() where word.hasPrefix("--") && word.count > 2 {

@@ -16,7 +16,8 @@ struct NextCommand: AsyncParsableCommand {
             before a high-priority one with no date (6), and a high one due tomorrow (14) before \
             a normal one due today (12). The filter options of `list` narrow it further. Rows \
             fit the terminal's width as `list`'s do ($COLUMNS, else the terminal's); piped \
-            without COLUMNS, titles stop at 60 columns.
+            without COLUMNS, titles stop at 60 columns. An applied context (todoctl context) \
+            narrows it too, and the first line names it (not with --json).
             """,
         aliases: ["today"])
 
@@ -37,13 +38,16 @@ struct NextCommand: AsyncParsableCommand {
 
     static func next(_ filter: TodoFilter, socketPath: String, json: Bool, limit: Int? = nil) throws {
         let today = WallClock.today()
-        var filter = filter
+        // Here, not in run(): the quick `todoctl next` (QuickCommand) applies it too.
+        let context = try AppliedContext.current()
+        var filter = try context?.narrowing(filter) ?? filter
         // The daemon sends only what is pressing on the user's day, not the whole list.
         filter.pressingOn = today
         let list = try Session.run(socketPath: socketPath) { try $0.list(filter) }
         let ordered = NextOrder.ordered(list.todos, today: today)
         let rows = Array(ordered.prefix(limit ?? .max))
         if json { return try Terminal.printJSON(rows) }
+        if let context { Terminal.print(Terminal.styled(context.label, .dim)) }
         if rows.isEmpty { return Terminal.print("nothing due within \(NextOrder.soonDays) days, overdue or of high priority") }
         let more = ordered.count - rows.count
         // As list's rows: titles take what the terminal's width leaves (COLUMNS=30 printed 71 columns).

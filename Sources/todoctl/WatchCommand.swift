@@ -24,6 +24,8 @@ struct WatchCommand: AsyncParsableCommand {
             in a word stays (Mum's), and words after -- are title words. \
             Esc in the list goes back to the filter watch started with (the search and tag set \
             in watch cleared); in a prompt, it leaves changing nothing. \
+            The context applied when watch starts (todoctl context) holds with its filter, and the \
+            header names it; a context applied or left in another terminal is seen by the next watch. \
             Subtasks show indented under their parent, which shows its progress ([1/2]; z folds them). \
             When the daemon goes away, watch says so and reconnects by itself; with a shared store \
             (todod --store), a line at the bottom says while it is unreachable, and changes are refused. \
@@ -39,12 +41,16 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         // As the daemon reads it (`#work` is `work`): its answers carry the filter they answer.
-        let filter = TodoValidation.normalised(filter.filter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open))
+        let own = self.filter.filter(status: TodoFilter.Status(rawValue: status.rawValue) ?? .open)
+        // Read once, at the start: Esc goes back to this filter, the context's with it.
+        let context = try AppliedContext.current()
+        let filter = TodoValidation.normalised(try context?.narrowing(own) ?? own)
         let link = DaemonLink(socketPath: connection.socketPath, program: "watch")
         if plain || isatty(STDOUT_FILENO) == 0 || isatty(STDIN_FILENO) == 0 {
+            if let context { Terminal.print(context.label) }
             await PlainWatch(link: link, filter: filter).run()
         } else {
-            try await InteractiveWatch(link: link, filter: filter).run()
+            try await InteractiveWatch(link: link, filter: filter, context: context?.label).run()
         }
     }
 }
@@ -76,6 +82,8 @@ enum WatchInput: Sendable {
 struct InteractiveWatch {
     let link: DaemonLink
     let filter: TodoFilter
+    /// The applied context's label, for the header.
+    let context: String?
 
     func run() async throws {
         let terminal = WatchTerminal()
@@ -93,7 +101,9 @@ struct InteractiveWatch {
         let midnightTask = Task { await MidnightTimer(now: { WallClock.now() }).run { sink.yield(.dayChanged($0)) } }
         defer { linkTask.cancel(); midnightTask.cancel() }
 
-        var loop = WatchLoop(screen: WatchScreen(filter: filter, rows: terminal.size.rows, columns: terminal.size.columns, today: WallClock.today()), sink: sink)
+        var screen = WatchScreen(filter: filter, rows: terminal.size.rows, columns: terminal.size.columns, today: WallClock.today())
+        screen.context = context
+        var loop = WatchLoop(screen: screen, sink: sink)
         let renderer = WatchRenderer(styler: TextStyler(colours: Terminal.colours))
         terminal.draw(renderer.render(loop.screen))
         for await input in inputs {

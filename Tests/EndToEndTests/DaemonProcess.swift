@@ -12,7 +12,11 @@ final class DaemonProcess: @unchecked Sendable {
     private let process: SpawnedProcess
     private let notify: NotifySocket
 
-    var environment: [String: String] { ["TODOD_SOCKET": socketPath] }
+    /// Its socket, and a config directory of its own: todoctl's contexts (todoctl context)
+    /// are read from there, never from the user's running the tests.
+    var environment: [String: String] { ["TODOD_SOCKET": socketPath, "XDG_CONFIG_HOME": configDirectory] }
+    var configDirectory: String { directory + "/config" }
+    var contextsPath: String { configDirectory + "/todod/contexts" }
     var pid: Int32 { process.pid }
 
     /// Starts todod; `directory` is reused to restart on the same data. With `user` (a uid,
