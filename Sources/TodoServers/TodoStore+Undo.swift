@@ -178,16 +178,22 @@ extension TodoStore {
     /// `reopen` does (PROTOCOL.md): only one nobody touched since (open, at its first
     /// revision, without subtasks) is deleted; one that was edited or completed is kept,
     /// with the work done on it, and the todo reopened stops repeating, as with `reopen`:
-    /// a series keeps one open occurrence.
+    /// a series keeps one open occurrence. What the undone changes did to it themselves is
+    /// no touch: `done 1 2` on a repeating #1 completes the #2 it made, and one undo takes
+    /// the whole command back, #2 with it (it stayed done, and #1 stopped repeating; outside probe).
     private static func keepingTouchedOccurrences(_ writes: [JournalUndo.Write], undoing undone: [JournalEntry], in db: Database) throws -> [JournalUndo.Write] {
         let completed = Set(undone.filter { $0.before.map { !$0.isCompleted } == true && $0.after.isCompleted }.map(\.after.number))
         let occurrences = Set(undone.filter { $0.before == nil && $0.after.previous.map(completed.contains) == true }.map(\.after.id))
+        // The revision each todo was left at by the changes undone: one still at it was changed by nothing since.
+        let leftAt = Dictionary(undone.map { ($0.after.id, $0.after.revision) }, uniquingKeysWith: max)
         var kept: Set<Int> = []
         var filtered = try writes.filter { write in
             guard occurrences.contains(write.after.id), write.before.deletedAt == nil, write.after.deletedAt != nil else { return true }
             let hasSubtasks = try Bool.fetchOne(
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM todo WHERE parent = ?)"), arguments: [write.before.number]) ?? false
-            if write.before.isUntouchedOccurrence(hasSubtasks: hasSubtasks) { return true }
+            if write.before.isUntouchedOccurrence(hasSubtasks: hasSubtasks) || (!hasSubtasks && write.before.revision == leftAt[write.after.id]) {
+                return true
+            }
             if let previous = write.before.previous { kept.insert(previous) }
             return false
         }

@@ -126,9 +126,9 @@ struct EditCommand: AsyncParsableCommand {
         let report = try Session.run(connection) { client in
             let (refs, found) = try selection.resolve(client, refs: refs, ranged: named.ranged, direct: nil, status: .open, action: "edit")
             var report = BulkReport(json: output.json, summarised: found)
-            for ref in refs {
-                try report.record(Result { () throws(TodoClientError) in
-                    try client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: fieldEdit)))
+            for named in try client.pinned(refs) {
+                try report.record(named.flatMap { ref in
+                    Result { () throws(TodoClientError) in try client.change(.requestUpdateTodoDetail(TodoDetailUpdate(ref: ref, edit: fieldEdit))) }
                 })
             }
             return report

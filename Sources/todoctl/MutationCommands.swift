@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TodoClient
 import TodoEvents
 import TodoModel
@@ -29,10 +30,18 @@ struct MutationArguments: ParsableArguments {
         let report = try Session.run(socketPath: socketPath) { client in
             let (refs, found) = try resolve(client)
             var report = BulkReport(json: json, summarised: found)
-            for ref in refs {
-                let result = Result { () throws(TodoClientError) in try client.change(request(ref)) }
+            // Todos an earlier request of this command deleted as its consequence.
+            var deletedAlong: Set<UUID> = []
+            for named in try client.pinned(refs) {
+                let result = named.flatMap { ref in Result { () throws(TodoClientError) in try client.change(request(ref)) } }
+                // `reopen 4-5`, #5 the next occurrence #4's completion made: reopening #4 deletes
+                // it, said then ("deleted #5"), so #5's own refusal ("#5 is deleted") is no news.
+                if case .failure(.refused) = result, case .success(.id(let id)) = named, deletedAlong.contains(id) { continue }
                 try report.record(result)
-                if case .success(let change) = result { report.recordFurther(change.further) }
+                if case .success(let change) = result {
+                    report.recordFurther(change.further)
+                    deletedAlong.formUnion(change.further.filter { $0.kind == .deleted }.map(\.todo.todo.id))
+                }
             }
             return report
         }
@@ -42,7 +51,8 @@ struct MutationArguments: ParsableArguments {
 
 /// Filters for `done` and friends pick from the todos each acts on.
 private let bulkDiscussion = """
-    Name todos by number or id (Taskwarrior's ranges and lists too: 2-4, 1,3), or give a filter (list's options and modifiers such as +tag \
+    Name todos by number or id (Taskwarrior's ranges and lists too: 2-4, 1,3), each read as the todo it names when the command \
+    is typed (a next occurrence the command makes is none of them), or give a filter (list's options and modifiers such as +tag \
     project:home due:fri, directly or as --filter '…') to act on every todo it finds; more than \(Selection.askAbove) found by a filter \
     or named by ranges and lists are listed and need a yes (or --yes; without a terminal todoctl refuses rather than ask).
     """

@@ -83,6 +83,30 @@ extension TodoConnection {
     func detail(_ ref: TodoRef) throws(TodoClientError) -> TodoDetailViewModel {
         try ask(.requestTodoDetail(ref)) { if case .responseTodoDetail(let detail) = $0 { detail } else { nil } }
     }
+
+    /// The todos `refs` name as the command was typed: each number (or id prefix) read as
+    /// the id of the todo it names now, before the first change is sent, so that a change
+    /// of the same command (completing a repeating todo adds its next occurrence, the next
+    /// number) never makes a later number name another todo (`done 1-3` completed the #3
+    /// that `done #1` had just made; outside probe). A number naming no todo is its refusal
+    /// ("no todo #99"), said in its turn. One todo named is sent as it is: nothing comes before it.
+    func pinned(_ refs: [TodoRef]) throws(TodoClientError) -> [Result<TodoRef, TodoClientError>] {
+        guard refs.count > 1 else { return refs.map { .success($0) } }
+        var pinned: [Result<TodoRef, TodoClientError>] = []
+        pinned.reserveCapacity(refs.count)
+        for ref in refs {
+            if case .id = ref {
+                pinned.append(.success(ref))
+                continue
+            }
+            do throws(TodoClientError) {
+                pinned.append(.success(.id(try detail(ref).todo.id)))
+            } catch .refused(let error) {
+                pinned.append(.failure(.refused(error)))
+            }
+        }
+        return pinned
+    }
 }
 
 extension TodoRef: ExpressibleByArgument {

@@ -77,6 +77,25 @@ struct BulkTests {
         try await daemon.stop()
     }
 
+    @Test("numbers name the todos there were when the command was typed: done 1-3 and done 3 4 never complete the next occurrence the same command made (no todo #3), and reopen 3-4 deletes #4, the next occurrence, without refusing it (outside probe)")
+    func numbersNameTodosAsTyped() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await todoctl(daemon, "add", "Rec", "due:mon", "recur:weekly")
+        _ = try await todoctl(daemon, "add", "Plain")
+        let range = try await todoctl(daemon, "done", "1-3")
+        #expect(range.status == 1 && range.lines == ["done #1 Rec", "added #3 Rec", "done #2 Plain"], "\(range)")
+        #expect(range.stderr.contains("no todo #3"), "\(range)")
+        #expect(try await FilterTests.numbers(daemon) == [3], "#3, made by done #1, was completed by the same command")
+        let list = try await todoctl(daemon, "done", "3", "4")
+        #expect(list.status == 1 && list.lines == ["done #3 Rec", "added #4 Rec"] && list.stderr.contains("no todo #4"), "\(list)")
+        #expect(try await FilterTests.numbers(daemon) == [4], "#4, made by done #3, was completed by the same command")
+        // #4 is open, and reopening #3 takes it away: said once, as the deletion it is.
+        let reopened = try await todoctl(daemon, "reopen", "3-4")
+        #expect(reopened.status == 0 && reopened.lines == ["reopened #3 Rec", "deleted #4 Rec"], "\(reopened)")
+        #expect(try await FilterTests.numbers(daemon) == [3])
+        try await daemon.stop()
+    }
+
     @Test("a new title is for one todo: edit 3-4 2026 budget, edit 3 4 --title and edit --filter --title are refused and change nothing (outside probe: all three took the title)")
     func newTitleForOneTodo() async throws {
         let daemon = try await DaemonProcess.start()

@@ -66,6 +66,42 @@ struct UndoStepTests {
         return UInt64(line[range].drop { !$0.isNumber })
     }
 
+    @Test("one undo takes back a whole command that completed a repeating todo and then the next occurrence it made: both reopened, both occurrences it made deleted, the rule kept; redo puts it back (outside probe)")
+    func undoTakesBackOccurrencesTheStepCompleted() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await succeed(daemon, [["add", "Rec", "due:mon", "recur:weekly"]])
+        // As todoctl's done 1 2 sent it before it read its numbers first: #2 is the one done #1 makes.
+        let script = try daemon.connect()
+        _ = try await script.awaitLine(containing: "responseHello")
+        let first = try await request(script, #"{"event":"requestCompleteTodo","id":"c1","program":"script","data":1}"#, id: "c1")
+        // The add was change 1, so done #1 is change 2, which begins the step (its answer's first seq is its further change's).
+        let step = 2
+        #expect(first.contains(#""seq":\#(step)"#) && first.contains(#""change":"created""#), "\(first)")
+        let second = try await request(script, #"{"event":"requestCompleteTodo","id":"c2","step":\#(step),"data":2}"#, id: "c2")
+        #expect(number("step", in: second) == UInt64(step), "\(second)")
+        let undone = try await daemon.todoctl("undo")
+        #expect(undone.status == 0, "\(undone.stdout)\(undone.stderr)")
+        let rec = try await show(daemon, "1")
+        #expect(rec["completedAt"] is NSNull && rec["recurrence"] is [String: Any], "#1 not reopened with its rule: \(rec)\n\(undone.stdout)")
+        for ref in ["2", "3"] {
+            let occurrence = try await show(daemon, ref)
+            #expect(occurrence["deletedAt"] as? String != nil, "#\(ref) was left: \(occurrence)\n\(undone.stdout)")
+        }
+        let redone = try await daemon.todoctl("redo")
+        #expect(redone.status == 0, "\(redone.stdout)\(redone.stderr)")
+        #expect(try await daemon.todoctl("list").lines.count == 1, "the redo left more than #3 open")
+        #expect(try await show(daemon, "2")["completedAt"] as? String != nil, "the redo left #2 open")
+        // todoctl's own done 1 2 now names no #2 (it is no todo when typed), and its undo takes back done #1 whole.
+        let command = try await daemon.todoctl("done", "3", "4")
+        #expect(command.status == 1 && command.stderr.contains("no todo #4"), "\(command)")
+        let undoCommand = try await daemon.todoctl("undo")
+        #expect(undoCommand.status == 0, "\(undoCommand.stdout)\(undoCommand.stderr)")
+        let three = try await show(daemon, "3")
+        #expect(three["completedAt"] is NSNull && three["recurrence"] is [String: Any], "\(three)")
+        #expect(try await show(daemon, "4")["deletedAt"] as? String != nil, "\(undoCommand.stdout)")
+        try await daemon.stop()
+    }
+
     @Test("two clients: a script's two-request step goes on around todoctl's edit; undo takes back the whole script step first, then the edit; redo in reverse")
     func stepAroundAnotherClientsEdit() async throws {
         let daemon = try await DaemonProcess.start()
