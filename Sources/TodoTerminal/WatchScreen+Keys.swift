@@ -45,7 +45,7 @@ extension WatchScreen {
             guard let selected else { return nil }
             // A deleted todo is neither open nor done until it is restored.
             if selected.isDeleted { return say("\(selected.numberText) is deleted: press u to restore it") }
-            return .toggle(selected.id)
+            return .toggle(selected.id, done: !selected.isCompleted)
         case .character("d"):
             guard let selected else { return nil }
             if selected.isDeleted { return say("\(selected.numberText) is deleted already: press u to restore it") }

@@ -25,7 +25,10 @@ public struct WatchScreen: Sendable {
     /// A request the screen asks its owner to send.
     public enum Command: Sendable, Equatable {
         case add(NewTodo, typed: TypedText)
-        case toggle(UUID)
+        /// x: mark the todo done (`done` true) or open, as the screen showed it the other way:
+        /// what the press meant, so that two windows pressing x on a todo at once both leave it
+        /// done, where a toggle sent twice reopened it (outside probe).
+        case toggle(UUID, done: Bool)
         case delete(UUID)
         case restore(UUID)
         /// Edit fields; `revision` is the one the edit was based on (nil: whatever is current).

@@ -205,7 +205,7 @@ struct WatchLoop {
     static func event(for command: WatchScreen.Command) -> Event? {
         switch command {
         case .add(let new, _): .requestNewTodo(new)
-        case .toggle(let id): .requestToggleComplete(.id(id))
+        case .toggle(let id, let done): done ? .requestCompleteTodo(.id(id)) : .requestReopenTodo(.id(id))
         case .delete(let id): .requestDeleteTodo(.id(id))
         case .restore(let id): .requestRestoreTodo(.id(id))
         case .edit(let id, let revision, let edit, _):
