@@ -111,12 +111,34 @@ public struct TodoTable: Sendable {
     /// With a `width` (the terminal's, known), titles take what the other columns leave of
     /// it, however long (`line(_:fittingWidth:)`); without one (a pipe), they stop at 60.
     public static func render(_ outline: TodoOutline, styler: TextStyler, width: Int? = nil) -> [String] {
-        let nested = outline.entries.contains { $0.depth > 0 || $0.progress != nil }
-        let table = TodoTable(rows: outline.entries.map(\.row), styler: styler, maximumTitleWidth: width ?? 60, titleAllowance: nested ? 10 : 0)
+        let table = TodoTable(outline, styler: styler, width: width)
         return outline.entries.map { entry in
             let (prefix, suffix) = outlineParts(entry)
             return table.line(entry.row, titlePrefix: prefix, titleSuffix: suffix, dimmed: entry.isContext, fittingWidth: width ?? .max)
         }
+    }
+
+    /// The table of `outline`'s rows: room beside the titles for an indent and a progress
+    /// when it has subtasks.
+    private init(_ outline: TodoOutline, styler: TextStyler, width: Int?) {
+        let nested = outline.entries.contains { $0.depth > 0 || $0.progress != nil }
+        self.init(rows: outline.entries.map(\.row), styler: styler, maximumTitleWidth: width ?? 60, titleAllowance: nested ? 10 : 0)
+    }
+
+    /// `render(_:styler:width:)`'s lines as one text, a newline between them: written into one
+    /// buffer and made a String once. Each line made a String (its UTF-8 checked) and joined
+    /// was a tenth of drawing a list of 10,000 (callgrind, `todoctl list`).
+    public static func renderText(_ outline: TodoOutline, styler: TextStyler, width: Int? = nil) -> String {
+        let table = TodoTable(outline, styler: styler, width: width)
+        var text: [UInt8] = []
+        // Reserved once: reserving a line's room at each line would copy the whole text each time.
+        text.reserveCapacity(outline.entries.count * (table.numberWidth + table.titleWidth + table.projectWidth + table.dueWidth + table.tagsWidth + 64))
+        for (index, entry) in outline.entries.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: "\n")) }
+            let (prefix, suffix) = outlineParts(entry)
+            table.write(entry.row, titlePrefix: prefix, titleSuffix: suffix, dimmed: entry.isContext, fittingWidth: width ?? .max, into: &text)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// What goes around an outline entry's title: its indent, and a parent's progress
@@ -136,6 +158,17 @@ public struct TodoTable: Sendable {
     public func line(
         _ row: TodoViewModel, titlePrefix: String = "", titleSuffix: String = "", dimmed: Bool = false, fittingWidth limit: Int = .max
     ) -> String {
+        var line: [UInt8] = []
+        line.reserveCapacity(numberWidth + titleWidth + projectWidth + dueWidth + tagsWidth + 64)
+        write(row, titlePrefix: titlePrefix, titleSuffix: titleSuffix, dimmed: dimmed, fittingWidth: limit, into: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// `line`'s bytes, appended to `line` (which may hold lines before it).
+    func write(
+        _ row: TodoViewModel, titlePrefix: String = "", titleSuffix: String = "", dimmed: Bool = false, fittingWidth limit: Int = .max,
+        into line: inout [UInt8]
+    ) {
         let numberColumns = 1 + Self.digits(row.number)
         let mark = row.priorityMark.isEmpty ? " " : row.priorityMark
         // Number, box and mark with their spaces before the title; due and tags after it.
@@ -190,8 +223,7 @@ public struct TodoTable: Sendable {
         // dropped as bytes (a space is one byte, never part of another character): as
         // Strings, padded, styled and joined, a row's pieces were most of drawing it
         // (callgrind, `todoctl list` of 10,000).
-        var line: [UInt8] = []
-        line.reserveCapacity(lead + titleColumns + projectTail + dueColumns + tagsLine.utf8.count + 56)
+        let start = line.count
         styler.write(.dim, padding: numberWidth - numberColumns, into: &line) { line in
             line.append(UInt8(ascii: "#"))
             line.append(contentsOf: String(row.number).utf8)
@@ -219,8 +251,7 @@ public struct TodoTable: Sendable {
         }
         line.append(UInt8(ascii: " "))
         styler.write(.cyan, into: &line) { $0.append(contentsOf: tagsLine.utf8) }
-        while line.last == UInt8(ascii: " ") { line.removeLast() }
-        return String(decoding: line, as: UTF8.self)
+        while line.count > start, line.last == UInt8(ascii: " ") { line.removeLast() }
     }
 }
 

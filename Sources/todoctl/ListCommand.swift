@@ -103,9 +103,9 @@ struct ListCommand: AsyncParsableCommand {
         if json { return try Terminal.printJSON(outline.entries.filter { !$0.isContext }.map(\.row)) }
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
         let (table, leftOut) = columns.map { TodoTable.fitted(outline, columns: $0, styler: Terminal.styler, width: Terminal.knownWidth) }
-            ?? (TodoTable.render(outline, styler: Terminal.styler, width: Terminal.knownWidth), [])
-        let lines = table + (more > 0 ? [Terminal.styled("… and \(more) more", .dim)] : [])
-        Terminal.print(lines.joined(separator: "\n"))
+            .map { ($0.lines.joined(separator: "\n"), $0.leftOut) }
+            ?? (TodoTable.renderText(outline, styler: Terminal.styler, width: Terminal.knownWidth), [])
+        Terminal.print(table + (more > 0 ? "\n" + Terminal.styled("… and \(more) more", .dim) : ""))
         // Said, not just done: at 40 columns the project column went without a word (outside probe).
         if let columns, let width = Terminal.knownWidth, !leftOut.isEmpty {
             let kept = columns.filter { !leftOut.contains($0) }.map(\.rawValue).joined(separator: ",")
