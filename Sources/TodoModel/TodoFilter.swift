@@ -46,6 +46,11 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     /// Only the todos in this project or its sub-projects (`home` holds `home.garden`, not
     /// `homework`); empty: only the todos in no project, as Taskwarrior's `project:`.
     public var project: String?
+    /// Not a filter: the shape of the answer's todos. When set, each comes as the members a
+    /// list's table shows (`Todo.encodeRow`), not the whole todo: `todoctl list` of 10,000
+    /// read three times the bytes it showed (docs/PERFORMANCE.md). A daemon that does not
+    /// know it ignores it and answers whole todos; the answer's filter says which came.
+    public var rows: Bool
 
     /// How far ahead "soon" reaches for `pressingOn`, in days.
     public static let soonDays = 7
@@ -54,7 +59,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         status: Status = .open, tag: String? = nil, tags: [String] = [], notTags: [String] = [],
         priority: Priority? = nil, search: String? = nil,
         dueBefore: LocalDate? = nil, dueAfter: LocalDate? = nil, dueOn: LocalDate? = nil, noDue: Bool = false,
-        waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil
+        waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil, rows: Bool = false
     ) {
         self.status = status
         self.tags = (tag.map { [$0] } ?? []) + tags.filter { $0 != tag }
@@ -68,6 +73,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         self.waiting = waiting
         self.pressingOn = pressingOn
         self.project = project
+        self.rows = rows
     }
 
     /// The first tag asked for: the one tag of a filter from before tags were a list.
@@ -157,7 +163,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
 
 extension TodoFilter {
     private enum CodingKeys: String, CodingKey {
-        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project
+        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, rows
     }
 
     /// Every field may be absent. The old single `tag` is still read, as one more tag.
@@ -176,7 +182,8 @@ extension TodoFilter {
             noDue: try container.decodeIfPresent(Bool.self, forKey: .noDue) ?? false,
             waiting: try container.decodeIfPresent(Bool.self, forKey: .waiting) ?? false,
             pressingOn: try container.decodeIfPresent(LocalDate.self, forKey: .pressingOn),
-            project: try container.decodeIfPresent(String.self, forKey: .project))
+            project: try container.decodeIfPresent(String.self, forKey: .project),
+            rows: try container.decodeIfPresent(Bool.self, forKey: .rows) ?? false)
     }
 
     /// Only the conditions given are written; one tag is written as `tag`, which a
@@ -196,5 +203,6 @@ extension TodoFilter {
         if waiting { try container.encode(true, forKey: .waiting) }
         try container.encodeIfPresent(pressingOn, forKey: .pressingOn)
         try container.encodeIfPresent(project, forKey: .project)
+        if rows { try container.encode(true, forKey: .rows) }
     }
 }

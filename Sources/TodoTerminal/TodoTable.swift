@@ -21,13 +21,13 @@ public struct TextStyler: Sendable {
     /// `apply` as bytes: `padding` spaces and what `write` appends, styled unless empty.
     func write(_ style: Style?, padding: Int = 0, into bytes: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
         guard colours, let style else {
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: max(0, padding)))
+            bytes.appendSpaces(padding)
             return write(&bytes)
         }
         let start = bytes.count
         bytes.append(contentsOf: "\u{1B}[\(style.rawValue)m".utf8)
         let text = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: max(0, padding)))
+        bytes.appendSpaces(padding)
         write(&bytes)
         if bytes.count == text {
             bytes.removeSubrange(start...)
@@ -111,12 +111,34 @@ public struct TodoTable: Sendable {
     /// With a `width` (the terminal's, known), titles take what the other columns leave of
     /// it, however long (`line(_:fittingWidth:)`); without one (a pipe), they stop at 60.
     public static func render(_ outline: TodoOutline, styler: TextStyler, width: Int? = nil) -> [String] {
-        let nested = outline.entries.contains { $0.depth > 0 || $0.progress != nil }
-        let table = TodoTable(rows: outline.entries.map(\.row), styler: styler, maximumTitleWidth: width ?? 60, titleAllowance: nested ? 10 : 0)
+        let table = TodoTable(outline, styler: styler, width: width)
         return outline.entries.map { entry in
             let (prefix, suffix) = outlineParts(entry)
             return table.line(entry.row, titlePrefix: prefix, titleSuffix: suffix, dimmed: entry.isContext, fittingWidth: width ?? .max)
         }
+    }
+
+    /// The table of `outline`'s rows: room beside the titles for an indent and a progress
+    /// when it has subtasks.
+    private init(_ outline: TodoOutline, styler: TextStyler, width: Int?) {
+        let nested = outline.entries.contains { $0.depth > 0 || $0.progress != nil }
+        self.init(rows: outline.entries.map(\.row), styler: styler, maximumTitleWidth: width ?? 60, titleAllowance: nested ? 10 : 0)
+    }
+
+    /// `render(_:styler:width:)`'s lines as one text, a newline between them: written into one
+    /// buffer and made a String once. Each line made a String (its UTF-8 checked) and joined
+    /// was a tenth of drawing a list of 10,000 (callgrind, `todoctl list`).
+    public static func renderText(_ outline: TodoOutline, styler: TextStyler, width: Int? = nil) -> String {
+        let table = TodoTable(outline, styler: styler, width: width)
+        var text: [UInt8] = []
+        // Reserved once: reserving a line's room at each line would copy the whole text each time.
+        text.reserveCapacity(outline.entries.count * (table.numberWidth + table.titleWidth + table.projectWidth + table.dueWidth + table.tagsWidth + 64))
+        for (index, entry) in outline.entries.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: "\n")) }
+            let (prefix, suffix) = outlineParts(entry)
+            table.write(entry.row, titlePrefix: prefix, titleSuffix: suffix, dimmed: entry.isContext, fittingWidth: width ?? .max, into: &text)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// What goes around an outline entry's title: its indent, and a parent's progress
@@ -136,6 +158,17 @@ public struct TodoTable: Sendable {
     public func line(
         _ row: TodoViewModel, titlePrefix: String = "", titleSuffix: String = "", dimmed: Bool = false, fittingWidth limit: Int = .max
     ) -> String {
+        var line: [UInt8] = []
+        line.reserveCapacity(numberWidth + titleWidth + projectWidth + dueWidth + tagsWidth + 64)
+        write(row, titlePrefix: titlePrefix, titleSuffix: titleSuffix, dimmed: dimmed, fittingWidth: limit, into: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// `line`'s bytes, appended to `line` (which may hold lines before it).
+    func write(
+        _ row: TodoViewModel, titlePrefix: String = "", titleSuffix: String = "", dimmed: Bool = false, fittingWidth limit: Int = .max,
+        into line: inout [UInt8]
+    ) {
         let numberColumns = 1 + Self.digits(row.number)
         let mark = row.priorityMark.isEmpty ? " " : row.priorityMark
         // Number, box and mark with their spaces before the title; due and tags after it.
@@ -190,8 +223,7 @@ public struct TodoTable: Sendable {
         // dropped as bytes (a space is one byte, never part of another character): as
         // Strings, padded, styled and joined, a row's pieces were most of drawing it
         // (callgrind, `todoctl list` of 10,000).
-        var line: [UInt8] = []
-        line.reserveCapacity(lead + titleColumns + projectTail + dueColumns + tagsLine.utf8.count + 56)
+        let start = line.count
         styler.write(.dim, padding: numberWidth - numberColumns, into: &line) { line in
             line.append(UInt8(ascii: "#"))
             line.append(contentsOf: String(row.number).utf8)
@@ -203,24 +235,23 @@ public struct TodoTable: Sendable {
         line.append(UInt8(ascii: " "))
         styler.write(row.isCompleted || row.isDeleted || dimmed ? .dim : nil, into: &line) { line in
             line.append(contentsOf: title.text.utf8)
-            line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: title.padding))
+            line.appendSpaces(title.padding)
         }
         line.append(UInt8(ascii: " "))
         if let project {
             styler.write(.bold, into: &line) { line in
                 line.append(contentsOf: project.text.utf8)
-                line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: project.padding))
+                line.appendSpaces(project.padding)
             }
             line.append(UInt8(ascii: " "))
         }
         styler.write(row.isOverdue ? .red : .yellow, into: &line) { line in
             line.append(contentsOf: due.text.utf8)
-            line.append(contentsOf: repeatElement(UInt8(ascii: " "), count: due.padding))
+            line.appendSpaces(due.padding)
         }
         line.append(UInt8(ascii: " "))
         styler.write(.cyan, into: &line) { $0.append(contentsOf: tagsLine.utf8) }
-        while line.last == UInt8(ascii: " ") { line.removeLast() }
-        return String(decoding: line, as: UTF8.self)
+        while line.count > start, line.last == UInt8(ascii: " ") { line.removeLast() }
     }
 }
 
@@ -239,3 +270,19 @@ extension String {
         return end == bytes.endIndex ? self : String(self[..<end])
     }
 }
+
+extension [UInt8] {
+    /// `count` spaces (none when `count` is 0 or less), copied from a run of them: appended
+    /// from `repeatElement`, a row's padding went through the generic append a byte at a
+    /// time, 850 instructions a row of `todoctl list` (callgrind).
+    mutating func appendSpaces(_ count: Int) {
+        var left = count
+        while left > 0 {
+            let run = Swift.min(left, spaceRun.count)
+            append(contentsOf: spaceRun[..<run])
+            left -= run
+        }
+    }
+}
+
+private let spaceRun = [UInt8](repeating: UInt8(ascii: " "), count: 128)

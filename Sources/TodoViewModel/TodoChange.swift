@@ -120,22 +120,29 @@ public struct TodoViewModelList: Sendable, Equatable, Codable {
         case filter, todos, asOf = "seq", context, progress
     }
 
+    /// The todos as rows when the filter asked for them (`TodoFilter.rows`), whole otherwise.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let filter = try c.decode(TodoFilter.self, forKey: .filter)
+        let rows = filter.rows
         self.init(
-            filter: try c.decode(TodoFilter.self, forKey: .filter), todos: try c.decode([TodoViewModel].self, forKey: .todos),
+            filter: filter,
+            todos: try rows ? c.decode(TodoRows.self, forKey: .todos).rows : c.decode([TodoViewModel].self, forKey: .todos),
             asOf: try c.decode(UInt64.self, forKey: .asOf),
-            context: try c.decodeIfPresent([TodoViewModel].self, forKey: .context) ?? [],
+            context: try (rows ? c.decodeIfPresent(TodoRows.self, forKey: .context)?.rows : c.decodeIfPresent([TodoViewModel].self, forKey: .context)) ?? [],
             progress: try c.decodeIfPresent([SubtaskProgress].self, forKey: .progress) ?? [])
     }
 
-    /// `context` and `progress` only when there are subtasks, so plain lists read as before.
+    /// `context` and `progress` only when there are subtasks, so plain lists read as before;
+    /// the todos as rows when the filter asks for them.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(filter, forKey: .filter)
-        try c.encode(todos, forKey: .todos)
+        if filter.rows { try c.encode(TodoRows(todos), forKey: .todos) } else { try c.encode(todos, forKey: .todos) }
         try c.encode(asOf, forKey: .asOf)
-        if !context.isEmpty { try c.encode(context, forKey: .context) }
+        if !context.isEmpty {
+            if filter.rows { try c.encode(TodoRows(context), forKey: .context) } else { try c.encode(context, forKey: .context) }
+        }
         if !progress.isEmpty { try c.encode(progress, forKey: .progress) }
     }
 }

@@ -8,6 +8,11 @@ struct JSONParser {
     let limits: JSONLimits
     var index = 0
     var nodes: [JSONDocument.Node] = []
+    /// The keys of the objects being read, innermost last: each object's from where it
+    /// began (`object`), for the duplicate check. One array for the whole document: an
+    /// array of its own, grown by doubling, was four allocations an object, 5% of reading a
+    /// list of 10,000 todos (callgrind, `todoctl list`).
+    private var keys: [(node: Int, print: UInt32)] = []
 
     init(bytes: [UInt8], limits: JSONLimits) {
         self.bytes = bytes
@@ -78,7 +83,8 @@ struct JSONParser {
     private mutating func object(depth: Int) throws(JSONSyntaxError) {
         let node = try open(.object, depth: depth)
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return close(node, count: 0) }
-        var keys: [(node: Int, print: UInt32)] = []
+        let first = keys.count
+        defer { keys.removeSubrange(first...) }
         var seen: Set<[UInt8]>?
         var prints: UInt64 = 0
         // A filter's `tags` and `notTags` (an edit's `tags`, `addTags`, `removeTags`) share one cap.
@@ -95,8 +101,8 @@ struct JSONParser {
             // the others are compared (the loop ran for every key of every todo, 5% of
             // reading a list of 10,000; callgrind). An escaped key sets every bit.
             let bit = UInt64(1) << ((print &* 0x9E37_79B1) >> 26)
-            if print == 0 || prints & bit != 0 || keys.count >= 32 {
-                try refuseDuplicate(keyNode, print, among: keys, seen: &seen)
+            if print == 0 || prints & bit != 0 || keys.count - first >= 32 {
+                try refuseDuplicate(keyNode, print, among: keys[first...], seen: &seen)
             }
             prints |= print == 0 ? .max : bit
             keys.append((keyNode, print))
@@ -119,7 +125,7 @@ struct JSONParser {
             case UInt8(ascii: ","):
                 index += 1
                 skipWhitespace()
-            case UInt8(ascii: "}"): return close(node, count: keys.count)
+            case UInt8(ascii: "}"): return close(node, count: keys.count - first)
             default: throw fail("expected ',' or '}' in an object, found \(describe(bytes[index]))")
             }
         }
@@ -130,7 +136,7 @@ struct JSONParser {
     /// todo's 16 keys were 120 byte comparisons a todo, a tenth of `todoctl list`'s
     /// instructions (callgrind). Past 32 keys, they go into a set (`seen`), so that a
     /// hostile object costs linear time, not quadratic.
-    private func refuseDuplicate(_ key: Int, _ print: UInt32, among keys: [(node: Int, print: UInt32)], seen: inout Set<[UInt8]>?) throws(JSONSyntaxError) {
+    private func refuseDuplicate(_ key: Int, _ print: UInt32, among keys: ArraySlice<(node: Int, print: UInt32)>, seen: inout Set<[UInt8]>?) throws(JSONSyntaxError) {
         let node = nodes[key]
         var duplicate = false
         if keys.count < 32 {

@@ -92,23 +92,27 @@ extension WireDecoder {
 
     /// A list's rows, their parents and progress, and the filter it answers (still through
     /// `TodoFilter`'s conformance: a list names few of its fields); nil when a field is missing.
+    /// The todos are read once the filter says their shape (`TodoFilter.rows`): its key sorts
+    /// after `context`'s.
     private func list() throws -> TodoViewModelList? {
         guard kind == .object else { return nil }
-        var filter: TodoFilter?, todos: [TodoViewModel]?, asOf: UInt64?
-        var parents: [TodoViewModel] = [], progress: [SubtaskProgress] = []
+        var filter: TodoFilter?, todos: WireDecoder?, asOf: UInt64?
+        var parents: WireDecoder?, progress: [SubtaskProgress] = []
         try forEachMember { key, value in
             let present = value.kind != .null
             switch key {
             case "filter": filter = try value.decodeValue(TodoFilter.self)
-            case "todos": todos = try value.rows()
+            case "todos": todos = value
             case "seq": asOf = try value.integer(UInt64.self)
-            case "context" where present: parents = try value.rows()
+            case "context" where present: parents = value
             case "progress" where present: progress = try value.decodeValue([SubtaskProgress].self)
             default: return
             }
         }
         guard let filter, let todos, let asOf else { return nil }
-        return TodoViewModelList(filter: filter, todos: todos, asOf: asOf, context: parents, progress: progress)
+        return TodoViewModelList(
+            filter: filter, todos: try todos.rows(shaped: filter.rows), asOf: asOf, context: try parents?.rows(shaped: filter.rows) ?? [],
+            progress: progress)
     }
 
     /// A write's answer and every change broadcast (`{"change": "created", "seq": 7, "todo":
@@ -136,9 +140,10 @@ extension WireDecoder {
         return TodoChange(kind: changeKind, todo: todo, sequence: sequence, further: further, step: step)
     }
 
-    /// List rows, their texts read against the frame's day (as `decodeValue` makes a row).
-    private func rows() throws -> [TodoViewModel] {
-        try elements(as: [TodoViewModel].self) { TodoViewModel(try $0.todo(), today: context.currentDay) }
+    /// List rows, whole todos or (`shaped`) rows, their texts read against the frame's day
+    /// (as `decodeValue` makes a row).
+    private func rows(shaped: Bool) throws -> [TodoViewModel] {
+        try elements(as: [TodoViewModel].self) { TodoViewModel(try $0.todo(row: shaped), today: context.currentDay) }
     }
 
     /// `{"protocol": 1, "server": "0.1.0", "client": 3, "seq": 42}`; nil when a field is missing.

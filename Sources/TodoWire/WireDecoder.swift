@@ -138,6 +138,8 @@ struct WireDecoder: Decoder {
         case is Todo.Type: return try todo() as! T
         case is TodoViewModel.Type:
             return TodoViewModel(try todo(), today: context.currentDay) as! T
+        case is TodoRows.Type:
+            return TodoRows(try elements(as: TodoRows.self) { TodoViewModel(try $0.todo(row: true), today: context.currentDay) }) as! T
         case is TodoDetailViewModel.Type: return try detail() as! T
         default: return try T(from: self)
         }

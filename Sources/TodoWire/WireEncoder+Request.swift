@@ -47,7 +47,7 @@ extension WireEncoder {
             .requestReopenTodo(let ref), .requestToggleComplete(let ref), .requestDeleteTodo(let ref),
             .requestRestoreTodo(let ref):
             return { $0.reference(ref) }
-        case .requestTodoViewModels(let filter) where filter == TodoFilter(status: filter.status, pressingOn: filter.pressingOn):
+        case .requestTodoViewModels(let filter) where filter == TodoFilter(status: filter.status, pressingOn: filter.pressingOn, rows: filter.rows):
             return { out in
                 out.raw("{")
                 if let pressingOn = filter.pressingOn {
@@ -55,6 +55,7 @@ extension WireEncoder {
                     out.string(pressingOn.description)
                     out.raw(",")
                 }
+                if filter.rows { out.raw("\"rows\":true,") }
                 out.raw("\"status\":")
                 out.string(filter.status.rawValue)
                 out.raw("}")

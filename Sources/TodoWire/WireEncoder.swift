@@ -56,6 +56,8 @@ final class WireEncoder: Encoder {
             return .bytes(try EncodedTodoCache.shared.bytes(of: detail.todo))
         // A list's rows: the cache looked up once for all of them, not once a row.
         case let rows as [TodoViewModel]: return .array(EncodedArray(elements: try EncodedTodoCache.shared.bytes(of: rows).map(EncodedValue.bytes)))
+        // A list's rows in the row shape (`TodoFilter.rows`), from the cache's rows alike.
+        case let rows as TodoRows: return .array(EncodedArray(elements: try EncodedTodoCache.shared.bytes(of: rows.rows, .row).map(EncodedValue.bytes)))
         default:
             let child = WireEncoder(scratch: scratch, codingPath: codingPath + [key])
             try value.encode(to: child)

@@ -43,6 +43,8 @@ struct NextCommand: AsyncParsableCommand {
         var filter = try context?.narrowing(filter) ?? filter
         // The daemon sends only what is pressing on the user's day, not the whole list.
         filter.pressingOn = today
+        // Rows, as list's table reads them (`ListCommand.list`); --json prints every field.
+        filter.rows = !json
         let list = try Session.run(socketPath: socketPath) { try $0.list(filter) }
         let ordered = NextOrder.ordered(list.todos, today: today)
         let rows = Array(ordered.prefix(limit ?? .max))

@@ -43,6 +43,14 @@ struct NarrowWidthTests {
         #expect(lines.allSatisfy { $0.contains("#") }, "every row keeps its number: \(lines)")
     }
 
+    @Test("list's text is its rows' lines joined, at any width, with colours and without", arguments: [nil, 20, 40, 80, 200])
+    func listText(columns: Int?) {
+        for styler in [TextStyler(colours: false), TextStyler(colours: true)] {
+            let lines = TodoTable.render(outline, styler: styler, width: columns)
+            #expect(TodoTable.renderText(outline, styler: styler, width: columns) == lines.joined(separator: "\n"))
+        }
+    }
+
     @Test("the due dates line up at widths that cut titles, whatever each row's tags and wide characters (at 40 columns they started at three places)", arguments: [36, 40, 44, 50])
     func dueLinesUp(columns: Int) {
         let rows = [

@@ -63,6 +63,13 @@ struct WireEncoderTests {
             WireFrame(event: .requestTodoViewModels(TodoFilter(noDue: true)), id: "r1", program: "todoctl"),
             WireFrame(event: .requestTodoViewModels(TodoFilter(pressingOn: LocalDate("2026-11-26"))), id: "r1", program: "todoctl"),
             WireFrame(event: .requestTodoViewModels(TodoFilter(tag: "home", pressingOn: LocalDate("2026-11-26"))), id: "r1"),
+            WireFrame(event: .requestTodoViewModels(TodoFilter(rows: true)), id: "r1", program: "todoctl"),
+            WireFrame(event: .requestTodoViewModels(TodoFilter(pressingOn: LocalDate("2026-11-26"), rows: true)), id: "r1"),
+            WireFrame(event: .requestTodoViewModels(TodoFilter(tag: "home", rows: true)), id: "r1"),
+            // A list of rows (`TodoFilter.rows`): todos that are rows already read back equal.
+            WireFrame(event: .responseTodoViewModels(TodoViewModelList(
+                filter: TodoFilter(rows: true), todos: [plain, full, old, late].map { TodoViewModel($0.row) }, asOf: 99,
+                context: [TodoViewModel(full.row)], progress: [SubtaskProgress(parent: 12_345, done: 0, total: 1)])), id: "r1", client: 3),
             WireFrame(event: .requestTodoDetail(.number(150)), id: "r1", program: "todoctl"),
             WireFrame(event: .requestCompleteTodo(.number(150)), id: "r9", program: "todoctl"),
             WireFrame(event: .requestCompleteTodo(.number(151)), id: "r10", step: 41),
@@ -106,7 +113,7 @@ struct WireEncoderTests {
         let quick: [Event] = [
             .requestNewTodo(NewTodo(title: "Bench process")), .requestNewTodo(NewTodo(title: "x", due: LocalDate("2026-02-28"), parent: 1)),
             .requestTodoDetail(.number(150)), .requestCompleteTodo(.number(3)), .requestTodoViewModels(TodoFilter(status: .open)),
-            .requestTodoViewModels(TodoFilter(pressingOn: LocalDate("2026-11-26"))),
+            .requestTodoViewModels(TodoFilter(pressingOn: LocalDate("2026-11-26"))), .requestTodoViewModels(TodoFilter(rows: true)),
         ]
         for event in quick {
             #expect(WireEncoder.quickRequest(WireFrame(event: event, id: "r1", program: "todoctl")) != nil, "\(event)")
@@ -218,6 +225,51 @@ struct WireEncoderTests {
         let text = String(decoding: slow.dropLast(), as: UTF8.self)
         let ours = try #require(read(text))
         #expect(ours == foundationRead(text))
+    }
+
+    @Test("random todos go out as rows, exactly as through Foundation, and each row reads back as its todo's fields")
+    func randomRows() throws {
+        let todos = (1...300).map { RandomTodo.make(number: $0) }
+        let context = (1...3).map { RandomTodo.make(number: $0) }
+        let list = TodoViewModelList(
+            filter: TodoFilter(search: RandomTodo.text(), rows: true), todos: todos.map { TodoViewModel($0) }, asOf: 1,
+            context: context.map { TodoViewModel($0) }, progress: [SubtaskProgress(parent: 1, done: 1, total: 2)])
+        let frame = WireFrame(event: .responseTodoViewModels(list), id: RandomTodo.text(), client: 1)
+        let slow = try foundationBytes(frame)
+        #expect(Array(try codec.encode(frame).readableBytesView) == slow)
+        // Twice: the second time the rows come from EncodedTodoCache, beside the same todos' whole JSON.
+        _ = try codec.encode(WireFrame(event: .responseTodoViewModels(TodoViewModelList(filter: TodoFilter(), todos: list.todos, asOf: 1))))
+        #expect(Array(try codec.encode(frame).readableBytesView) == slow)
+        let text = String(decoding: slow.dropLast(), as: UTF8.self)
+        let ours = try #require(read(text))
+        #expect(ours == foundationRead(text))
+        guard case .responseTodoViewModels(let answer) = ours.event else { Issue.record("\(ours)"); return }
+        // Every field a row carries is the todo's; the rest are the row's placeholders.
+        #expect(answer.todos.map(\.todo) == todos.map(\.row))
+        #expect(answer.context.map(\.todo) == context.map(\.row))
+        for (row, todo) in zip(answer.todos, todos) {
+            #expect(row.todo.number == todo.number && row.title == todo.title && row.todo.priority == todo.priority)
+            #expect(row.todo.due == todo.due && row.todo.tags == todo.tags && row.todo.project == todo.project)
+            #expect(row.todo.createdAt == todo.createdAt && row.isCompleted == todo.isCompleted && row.isDeleted == todo.isDeleted)
+            #expect(row.todo.parent == todo.parent && row.todo.wait == todo.wait && row.todo.completedAt == todo.completedAt)
+        }
+        // A row is no whole todo: the reader of whole todos refuses one.
+        let whole = text.replacingOccurrences(of: #""rows":true,"#, with: "")
+        #expect(read(whole) == nil)
+        #expect(foundationRead(whole) == nil)
+    }
+
+    @Test("a list request without rows is the bytes it was before rows existed; with them, one member more")
+    func listRequestBytes() throws {
+        let old = WireFrame(event: .requestTodoViewModels(TodoFilter()), id: "1", program: "todoctl")
+        #expect(String(buffer: try codec.encode(old)) == #"{"data":{"status":"open"},"event":"requestTodoViewModels","id":"1","program":"todoctl"}"# + "\n")
+        let rows = WireFrame(event: .requestTodoViewModels(TodoFilter(rows: true)), id: "1", program: "todoctl")
+        #expect(String(buffer: try codec.encode(rows)) == #"{"data":{"rows":true,"status":"open"},"event":"requestTodoViewModels","id":"1","program":"todoctl"}"# + "\n")
+        // The daemon reads an older client's request as asking for whole todos.
+        let read = try codec.decodeRequest(ByteBuffer(string: #"{"event":"requestTodoViewModels","id":"1","data":{"status":"open"}}"#)).get()
+        #expect(read.event == .requestTodoViewModels(TodoFilter()))
+        #expect(try codec.decodeRequest(ByteBuffer(string: #"{"event":"requestTodoViewModels","data":{"rows":true}}"#)).get().event
+            == .requestTodoViewModels(TodoFilter(rows: true)))
     }
 
     @Test("random new todos go out, and random changes come back, exactly as through Foundation")
