@@ -30,9 +30,7 @@ struct AppliedContext {
     /// `-t home`), with the same checks; the one filter grammar, not a second.
     static func options(_ words: [String]) throws -> FilterOptions {
         do {
-            let options = try FilterOptions.parse(ModifierWords.marked(words: words, options: FilterOptions.self))
-            try options.refuseRefs()
-            return options
+            return try FilterOptions.read(words)
         } catch {
             throw ValidationError(FilterOptions.message(for: error))
         }

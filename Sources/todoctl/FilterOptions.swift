@@ -65,6 +65,14 @@ struct FilterOptions: ParsableArguments {
         try ModifierWords.read(Array(words.dropFirst(TodoRef.leadingWords(in: words).count)), use: .filter)
     }
 
+    /// `words` (one argument each, no command) read as `list`'s filter options and modifiers,
+    /// with their checks and no todo's number: `--filter '…'` and a context's words.
+    static func read(_ words: [String]) throws -> FilterOptions {
+        let options = try parse(ModifierWords.marked(words: words, options: FilterOptions.self))
+        try options.refuseRefs()
+        return options
+    }
+
     /// For the commands that list (list, next, watch, events): a todo's number is no filter.
     func refuseRefs() throws {
         guard let first = words.first, leadingRefs.count > 0 else { return }

@@ -23,8 +23,7 @@ struct Selection: ParsableArguments {
     func parsedExpression() throws -> FilterOptions? {
         guard let expression else { return nil }
         do {
-            let options = try FilterOptions.parse(ModifierWords.marked(words: ShellWords.split(expression), options: FilterOptions.self))
-            try options.refuseRefs()
+            let options = try FilterOptions.read(ShellWords.split(expression))
             guard !options.isEmpty else { throw ValidationError("--filter '\(expression)' gives no condition: use list's filter options, e.g. --filter '-t home --overdue'") }
             return options
         } catch let error as ValidationError {
