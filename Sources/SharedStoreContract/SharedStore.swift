@@ -51,6 +51,24 @@ public protocol SharedWrite {
     /// counters, announces them and commits. Returns only once committed; throws when not:
     /// a `SharedStoreError` of kind `inDoubt` when the store went away before saying whether it committed.
     func commit(_ changes: SharedChanges) throws
+
+    /// How far the replica's push `id` got: the last of its pending changes the store holds
+    /// (0 when none). A push the store committed but the replica did not hear of (a crash,
+    /// a lost answer) is so resumed, not repeated.
+    func pushed(_ id: UUID) throws -> UInt64
+}
+
+/// Changes a replica made while the store was away, shared now (`SharedChanges.push`): the
+/// store remembers that push `id` brought the replica's changes up to `through` (its own
+/// numbering), in the same transaction.
+public struct SharedPush: Sendable, Equatable {
+    public var id: UUID
+    public var through: UInt64
+
+    public init(id: UUID, through: UInt64) {
+        self.id = id
+        self.through = through
+    }
 }
 
 /// What a shared store throws: the message says what happened, whether anything was
@@ -102,15 +120,19 @@ public struct SharedChanges: Sendable, Equatable {
     /// The store's change these follow, when it is a journal entry (not a purge) and was read
     /// with them: the replica's own change of that number must be the same.
     public var base: SharedChangeMark?
+    /// Set when these are a replica's changes made offline, shared now: their seqs may leave
+    /// a gap after the store's last change (they follow the numbers the replica's clients saw).
+    public var push: SharedPush?
 
     public init(entries: [JournalEntry], purges: [SharedPurge] = [], number: Int, change: UInt64, more: Bool = false,
-                base: SharedChangeMark? = nil) {
+                base: SharedChangeMark? = nil, push: SharedPush? = nil) {
         self.entries = entries
         self.purges = purges
         self.number = number
         self.change = change
         self.more = more
         self.base = base
+        self.push = push
     }
 
     /// The first change's sequence number, a purge's or an entry's; nil when there is none.

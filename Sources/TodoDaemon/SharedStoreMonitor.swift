@@ -5,16 +5,17 @@ import TodoEvents
 import TodoServers
 
 /// Tells every client, and the log, each time the shared store becomes unreachable or
-/// reachable again (`responseSharedStore`), so that `watch` can say why writes are refused.
-/// The log says the outage once, not each write it refuses (`RefusedWrites` counts them):
+/// reachable again (`responseSharedStore`), so that `watch` can say why changes wait on this machine.
+/// The log says the outage once, not each write it keeps on this machine (`OfflineWrites` counts them):
 /// their count comes with the line that the store is back.
 struct SharedStoreMonitor: Sendable {
-    let store: any SharedStore
+    let sync: ReplicaSync
 
     /// Observes at once; publishes on the core through `onCore`.
-    init(store: any SharedStore, bus: EventBus, logger: Logger, refused: RefusedWrites,
+    init(sync: ReplicaSync, bus: EventBus, logger: Logger,
          onCore: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
-        self.store = store
+        self.sync = sync
+        let (store, offline) = (sync.shared, sync.offlineWrites)
         // Whether the outage was said: a new cause while it lasts (a closed connection, then no socket) is a shorter line.
         let unreachable = Mutex(!store.status.reachable)
         store.watchStatus { status in
@@ -23,21 +24,21 @@ struct SharedStoreMonitor: Sendable {
                 return told
             }
             if status.reachable {
-                let count = refused.take()
-                logger.notice("the shared store is reachable again; writes are taken (\(count) refused while it was unreachable, nothing of them written)",
-                              metadata: ["store": "\(status.store)", "refused": "\(count)"])
+                let count = offline.take()
+                logger.notice("the shared store is reachable again; writes go through it (\(count) kept on this machine while it was unreachable, shared now)",
+                              metadata: ["store": "\(status.store)", "kept": "\(count)"])
             } else if ongoing {
                 logger.info("the shared store is still unreachable, for another cause", metadata: ["store": "\(status.store)", "problem": "\(status.problem ?? "")"])
             } else {
                 logger.warning("""
-                    the shared store is unreachable; writes are refused until it is back (each client is told, nothing of them is written), \
+                    the shared store is unreachable; writes are kept on this machine until it is back, then shared (each client is told), \
                     reads answered from the replica. todod reconnects by itself: check that PostgreSQL runs and can be reached from here. \
-                    Refused writes are counted, not logged each: the count comes when it is back
+                    Writes kept here are counted, not logged each: the count comes when it is back
                     """, metadata: ["store": "\(status.store)", "problem": "\(status.problem ?? "")"])
             }
-            onCore { bus.publish(.responseSharedStore(status)) }
+            onCore { bus.publish(.responseSharedStore(sync.status)) }
         }
     }
 
-    var status: SharedStoreStatus { store.status }
+    var status: SharedStoreStatus { sync.status }
 }

@@ -53,7 +53,7 @@ struct StatusResponder: Sendable {
     /// a status responder that asks it for the count exists.
     static func summary(of model: ModelServer, sharedStore: SharedStoreMonitor?, clients: Int) -> String {
         let counts = model.counts
-        let away = sharedStore?.status.reachable == false ? "; the shared store is unreachable, writes refused" : ""
+        let away = sharedStore?.status.reachable == false ? "; the shared store is unreachable, writes kept on this machine" : ""
         return "\(clients) clients, \(counts.open) open and \(counts.completed) done todos\(away)"
     }
 }

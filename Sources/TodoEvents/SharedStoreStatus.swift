@@ -2,8 +2,8 @@ import Foundation
 
 /// The shared store (`todod --store`) as this daemon last found it: broadcast to every
 /// client as `responseSharedStore` each time it becomes unreachable or reachable again, and
-/// part of `responseStatus`. While it is unreachable, writes are refused (nothing written)
-/// and reads are answered from this daemon's replica.
+/// part of `responseStatus`. While it is unreachable, writes are committed to this daemon's
+/// replica alone and shared once it is back, and reads are answered from the replica.
 public struct SharedStoreStatus: Sendable, Equatable, Codable {
     /// Where the store is, without any secret (`postgresql://alice@db.home.lan/todos`).
     public var store: String
@@ -12,11 +12,15 @@ public struct SharedStoreStatus: Sendable, Equatable, Codable {
     public var since: Date
     /// Why it is unreachable, in the words of PostgreSQL or the network; nil while reachable.
     public var problem: String?
+    /// How many changes this daemon kept on its machine while the store was away, not yet
+    /// shared; nil when none.
+    public var pending: Int?
 
-    public init(store: String, reachable: Bool, since: Date, problem: String? = nil) {
+    public init(store: String, reachable: Bool, since: Date, problem: String? = nil, pending: Int? = nil) {
         self.store = store
         self.reachable = reachable
         self.since = since
         self.problem = problem
+        self.pending = pending
     }
 }

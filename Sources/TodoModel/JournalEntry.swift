@@ -24,6 +24,10 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var undoneSteps: [UInt64]
     /// The step took back an undo: `todoctl redo`, or an undo of an undo.
     public var isRedo: Bool
+    /// Committed on this machine alone, the shared store being away (why, in the store's
+    /// words): it is shared once the store is back (`todod --store`). Said in the write's
+    /// answer; not journaled.
+    public var unshared: String?
 
     public init(seq: UInt64, step: UInt64, at: Date, author: ChangeAuthor, kind: TodoChangeKind, before: Todo?, after: Todo,
                 imported: Bool = false, undoes: UInt64? = nil, undoneSteps: [UInt64] = [], isRedo: Bool = false) {
@@ -79,5 +83,14 @@ extension JournalEntry {
         try c.encodeIfPresent(undoes, forKey: .undoes)
         if !undoneSteps.isEmpty { try c.encode(undoneSteps, forKey: .undoneSteps) }
         if isRedo { try c.encode(isRedo, forKey: .isRedo) }
+    }
+}
+
+extension TodoWriteResult {
+    /// The same answer, its changes marked committed on this machine alone (`JournalEntry.unshared`), since the store is away for `reason`.
+    public func unshared(because reason: String) -> TodoWriteResult {
+        guard case .written(let mutation, var changes) = self else { return self }
+        for index in changes.indices { changes[index].unshared = reason }
+        return .written(mutation, changes)
     }
 }

@@ -27,6 +27,8 @@ enum PostgresSchema {
         "CREATE TABLE IF NOT EXISTS todo (id uuid PRIMARY KEY, number integer NOT NULL UNIQUE, revision integer NOT NULL, todo jsonb NOT NULL)",
         // A purge takes a change number and leaves no journal entry: this row tells the other replicas what went.
         "CREATE TABLE IF NOT EXISTS purge (seq bigint PRIMARY KEY, numbers integer[] NOT NULL, at timestamptz NOT NULL)",
+        // How far each replica's push of its offline changes got (`SharedPush`): a push cut off after its commit is resumed, not repeated.
+        "CREATE TABLE IF NOT EXISTS push (id uuid PRIMARY KEY, through bigint NOT NULL, at timestamptz NOT NULL)",
     ]
 
     /// Moves each todo's project out of its tags, in the todo table and in every journal
@@ -61,7 +63,7 @@ enum PostgresSchema {
     /// Each table's columns, as `creation` makes them, by name.
     static let columns: [String: Set<String>] = [
         "counter": ["name", "value"], "journal": ["seq", "id", "number", "at", "entry"],
-        "todo": ["id", "number", "revision", "todo"], "purge": ["seq", "numbers", "at"],
+        "todo": ["id", "number", "revision", "todo"], "purge": ["seq", "numbers", "at"], "push": ["id", "through", "at"],
     ]
 
     /// Creates the tables unless they exist, in one transaction. A table of one of their
@@ -127,6 +129,21 @@ enum PostgresSchema {
                  removed AS (DELETE FROM todo WHERE number = ANY(\(numbers)::bigint[]))
             INSERT INTO purge (seq, numbers, at) VALUES (\(seq), \(numbers)::integer[], \(date))
             """, on: connection, logger: logger)
+    }
+
+    /// Records how far a replica's push got, inside the caller's transaction.
+    static func record(_ push: SharedPush, at date: Date, on connection: PostgresConnection, logger: Logger) throws {
+        let through = Int64(push.through)
+        try PostgresStore.run("""
+            INSERT INTO push (id, through, at) VALUES (\(push.id), \(through), \(date))
+            ON CONFLICT (id) DO UPDATE SET through = excluded.through, at = excluded.at
+            """, on: connection, logger: logger)
+    }
+
+    /// How far the push `id` got (0 when the store has no record of it).
+    static func pushed(_ id: UUID, on connection: PostgresConnection, logger: Logger) throws -> UInt64 {
+        let rows = try PostgresStore.rows("SELECT through FROM push WHERE id = \(id)", on: connection, logger: logger)
+        return try rows.first.map { UInt64(try $0.decode(Int64.self)) } ?? 0
     }
 
     /// Inserts or replaces one todo's row, inside the caller's transaction.

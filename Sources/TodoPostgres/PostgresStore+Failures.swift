@@ -71,7 +71,7 @@ extension PostgresStore {
 
     /// Why the tables cannot be made or used, as a rule: the role, or a read-only server.
     static let tablesAdvice = """
-        every todod must connect as a role that may create and write todod's tables (counter, journal, todo, purge) in the \
+        every todod must connect as a role that may create and write todod's tables (counter, journal, todo, purge, push) in the \
         database's public schema: the one role of the setup in docs/SEVERAL-MACHINES.md (createdb --owner), or grant it (GRANT ALL ON SCHEMA \
         public, and ALL on those tables, TO the role); and to a server that takes writes (not a standby)
         """

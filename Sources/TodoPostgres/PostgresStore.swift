@@ -52,7 +52,7 @@ public final class PostgresStore: SharedStore, Sendable {
             let connection = try connect(advice: PostgresStore.atStart)
             writer.withLock { $0 = connection }
         } catch let error as SharedStoreError where startUnreachable && error.kind == .unreachable {
-            logger.warning("cannot reach the shared store at start; serving this machine's copy, writes refused until it is reachable",
+            logger.warning("cannot reach the shared store at start; serving this machine's copy; writes are kept here and shared once it is reachable",
                            metadata: ["store": "\(uri)", "error": "\(error)"])
         }
     }

@@ -31,14 +31,22 @@ final class PostgresWrite: SharedWrite {
         }
     }
 
+    func pushed(_ id: UUID) throws -> UInt64 {
+        try PostgresStore.attempt("read how far this replica's offline changes reached \(uri)") {
+            try PostgresSchema.pushed(id, on: connection, logger: logger)
+        }
+    }
+
     func commit(_ changes: SharedChanges) throws {
-        if let first = changes.firstSeq, first != locked.change + 1 {
+        // A push may leave a gap: its changes follow the numbers the replica's clients saw.
+        if let first = changes.firstSeq, first != locked.change + 1, changes.push == nil || first <= locked.change {
             throw SharedStoreError("the local database was not caught up (its next change is \(first), the store's \(locked.change + 1)): nothing was written; try again")
         }
         let now = Date()
         try PostgresStore.attempt("commit to \(uri)") {
             for entry in changes.entries { try PostgresSchema.append(entry, on: connection, logger: logger) }
             for purge in changes.purges { try PostgresSchema.purge(purge, at: now, on: connection, logger: logger) }
+            if let push = changes.push { try PostgresSchema.record(push, at: now, on: connection, logger: logger) }
             if changes.firstSeq != nil {
                 try PostgresSchema.setCounters(number: changes.number, change: changes.change, announce: true, on: connection, logger: logger)
             }

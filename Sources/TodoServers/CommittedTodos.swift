@@ -47,6 +47,12 @@ final class CommittedTodos: Sendable {
         }
     }
 
+    /// On the core: the whole table again, after this replica's offline changes were made
+    /// again on others' (`PendingChanges`): todos renumbered or not made again leave no trace.
+    func replace(with table: TodoTable) {
+        self.table.withLock { $0 = table }
+    }
+
     /// On the core: changes another daemon committed, through the shared store.
     func take(_ changes: SharedChanges) {
         table.withLock { table in

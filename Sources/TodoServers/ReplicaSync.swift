@@ -33,8 +33,12 @@ public final class ReplicaSync: Sendable {
     /// Touched only on the storage queue (the commit, the catch-up), never on the core; a lock,
     /// uncontended, because a DispatchQueue has no `NIOLoopBound` to confine it without one.
     private let state: Mutex<State>
-    /// Writes refused because the shared store could not be reached: counted, not logged each.
-    public let refusedWhileUnreachable = RefusedWrites()
+    /// Writes kept on this machine because the shared store could not be reached: counted, not logged each.
+    public let offlineWrites = OfflineWrites()
+    /// The changes committed here while the store was away, shared once it is back.
+    let pending: PendingChanges
+    /// How many they are, for the status (read on the core, changed on the storage queue).
+    private let pendingCount = Atomic<Int>(0)
 
     /// Takes the changes other daemons announce from now on. The store was caught up by
     /// `catchUpAtStart`, which said whether the store was reached (`replicaChecked`);
@@ -43,15 +47,19 @@ public final class ReplicaSync: Sendable {
         self.access = access
         self.shared = shared
         self.todos = todos
+        pending = PendingChanges(store: access.store)
         state = Mutex(State(replicaChecked: replicaChecked))
+        pendingCount.store((try? pending.count()) ?? 0, ordering: .relaxed)
         shared.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
     }
 
     /// On the storage queue, once the last write is done and before the store closes: the
     /// store did not come back before the daemon stopped, so the outage's count is said now.
     func tellRefusedAtExit() {
-        let refused = refusedWhileUnreachable.take()
-        if refused > 0 { access.logger.notice("\(refused) writes were refused while the shared store was unreachable, nothing of them written") }
+        let kept = offlineWrites.take()
+        if kept > 0 {
+            access.logger.notice("\(kept) writes were kept on this machine while the shared store was unreachable; they are shared once it is back")
+        }
     }
 
     /// Before the first read (the table is loaded after this returns): checks that `store` is a
@@ -61,6 +69,8 @@ public final class ReplicaSync: Sendable {
     /// Throws `TodoStoreError` when the database is no replica of it.
     static func catchUpAtStart(_ store: TodoStore, from shared: any SharedStore, logger: Logger) throws -> Bool {
         do {
+            // Changes made here while the store was away go first: the replica is ahead of it until they are shared.
+            if let outcome = try share(PendingChanges(store: store), through: shared, now: Date()) { tell(outcome, logger: logger) }
             var page = try ReplicaCheck.changesForReplica(store, of: shared)
             // Marked once found the store's, before the fill: one the store interrupts goes on as its replica.
             try ReplicaCheck.markReplica(store, of: shared)
@@ -126,17 +136,102 @@ public final class ReplicaSync: Sendable {
         do {
             return try commitThrough(mutations, at: now, by: authors, steps: steps)
         } catch let error as SharedStoreError where error.kind == .unreachable {
-            // The outage was logged as it began, and its count is logged as it ends (SharedStoreMonitor).
-            if let count = refusedWhileUnreachable.refused(mutations.count) {
-                access.logger.warning("the shared store is still unreachable: \(count) writes refused since it went away, nothing of them written",
-                               metadata: ["error": "\(error)"])
-            }
-            throw error
+            return try commitOffline(mutations, at: now, by: authors, steps: steps, because: error)
+        }
+    }
+
+    /// On the storage queue, the store unreachable (nothing was written to it): commits the
+    /// mutations to this replica alone, pending until the store is back, and marks their
+    /// changes so in the answer. A purge waits for the store: it removes todos for good on
+    /// every machine, and the others may still be editing them.
+    private func commitOffline(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], steps: [WriteStep],
+                               because error: SharedStoreError) throws -> [TodoWriteResult] {
+        if mutations.contains(where: { if case .purge = $0 { true } else { false } }) {
+            throw SharedStoreError("""
+                purging needs the shared store, which cannot be reached (\(error)): nothing was purged (a purge removes todos \
+                for good on every machine); purge again once it is back
+                """, kind: .unreachable)
+        }
+        if state.withLock({ $0.notReplica }) != nil { throw error }
+        let reason = shared.status.problem ?? error.message
+        let results = try pending.commit(mutations, at: now, by: authors, steps: steps).map { $0.unshared(because: reason) }
+        let written = results.reduce(0) { count, result in if case .written(_, let changes) = result { count + changes.count } else { count } }
+        if written > 0 {
+            pendingCount.add(written, ordering: .relaxed)
+            tellStatus()
+        }
+        // The outage was logged as it began, and its count is logged as it ends (SharedStoreMonitor).
+        if let count = offlineWrites.counted(mutations.count) {
+            access.logger.warning("the shared store is still unreachable: \(count) writes kept on this machine since it went away, shared once it is back",
+                                  metadata: ["error": "\(error)"])
+        }
+        return results
+    }
+
+    /// On the storage queue: shares the changes made here while the store was away, if any,
+    /// before anything else is read from it or written to it; then the table and every
+    /// client take what changed (the whole table again when they were made again on others').
+    private func sharePending() throws {
+        guard let outcome = try Self.share(pending, through: shared, now: access.clock(), refuse: refuseUnlessReplica) else { return }
+        pendingCount.store(0, ordering: .relaxed)
+        tellStatus()
+        Self.tell(outcome, logger: access.logger)
+        guard outcome.rebased else { return }
+        let loaded = try access.store.loadAll()
+        let changes = outcome.taken + outcome.shared
+        access.returnToCore { [todos, bus = access.bus] in
+            todos.replace(with: TodoTable(loaded.todos, lastChange: loaded.lastChange))
+            bus.publish(.responseTodo(.written(.replay(changes.map(ReplayedChange.init), sources: []), changes)))
+        }
+    }
+
+    /// The store's status with the count of changes waiting here to be shared.
+    public var status: SharedStoreStatus {
+        var status = shared.status
+        let count = pendingCount.load(ordering: .relaxed)
+        status.pending = count > 0 ? count : nil
+        return status
+    }
+
+    /// Tells every client how many changes wait here (watch's line counts them).
+    private func tellStatus() {
+        let status = status
+        access.returnToCore { [bus = access.bus] in bus.publish(.responseSharedStore(status)) }
+    }
+
+    /// Shares `pending`'s changes through `shared`, in one shared transaction begun after the
+    /// store's change they follow, which must be the replica's (`refuse` throws if not). Nil when there are none.
+    static func share(_ pending: PendingChanges, through shared: any SharedStore, now: Date,
+                      refuse: (SharedChanges, UInt64) throws -> Void = { _, _ in }) throws -> PendingChanges.Shared? {
+        guard let mark = try pending.mark() else { return nil }
+        return try shared.write(after: mark.base) { write in
+            let theirs = try write.changes(after: mark.base)
+            try refuse(theirs, mark.base)
+            if let reason = try ReplicaCheck.notReplica(pending.store, of: theirs, replica: mark.base) { throw TodoStoreError(reason) }
+            return try pending.share(mark, theirs: theirs, through: write, now: now)
+        }
+    }
+
+    /// Says in the log what sharing the pending changes did.
+    static func tell(_ outcome: PendingChanges.Shared, logger: Logger) {
+        logger.notice("the changes made on this machine while the shared store was unreachable are shared",
+                      metadata: ["changes": "\(outcome.shared.count)", "others": "\(outcome.taken.count)", "conflicts": "\(outcome.conflicts.count)"])
+        for (was, now) in outcome.renumbered {
+            logger.notice("#\(was) is now #\(now): another machine had given its number to another todo meanwhile")
+        }
+        for conflict in outcome.conflicts {
+            logger.warning("a field changed on this machine and on another while the store was unreachable: the store's value was kept, this one is a conflict, kept in this machine's database",
+                           metadata: ["todo": "#\(conflict.number)", "field": "\(conflict.field.rawValue)"])
+        }
+        for entry in outcome.dropped {
+            logger.warning("a change made on this machine was not shared: its todo was purged on another machine meanwhile",
+                           metadata: ["todo": "#\(entry.after.number)", "title": "\(entry.after.title)"])
         }
     }
 
     private func commitThrough(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], steps: [WriteStep]) throws -> [TodoWriteResult] {
         var sharedCommitted = false
+        try sharePending()
         try checkReplica()
         do {
             let replica = try access.store.counters().change
@@ -179,6 +274,7 @@ public final class ReplicaSync: Sendable {
             guard state.withLock({ $0.notReplica }) == nil else { return }
             do {
                 try access.gate.refuseWhenClosed()
+                try sharePending()
                 try checkReplica()
                 let replica = try access.store.counters().change
                 // An announcement may be older than this replica's own last commit: only a fresh read tells the store behind.

@@ -21,35 +21,38 @@ extension TodoStore {
     /// - Returns: what was applied.
     @discardableResult
     public func apply(_ shared: SharedChanges) throws -> SharedChanges {
-        try pool.write { db in
-            var counters = try Counters.load(db)
-            let journal = JournalRecord.Writer()
-            var applied = SharedChanges(entries: [], number: shared.number, change: shared.change)
-            var purges = shared.purges.filter { $0.seq > UInt64(counters.change) }[...]
-            func purge(upTo seq: UInt64) throws {
-                while let next = purges.first, next.seq <= seq {
-                    try TodoTransaction.remove(numbers: next.numbers, in: db)
-                    applied.purges.append(purges.removeFirst())
-                }
+        try pool.write { db in try TodoStore.apply(shared, in: db) }
+    }
+
+    /// `apply(_:)` inside a transaction already begun (sharing pending changes takes the store's in it).
+    static func apply(_ shared: SharedChanges, in db: Database) throws -> SharedChanges {
+        var counters = try Counters.load(db)
+        let journal = JournalRecord.Writer()
+        var applied = SharedChanges(entries: [], number: shared.number, change: shared.change)
+        var purges = shared.purges.filter { $0.seq > UInt64(counters.change) }[...]
+        func purge(upTo seq: UInt64) throws {
+            while let next = purges.first, next.seq <= seq {
+                try TodoTransaction.remove(numbers: next.numbers, in: db)
+                applied.purges.append(purges.removeFirst())
             }
-            for entry in shared.entries where entry.seq > UInt64(counters.change) {
-                try purge(upTo: entry.seq)
-                if try TodoRecord.fetch(.id(entry.after.id), in: db).isEmpty {
-                    try TodoRecord(entry.after).insert(db)
-                } else {
-                    try TodoRecord.update(entry.after, in: db)
-                }
-                try journal.append(entry, in: db)
-                counters.change = Int64(entry.seq)
-                counters.number = max(counters.number, entry.after.number)
-                applied.entries.append(entry)
-            }
-            try purge(upTo: .max)
-            counters.number = max(counters.number, shared.number)
-            counters.change = max(counters.change, Int64(shared.change))
-            try counters.save(db)
-            return applied
         }
+        for entry in shared.entries where entry.seq > UInt64(counters.change) {
+            try purge(upTo: entry.seq)
+            if try TodoRecord.fetch(.id(entry.after.id), in: db).isEmpty {
+                try TodoRecord(entry.after).insert(db)
+            } else {
+                try TodoRecord.update(entry.after, in: db)
+            }
+            try journal.append(entry, in: db)
+            counters.change = Int64(entry.seq)
+            counters.number = max(counters.number, entry.after.number)
+            applied.entries.append(entry)
+        }
+        try purge(upTo: .max)
+        counters.number = max(counters.number, shared.number)
+        counters.change = max(counters.change, Int64(shared.change))
+        try counters.save(db)
+        return applied
     }
 
     /// "shared store: replica mark": the store a database is the replica of, so that it is not

@@ -101,6 +101,7 @@ public final class TodoStore: Sendable {
         }
         registerReplicaMigration(&migrator)
         registerStepMigration(&migrator)
+        PendingChanges.registerMigration(&migrator)
         return migrator
     }
 
@@ -180,16 +181,17 @@ public final class TodoStore: Sendable {
         beforeCommit: ((SharedChanges) throws -> Void)? = nil
     ) throws -> [TodoWriteResult] {
         do {
-            return try write(mutations, at: now, by: authors, steps: steps, beforeCommit: beforeCommit)
+            return try write(mutations, at: now, by: authors, steps: steps, beforeCommit: beforeCommit.map { hook in { changes, _ in try hook(changes) } })
         } catch let error as DatabaseError {
             // Said for what it is: a full disk, a damaged file, a broken rule; not SQLite's bare code.
             throw TodoStoreError(error, database: path)
         }
     }
 
-    private func write(
+    /// `beforeCommit` also gets the transaction's database (`PendingChanges` marks an offline commit in it).
+    func write(
         _ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], steps: [WriteStep],
-        beforeCommit: ((SharedChanges) throws -> Void)?
+        beforeCommit: ((SharedChanges, Database) throws -> Void)?
     ) throws -> [TodoWriteResult] {
         try pool.write { db in
             var transaction = try TodoTransaction(db: db, now: now)
@@ -226,7 +228,7 @@ public final class TodoStore: Sendable {
                     default: break
                     }
                 }
-                try beforeCommit(changes)
+                try beforeCommit(changes, db)
             }
             return results
         }

@@ -35,18 +35,23 @@ public struct TodoChange: Sendable, Equatable, Codable {
     /// change: a request naming `step`, or an import's later todos); nil when it is its
     /// own step's first change, or one of `further` (which share the answer's step).
     public var step: UInt64?
+    /// Saved on the daemon's machine alone: its shared store (`todod --store`) was away (why,
+    /// in the store's words), and the change is shared once it is back. Sent only when so.
+    public var unshared: String?
 
-    public init(kind: Kind, todo: TodoViewModel, sequence: UInt64, further: [TodoChange] = [], step: UInt64? = nil) {
+    public init(kind: Kind, todo: TodoViewModel, sequence: UInt64, further: [TodoChange] = [], step: UInt64? = nil, unshared: String? = nil) {
         self.kind = kind
         self.todo = todo
         self.sequence = sequence
         self.further = further
         self.step = step
+        self.unshared = unshared
     }
 
     /// The broadcast of one journaled change.
     public init(_ entry: JournalEntry) {
-        self.init(kind: Kind(entry.kind), todo: TodoViewModel(entry.after), sequence: entry.seq, step: entry.step == entry.seq ? nil : entry.step)
+        self.init(kind: Kind(entry.kind), todo: TodoViewModel(entry.after), sequence: entry.seq, step: entry.step == entry.seq ? nil : entry.step,
+                  unshared: entry.unshared)
     }
 
     /// A write's answer: its own journaled change, carrying the rest of its step.
@@ -67,7 +72,7 @@ public struct TodoChange: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind = "change", todo, sequence = "seq", further, step
+        case kind = "change", todo, sequence = "seq", further, step, unshared
     }
 
     public init(from decoder: any Decoder) throws {
@@ -76,7 +81,8 @@ public struct TodoChange: Sendable, Equatable, Codable {
             kind: try c.decode(Kind.self, forKey: .kind), todo: try c.decode(TodoViewModel.self, forKey: .todo),
             sequence: try c.decode(UInt64.self, forKey: .sequence),
             further: try c.decodeIfPresent([TodoChange].self, forKey: .further) ?? [],
-            step: try c.decodeIfPresent(UInt64.self, forKey: .step))
+            step: try c.decodeIfPresent(UInt64.self, forKey: .step),
+            unshared: try c.decodeIfPresent(String.self, forKey: .unshared))
     }
 
     /// `further` only when there are some, so a one-change step is the line it always was
@@ -88,6 +94,7 @@ public struct TodoChange: Sendable, Equatable, Codable {
         try c.encode(sequence, forKey: .sequence)
         if !further.isEmpty { try c.encode(further, forKey: .further) }
         try c.encodeIfPresent(step, forKey: .step)
+        try c.encodeIfPresent(unshared, forKey: .unshared)
     }
 }
 

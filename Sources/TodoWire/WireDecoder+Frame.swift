@@ -121,6 +121,7 @@ extension WireDecoder {
         guard kind == .object else { return nil }
         var changeKind: TodoChange.Kind?, todo: TodoViewModel?, sequence: UInt64?, step: UInt64?
         var further: [TodoChange] = []
+        var unshared: String?
         var complete = true
         try forEachMember { key, value in
             switch key {
@@ -128,6 +129,7 @@ extension WireDecoder {
             case "todo": todo = TodoViewModel(try value.todo(), today: context.currentDay)
             case "seq": sequence = try value.integer(UInt64.self)
             case "step" where value.kind != .null: step = try value.integer(UInt64.self)
+            case "unshared" where value.kind != .null: unshared = try value.text()
             case "further" where value.kind != .null:
                 further = try value.elements(as: [TodoChange].self) { element in
                     guard let change = try element.change() else { complete = false; return nil }
@@ -137,7 +139,7 @@ extension WireDecoder {
             }
         }
         guard complete, let changeKind, let todo, let sequence else { return nil }
-        return TodoChange(kind: changeKind, todo: todo, sequence: sequence, further: further, step: step)
+        return TodoChange(kind: changeKind, todo: todo, sequence: sequence, further: further, step: step, unshared: unshared)
     }
 
     /// List rows, whole todos or (`shaped`) rows, their texts read against the frame's day

@@ -80,6 +80,6 @@ struct AddCommand: AsyncParsableCommand {
 
     static func add(_ new: NewTodo, socketPath: String, json: Bool) throws {
         let change = try Session.run(socketPath: socketPath) { try $0.change(.requestNewTodo(new)) }
-        if json { try Terminal.printJSON(change.todo) } else { Terminal.print(change.line) }
+        try Terminal.answer(change, json: json)
     }
 }

@@ -14,6 +14,8 @@ struct BulkReport {
     /// What each of `changed` went through, for `--json`.
     private var kinds: [TodoChange.Kind] = []
     private(set) var counts = (changed: 0, unchanged: 0, failed: 0)
+    /// Whether the note that changes wait for the shared store was said (once a command).
+    private var toldUnshared = false
 
     init(json: Bool, summarised: Bool) {
         self.json = json
@@ -34,6 +36,10 @@ struct BulkReport {
             changed.append(change.todo)
             kinds.append(change.kind)
             if !json { Terminal.print(change.line) }
+            if let reason = change.unshared, !toldUnshared {
+                toldUnshared = true
+                Terminal.error(Terminal.unsharedNote(reason))
+            }
         case .failure(.refused(let error)):
             counts.failed += 1
             Terminal.error(error.inTodoctlWords)

@@ -145,7 +145,7 @@ struct EditCommand: AsyncParsableCommand {
     private func runEditor() async throws {
         let change = try await Session.run(connection, editing: { try await editInEditor($0, ref: refs[0]) })
         guard let change else { return }
-        if output.json { try Terminal.printJSON(change.todo) } else { Terminal.print(change.line) }
+        try Terminal.answer(change, json: output.json)
     }
 
     /// The editor rounds: the form, the edit it gives, and the update at the revision the

@@ -4,14 +4,15 @@ import TodoEvents
 extension SharedStoreStatus {
     /// `unreachable since 2026-11-23 14:02 (the connection to PostgreSQL was closed)`.
     var state: String {
-        guard !reachable else { return "reachable since \(ShowCommand.format(since))" }
-        return "unreachable since \(ShowCommand.format(since))" + (problem.map { " (\($0))" } ?? "")
+        let waiting = pending.map { "; \($0 == 1 ? "1 change" : "\($0) changes") saved on this machine, not yet shared" } ?? ""
+        guard !reachable else { return "reachable since \(ShowCommand.format(since))" + waiting }
+        return "unreachable since \(ShowCommand.format(since))" + (problem.map { " (\($0))" } ?? "") + waiting
     }
 
     /// What it means for the person, as one line.
     var sentence: String {
         reachable
-            ? "the shared store \(store) is reachable again: changes are taken"
-            : "the shared store \(store) is \(state): changes are refused and nothing is written, reads come from this machine's copy; todod reconnects by itself"
+            ? "the shared store \(store) is reachable again: changes are shared"
+            : "the shared store \(store) is \(state): changes are saved on this machine and shared once it is back, reads come from this machine's copy; todod reconnects by itself"
     }
 }

@@ -22,6 +22,18 @@ enum Terminal {
         FileHandle.standardError.write(Data("todoctl: \(TerminalText.escaped(message, keeping: ["\n"]))\n".utf8))
     }
 
+    /// A write's answer: its line (or its todo as JSON) on stdout; on stderr, when the daemon
+    /// kept it on its machine alone (its shared store away), that it is shared later.
+    static func answer(_ change: TodoChange, json: Bool) throws {
+        if json { try printJSON(change.todo) } else { print(change.line) }
+        if let reason = change.unshared { error(unsharedNote(reason)) }
+    }
+
+    /// Said once a command when the daemon kept a change on its machine alone, the store away for `reason`.
+    static func unsharedNote(_ reason: String) -> String {
+        "saved on this machine; shared when the store is back (the shared store is unreachable: \(reason))"
+    }
+
     /// Any value as indented JSON on stdout.
     static func printJSON<T: Encodable>(_ value: T) throws {
         print(try WireCodec.json(value, pretty: true))

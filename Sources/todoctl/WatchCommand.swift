@@ -28,7 +28,7 @@ struct WatchCommand: AsyncParsableCommand {
             header names it; a context applied or left in another terminal is seen by the next watch. \
             Subtasks show indented under their parent, which shows its progress ([1/2]; z folds them). \
             When the daemon goes away, watch says so and reconnects by itself; with a shared store \
-            (todod --store), a line at the bottom says while it is unreachable, and changes are refused. \
+            (todod --store), a line at the bottom says while it is unreachable; changes are then saved on this machine and shared once it is back. \
             Without a terminal, or with --plain, it prints one line per change instead.
             """)
 

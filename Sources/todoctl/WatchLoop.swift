@@ -220,7 +220,7 @@ struct WatchLoop {
 
     /// The outage a status tells of; nil while the store is reachable.
     static func outage(_ status: SharedStoreStatus) -> StoreOutage? {
-        status.reachable ? nil : StoreOutage(store: status.store, since: status.since, problem: status.problem)
+        status.reachable ? nil : StoreOutage(store: status.store, since: status.since, problem: status.problem, pending: status.pending ?? 0)
     }
 
     /// The first change of each step an undo took back that another program than watch made,

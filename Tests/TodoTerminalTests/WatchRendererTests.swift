@@ -61,7 +61,7 @@ struct WatchRendererTests {
         #expect(frame[0].hasSuffix("2 shown · store unreachable"))
         #expect(frame[1] == "> #2 [ ]   two")
         #expect(frame[6].hasPrefix("shared store unreachable since "))
-        #expect(frame[6].contains("(the connection to PostgreSQL was closed): changes are refused"))
+        #expect(frame[6].contains("(the connection to PostgreSQL was closed): changes are saved here"))
         #expect(frame[7].hasPrefix("↑↓ move"))
         screen.storeOutage = nil
         let back = renderer.render(screen)

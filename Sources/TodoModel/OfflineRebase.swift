@@ -1,0 +1,71 @@
+import Foundation
+
+/// A change made while the shared store was away, taken onto the todo as the store holds
+/// it now, field by field as undo works: a field the change set and nobody else changed
+/// since takes the change's value; a field changed on both sides keeps the store's value,
+/// and the change's is a conflict, kept for the user to take (`OfflineConflict`).
+///
+/// Both sides completing (or deleting) a todo agree, at whatever time each did it: that is
+/// no conflict, and the store's time stays. Pure: the replica's sync reads the todos and
+/// writes the result (TodoServers' `PendingChanges`).
+public enum OfflineRebase {
+    /// What became of one change.
+    public struct Outcome: Sendable, Equatable {
+        /// The todo to write, one revision after the store's; nil when nothing is left to
+        /// change (every field it set is already so there, or each is a conflict).
+        public var todo: Todo?
+        /// The fields whose change was not taken: the store changed them too.
+        public var conflicts: [TodoField]
+    }
+
+    /// `before` → `after` was the change on this machine; `current` is the todo as the store holds it now.
+    public static func rebase(before: Todo, after: Todo, onto current: Todo) -> Outcome {
+        var result = current
+        var conflicts: [TodoField] = []
+        for field in TodoField.allCases where !field.isEqual(in: before, and: after) {
+            if field.isEqual(in: current, and: before) {
+                result = field.copied(from: after, to: result)
+            } else if field.isEqual(in: current, and: after) || bothSet(field, after, current) {
+                continue
+            } else {
+                conflicts.append(field)
+            }
+        }
+        guard result != current else { return Outcome(todo: nil, conflicts: conflicts) }
+        result.revision = current.revision + 1
+        result.updatedAt = max(after.updatedAt, current.updatedAt)
+        return Outcome(todo: result, conflicts: conflicts)
+    }
+
+    /// Completed (or deleted) on both sides: the same thing done twice, not two wishes.
+    private static func bothSet(_ field: TodoField, _ after: Todo, _ current: Todo) -> Bool {
+        switch field {
+        case .completedAt: after.completedAt != nil && current.completedAt != nil
+        case .deletedAt: after.deletedAt != nil && current.deletedAt != nil
+        default: false
+        }
+    }
+}
+
+/// A field changed both here, while the shared store was away, and on another machine:
+/// the store's value was kept, and this one waits for the user to take it or leave it.
+public struct OfflineConflict: Sendable, Equatable, Codable {
+    public var id: UUID
+    public var number: Int
+    public var field: TodoField
+    /// The todo as the change made here left it (its `field` is the value not taken).
+    public var local: Todo
+    /// The todo as the store held it when the change was shared.
+    public var theirs: Todo
+    /// When the change was made here.
+    public var at: Date
+
+    public init(id: UUID, number: Int, field: TodoField, local: Todo, theirs: Todo, at: Date) {
+        self.id = id
+        self.number = number
+        self.field = field
+        self.local = local
+        self.theirs = theirs
+        self.at = at
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import GRDB
+import SharedStoreContract
+import TodoModel
+
+/// The changes this replica committed while the shared store was away (`todod --store`):
+/// written to the database and its journal like any change, so a kill -9 or a reboot keeps
+/// them, and marked *not yet shared* by one row, `pending`: the store's last change they
+/// follow (`base`) and the id of the push that will share them.
+///
+/// Sharing them (`share`) is one SQLite transaction inside the shared one, so that either
+/// both commit or neither does. When nobody else wrote meanwhile they go to the store as
+/// they are. Otherwise the replica is rewound to `base`, takes the store's changes, and
+/// each pending change is made again on the store's todo, field by field (`OfflineRebase`):
+/// a field changed on both sides keeps the store's value and the local one is kept as a
+/// conflict (`conflict` table). A todo added here whose number another machine took gets
+/// the next free one; a next occurrence made here of a repeating todo that the store's
+/// completion already continued is not made twice. The store remembers how far each push
+/// got (`SharedPush`), so one cut off after the store's commit is resumed, not repeated.
+struct PendingChanges {
+    let store: TodoStore
+
+    /// The mark of the pending changes: the store's change they follow, and their push's id.
+    struct Mark: Equatable {
+        var base: UInt64
+        var push: UUID
+    }
+
+    /// What sharing did.
+    struct Shared {
+        /// The store's changes taken (others', and this replica's from a push cut off before).
+        var taken: [JournalEntry]
+        /// The pending changes as the store now holds them; their own when nobody else wrote.
+        var shared: [JournalEntry]
+        /// Whether the replica was rewound and its changes made again (its todos and numbers changed).
+        var rebased: Bool
+        var conflicts: [OfflineConflict]
+        /// Todos added here whose number another machine had taken: (was, now).
+        var renumbered: [(was: Int, now: Int)]
+        /// Pending changes to todos the store no longer has (purged there): not made again.
+        var dropped: [JournalEntry]
+    }
+
+    static func registerMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("shared store: pending changes") { db in
+            try db.execute(sql: """
+                CREATE TABLE pending (base INTEGER NOT NULL, push TEXT NOT NULL);
+                CREATE TABLE conflict (
+                    n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, number INTEGER NOT NULL, field TEXT NOT NULL,
+                    local TEXT NOT NULL, theirs TEXT NOT NULL, at INTEGER NOT NULL, takenAt INTEGER);
+                """)
+        }
+    }
+
+    /// The pending changes' mark; nil when every change is shared.
+    func mark() throws -> Mark? {
+        try store.pool.read { db in try Self.mark(in: db) }
+    }
+
+    private static func mark(in db: Database) throws -> Mark? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT base, push FROM pending") else { return nil }
+        let text: String = row["push"]
+        guard let push = UUID(uuidString: text) else { throw TodoStoreError("the pending table holds a bad push id \(text)") }
+        return Mark(base: UInt64(row["base"] as Int64), push: push)
+    }
+
+    /// How many changes wait to be shared.
+    func count() throws -> Int {
+        try store.pool.read { db in
+            guard let mark = try Self.mark(in: db) else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM journal WHERE seq > ?", arguments: [Int64(mark.base)]) ?? 0
+        }
+    }
+
+    /// Commits `mutations` to this replica alone, marking them pending (the first offline
+    /// commit marks where the store's changes end). A purge is not taken offline: it removes
+    /// todos for good, on every machine, and the others may still be editing them.
+    func commit(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], steps: [WriteStep]) throws -> [TodoWriteResult] {
+        try store.write(mutations, at: now, by: authors, steps: steps) { changes, db in
+            guard let first = changes.firstSeq, try Self.mark(in: db) == nil else { return }
+            try db.execute(sql: "INSERT INTO pending (base, push) VALUES (?, ?)", arguments: [Int64(first - 1), UUID().uuidString])
+        }
+    }
+
+    /// Inside the shared transaction `write` (its lock held), begun after `mark.base`, whose
+    /// changes since are `first` (their first page): shares the pending changes, as the
+    /// type's comment says. Commits the store's transaction (`write.commit`) before this
+    /// replica's; when that throws, nothing changed.
+    func share(_ mark: Mark, theirs first: SharedChanges, through write: any SharedWrite, now: Date) throws -> Shared {
+        try store.pool.write { db in
+            var theirs = first
+            let local = UInt64(try Counters.load(db).change)
+            let pending = try JournalRecord.entries(
+                Row.fetchAll(db, sql: "SELECT * FROM journal WHERE seq > ? ORDER BY seq", arguments: [Int64(mark.base)]), in: db)
+            let through = try write.pushed(mark.push)
+            if theirs.firstSeq == nil, through == 0 {
+                // Nobody wrote meanwhile: the pending changes follow the store's last as they are.
+                let counters = try Counters.load(db)
+                try write.commit(SharedChanges(entries: pending, number: counters.number, change: local,
+                                               push: SharedPush(id: mark.push, through: local)))
+                try db.execute(sql: "DELETE FROM pending")
+                return Shared(taken: [], shared: pending, rebased: false, conflicts: [], renumbered: [], dropped: [])
+            }
+            try Self.rewind(pending, to: mark.base, in: db)
+            var taken = try TodoStore.apply(theirs, in: db).entries
+            while theirs.more {
+                theirs = try write.changes(after: theirs.change)
+                taken += try TodoStore.apply(theirs, in: db).entries
+            }
+            var rebase = try Rebase(db: db, now: now, base: mark.base, after: max(UInt64(try Counters.load(db).change), local))
+            for entry in pending where entry.seq > through { try rebase.take(entry) }
+            let shared = try rebase.finish()
+            try write.commit(SharedChanges(entries: shared, number: rebase.transaction.counters.number,
+                                           change: UInt64(rebase.transaction.counters.change),
+                                           push: SharedPush(id: mark.push, through: local)))
+            try db.execute(sql: "DELETE FROM pending")
+            return Shared(taken: taken, shared: shared, rebased: true, conflicts: rebase.conflicts,
+                          renumbered: rebase.renumbered, dropped: rebase.dropped)
+        }
+    }
+
+    /// Takes the pending changes back out of the table and the journal, newest first: the
+    /// replica is as the store left it at `base`.
+    private static func rewind(_ pending: [JournalEntry], to base: UInt64, in db: Database) throws {
+        for entry in pending.reversed() {
+            if let before = entry.before {
+                try TodoRecord.update(before, in: db)
+            } else {
+                try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [entry.after.id.uuidString.lowercased()])
+            }
+        }
+        try db.execute(sql: "DELETE FROM journal WHERE seq > ?", arguments: [Int64(base)])
+        var counters = try Counters.load(db)
+        counters.change = Int64(base)
+        try counters.save(db)
+    }
+}
+
+extension PendingChanges {
+    /// The pending changes made again, in order, on the todos as the store holds them.
+    struct Rebase {
+        var transaction: TodoTransaction
+        /// The store's last change the pending ones followed.
+        let base: UInt64
+        private(set) var conflicts: [OfflineConflict] = []
+        private(set) var renumbered: [(was: Int, now: Int)] = []
+        private(set) var dropped: [JournalEntry] = []
+        /// A todo added here that the store's own todo stands for (a next occurrence made on both sides).
+        private var sameAs: [UUID: UUID] = [:]
+        private var numbers: [Int: Int] = [:]
+        /// Old seq → new, for the steps, undos and redos the later changes name.
+        private var seqs: [UInt64: UInt64] = [:]
+        private var shared: [JournalEntry] = []
+
+        /// The higher of the store's last change and the pending ones'.
+        private let after: UInt64
+
+        /// The first change made again is numbered two after `after`: no client sees a number
+        /// twice, and the gap tells every View to read its list again. With none made again
+        /// (all of them shared before), the replica's last change is the store's.
+        init(db: Database, now: Date, base: UInt64, after: UInt64) throws {
+            self.base = base
+            self.after = after
+            transaction = try TodoTransaction(db: db, now: now)
+        }
+
+        mutating func take(_ entry: JournalEntry) throws {
+            var after = renumbered(entry.after)
+            after.id = sameAs[after.id] ?? after.id
+            let current = try transaction.todos(.id(after.id)).first
+            guard let before = entry.before.map(renumbered) else {
+                if current == nil { try create(after, as: entry) }
+                return
+            }
+            guard let current else {
+                dropped.append(entry)
+                return
+            }
+            var was = before
+            was.id = current.id
+            let outcome = OfflineRebase.rebase(before: was, after: after, onto: current)
+            for field in outcome.conflicts {
+                conflicts.append(OfflineConflict(id: current.id, number: current.number, field: field, local: after, theirs: current, at: entry.at))
+            }
+            guard let todo = outcome.todo else { return }
+            try write(todo, before: current, as: entry)
+        }
+
+        /// A todo added here: the number it was given unless another machine took it, or the
+        /// store's own next occurrence when its completion made one there too.
+        private mutating func create(_ todo: Todo, as entry: JournalEntry) throws {
+            var todo = todo
+            if let previous = todo.previous, let twin = try Self.occurrence(of: previous, in: transaction.db) {
+                sameAs[todo.id] = twin.id
+                return
+            }
+            if try !transaction.todos(.number(todo.number)).isEmpty {
+                let number = transaction.nextNumber()
+                renumbered.append((todo.number, number))
+                numbers[todo.number] = number
+                todo.number = number
+            } else {
+                transaction.useNumber(todo.number)
+            }
+            try write(todo, before: nil, as: entry)
+        }
+
+        /// The live next occurrence of `previous` the store already holds, if any.
+        private static func occurrence(of previous: Int, in db: Database) throws -> Todo? {
+            try TodoRecord.fetchOne(db, sql: "SELECT * FROM todo WHERE previous = ? AND deletedAt IS NULL LIMIT 1", arguments: [previous])?.todo
+        }
+
+        private mutating func write(_ todo: Todo, before: Todo?, as entry: JournalEntry) throws {
+            // A seq at or below `base` is the store's, the same there; a later one is a pending change's, made again or not.
+            let (seqs, base) = (seqs, base)
+            if shared.isEmpty { transaction.numberNextChange(after + 2, gap: false) }
+            let written = try transaction.write(todo, before: before) { seq in
+                JournalEntry(
+                    seq: seq, step: seqs[entry.step] ?? seq, at: entry.at, author: entry.author, kind: TodoChangeKind(before: before, after: todo),
+                    before: before, after: todo, undoes: entry.undoes.flatMap { $0 > base ? seqs[$0] : $0 },
+                    undoneSteps: entry.undoneSteps.compactMap { $0 > base ? seqs[$0] : $0 }, isRedo: entry.isRedo)
+            }
+            if self.seqs[entry.step] == nil { self.seqs[entry.step] = written.seq }
+            self.seqs[entry.seq] = written.seq
+            shared.append(written)
+        }
+
+        /// A todo's numbers (its own, its parent's, the occurrence it repeats) as renumbered here.
+        private func renumbered(_ todo: Todo) -> Todo {
+            var todo = todo
+            if let number = numbers[todo.number] { todo.number = number }
+            if let parent = todo.parent, let number = numbers[parent] { todo.parent = number }
+            if let previous = todo.previous, let number = numbers[previous] { todo.previous = number }
+            return todo
+        }
+
+        /// Saves the counters and the conflicts; returns the changes made again.
+        mutating func finish() throws -> [JournalEntry] {
+            try transaction.save()
+            for conflict in conflicts { try conflict.insert(in: transaction.db) }
+            return shared
+        }
+    }
+}
+
+extension OfflineConflict {
+    /// Kept in the replica's `conflict` table until taken or left.
+    func insert(in db: Database) throws {
+        let encoder = JSONEncoder()
+        try db.execute(
+            sql: "INSERT INTO conflict (id, number, field, local, theirs, at) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [id.uuidString.lowercased(), number, field.rawValue, String(decoding: try encoder.encode(local), as: UTF8.self),
+                        String(decoding: try encoder.encode(theirs), as: UTF8.self), at.millisecondsSince1970])
+    }
+}

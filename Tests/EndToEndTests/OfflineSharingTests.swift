@@ -1,0 +1,200 @@
+import Foundation
+import TestHarness
+import Testing
+
+/// Issue 28: a daemon whose shared store is away keeps taking writes, on its machine alone,
+/// and shares them once the store is back, made again on what the others did meanwhile,
+/// field by field. A real PostgreSQL 15, stopped and started under two daemons.
+@Suite("offline writes shared when the store is back", .serialized)
+struct OfflineSharingTests {
+    /// Each daemon's titles by number, from its own list (deleted ones too).
+    private func titles(_ daemon: DaemonProcess) async throws -> [Int: String] {
+        let listed = try jsonArray(try await daemon.todoctl("list", "--all", "--json").stdout)
+        return Dictionary(uniqueKeysWithValues: listed.compactMap { todo in
+            (todo["number"] as? Int).map { ($0, todo["title"] as? String ?? "") }
+        })
+    }
+
+    /// The store's last change, once every daemon shared what it kept; each replica waits for it.
+    private func awaitAlike(_ daemons: [DaemonProcess], on server: PostgresServer) async throws {
+        let last = try #require(UInt64(try await server.psql("SELECT value FROM counter WHERE name = 'change'")))
+        for daemon in daemons { try await awaitSequence(last, on: daemon) }
+    }
+
+    @Test("PostgreSQL stopped while two daemons write: each write is saved on its machine and said so; started again, both replicas hold every change, fields merged, a field changed on both sides kept as a conflict, numbers unique")
+    func writesWhileAwayAreShared() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for title in ["one", "two"] {
+            let added = try await first.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        try await awaitSequence(2, on: second)
+
+        try await server.stopServer()
+        let addedA = try await first.todoctl("add", "offline A")
+        #expect(addedA.status == 0, "\(addedA.stderr)")
+        #expect(addedA.stdout.contains("added #3 offline A"), "\(addedA.stdout)")
+        #expect(addedA.stderr.contains("saved on this machine; shared when the store is back"), "\(addedA.stderr)")
+        let addedB = try await second.todoctl("add", "offline B")
+        #expect(addedB.stdout.contains("added #3 offline B"), "\(addedB.stdout)")
+        // Different fields of one todo on the two machines; the same field of another.
+        for (daemon, arguments) in [(first, ["1", "--title", "one, renamed on A"]), (second, ["1", "--priority", "high"]),
+                                    (first, ["2", "--title", "two from A"]), (second, ["2", "--title", "two from B"])] {
+            let edited = try await daemon.todoctl("edit", arguments[0], arguments[1], arguments[2])
+            #expect(edited.status == 0, "\(edited.stderr)")
+            #expect(edited.stderr.contains("saved on this machine"), "\(edited.stderr)")
+        }
+        // The replica's own list shows them at once.
+        #expect(try await titles(first)[3] == "offline A")
+        #expect(try await titles(first)[1] == "one, renamed on A")
+
+        try await server.startServer()
+        try await first.awaitLog(containing: "are shared")
+        try await second.awaitLog(containing: "are shared")
+        try await awaitAlike([first, second], on: server)
+
+        let (a, b) = (try await titles(first), try await titles(second))
+        #expect(a == b, "the replicas differ: \(a) and \(b)")
+        #expect(Set(a.values) .isSuperset(of: ["offline A", "offline B", "one, renamed on A"]), "\(a)")
+        #expect(a.count == 4, "\(a)")
+        // Whoever shared second had its #3 renumbered; both say which is which.
+        #expect(Set([a[3], a[4]]) == ["offline A", "offline B"], "\(a)")
+        let renumbered = [first, second].filter { $0.log.contains("#3 is now #4") }
+        #expect(renumbered.count == 1, "\(first.log.suffix(1500))\n\(second.log.suffix(1500))")
+        // #1: A's title and B's priority, both.
+        for daemon in [first, second] {
+            let shown = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
+            #expect(shown["title"] as? String == "one, renamed on A", "\(shown)")
+            #expect(shown["priority"] as? String == "high", "\(shown)")
+        }
+        // #2: the first to share won; the second's title is a conflict, said in its log.
+        let conflicted = [first, second].filter { $0.log.contains("this one is a conflict") }
+        #expect(conflicted.count == 1)
+        #expect([["two from A"], ["two from B"]].contains([a[2] ?? ""]), "\(a)")
+        // Every change once in the store; each journal rebuilds its table.
+        let offline = try await server.psql("SELECT count(*) FROM todo WHERE todo->>'title' LIKE 'offline%'")
+        #expect(offline == "2")
+        for daemon in [first, second] {
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        }
+        // Writes go through the store again.
+        let added = try await second.todoctl("add", "after")
+        #expect(added.stdout.contains("#5"), "\(added.stdout)")
+        #expect(!added.stderr.contains("saved on this machine"), "\(added.stderr)")
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
+    @Test("a daemon restarted while its store is away keeps the changes it saved, and shares them once the store is back")
+    func pendingSurvivesARestart() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let added = try await daemon.todoctl("add", "before")
+        #expect(added.status == 0, "\(added.stderr)")
+        try await server.stopServer()
+        let away = try await daemon.todoctl("add", "while away")
+        #expect(away.status == 0, "\(away.stderr)")
+        kill(daemon.pid, SIGKILL)
+        _ = try await daemon.waitForExit()
+        let again = try await DaemonProcess.start(in: daemon.directory, arguments: ["--store", server.uri])
+        #expect(Set(try await titles(again).values) == ["before", "while away"])
+        let more = try await again.todoctl("done", "1")
+        #expect(more.status == 0, "\(more.stderr)")
+        try await server.startServer()
+        try await again.awaitLog(containing: "are shared")
+        let stored = try await server.psql("SELECT string_agg(todo->>'title' || ':' || (todo->>'completedAt' IS NOT NULL), ',' ORDER BY number) FROM todo")
+        #expect(stored == "before:true,while away:false", "\(stored)")
+        try await again.stop()
+        try await server.stop()
+    }
+}
+
+extension OfflineSharingTests {
+    @Test("kill -9 while the kept changes are being shared, after PostgreSQL took them: started again, the daemon resumes the push and nothing is there twice")
+    func pushCutOffIsResumed() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        // The first commit of a "slow…" todo sleeps 20 s in PostgreSQL: the push's, here.
+        _ = try await server.psql("""
+            CREATE SEQUENCE slow_once;
+            CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.entry->'after'->>'title' LIKE 'slow%' THEN
+                    IF nextval('slow_once') = 1 THEN PERFORM pg_sleep(20); END IF;
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON journal DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION slow_commit();
+            """)
+        let before = try await daemon.todoctl("add", "before")
+        #expect(before.status == 0, "\(before.stderr)")
+        try await server.stopServer()
+        for title in ["slow offline", "kept too"] {
+            let kept = try await daemon.todoctl("add", title)
+            #expect(kept.stderr.contains("saved on this machine"), "\(kept.stderr)")
+        }
+        try await server.startServer()
+        // The daemon shares them once it reconnects: killed while PostgreSQL commits them.
+        try await server.awaitValue(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'todod' AND query = 'COMMIT' AND wait_event = 'PgSleep'", "1", timeout: 60)
+        kill(daemon.pid, SIGKILL)
+        _ = try await daemon.waitForExit()
+        try await server.awaitValue("SELECT count(*) FROM todo", "3", timeout: 60)
+
+        let again = try await DaemonProcess.start(in: daemon.directory, arguments: ["--store", server.uri])
+        let added = try await again.todoctl("add", "after")
+        #expect(added.stdout.contains("#4"), "\(added.stdout)")
+        let stored = try await server.psql("SELECT string_agg(number || ' ' || (todo->>'title'), ',' ORDER BY number) FROM todo")
+        #expect(stored == "1 before,2 slow offline,3 kept too,4 after")
+        let journal = try await server.psql("SELECT count(*) FROM journal")
+        #expect(journal == "4")
+        let titles = try await titles(again)
+        #expect(titles == [1: "before", 2: "slow offline", 3: "kept too", 4: "after"], "\(titles)")
+        let checked = try await again.check()
+        #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        try await again.stop()
+        try await server.stop()
+    }
+
+    @Test("while away, a repeating todo completed on both machines makes one next occurrence; a todo deleted on one and edited on the other stays deleted, with the edit")
+    func completionsAndDeletesMerge() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let repeating = try await first.todoctl("add", "water the plants", "--due", "today", "--every", "daily")
+        #expect(repeating.status == 0, "\(repeating.stderr)")
+        let other = try await first.todoctl("add", "call the plumber")
+        #expect(other.status == 0, "\(other.stderr)")
+        try await awaitSequence(2, on: second)
+
+        try await server.stopServer()
+        for result in [try await first.todoctl("done", "1"), try await second.todoctl("done", "1"), try await first.todoctl("rm", "2"),
+                       try await second.todoctl("edit", "2", "--notes", "ask for Tuesday")] {
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("saved on this machine"), "\(result.stderr)")
+        }
+        try await server.startServer()
+        try await first.awaitLog(containing: "are shared")
+        try await second.awaitLog(containing: "are shared")
+        try await awaitAlike([first, second], on: server)
+
+        for daemon in [first, second] {
+            let listed = try jsonArray(try await daemon.todoctl("list", "--all", "--json").stdout)
+            let plants = listed.filter { $0["title"] as? String == "water the plants" }
+            #expect(plants.count == 2, "one done, one next occurrence: \(plants)")
+            #expect(plants.filter { $0["completedAt"] == nil || $0["completedAt"] is NSNull }.count == 1, "\(plants)")
+            let plumber = try jsonObject(try await daemon.todoctl("show", "2", "--json").stdout)
+            #expect(plumber["deletedAt"] != nil && !(plumber["deletedAt"] is NSNull), "\(plumber)")
+            #expect(plumber["notes"] as? String == "ask for Tuesday", "\(plumber)")
+        }
+        #expect(!first.log.contains("is a conflict") && !second.log.contains("is a conflict"))
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+}
