@@ -54,6 +54,29 @@ struct StartStopEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("a start made through one daemon sharing PostgreSQL is stored there (the todo's JSON) and shown by the other, which can stop it")
+    func sharedStore() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for command in [["add", "Write the report"], ["start", "1"]] {
+            let result = try await run("todoctl", command, environment: first.environment)
+            #expect(result.status == 0, "\(command): \(result.stdout)\(result.stderr)")
+        }
+        let stored = try await server.psql("SELECT todo->>'started' IS NOT NULL FROM todo WHERE number = 1")
+        #expect(stored == "t", "\(stored)")
+        try await awaitSequence(2, on: second)
+        #expect(try await second.todoctl("list", "+ACTIVE").stdout.contains("#1 [>]"))
+        let stopped = try await second.todoctl("stop", "1")
+        #expect(stopped.status == 0, "\(stopped.stdout)\(stopped.stderr)")
+        try await awaitSequence(3, on: first)
+        let back = try jsonObject(try await first.todoctl("show", "1", "--json").stdout)
+        #expect(back["started"] == nil, "\(back)")
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
     @Test("start of a done todo is refused saying to reopen it first; start with no todo says what to name")
     func refusals() async throws {
         let daemon = try await DaemonProcess.start()
