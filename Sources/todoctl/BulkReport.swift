@@ -10,14 +10,17 @@ struct BulkReport {
     let json: Bool
     /// Whether to end with the counts (a filter chose the todos, so the person has not seen them).
     let summarised: Bool
+    /// The command's word for the edit it makes (`started`), said instead of "edited".
+    let verb: String?
     private(set) var changed: [TodoViewModel] = []
     /// What each of `changed` went through, for `--json`.
     private var kinds: [TodoChange.Kind] = []
     private(set) var counts = (changed: 0, unchanged: 0, failed: 0)
 
-    init(json: Bool, summarised: Bool) {
+    init(json: Bool, summarised: Bool, verb: String? = nil) {
         self.json = json
         self.summarised = summarised
+        self.verb = verb
     }
 
     /// Reports one todo's result; a failure of the connection itself is thrown, since
@@ -33,7 +36,7 @@ struct BulkReport {
             counts.changed += 1
             changed.append(change.todo)
             kinds.append(change.kind)
-            if !json { Terminal.print(change.line) }
+            if !json { Terminal.print(change.kind == .updated ? verb.map(change.line(verb:)) ?? change.line : change.line) }
         case .failure(.refused(let error)):
             counts.failed += 1
             Terminal.error(error.inTodoctlWords)
