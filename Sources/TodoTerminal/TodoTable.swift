@@ -252,6 +252,13 @@ public struct TodoTable: Sendable {
         line.append(UInt8(ascii: " "))
         styler.write(.cyan, into: &line) { $0.append(contentsOf: tagsLine.utf8) }
         while line.count > start, line.last == UInt8(ascii: " ") { line.removeLast() }
+        // Narrower than the number, box and mark and a column of title (COLUMNS=5): the row
+        // is cut at the edge, as watch cuts its lines (it ran past it; outside probe). Only
+        // there: measuring every row of a long list would cost.
+        if limit < lead + 3 {
+            let row = String(decoding: line[start...], as: UTF8.self)
+            line.replaceSubrange(start..., with: TerminalText.clipped(styled: row, toWidth: max(limit, 1)).utf8)
+        }
     }
 }
 
