@@ -54,11 +54,27 @@ enum UsageAdvice {
         let word = String(message.dropFirst(prefix.count).dropLast())
         let rest = Array(arguments.dropFirst())
         guard !word.hasPrefix("--"), rest.contains(word), rest.count > before, !rest.contains("--") else { return nil }
-        let line = (["todoctl", named] + rest.prefix(before) + ["--"] + rest.dropFirst(before)).map(shellQuoted).joined(separator: " ")
+        // The command's options, with their values, go before the --: after it they would be words.
+        let known = MistypedOption.options(of: LeadingOptions.command(named: command) ?? AddCommand.self)
+        var options: [String] = []
+        var words: [String] = []
+        var index = before
+        while index < rest.count {
+            let option = String(rest[index].prefix { $0 != "=" })
+            if rest[index] != word, known.contains(option) {
+                let takesValue = !rest[index].contains("=") && ModifierWords.valueOptions.contains(option)
+                options += rest[index...].prefix(takesValue ? 2 : 1)
+                index += takesValue ? 2 : 1
+            } else {
+                words.append(rest[index])
+                index += 1
+            }
+        }
+        let line = (["todoctl", named] + rest.prefix(before) + options + ["--"] + words).map(shellQuoted).joined(separator: " ")
         let what = named == "annotate" ? "the note" : "the title"
         return """
             \(word) was read as an option, and \(named) has no option \(word); to make it a word of \(what), \
-            write -- before \(what)'s words (quotes do not help): \(line) (options go before the --)
+            write -- before \(what)'s words, options before it (quotes do not help): \(line)
             """
     }
 

@@ -245,12 +245,16 @@ extension CommandLineTests {
         let nowhere = ["TODOD_SOCKET": "/nonexistent/todod.sock"]
         for (command, said) in [
             (["add", "Temperature", "-5", "degrees"], """
-                todoctl: -5 was read as an option, and add has no option -5; to make it a word of the title, write -- before the title's words \
-                (quotes do not help): todoctl add -- Temperature -5 degrees (options go before the --)
+                todoctl: -5 was read as an option, and add has no option -5; to make it a word of the title, write -- before the title's words, \
+                options before it (quotes do not help): todoctl add -- Temperature -5 degrees
+                """),
+            (["add", "Temperature", "-5", "-p", "H", "degrees", "--due=fri"], """
+                todoctl: -5 was read as an option, and add has no option -5; to make it a word of the title, write -- before the title's words, \
+                options before it (quotes do not help): todoctl add -p H --due=fri -- Temperature -5 degrees
                 """),
             (["annotate", "3", "Low", "-5", "at night"], """
-                todoctl: -5 was read as an option, and annotate has no option -5; to make it a word of the note, write -- before the note's words \
-                (quotes do not help): todoctl annotate 3 -- Low -5 'at night' (options go before the --)
+                todoctl: -5 was read as an option, and annotate has no option -5; to make it a word of the note, write -- before the note's words, \
+                options before it (quotes do not help): todoctl annotate 3 -- Low -5 'at night'
                 """),
         ] {
             let result = try await run("todoctl", command, environment: nowhere)
