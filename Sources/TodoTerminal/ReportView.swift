@@ -20,7 +20,8 @@ public enum ReportView {
 
     /// Projects indented under their parent, with open and done counts and percent done.
     /// Within `width` columns names give way first (cut with `…`, down to 8 columns), then
-    /// Done% and Done, then names again; Open always shows.
+    /// Done% and Done, then names again; Open shows down to 7 columns, and under that each
+    /// line is cut at the edge.
     public static func projects(_ tallies: [ProjectTally], width: Int = .max, styler: TextStyler) -> [String] {
         let names = tallies.map(indentedName)
         let widest = max(names.map { TerminalText.width($0) }.max() ?? 0, "Project".count)
