@@ -208,6 +208,11 @@ extension TodoctlCommand {
             }
         } catch {
             let said = message(for: error)
+            // Said alone: the usage under "Unknown option '-5'" led away from the answer, --.
+            if let advice = UsageAdvice.dashedWord(said, arguments: arguments) {
+                Terminal.error(advice)
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
             let name = arguments.first.flatMap { LeadingOptions.command(named: $0)?.configuration.commandName } ?? "list"
             guard exitCode(for: error) == .validationFailure, let advised = UsageAdvice.advised(said, command: name) else { exit(withError: error) }
             let full = fullMessage(for: error)
