@@ -58,6 +58,8 @@ let package = Package(
                 "TodoModel", "TodoViewModel", "TodoEvents", "TodoPaths", "SharedStoreContract",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                // The core's state is bound to its event loop (`NIOLoopBoundBox`), as a handler's is.
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         // PostgreSQL as the shared truth behind each daemon's SQLite replica (`todod --store`).
         .target(
@@ -171,7 +173,10 @@ let package = Package(
         .testTarget(name: "TodoEventsTests", dependencies: ["TodoEvents", "EventTestSupport"]),
         .testTarget(
             name: "TodoServersTests",
-            dependencies: ["TodoServers", "TodoEvents", "EventTestSupport", "TestHarness", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "TodoServers", "TodoEvents", "EventTestSupport", "TestHarness", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
         // The network code's bounds on NIO's EmbeddedChannel: no socket, no process, no clock.
         .testTarget(

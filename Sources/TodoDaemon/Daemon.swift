@@ -49,7 +49,7 @@ public enum Daemon {
         let model: ModelServer
         do {
             model = try ModelServer(
-                bus: bus, store: store, logger: logger, clock: WallClock.now, returnToCore: { work in coreLoop.execute(work) }, shared: shared)
+                bus: bus, store: store, logger: logger, clock: WallClock.now, core: coreLoop, shared: shared)
         } catch let error as TodoStoreError {
             throw DaemonError("cannot start: \(error.message)")
         }

@@ -48,6 +48,9 @@ public final class EventBus: Sendable {
         var statistics = Statistics()
     }
 
+    /// A lock, where the core's other state is bound to its loop: this layer knows no event loop,
+    /// and its tests and the bench publish from many threads at once and end `AsyncStream`
+    /// subscriptions on whatever thread drops them. In the daemon only the core takes it, uncontended.
     private let state = Mutex(State())
 
     public init() {}

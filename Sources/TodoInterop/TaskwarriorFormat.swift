@@ -8,7 +8,7 @@ import TodoModel
 /// as annotations dated by their leading day, as before todod had annotations); `recur` is also the todo's recurrence when todod can hold it
 /// (Taskwarrior's `parent` names a recurrence's template, not a parent todo: it is not a
 /// subtask link; a template and its instances are one todo, see `TaskwarriorSeries`); `wait`
-/// is the day the todo waits for. Everything else of the task (its status words, the exact
+/// is the day the todo waits for; `start` is when it was started (`todoctl start`). Everything else of the task (its status words, the exact
 /// time of `wait`, `recur`, `depends`, user-defined attributes, and the exact times behind a
 /// due day) is kept in `foreign["taskwarrior"]` and written back as it was while the todo's
 /// own fields still say the same, so a round trip through todod loses nothing.
@@ -107,7 +107,7 @@ public enum TaskwarriorFormat {
             return Annotation(entry: entry, description: annotation.text)
         }
         var foreign = fields
-        for key in ["uuid", "description", "entry", "modified"] + computed { foreign.removeValue(forKey: key) }
+        for key in ["uuid", "description", "entry", "modified", "start"] + computed { foreign.removeValue(forKey: key) }
         var kept = foreign.isEmpty ? [:] : [foreignKey: InteropJSON.object(foreign).text]
         kept[TaskwarriorSeries.foreignKey] = series
         return ImportedTodo(
@@ -117,7 +117,8 @@ public enum TaskwarriorFormat {
             completedAt: status == "completed" ? end : nil, deletedAt: status == "deleted" ? end : nil,
             foreign: kept,
             recurrence: fields["recur"]?.string.flatMap(recurrence), wait: try time("wait").map { LocalDate($0, in: zone) },
-            annotations: annotations, project: fields["project"]?.string, source: foreignKey)
+            annotations: annotations, project: fields["project"]?.string,
+            started: status == "pending" || status == "waiting" ? try time("start") : nil, carriesStart: true, source: foreignKey)
     }
 
     /// Taskwarrior's `recur` (`weekly`, `2weeks`, `quarterly`, `weekdays`, …) as todod's
@@ -197,6 +198,7 @@ public enum TaskwarriorFormat {
             task["recur"] = todo.recurrence.map { .string(recurText($0)) } ?? (originalRule == nil ? original["recur"] : nil)
         }
         task["project"] = todo.project.map(InteropJSON.string)
+        task["start"] = todo.started.map { .string(BasicTime.utcText($0)) }
         task["tags"] = todo.tags.isEmpty ? nil : .array(todo.tags.map(InteropJSON.string))
         task["annotations"] = annotations(todo, original: original["annotations"], zone: zone)
         return task

@@ -29,6 +29,11 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
     /// Its project (Taskwarrior's `project`, todo.txt's `+project`, iCalendar's
     /// `X-TODOD-PROJECT`): the source says which, so nil is none.
     public var project: String?
+    /// When it was started (Taskwarrior's `start`): with `carriesStart`, nil is not started;
+    /// without (a format that has no such thing), todod's stays.
+    public var started: Date?
+    /// Whether the source says whether it is started (Taskwarrior, todod's JSON).
+    public var carriesStart: Bool
     /// The format it comes from, as its key in `foreign` (`"taskwarrior"`, `"todotxt"`): an
     /// import replaces that format's fields (the key and its `key.` ones) and keeps the other
     /// formats', so a todo.txt round trip keeps a Taskwarrior series; nil (todod's own JSON,
@@ -39,7 +44,8 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         id: UUID, title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil,
         tags: [String] = [], createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
         deletedAt: Date? = nil, foreign: [String: String] = [:], recurrence: Recurrence? = nil, parentID: UUID? = nil,
-        wait: LocalDate? = nil, annotations: [Annotation]? = nil, project: String? = nil, source: String? = nil
+        wait: LocalDate? = nil, annotations: [Annotation]? = nil, project: String? = nil, started: Date? = nil,
+        carriesStart: Bool = false, source: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -57,6 +63,8 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         self.wait = wait
         self.annotations = annotations
         self.project = project
+        self.started = started
+        self.carriesStart = carriesStart || started != nil
         self.source = source
     }
 
@@ -68,7 +76,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
             createdAt: createdAt, updatedAt: updatedAt, completedAt: completedAt, deletedAt: deletedAt,
             revision: revision, recurrence: recurrence?.anchored(to: due), parent: parent, wait: wait, foreign: foreign,
             annotations: annotations?.map { Annotation(entry: $0.entry.roundedToMilliseconds, description: $0.description) } ?? [],
-            project: project)
+            project: project, started: started?.roundedToMilliseconds)
     }
 
     /// `current` replaced by this import, or nil when it changes nothing: the fields are
@@ -89,6 +97,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
             next.foreign = current.foreign.filter { $0.key != source && !$0.key.hasPrefix(source + ".") }.merging(foreign) { $1 }
         }
         if annotations == nil { next.annotations = current.annotations }
+        if !carriesStart { next.started = current.started }
         next.previous = current.previous
         // A todo was made once; and a completion the source dates by its day alone (todo.txt)
         // is the same completion as todod's on that day.
@@ -123,6 +132,8 @@ extension ImportedTodo {
             wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
             annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations),
             project: try c.decodeIfPresent(String.self, forKey: .project),
+            started: try c.decodeIfPresent(Date.self, forKey: .started),
+            carriesStart: try c.decodeIfPresent(Bool.self, forKey: .carriesStart) ?? false,
             source: try c.decodeIfPresent(String.self, forKey: .source))
     }
 }

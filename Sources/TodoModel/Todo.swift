@@ -38,6 +38,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         var foreign: [String: String]
         var annotations: [Annotation]
         var project: String?
+        var started: Date?
     }
 
     public var id: UUID {
@@ -129,6 +130,13 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         set { update { $0.project = newValue } }
     }
 
+    /// When it was started (`todoctl start`, Taskwarrior's `start`): nil while it is not
+    /// being worked on. The time spent is summed from the journal's starts and stops.
+    public var started: Date? {
+        get { box.fields.started }
+        set { update { $0.started = newValue } }
+    }
+
     private mutating func update(_ change: (inout Fields) -> Void) {
         var fields = box.fields
         change(&fields)
@@ -151,20 +159,23 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
         deletedAt: Date? = nil, revision: Int = 1,
         recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, previous: Int? = nil,
-        foreign: [String: String] = [:], annotations: [Annotation] = [], project: String? = nil
+        foreign: [String: String] = [:], annotations: [Annotation] = [], project: String? = nil,
+        started: Date? = nil
     ) {
         box = Box(
             Fields(
                 id: id, number: number, title: title, notes: notes, priority: priority, due: due, tags: tags,
                 createdAt: createdAt, updatedAt: updatedAt ?? createdAt, completedAt: completedAt, deletedAt: deletedAt,
                 revision: revision, recurrence: recurrence, parent: parent, wait: wait, previous: previous,
-                foreign: foreign, annotations: annotations, project: project))
+                foreign: foreign, annotations: annotations, project: project, started: started))
     }
 
     /// The most tags a todo holds; also checked where edits add tags to the stored ones.
     public static let maximumTagCount = 32
 
     public var isCompleted: Bool { completedAt != nil }
+    /// Started and not stopped (Taskwarrior's `+ACTIVE`).
+    public var isActive: Bool { started != nil }
     public var isDeleted: Bool { deletedAt != nil }
     /// Open, live, and waiting until a day after `today`.
     public func isWaiting(on today: LocalDate) -> Bool {
@@ -179,7 +190,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
 extension Todo {
     private enum CodingKeys: String, CodingKey {
         case id, number, title, notes, priority, due, tags, createdAt, updatedAt, completedAt, deletedAt, revision
-        case recurrence, parent, wait, previous, foreign, annotations, project
+        case recurrence, parent, wait, previous, foreign, annotations, project, started
     }
 
     public init(from decoder: any Decoder) throws {
@@ -215,14 +226,15 @@ extension Todo {
             previous: try c.decodeIfPresent(Int.self, forKey: .previous),
             foreign: try c.decodeIfPresent([String: String].self, forKey: .foreign) ?? [:],
             annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations) ?? [],
-            project: try c.decodeIfPresent(String.self, forKey: .project))
+            project: try c.decodeIfPresent(String.self, forKey: .project),
+            started: try c.decodeIfPresent(Date.self, forKey: .started))
     }
 
     /// Every field is written, absent ones as `null`, so that the JSON schema is stable;
     /// the id in lowercase, as `uuidgen` prints it. `foreign` only when it holds something:
     /// most todos never came from another program; `annotations` likewise, so that a todo
     /// without them is the same bytes as before they existed; `project` too (an older
-    /// client reads a todo without one as it always did).
+    /// client reads a todo without one as it always did); `started` likewise.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id.uuidString.lowercased(), forKey: .id)
@@ -244,6 +256,7 @@ extension Todo {
         if !foreign.isEmpty { try c.encode(foreign, forKey: .foreign) }
         if !annotations.isEmpty { try c.encode(annotations, forKey: .annotations) }
         if let project { try c.encode(project, forKey: .project) }
+        if let started { try c.encode(started, forKey: .started) }
     }
 
     /// What a list's table, its `--columns` (but `id` and `updated`), its `--sort` (but
@@ -263,6 +276,7 @@ extension Todo {
         try c.encodeIfPresent(parent, forKey: .parent)
         try c.encodeIfPresent(wait, forKey: .wait)
         try c.encodeIfPresent(project, forKey: .project)
+        try c.encodeIfPresent(started, forKey: .started)
     }
 
     /// The todo as a list's row reads back (`init(rowFrom:)`): its row's fields, the others
@@ -270,7 +284,7 @@ extension Todo {
     public var row: Todo {
         Todo(
             id: Self.rowID, number: number, title: title, priority: priority, due: due, tags: tags, createdAt: createdAt,
-            completedAt: completedAt, deletedAt: deletedAt, revision: 0, parent: parent, wait: wait, project: project)
+            completedAt: completedAt, deletedAt: deletedAt, revision: 0, parent: parent, wait: wait, project: project, started: started)
     }
 }
 

@@ -11,6 +11,8 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
     /// All of them at once: an annotate or a denotate is undone as the list it changed.
     case annotations
     case project
+    /// When it was started: a start or a stop is undone as any other field.
+    case started
 
     public func isEqual(in a: Todo, and b: Todo) -> Bool {
         switch self {
@@ -27,6 +29,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .foreign: a.foreign == b.foreign
         case .annotations: a.annotations == b.annotations
         case .project: a.project == b.project
+        case .started: a.started == b.started
         }
     }
 
@@ -47,6 +50,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .foreign: result.foreign = source.foreign
         case .annotations: result.annotations = source.annotations
         case .project: result.project = source.project
+        case .started: result.started = source.started
         }
         return result
     }

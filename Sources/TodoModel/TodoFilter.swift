@@ -46,6 +46,8 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     /// Only the todos in this project or its sub-projects (`home` holds `home.garden`, not
     /// `homework`); empty: only the todos in no project, as Taskwarrior's `project:`.
     public var project: String?
+    /// Only the todos started and not stopped (`+ACTIVE`).
+    public var active: Bool
     /// Not a filter: the shape of the answer's todos. When set, each comes as the members a
     /// list's table shows (`Todo.encodeRow`), not the whole todo: `todoctl list` of 10,000
     /// read three times the bytes it showed (docs/PERFORMANCE.md). A daemon that does not
@@ -59,7 +61,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         status: Status = .open, tag: String? = nil, tags: [String] = [], notTags: [String] = [],
         priority: Priority? = nil, search: String? = nil,
         dueBefore: LocalDate? = nil, dueAfter: LocalDate? = nil, dueOn: LocalDate? = nil, noDue: Bool = false,
-        waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil, rows: Bool = false
+        waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil, active: Bool = false, rows: Bool = false
     ) {
         self.status = status
         self.tags = (tag.map { [$0] } ?? []) + tags.filter { $0 != tag }
@@ -73,6 +75,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         self.waiting = waiting
         self.pressingOn = pressingOn
         self.project = project
+        self.active = active
         self.rows = rows
     }
 
@@ -110,6 +113,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         if notTags.contains(where: { Self.todo(todo, has: $0) }) { return false }
         if let project, !Self.project(todo.project, isIn: project) { return false }
         if let priority, todo.priority != priority { return false }
+        if active && !todo.isActive { return false }
         if let pressingOn, !Self.isPressing(todo, on: pressingOn) { return false }
         if let search, !search.isEmpty,
             todo.title.range(of: search, options: .caseInsensitive) == nil,
@@ -163,7 +167,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
 
 extension TodoFilter {
     private enum CodingKeys: String, CodingKey {
-        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, rows
+        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, active, rows
     }
 
     /// Every field may be absent. The old single `tag` is still read, as one more tag.
@@ -183,6 +187,7 @@ extension TodoFilter {
             waiting: try container.decodeIfPresent(Bool.self, forKey: .waiting) ?? false,
             pressingOn: try container.decodeIfPresent(LocalDate.self, forKey: .pressingOn),
             project: try container.decodeIfPresent(String.self, forKey: .project),
+            active: try container.decodeIfPresent(Bool.self, forKey: .active) ?? false,
             rows: try container.decodeIfPresent(Bool.self, forKey: .rows) ?? false)
     }
 
@@ -203,6 +208,7 @@ extension TodoFilter {
         if waiting { try container.encode(true, forKey: .waiting) }
         try container.encodeIfPresent(pressingOn, forKey: .pressingOn)
         try container.encodeIfPresent(project, forKey: .project)
+        if active { try container.encode(true, forKey: .active) }
         if rows { try container.encode(true, forKey: .rows) }
     }
 }

@@ -60,13 +60,16 @@ public struct TodoEdit: Sendable, Codable, Equatable {
     public var project: String?
     /// Takes it out of its project (wins over `project`).
     public var clearProject: Bool
+    /// true starts it (`todoctl start`: `started` is the time of the write), false stops it;
+    /// nil leaves it as it is. Starting a started todo keeps its start.
+    public var active: Bool?
 
     public init(
         title: String? = nil, notes: String? = nil, priority: Priority? = nil, due: LocalDate? = nil,
         clearDue: Bool = false, tags: [String]? = nil, addTags: [String] = [], removeTags: [String] = [],
         recurrence: Recurrence? = nil, clearRecurrence: Bool = false, parent: Int? = nil, clearParent: Bool = false,
         wait: LocalDate? = nil, clearWait: Bool = false, annotate: String? = nil, denotate: String? = nil,
-        project: String? = nil, clearProject: Bool = false
+        project: String? = nil, clearProject: Bool = false, active: Bool? = nil
     ) {
         self.title = title
         self.notes = notes
@@ -86,6 +89,7 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         self.denotate = denotate
         self.project = project
         self.clearProject = clearProject
+        self.active = active
     }
 
     /// `todo` with these edits applied (revision and timestamps untouched).
@@ -130,7 +134,8 @@ extension TodoEdit {
             annotate: try c.decodeIfPresent(String.self, forKey: .annotate),
             denotate: try c.decodeIfPresent(String.self, forKey: .denotate),
             project: try c.decodeIfPresent(String.self, forKey: .project),
-            clearProject: try c.decodeIfPresent(Bool.self, forKey: .clearProject) ?? false)
+            clearProject: try c.decodeIfPresent(Bool.self, forKey: .clearProject) ?? false,
+            active: try c.decodeIfPresent(Bool.self, forKey: .active))
     }
 }
 
@@ -189,12 +194,15 @@ public enum TodoMutation: Sendable, Codable, Equatable {
         case .complete, .completeWithChildren:
             try Self.requireLive(todo)
             next.completedAt = todo.completedAt ?? now
+            // Done stops it, as Taskwarrior's `done` does: the time spent ends here.
+            next.started = nil
         case .reopen:
             try Self.requireLive(todo)
             next.completedAt = nil
         case .toggleComplete:
             try Self.requireLive(todo)
             next.completedAt = todo.isCompleted ? nil : now
+            if next.isCompleted { next.started = nil }
         case .delete:
             next.deletedAt = todo.deletedAt ?? now
         case .restore:
@@ -204,6 +212,13 @@ public enum TodoMutation: Sendable, Codable, Equatable {
             try Self.requireLive(todo)
             next = edit.applied(to: todo)
             try Self.annotations(of: &next, by: edit, at: now)
+            if let active = edit.active {
+                // Here, not in `TodoEdit.applied`: the start is the time of the write.
+                if active, todo.isCompleted {
+                    throw .invalid(field: "started", reason: "#\(todo.number) is done, and a done todo is not worked on: reopen it first, then start it")
+                }
+                next.started = active ? todo.started ?? now.roundedToMilliseconds : nil
+            }
             // As in add (TodoValidation): an edit that gives a todo without a due date a repeat
             // from it, or removes the due date of one that repeats from it, is refused.
             // Only then: a todo imported so is still edited.

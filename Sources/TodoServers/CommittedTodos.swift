@@ -1,6 +1,6 @@
 import Foundation
+import NIOCore
 import SharedStoreContract
-import Synchronization
 import TodoEvents
 import TodoModel
 
@@ -9,37 +9,40 @@ import TodoModel
 /// of it share them without holding the ModelServer (which holds them): the committer and the
 /// replica's sync take commits into them, the journal reader asks them where the broadcast
 /// changes end and which todo a history is of.
+///
+/// Every one of them reads and writes it on the core, in the bus's dispatch or in a commit's
+/// way back (`returnToCore`): it is bound there, as a NIO handler's state is to its loop, with
+/// no lock; a touch from another thread stops the daemon rather than race.
 final class CommittedTodos: Sendable {
-    /// In the daemon only the core touches it, but TodoServers knows no event loop to bind it to: the
-    /// ModelServer runs on the executor it is given (in its tests, the storage queue beside the test's thread).
-    private let table: Mutex<TodoTable>
+    private let table: NIOLoopBoundBox<TodoTable>
     /// What day it is, for the reads that ask about "today".
     let clock: @Sendable () -> Date
 
-    init(_ table: TodoTable, clock: @escaping @Sendable () -> Date) {
-        self.table = Mutex(table)
+    /// Made off the core (at start-up), used on it from then on.
+    init(_ table: TodoTable, core: any EventLoop, clock: @escaping @Sendable () -> Date) {
+        self.table = .makeBoxSendingValue(table, eventLoop: core)
         self.clock = clock
     }
 
     /// The answer to `query`, as of the last commit taken in.
     func read(_ query: TodoQuery) -> TodoQueryResult {
-        table.withLock { $0.answer(query, today: LocalDate(clock())) }
+        table.withValue { $0.answer(query, today: LocalDate(clock())) }
     }
 
     /// Kept up to date as changes commit: reading them costs nothing.
-    var counts: TodoCounts { table.withLock { $0.counts } }
+    var counts: TodoCounts { table.withValue { $0.counts } }
 
     /// The sequence number of the last committed change taken in.
     var lastChange: UInt64 { counts.asOf }
 
     /// The open todos whose wait ends on `today` or earlier.
     func waitingOver(on today: LocalDate) -> [Todo] {
-        table.withLock { $0.waitingOver(on: today) }
+        table.withValue { $0.waitingOver(on: today) }
     }
 
     /// On the core: a batch this daemon committed (its purges and its changes).
     func take(_ results: [TodoWriteResult]) {
-        table.withLock { table in
+        table.withValue { table in
             for case .purged(_, let todos, let change) in results {
                 table.forget(numbers: todos.map(\.number), purgedBy: change)
             }
@@ -49,13 +52,13 @@ final class CommittedTodos: Sendable {
 
     /// On the core: the whole table again, after this replica's offline changes were made
     /// again on others' (`PendingChanges`): todos renumbered or not made again leave no trace.
-    func replace(with table: TodoTable) {
-        self.table.withLock { $0 = table }
+    func replace(with replacement: TodoTable) {
+        table.withValue { $0 = replacement }
     }
 
     /// On the core: changes another daemon committed, through the shared store.
     func take(_ changes: SharedChanges) {
-        table.withLock { table in
+        table.withValue { table in
             for purge in changes.purges { table.forget(numbers: purge.numbers, purgedBy: purge.seq) }
             _ = table.incorporate(changes.entries)
         }

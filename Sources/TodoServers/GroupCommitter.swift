@@ -1,14 +1,14 @@
 import Dispatch
 import Foundation
 import Logging
+import NIOCore
 import SharedStoreContract
-import Synchronization
 import TodoEvents
 import TodoModel
 
 /// The one writer: answers write requests (`requestWriteTodo`, `requestWriteTodos`) once
 /// their transaction is durable. The durable commit is the one thing that leaves the bus's
-/// executor, for the storage queue, and comes back through `returnToCore` as response events.
+/// executor, for the storage queue, and comes back to the core as response events.
 /// Writes that arrive while a transaction commits wait together and commit in the next one
 /// (group commit), so throughput does not stop at one fsync per request; each is answered,
 /// in commit order, only once its transaction is durable. Once writes stop for a while it
@@ -16,6 +16,10 @@ import TodoModel
 ///
 /// A participant of its own, cut out of the ModelServer, which keeps the reads: the two share
 /// only the committed todos, which this takes each batch into before answering it.
+///
+/// Its state is the core's, bound to it with no lock: the writes come in on the bus's dispatch,
+/// each batch comes back there, and `run()` and `shutdown()`, called from the service's task,
+/// hop there. The storage queue is handed each batch as values and hands back its results.
 final class GroupCommitter: Sendable {
     struct State {
         /// Writes received while a transaction commits: the next batch.
@@ -24,12 +28,15 @@ final class GroupCommitter: Sendable {
         var shuttingDown = false
         var stopped: [CheckedContinuation<Void, Never>] = []
         var batchSizes: [Int] = []
-        /// Counts commits, so that an idle checkpoint knows none came since it was planned.
-        var commits: UInt64 = 0
+        /// When the last batch was answered with none waiting: the idle checkpoint is due
+        /// `idleCheckpointDelay` after it, unless another batch starts first (then nil).
+        var idleSince: NIODeadline?
+        /// Whether the core's timer for the idle checkpoint is set: one at a time, not one per commit.
+        var checkpointPlanned = false
     }
 
     /// How long after the last commit the write-ahead log is folded into the database file.
-    static let idleCheckpointDelay: DispatchTimeInterval = .seconds(5)
+    static let idleCheckpointDelay: TimeAmount = .seconds(5)
 
     /// Kept so that a daemon running for months does not keep a number per commit.
     static let recordedBatches = 4096
@@ -39,13 +46,14 @@ final class GroupCommitter: Sendable {
     let todos: CommittedTodos
     /// With a shared store, each batch commits through it.
     let replicaSync: ReplicaSync?
-    private let state = Mutex(State())
+    private let state: NIOLoopBoundBox<State>
 
     /// Subscribes at once.
     init(_ access: StoreAccess, todos: CommittedTodos, replicaSync: ReplicaSync?) {
         self.access = access
         self.todos = todos
         self.replicaSync = replicaSync
+        state = .makeBoxSendingValue(State(), eventLoop: access.core)
         access.bus.subscribe(to: [.model(.requestWriteTodo), .model(.requestWriteTodos)]) { [weak self] envelope in self?.take(envelope) }
     }
 
@@ -54,12 +62,14 @@ final class GroupCommitter: Sendable {
     func run() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let done = state.withLock { state in
-                    guard !(state.shuttingDown && !state.committing) else { return true }
-                    state.stopped.append(continuation)
-                    return false
+                access.core.execute { [self] in
+                    let done = state.withValue { state in
+                        guard !(state.shuttingDown && !state.committing) else { return true }
+                        state.stopped.append(continuation)
+                        return false
+                    }
+                    if done { continuation.resume() }
                 }
-                if done { continuation.resume() }
             }
         } onCancel: {
             shutdown()
@@ -67,9 +77,14 @@ final class GroupCommitter: Sendable {
     }
 
     /// Takes no more writes (they are answered with a storage error); the writes already
-    /// taken commit, then `run()` returns.
+    /// taken commit, then `run()` returns. From any thread: on the core it takes effect at
+    /// once, elsewhere after the core's work queued before it.
     func shutdown() {
-        let stopped = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        guard access.core.inEventLoop else {
+            access.core.execute { self.shutdown() }
+            return
+        }
+        let stopped = state.withValue { state -> [CheckedContinuation<Void, Never>] in
             state.shuttingDown = true
             guard !state.committing else { return [] }
             defer { state.stopped = [] }
@@ -79,8 +94,8 @@ final class GroupCommitter: Sendable {
     }
 
     /// How many writes each transaction committed, for the most recent
-    /// `recordedBatches` transactions: shows group commit at work.
-    var committedBatchSizes: [Int] { state.withLock { $0.batchSizes } }
+    /// `recordedBatches` transactions: shows group commit at work. Read it on the core.
+    var committedBatchSizes: [Int] { state.value.batchSizes }
 
     /// A write request: it waits for the next batch. When the writer is free, that batch
     /// starts at the end of the core's current turn, so that the writes read in the same
@@ -89,7 +104,7 @@ final class GroupCommitter: Sendable {
     private func take(_ envelope: Envelope) {
         let mutations = GroupCommitter.mutations(of: envelope)
         guard !mutations.isEmpty else { return }
-        let start = state.withLock { state -> Bool? in
+        let start = state.withValue { state -> Bool? in
             guard !state.shuttingDown else { return nil }
             state.waiting.append(envelope)
             defer { state.committing = true }
@@ -100,8 +115,8 @@ final class GroupCommitter: Sendable {
             let results = mutations.map { TodoWriteResult.failed($0, .storage("the daemon is shutting down")) }
             access.bus.publish(GroupCommitter.answer(to: envelope, results[...]), correlation: envelope.correlation)
         case true?:
-            access.returnToCore {
-                let batch = self.state.withLock { state in
+            access.core.execute {
+                let batch = self.state.withValue { state in
                     defer { state.waiting = [] }
                     return state.waiting
                 }
@@ -112,8 +127,10 @@ final class GroupCommitter: Sendable {
         }
     }
 
-    /// Commits a batch on the storage thread, then publishes its answers on the core.
+    /// Commits a batch on the storage thread, then publishes its answers on the core. What the
+    /// storage thread needs goes to it as values, and its results come back the same way.
     private func commit(_ batch: [Envelope]) {
+        state.value.idleSince = nil
         let mutations = batch.flatMap(GroupCommitter.mutations(of:))
         // Each mutation's author: the client whose request it came in.
         let authors = batch.flatMap { envelope in
@@ -141,7 +158,7 @@ final class GroupCommitter: Sendable {
                 let reason = ModelServer.describe(error)
                 results = mutations.map { .failed($0, error is SharedStoreError ? .sharedStore(reason) : .storage(reason)) }
             }
-            access.returnToCore { self.finish(batch, results) }
+            access.core.execute { self.finish(batch, results) }
         }
     }
 
@@ -149,8 +166,7 @@ final class GroupCommitter: Sendable {
     /// and starts the next batch.
     private func finish(_ batch: [Envelope], _ results: [TodoWriteResult]) {
         todos.take(results)
-        state.withLock { state in
-            state.commits += 1
+        state.withValue { state in
             if state.batchSizes.count >= GroupCommitter.recordedBatches { state.batchSizes.removeFirst() }
             state.batchSizes.append(results.count)
         }
@@ -160,7 +176,7 @@ final class GroupCommitter: Sendable {
             access.bus.publish(GroupCommitter.answer(to: envelope, rest.prefix(count)), correlation: envelope.correlation)
             rest = rest.dropFirst(count)
         }
-        let (next, stopped) = state.withLock { state -> ([Envelope], [CheckedContinuation<Void, Never>]) in
+        let (next, stopped) = state.withValue { state -> ([Envelope], [CheckedContinuation<Void, Never>]) in
             guard state.waiting.isEmpty else {
                 defer { state.waiting = [] }
                 return (state.waiting, [])
@@ -190,15 +206,42 @@ final class GroupCommitter: Sendable {
     }
 
     /// Once no write has committed for a while, folds the write-ahead log into the
-    /// database file, so that the file alone (a copy, a backup) holds every todo.
+    /// database file, so that the file alone (a copy, a backup) holds every todo. The core
+    /// keeps the time and one timer, moved on while writes keep coming; the fold itself runs
+    /// on the storage queue, after whatever was queued there before it.
     private func checkpointWhenIdle() {
-        let planned = state.withLock { $0.commits }
-        access.storage.asyncAfter(deadline: .now() + GroupCommitter.idleCheckpointDelay) { [self] in
-            guard state.withLock({ $0.commits == planned && !$0.committing }), !access.gate.isClosed else { return }
-            do {
-                try access.store.checkpoint()
-            } catch {
-                access.logger.notice("could not checkpoint the database while idle; will retry after the next write", metadata: ["error": "\(error)"])
+        let plan = state.withValue { state -> NIODeadline? in
+            state.idleSince = .now()
+            guard !state.checkpointPlanned else { return nil }
+            state.checkpointPlanned = true
+            return state.idleSince.map { $0 + GroupCommitter.idleCheckpointDelay }
+        }
+        if let plan { planCheckpoint(at: plan) }
+    }
+
+    private func planCheckpoint(at deadline: NIODeadline) {
+        access.core.scheduleTask(deadline: deadline) { [self] in
+            let due = state.withValue { state -> NIODeadline? in
+                guard let idleSince = state.idleSince, !state.committing else {
+                    state.checkpointPlanned = false
+                    return nil
+                }
+                let due = idleSince + GroupCommitter.idleCheckpointDelay
+                if due <= .now() {
+                    state.checkpointPlanned = false
+                    state.idleSince = nil
+                }
+                return due
+            }
+            guard let due else { return }
+            guard due <= .now() else { return planCheckpoint(at: due) }
+            access.storage.async { [access] in
+                guard !access.gate.isClosed else { return }
+                do {
+                    try access.store.checkpoint()
+                } catch {
+                    access.logger.notice("could not checkpoint the database while idle; will retry after the next write", metadata: ["error": "\(error)"])
+                }
             }
         }
     }

@@ -37,7 +37,8 @@ enum JournalRecord {
             previous INTEGER,
             foreignFields TEXT NOT NULL DEFAULT '{}',
             annotations TEXT NOT NULL DEFAULT '[]',
-            project TEXT
+            project TEXT,
+            started INTEGER
         );
         -- By number, not id: a new todo's number is the highest, so its entry appends to the
         -- index instead of dirtying a random page of it (ids are random).

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import NIOCore
 import SharedStoreContract
 import TodoEvents
 import TodoModel
@@ -17,6 +18,10 @@ import TodoModel
 /// It makes them in order (the replica is caught up before the table is loaded from it) and
 /// hands out what they share: the storage queue, on which everything that writes SQLite runs
 /// one at a time, and the gate that keeps them all off the store once it is closed.
+///
+/// Its state and theirs is bound to the core event loop, on which the bus dispatches: call it
+/// there (the daemon's connections, services and timers do), except `run()`, `shutdown()` and
+/// `closeStore()`, which the service's task calls.
 public final class ModelServer: Sendable {
     /// Runs work back on the bus's executor (the daemon's core event loop).
     public typealias Executor = @Sendable (@escaping @Sendable () -> Void) -> Void
@@ -40,11 +45,11 @@ public final class ModelServer: Sendable {
     /// Loads the store and subscribes to the bus at once, so no request published after
     /// this returns is missed. With `shared`, the store is first caught up from it, and
     /// every write commits through it.
-    /// - Parameter returnToCore: where commit results are published; by default on the
-    ///   storage thread itself (the bus keeps the order either way).
+    /// - Parameter core: the event loop the bus dispatches on, where commit results come back
+    ///   and the committed todos live; every request must be published there.
     public init(bus: EventBus, store: TodoStore, logger: Logger = Logger(label: "todod.model"),
                 clock: @escaping @Sendable () -> Date = Date.init,
-                returnToCore: @escaping Executor = { $0() }, shared: (any SharedStore)? = nil) throws {
+                core: any EventLoop, shared: (any SharedStore)? = nil) throws {
         self.bus = bus
         self.store = store
         let storage = DispatchQueue(label: "todod.storage")
@@ -54,9 +59,9 @@ public final class ModelServer: Sendable {
         // The replica is caught up before the table is loaded from it.
         let replicaChecked = try shared.map { try ReplicaSync.catchUpAtStart(store, from: $0, logger: logger) }
         let (loaded, lastChange) = try store.loadAll()
-        let todos = CommittedTodos(TodoTable(loaded, lastChange: lastChange), clock: clock)
+        let todos = CommittedTodos(TodoTable(loaded, lastChange: lastChange), core: core, clock: clock)
         self.todos = todos
-        let access = StoreAccess(bus: bus, store: store, storage: storage, gate: gate, returnToCore: returnToCore, clock: clock, logger: logger)
+        let access = StoreAccess(bus: bus, store: store, storage: storage, gate: gate, core: core, clock: clock, logger: logger)
         backups = BackupWriter(access)
         journal = JournalReader(access, todos: todos)
         let replicaSync = shared.map { ReplicaSync(access, shared: $0, replicaChecked: replicaChecked ?? false, todos: todos) }
@@ -92,14 +97,14 @@ public final class ModelServer: Sendable {
         }
     }
 
-    /// The sequence number of the last committed change.
+    /// The sequence number of the last committed change. On the core.
     public var lastChange: UInt64 { todos.lastChange }
 
-    /// Kept up to date as changes commit: reading them costs nothing.
+    /// Kept up to date as changes commit: reading them costs nothing. On the core.
     public var counts: TodoCounts { todos.counts }
 
     /// How many writes each transaction committed, for the most recent
-    /// `GroupCommitter.recordedBatches` transactions: shows group commit at work.
+    /// `GroupCommitter.recordedBatches` transactions: shows group commit at work. On the core.
     public var committedBatchSizes: [Int] { committer.committedBatchSizes }
 
     func read(_ query: TodoQuery) -> TodoQueryResult {

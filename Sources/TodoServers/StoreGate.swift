@@ -5,15 +5,19 @@ import Synchronization
 /// read, the replica's catch-up) may still be due: an idle checkpoint that fired while the
 /// store closed crashed inside SQLite. Each of them asks this one gate first, so closing it
 /// once keeps them all off the store.
+///
+/// Not the core's: it is closed from the task that stops the daemon and read on the storage and
+/// journal queues, three threads, so it is one atomic flag (no lock: a store is closed once and
+/// never reopened, so nothing is read and written together).
 final class StoreGate: Sendable {
-    private let closed = Mutex(false)
+    private let closed = Atomic(false)
 
     /// From now on nothing may touch the store.
     func close() {
-        closed.withLock { $0 = true }
+        closed.store(true, ordering: .sequentiallyConsistent)
     }
 
-    var isClosed: Bool { closed.withLock { $0 } }
+    var isClosed: Bool { closed.load(ordering: .sequentiallyConsistent) }
 
     /// Throws once the store is closed (the daemon is stopping): SQLite must not be touched then.
     func refuseWhenClosed() throws {

@@ -11,13 +11,13 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
     /// Every column, in the table's order (the journal holds them too).
     static let columns: [String] = [
         "id", "number", "title", "notes", "priority", "due", "tags", "createdAt", "updatedAt", "completedAt", "deletedAt", "revision",
-        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project",
+        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started",
     ]
 
     /// The columns an update may change: id, number and creation time never do.
     static let mutableColumns: [String] = [
         "title", "notes", "priority", "due", "tags", "updatedAt", "completedAt", "deletedAt", "revision",
-        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project",
+        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started",
     ]
 
     var todo: Todo
@@ -50,7 +50,8 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
             previous: try row.decode(Int?.self, forColumn: "previous"),
             foreign: try TodoRecord.foreign(row.decode(forColumn: "foreignFields")),
             annotations: try TodoRecord.annotations(row.decode(forColumn: "annotations")),
-            project: try row.decode(String?.self, forColumn: "project"))
+            project: try row.decode(String?.self, forColumn: "project"),
+            started: try row.decode(Int64?.self, forColumn: "started").map(Date.init(millisecondsSince1970:)))
     }
 
     func encode(to container: inout PersistenceContainer) throws {
@@ -68,6 +69,7 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
                 try todo.recurrence.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
                 todo.parent, todo.wait?.description, todo.previous,
                 try TodoRecord.foreignJSON(todo.foreign), try TodoRecord.annotationsJSON(todo.annotations), todo.project,
+                todo.started?.millisecondsSince1970,
             ]
         }
     }

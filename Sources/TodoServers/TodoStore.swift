@@ -94,6 +94,7 @@ public final class TodoStore: Sendable {
         registerInteropMigration(&migrator)
         registerAnnotationMigration(&migrator)
         registerProjectMigration(&migrator)
+        registerStartedMigration(&migrator)
         JournalRecord.registerRedoMigration(&migrator)
         migrator.registerMigration("v3: journal") { db in
             try db.execute(sql: JournalRecord.createTable)

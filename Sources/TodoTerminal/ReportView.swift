@@ -10,14 +10,18 @@ public enum ReportView {
         let names = tallies.map { TerminalText.escaped("#" + $0.tag) }
         let countWidth = tallies.map { String($0.open).count }.max() ?? 0
         let nameWidth = max(1, min(names.map { TerminalText.width($0) }.max() ?? 0, width - 2 - countWidth))
+        // Narrower than a column of name and the count: cut at the edge (`cut`).
+        let cuts = nameWidth + 2 + countWidth > width
         return zip(names, tallies).map { name, tally in
-            styler.apply(.cyan, to: TerminalText.fitted(name, toWidth: nameWidth)) + "  " + padded(String(tally.open), countWidth)
+            guard cuts else { return styler.apply(.cyan, to: TerminalText.fitted(name, toWidth: nameWidth)) + "  " + padded(String(tally.open), countWidth) }
+            return cut(TerminalText.fitted(name, toWidth: nameWidth) + "  " + padded(String(tally.open), countWidth), width)
         }
     }
 
     /// Projects indented under their parent, with open and done counts and percent done.
     /// Within `width` columns names give way first (cut with `…`, down to 8 columns), then
-    /// Done% and Done, then names again; Open always shows.
+    /// Done% and Done, then names again; Open shows down to 7 columns, and under that each
+    /// line is cut at the edge.
     public static func projects(_ tallies: [ProjectTally], width: Int = .max, styler: TextStyler) -> [String] {
         let names = tallies.map(indentedName)
         let widest = max(names.map { TerminalText.width($0) }.max() ?? 0, "Project".count)
@@ -30,9 +34,11 @@ public enum ReportView {
         while shown > 1, min(widest, 8) + countsWidth(shown) > width { shown -= 1 }
         let counts = columns.prefix(shown)
         let nameWidth = max(1, min(widest, width - countsWidth(shown)))
-        let header = styler.apply(.bold, to: TerminalText.fitted("Project", toWidth: nameWidth) + counts.map { $0.header }.joined())
+        // Under 8 columns even Open and a column of name do not fit (COLUMNS=6 ran each line
+        // past the edge; outside probe): each line is cut there, as the summary's are.
+        let header = styler.apply(.bold, to: cut(TerminalText.fitted("Project", toWidth: nameWidth) + counts.map { $0.header }.joined(), width))
         return [header] + zip(names, tallies).map { name, tally in
-            TerminalText.fitted(name, toWidth: nameWidth) + counts.map { $0.value(tally) }.joined()
+            cut(TerminalText.fitted(name, toWidth: nameWidth) + counts.map { $0.value(tally) }.joined(), width)
         }
     }
 
@@ -52,13 +58,18 @@ public enum ReportView {
         let nameWidth = max(1, min(max(8, min(widest, width - counts.count - 2 - 10)), width - counts.count))
         let barWidth = keepsDone ? max(0, width - nameWidth - counts.count - 2) : 0
         // Plain text cut at the edge, then styled: a cut never lands inside a colour.
-        func fitted(_ line: String) -> String { TerminalText.width(line) > width ? TerminalText.truncated(line, toWidth: width) : line }
+        func fitted(_ line: String) -> String { cut(line, width) }
         let header = fitted(TerminalText.fitted("Project", toWidth: nameWidth) + counts)
         return [styler.apply(.bold, to: header)] + zip(names, tallies).map { name, tally in
             let line = fitted(
                 TerminalText.fitted(name, toWidth: nameWidth) + "  " + padded(String(tally.open), 4) + (keepsDone ? "  " + padded("\(tally.percentDone)%", 5) : ""))
             return barWidth > 0 ? line + "  " + bar(percent: tally.percentDone, width: barWidth, styler: styler) : line
         }
+    }
+
+    /// `line` (plain text) cut with `…` where it is wider than `width` columns.
+    private static func cut(_ line: String, _ width: Int) -> String {
+        TerminalText.width(line) > width ? TerminalText.truncated(line, toWidth: max(width, 1)) : line
     }
 
     /// `█████░░░░░`: the done part of `width` columns filled.

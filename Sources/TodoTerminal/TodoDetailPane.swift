@@ -16,7 +16,7 @@ public struct TodoDetailPane: Sendable {
     /// The pane's lines, at most `columns` wide; the notes keep their line breaks.
     public func lines(columns: Int) -> [String] {
         let row = TodoViewModel(todo, today: today)
-        let state = todo.isDeleted ? "deleted" : (todo.isCompleted ? "done" : "open")
+        let state = todo.isDeleted ? "deleted" : (todo.isCompleted ? "done" : todo.started.map { "started \(Self.stamp($0))" } ?? "open")
         let due = todo.due.map { "\($0) (\(TodoViewModel.describe(due: $0, today: today)))" } ?? "none"
         let fields = [
             "\(row.numberText) \(TerminalText.escaped(todo.title))",

@@ -55,6 +55,8 @@ public struct TodoTable: Sendable {
     public var tagsWidth: Int { rowTagsWidths.last ?? 0 }
     /// Each row's tags' columns, in increasing order (see `line`'s share for the tags).
     private let rowTagsWidths: [Int]
+    /// The columns of the widest `+N` a row's tags may give way to (`+12`: 3); 0 without tags.
+    private let countedTagsWidth: Int
 
     /// - Parameter titleAllowance: columns beyond the widest title, for an indent and a
     ///   subtask progress (`render(_:styler:)`).
@@ -72,6 +74,7 @@ public struct TodoTable: Sendable {
         rowTagsWidths = rows.map { row in
             row.todo.tags.reduce(max(0, row.todo.tags.count - 1)) { $0 + 1 + TerminalText.width(TerminalText.escaped($1)) }
         }.sorted()
+        countedTagsWidth = rows.lazy.map { $0.todo.tags.isEmpty ? 0 : 1 + Self.digits($0.todo.tags.count) }.max() ?? 0
     }
 
     /// The columns the tags keep beside titles cut to one width: the widest row's tags
@@ -129,6 +132,13 @@ public struct TodoTable: Sendable {
     /// buffer and made a String once. Each line made a String (its UTF-8 checked) and joined
     /// was a tenth of drawing a list of 10,000 (callgrind, `todoctl list`).
     public static func renderText(_ outline: TodoOutline, styler: TextStyler, width: Int? = nil) -> String {
+        fittedText(outline, styler: styler, width: width).text
+    }
+
+    /// `renderText`'s text, and the columns `width` left out of it (the due dates, the
+    /// projects, a row's tags without even `+N`): for the user to hear of, as `list
+    /// --columns` says its own (at 30 to 56 columns the tags went without a word; outside probe).
+    public static func fittedText(_ outline: TodoOutline, styler: TextStyler, width: Int? = nil) -> (text: String, leftOut: [TodoColumn]) {
         let table = TodoTable(outline, styler: styler, width: width)
         var text: [UInt8] = []
         // Reserved once: reserving a line's room at each line would copy the whole text each time.
@@ -138,7 +148,36 @@ public struct TodoTable: Sendable {
             let (prefix, suffix) = outlineParts(entry)
             table.write(entry.row, titlePrefix: prefix, titleSuffix: suffix, dimmed: entry.isContext, fittingWidth: width ?? .max, into: &text)
         }
-        return String(decoding: text, as: UTF8.self)
+        return (String(decoding: text, as: UTF8.self), width.map(table.leftOut) ?? [])
+    }
+
+    /// The columns of this table that `limit` columns leave out: the due dates or the
+    /// projects where some row has one, the tags where some row's give way entirely.
+    func leftOut(fitting limit: Int) -> [TodoColumn] {
+        let room = layout(fitting: limit)
+        var columns: [TodoColumn] = []
+        if projectWidth > 0 && room.project == 0 { columns.append(.project) }
+        if dueWidth > 0 && room.due == 0 { columns.append(.due) }
+        // A row's tags go entirely where not even `+N` fits beside the fewest title columns (`write`).
+        let fixed = numberWidth + 7 + min(titleWidth, 5) + 2 + (room.project == 0 ? 0 : room.project + 1) + room.due
+        if rows.contains(where: { !$0.todo.tags.isEmpty && fixed + 1 + Self.digits($0.todo.tags.count) > limit }) { columns.append(.tags) }
+        return columns
+    }
+
+    /// The columns the due date and the project take in rows `limit` columns wide (0: left
+    /// out), alike in every row so that the columns line up. The due date keeps what the
+    /// title's fewest columns leave; the project what the due date and the tags' `+N` leave,
+    /// and at most a fifth of the width (8 columns at least): a long one took 36 of 56
+    /// columns, and the tags went without a word (outside probe).
+    private func layout(fitting limit: Int) -> (due: Int, project: Int) {
+        guard limit != .max else { return (dueWidth, projectWidth) }
+        let lead = numberWidth + 7
+        let fewestTitleColumns = min(titleWidth, 5)
+        let dueRoom = limit - lead - fewestTitleColumns - 2
+        let due = dueRoom >= dueWidth ? dueWidth : dueRoom >= 5 ? dueRoom : 0
+        let projectRoom = min(limit - lead - fewestTitleColumns - 2 - due - 1 - countedTagsWidth, max(8, limit / 5))
+        let project = projectRoom >= projectWidth ? projectWidth : projectRoom >= 5 ? projectRoom : 0
+        return (due, project)
     }
 
     /// What goes around an outline entry's title: its indent, and a parent's progress
@@ -175,12 +214,8 @@ public struct TodoTable: Sendable {
         let lead = numberWidth + 7
         let shortestTitle = min(titleWidth, 10)
         let fewestTitleColumns = min(titleWidth, 5)
-        let dueRoom = limit == .max ? dueWidth : limit - lead - fewestTitleColumns - 2
-        let dueColumns = dueRoom >= dueWidth ? dueWidth : dueRoom >= 5 ? dueRoom : 0
+        let (dueColumns, projectColumns) = layout(fitting: limit)
         let due = TerminalText.fitting(row.dueText ?? "", toWidth: dueColumns)
-        // The project after the due date in what is given up: cut alike in every row, or left out.
-        let projectRoom = limit == .max ? projectWidth : limit - lead - fewestTitleColumns - 2 - dueColumns - 1
-        let projectColumns = projectRoom >= projectWidth ? projectWidth : projectRoom >= 5 ? projectRoom : 0
         let project = projectColumns == 0 ? nil : TerminalText.fitting(row.todo.project.map { TerminalText.escaped($0) } ?? "", toWidth: projectColumns)
         let projectTail = projectColumns == 0 ? 0 : projectColumns + 1
         var tags = row.todo.tags.map { TerminalText.escaped("#" + $0) }
@@ -252,6 +287,13 @@ public struct TodoTable: Sendable {
         line.append(UInt8(ascii: " "))
         styler.write(.cyan, into: &line) { $0.append(contentsOf: tagsLine.utf8) }
         while line.count > start, line.last == UInt8(ascii: " ") { line.removeLast() }
+        // Narrower than the number, box and mark and a column of title (COLUMNS=5): the row
+        // is cut at the edge, as watch cuts its lines (it ran past it; outside probe). Only
+        // there: measuring every row of a long list would cost.
+        if limit < lead + 3 {
+            let row = String(decoding: line[start...], as: UTF8.self)
+            line.replaceSubrange(start..., with: TerminalText.clipped(styled: row, toWidth: max(limit, 1)).utf8)
+        }
     }
 }
 

@@ -151,6 +151,7 @@ public struct WatchRenderer: Sendable {
         if let day = filter.dueAfter { parts.append("due>\(day)") }
         if filter.noDue { parts.append("no due") }
         if filter.waiting { parts.append("waiting") }
+        if filter.active { parts.append("active") }
         return parts.joined(separator: " ")
     }
 

@@ -186,8 +186,13 @@ public struct WatchScreen: Sendable {
     /// while selected), scrolled sideways so that the cursor shows; for `t`, the tags that
     /// complete what is typed.
     private func promptLine(_ prompt: WatchPrompt, editor: LineEditor) -> WatchStatusLine {
-        let label = prompt.label + (prompt.label == "/" ? "" : ": ")
-        let room = max(columns - TerminalText.width(label) - 1, 1)
+        // The terminal's own columns: laid out in 20 and cut at the edge by the renderer,
+        // the cursor went past the edge of a narrower terminal, out of sight (outside probe).
+        let width = min(columns, terminalColumns)
+        let whole = prompt.label + (prompt.label == "/" ? "" : ": ")
+        // The label gives way to the text where it would leave the text under 5 columns.
+        let label = TerminalText.width(whole) + 1 + 5 <= width ? whole : ""
+        let room = max(width - TerminalText.width(label) - 1, 1)
         // Escaped on each side, so that the cursor never lands inside a written-out control.
         let before = TerminalText.escaped(editor.beforeCursor)
         let after = TerminalText.escaped(editor.afterCursor)
@@ -203,7 +208,7 @@ public struct WatchScreen: Sendable {
         if case .tag = prompt {
             for tag in tagCompletions(of: editor.text) {
                 let next = line + "  #" + TerminalText.escaped(tag)
-                guard TerminalText.width(next) <= columns else { break }
+                guard TerminalText.width(next) <= width else { break }
                 line = next
             }
         }

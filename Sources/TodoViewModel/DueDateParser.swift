@@ -34,6 +34,21 @@ public enum DueDateParser {
     /// Taskwarrior's words for a time of day, which todod's dates (whole days) cannot hold yet.
     private static let timesOfDay: Set<String> = ["now", "sod", "eod", "noon", "midnight"]
 
+    /// Taskwarrior's words for a day so far off that it never comes.
+    private static let farOff: Set<String> = ["someday", "later"]
+
+    /// The day of `text` when it is a day that exists with a time of day after it (`T10:00`,
+    /// ` 10:00`, `T10:00:30`); nil otherwise.
+    private static func dayBeforeTime(in text: String) -> String? {
+        guard text.count > 10 else { return nil }
+        let day = String(text.prefix(10))
+        let rest = text.dropFirst(10)
+        guard LocalDate(day) != nil, let separator = rest.first, separator == "T" || separator == "t" || separator == " " else { return nil }
+        let fields = rest.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(fields.count), fields.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return nil }
+        return day
+    }
+
     /// What `parse` accepts, for error messages and help.
     public static let accepted =
         "YYYY-MM-DD, today, tomorrow, yesterday, a weekday (mon … sun), next mon, last mon, "
@@ -48,6 +63,16 @@ public enum DueDateParser {
         let word = text.trimmingCharacters(in: .whitespaces)
         // Taskwarrior's times of day: eod was taken for eow, now for sow.
         if timesOfDay.contains(word.lowercased()) { return "\(word): todod keeps days, not times of day, yet: give today or tomorrow" }
+        // Taskwarrior's far-off day (2038), which a todo here does without: said, with what
+        // there is, where the generic list of forms left the reader to guess (outside probe).
+        if farOff.contains(word.lowercased()) {
+            return "\(word): todod has no far-off day (Taskwarrior's someday and later): leave the date out, or give a day such as eoy or +3m"
+        }
+        // `2026-12-24T10:00` and `2026-12-24 10:00`: a day with a time of day, which todod
+        // cannot keep yet; the day alone is taken (the generic message hid that).
+        if let day = dayBeforeTime(in: word) {
+            return "\(word): todod keeps days, not times of day, yet: give the day alone, \(day)"
+        }
         let words = word.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         if words.count == 2, let (month, day) = month(words[0]).map({ ($0, words[1]) }) ?? month(words[1]).map({ ($0, words[0]) }),
             let day = count(day)

@@ -76,6 +76,7 @@ public struct JournaledChange: Sendable, Equatable, Codable {
         case .foreign: todo.foreign.isEmpty ? "none" : todo.foreign.keys.sorted().joined(separator: ", ")
         case .annotations: todo.annotations.isEmpty ? "none" : todo.annotations.map { quoted($0.description) }.joined(separator: ", ")
         case .project: todo.project ?? "none"
+        case .started: todo.started.map { LocalMinute($0).description } ?? "none"
         }
     }
 

@@ -15,7 +15,7 @@ extension TaskwarriorWords {
 
     /// The virtual tags a filter takes, for messages and help.
     public static let virtualTagsTaken =
-        "+OVERDUE, +DUE, +TODAY, +TOMORROW, +YESTERDAY, +WEEK, +MONTH, +QUARTER, +YEAR, +PENDING, +COMPLETED, +DELETED and +WAITING"
+        "+OVERDUE, +DUE, +TODAY, +TOMORROW, +YESTERDAY, +WEEK, +MONTH, +QUARTER, +YEAR, +PENDING, +COMPLETED, +DELETED, +WAITING and +ACTIVE"
 
     mutating func applyVirtualTag(_ name: String, word: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) {
         guard use == .filter else { throw .virtualTag(word: word, name: name) }
@@ -40,6 +40,7 @@ extension TaskwarriorWords {
         case "COMPLETED": try ask(status: .completed, word: word)
         case "DELETED": try ask(status: .deleted, word: word)
         case "WAITING": waiting = true
+        case "ACTIVE": active = true
         default: throw .virtualTagNotTaken(word: word, name: name)
         }
     }

@@ -50,6 +50,8 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public var dueBefore: LocalDate?
     public var dueAfter: LocalDate?
     public var waiting = false
+    /// `+ACTIVE`: the started todos.
+    public var active = false
     /// In an add or an edit, the word that gave each field and what it gave (`pri:H`,
     /// "high"): a second word giving it something else is refused, as it silently won.
     private var given: [String: GivenWord] = [:]

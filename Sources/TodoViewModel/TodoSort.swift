@@ -24,6 +24,18 @@ public struct TodoSort: Sendable, Equatable {
     /// The keys people may name, for `--help` and the error.
     public static let keyList = Key.allCases.map(\.rawValue).joined(separator: ", ")
 
+    /// Taskwarrior's names for keys todoctl names otherwise: `--sort description` came
+    /// with no hint that it is title here (outside probe).
+    public static let taskwarriorNames: [String: String] = ["description": "title", "entry": "created", "modified": "updated", "id": "number"]
+
+    /// `did you mean title? (Taskwarrior's description is todoctl's title) `, or a typo's
+    /// nearest key; empty when no key is near.
+    static func meant(_ name: String) -> String {
+        let lower = name.lowercased()
+        if let key = taskwarriorNames[lower] { return "did you mean \(key)? (Taskwarrior's \(lower) is todoctl's \(key)) " }
+        return Nearest.word(to: lower, in: Key.allCases.map(\.rawValue)).map { "did you mean \($0)? " } ?? ""
+    }
+
     /// Reads `due,-priority`; an unknown or empty key, or one named twice, is refused with
     /// the keys there are.
     public init(_ text: String) throws(UnknownKey) {
@@ -34,7 +46,7 @@ public struct TodoSort: Sendable, Equatable {
             guard let key = Key(rawValue: name.lowercased()) else {
                 let what = name.isEmpty ? "an empty sort key" : "unknown sort key '\(name)'"
                 throw UnknownKey(
-                    description: "\(what) in --sort \(text); the keys are \(Self.keyList), each with - before it for descending (--sort due,-priority)")
+                    description: "\(what) in --sort \(text); \(Self.meant(String(name)))the keys are \(Self.keyList), each with - before it for descending (--sort due,-priority)")
             }
             // Refused, as --columns refuses a column named twice: the second can never decide
             // anything, and `due,-due` is a slip whose meaning is a guess.

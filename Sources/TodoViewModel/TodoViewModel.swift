@@ -21,8 +21,8 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
 
     /// `#3`
     public var numberText: String { "#\(todo.number)" }
-    /// `[x]` when completed, `[ ]` when open.
-    public var doneBox: String { todo.isCompleted ? "[x]" : "[ ]" }
+    /// `[x]` done, `[>]` started (being worked on: Taskwarrior's `+ACTIVE`), `[ ]` open.
+    public var doneBox: String { todo.isCompleted ? "[x]" : todo.isActive ? "[>]" : "[ ]" }
     /// `!` for high, `·` for low, empty for normal.
     public var priorityMark: String { Self.mark(for: todo.priority) }
     /// The due date as people say it ("today", "in 3 days", "2 days overdue"), or nil.

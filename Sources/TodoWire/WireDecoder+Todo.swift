@@ -21,7 +21,7 @@ extension WireDecoder {
         var notes = "", priority = Priority.normal, due: LocalDate?, tags: [String] = []
         var completedAt: Date?, deletedAt: Date?, recurrence: Recurrence?
         var parent: Int?, wait: LocalDate?, previous: Int?, foreign: [String: String] = [:], annotations: [Annotation] = []
-        var project: String?
+        var project: String?, started: Date?
         try forEachMember(of: TodoKey.self) { key, value in
             // An absent key and a null are both "not present", as in `decodeIfPresent`;
             // the required fields refuse a null with the type's own words below.
@@ -46,6 +46,7 @@ extension WireDecoder {
             case .foreign where present: foreign = try value.stringMap()
             case .annotations where present: annotations = try value.elements(as: [Annotation].self) { try $0.annotation() }
             case .project where present: project = try value.text()
+            case .started where present: started = try value.instant()
             case nil, _?: return  // unknown keys are a newer daemon's: skipped, as Codable skips them
             }
         }
@@ -56,7 +57,7 @@ extension WireDecoder {
             createdAt: try required(createdAt, "createdAt"), updatedAt: try row ? nil : required(updatedAt, "updatedAt"),
             completedAt: completedAt, deletedAt: deletedAt, revision: try row ? 0 : required(revision, "revision"),
             recurrence: recurrence, parent: parent, wait: wait, previous: previous, foreign: foreign,
-            annotations: annotations, project: project)
+            annotations: annotations, project: project, started: started)
     }
 
     /// One of a todo's annotations, as `Annotation`'s synthesized conformance reads it.
@@ -133,7 +134,7 @@ extension WireDecoder {
     /// to 17 others was a fifth of reading a todo (callgrind, `todoctl next` of 300).
     enum TodoKey: String, CaseIterable {
         case id, number, title, createdAt, updatedAt, revision, notes, priority, due, tags
-        case completedAt, deletedAt, recurrence, parent, wait, previous, foreign, annotations, project
+        case completedAt, deletedAt, recurrence, parent, wait, previous, foreign, annotations, project, started
 
         /// The key whose UTF-8 is `bytes`; nil for a key a todo does not have. The length
         /// picks the one to three keys of that length and their bytes confirm one: a walk

@@ -70,6 +70,7 @@ struct AppliedContext {
             throw own.noDue ? clash("a due day", "no due day", "one") : clash("no due day", "a due day", "none")
         }
         both.waiting = own.waiting || theirs.waiting
+        both.active = own.active || theirs.active
         // The narrower project: home.garden within home; two apart match nothing.
         switch (own.project, theirs.project) {
         case let (mine?, context?) where mine != context:

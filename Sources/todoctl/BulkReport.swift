@@ -10,6 +10,8 @@ struct BulkReport {
     let json: Bool
     /// Whether to end with the counts (a filter chose the todos, so the person has not seen them).
     let summarised: Bool
+    /// The command's word for the edit it makes (`started`), said instead of "edited".
+    let verb: String?
     private(set) var changed: [TodoViewModel] = []
     /// What each of `changed` went through, for `--json`.
     private var kinds: [TodoChange.Kind] = []
@@ -17,9 +19,10 @@ struct BulkReport {
     /// Whether the note that changes wait for the shared store was said (once a command).
     private var toldUnshared = false
 
-    init(json: Bool, summarised: Bool) {
+    init(json: Bool, summarised: Bool, verb: String? = nil) {
         self.json = json
         self.summarised = summarised
+        self.verb = verb
     }
 
     /// Reports one todo's result; a failure of the connection itself is thrown, since
@@ -35,7 +38,7 @@ struct BulkReport {
             counts.changed += 1
             changed.append(change.todo)
             kinds.append(change.kind)
-            if !json { Terminal.print(change.line) }
+            if !json { Terminal.print(change.kind == .updated ? verb.map(change.line(verb:)) ?? change.line : change.line) }
             if let reason = change.unshared, !toldUnshared {
                 toldUnshared = true
                 Terminal.error(Terminal.unsharedNote(reason))

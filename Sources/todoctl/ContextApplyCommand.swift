@@ -30,10 +30,13 @@ struct ContextApplyCommand: ParsableCommand {
         }
         guard let context = file.contexts.first(where: { $0.name == name }) else {
             let known = file.contexts.map(\.name).joined(separator: ", ")
-            throw ValidationError("""
+            // Said alone and exit 64: as a ValidationError it came with ArgumentParser's usage
+            // of todoctl itself, which has nothing to do with a context's name (outside probe).
+            Terminal.error("""
                 no context is called \(name)\(known.isEmpty ? "" : " (there are \(known))"): \
                 define it first with todoctl context define \(name) WORD…
                 """)
+            throw ExitCode.validationFailure
         }
         file.applied = name
         try file.write()

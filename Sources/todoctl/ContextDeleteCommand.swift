@@ -11,7 +11,9 @@ struct ContextDeleteCommand: ParsableCommand {
     func run() throws {
         var file = try ContextFile.read()
         guard file.contexts.contains(where: { $0.name == name }) else {
-            throw ValidationError("no context is called \(name): todoctl context lists them")
+            // Alone, as `context NAME` says it: no usage under it.
+            Terminal.error("no context is called \(name): todoctl context lists them")
+            throw ExitCode.validationFailure
         }
         file.contexts.removeAll { $0.name == name }
         let wasApplied = file.applied == name

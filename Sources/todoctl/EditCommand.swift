@@ -54,7 +54,7 @@ struct EditCommand: AsyncParsableCommand {
         try selection.validate(refs: refs, direct: nil)
         let edit = try fieldEdit()
         if edit == nil && (refs.count != 1 || selection.expression != nil) {
-            throw ValidationError("the editor edits one todo: to change several, say what to change (-p, -d, -t, --untag, -n, --title)")
+            throw ValidationError(Self.editorForOne(words: Array(words.prefix(named.count)), filtered: selection.expression != nil))
         }
         // Several todos given one title is a slip, not a wish (`edit 3-5 2026 budget`, meant
         // for #3, retitled all three alike; outside probe): refused, as the help says.
@@ -64,6 +64,24 @@ struct EditCommand: AsyncParsableCommand {
             throw ValidationError(
                 "a new title is for one todo, and \(selection.expression != nil ? "a filter" : "\(refs.count) todos are named"): name one to retitle it (todoctl edit \(first.isEmpty ? "N" : first) \(title)), or leave the title out to change the others' fields")
         }
+    }
+
+    /// Why the editor does not open for `words` (the words that named todos), and what to
+    /// type: `edit 5 2027` said only "the editor edits one todo", where 2027, meant as a
+    /// title, was read as a second todo (outside probe).
+    static func editorForOne(words: [String], filtered: Bool) -> String {
+        let several = "to change several, say what to change (-p, -d, -t, --untag, -n, --title)"
+        guard !filtered, let first = words.first, words.count > 1, TodoRef.leadingWords(in: [first]).refs.count == 1 else {
+            return "the editor edits one todo: \(several)"
+        }
+        let rest = words.dropFirst().joined(separator: " ")
+        // #5 for a number; an id as typed.
+        let todo = first.allSatisfy(\.isNumber) ? "#" + first : first
+        return """
+            the editor edits one todo, and \(rest) was read as \(words.count == 2 ? "a second todo's number" : "more todos' numbers") after \(todo): \
+            to retitle \(todo) "\(rest)", todoctl edit \(first) --title \(UsageAdvice.shellQuoted(rest)); \
+            to open the editor on \(todo), todoctl edit \(first); \(several)
+            """
     }
 
     /// The todos named: the leading words that read as references, except that a new title

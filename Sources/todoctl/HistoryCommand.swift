@@ -1,4 +1,5 @@
 import ArgumentParser
+import TodoClient
 import TodoEvents
 import TodoModel
 import TodoViewModel
@@ -15,16 +16,23 @@ struct HistoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         try Session.run(connection) { client in
-            // An answer that stopped at its size bound (`more`) goes on after its last change.
-            var after: UInt64?
-            while true {
-                let list = try client.ask(.requestHistory(HistoryRequest(ref: ref, after: after))) {
-                    if case .responseHistory(let list) = $0 { list } else { nil }
-                }
-                for change in list.changes { Terminal.print(json ? try WireCodec.json(change) : change.historyLine) }
-                guard list.more == true, let last = list.changes.last else { return }
-                after = last.sequence
+            try client.forEachChange(of: ref) { change in Terminal.print(json ? try WireCodec.json(change) : change.historyLine) }
+        }
+    }
+}
+
+extension TodoConnection {
+    /// Each change of the todo `ref` names, oldest first, page after page.
+    func forEachChange(of ref: TodoRef, _ body: (JournaledChange) throws -> Void) throws {
+        // An answer that stopped at its size bound (`more`) goes on after its last change.
+        var after: UInt64?
+        while true {
+            let list = try ask(.requestHistory(HistoryRequest(ref: ref, after: after))) {
+                if case .responseHistory(let list) = $0 { list } else { nil }
             }
+            for change in list.changes { try body(change) }
+            guard list.more == true, let last = list.changes.last else { return }
+            after = last.sequence
         }
     }
 }

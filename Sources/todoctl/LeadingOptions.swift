@@ -73,7 +73,6 @@ enum LeadingOptions {
         let names = { (word: String) in TodoRef(word) != nil || TodoRef.numbers(word) != nil }
         let leading = arguments.prefix { names($0) || TaskwarriorWords.isTag($0) || isModifier($0) }
         guard !leading.isEmpty, let word = arguments.dropFirst(leading.count).first else { return nil }
-        if notYet.contains(word.lowercased()) { return notThereYet(word, todos: leading.allSatisfy(names) ? leading.joined(separator: " ") : "3") }
         let command = taskwarriorCommands[word] ?? word
         guard isCommand(command), command != "help" else { return nil }
         // edit takes todos bare, and a filter only as --filter (`edit +x` adds the tag x).
@@ -84,16 +83,6 @@ enum LeadingOptions {
 
     /// Taskwarrior's commands that todoctl names otherwise, as its users type them by habit.
     static let taskwarriorCommands = ["modify": "edit", "info": "show"]
-
-    /// Taskwarrior's commands todoctl has no counterpart for yet: `task 1 start` was read as
-    /// a filter, "start is not a modifier" (outside probe).
-    private static let notYet: Set<String> = ["start", "stop"]
-
-    /// What to say to `start` or `stop` of `todos`: what todoctl offers meanwhile.
-    private static func notThereYet(_ word: String, todos: String) -> String {
-        "todoctl has no \(word.lowercased()) yet (Taskwarrior's start and stop mark a todo as being worked on): "
-            + "mark it with a tag instead, `todoctl edit \(todos) +active` (and -active after), and list those with `todoctl list +active`"
-    }
 
     /// What to say to Taskwarrior's reports with a period, `burndown.daily` and the like: the
     /// whole word was read as a filter, "burndown.daily is not a modifier" (outside probe).
@@ -119,7 +108,6 @@ enum LeadingOptions {
     /// `unknown command 'ad'; did you mean add?`, or the commands when none is near.
     private static func unknown(_ word: String) -> String {
         let lower = word.lowercased()
-        if notYet.contains(lower) { return notThereYet(word, todos: "3") }
         if let meant = taskwarriorCommands[lower] {
             return "unknown command '\(word)'; did you mean \(meant)? (Taskwarrior's \(lower) is todoctl's \(meant))"
         }
@@ -220,6 +208,11 @@ extension TodoctlCommand {
             }
         } catch {
             let said = message(for: error)
+            // Said alone: the usage under "Unknown option '-5'" led away from the answer, --.
+            if let advice = UsageAdvice.dashedWord(said, arguments: arguments) {
+                Terminal.error(advice)
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
             let name = arguments.first.flatMap { LeadingOptions.command(named: $0)?.configuration.commandName } ?? "list"
             guard exitCode(for: error) == .validationFailure, let advised = UsageAdvice.advised(said, command: name) else { exit(withError: error) }
             let full = fullMessage(for: error)

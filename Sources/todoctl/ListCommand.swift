@@ -18,8 +18,11 @@ struct ListCommand: AsyncParsableCommand {
             refused. Rows fit the terminal's width ($COLUMNS, else the terminal's; at most 500): \
             titles take what the other columns leave, cut with …; with --columns, the last \
             columns are then cut (tags between tags, the rest counted as +N), or left out when \
-            under 3 columns, which a line on stderr names; piped without COLUMNS, titles stop \
-            at 60 columns. An applied context (todoctl context) narrows the list too, and the \
+            under 3 columns. Without --columns, titles give way down to 10 columns, then a row's \
+            last tags (counted as +N), the projects (which take at most a fifth of the width), \
+            the due dates. A column left out, with --columns or without, is named by a line on \
+            stderr; under about 12 columns each row is cut at the edge. Piped without COLUMNS, \
+            titles stop at 60 columns. An applied context (todoctl context) narrows the list too, and the \
             first line names it (not with --json).
             """,
         aliases: ["ls"])
@@ -95,7 +98,7 @@ struct ListCommand: AsyncParsableCommand {
         var asked = filter
         asked.rows = !json && !(columns ?? []).contains { $0 == .id || $0 == .updated } && !(order?.terms.contains { $0.key == .updated } ?? false)
         let list = try Session.run(socketPath: socketPath) { try $0.list(asked) }
-        if let context, !json { Terminal.print(Terminal.styled(context.label, .dim)) }
+        if let context, !json { Terminal.print(Terminal.styled(Self.fitted(context.label), .dim)) }
         if list.todos.isEmpty, !json {
             return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")\(filter.waiting ? "waiting " : "")todos")
         }
@@ -109,15 +112,27 @@ struct ListCommand: AsyncParsableCommand {
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
         let (table, leftOut) = columns.map { TodoTable.fitted(outline, columns: $0, styler: Terminal.styler, width: Terminal.knownWidth) }
             .map { ($0.lines.joined(separator: "\n"), $0.leftOut) }
-            ?? (TodoTable.renderText(outline, styler: Terminal.styler, width: Terminal.knownWidth), [])
-        Terminal.print(table + (more > 0 ? "\n" + Terminal.styled("… and \(more) more", .dim) : ""))
-        // Said, not just done: at 40 columns the project column went without a word (outside probe).
-        if let columns, let width = Terminal.knownWidth, !leftOut.isEmpty {
-            let kept = columns.filter { !leftOut.contains($0) }.map(\.rawValue).joined(separator: ",")
+            ?? TodoTable.fittedText(outline, styler: Terminal.styler, width: Terminal.knownWidth)
+        Terminal.print(table + (more > 0 ? "\n" + Terminal.styled(Self.fitted("… and \(more) more"), .dim) : ""))
+        // Said, not just done, by the default table as by --columns: at 40 columns the
+        // project column went without a word, and the tags too without --columns (outside probe).
+        if let width = Terminal.knownWidth, !leftOut.isEmpty {
+            // Those chosen that fit; else the fewest that show what was left out.
+            let fewer = columns.map { $0.filter { !leftOut.contains($0) } } ?? [.number, .title] + leftOut
             Terminal.error("""
-                \(leftOut.map(\.rawValue).joined(separator: " and ")) did not fit in \(width) columns and \(leftOut.count == 1 ? "was" : "were") left out: \
-                widen the terminal (or COLUMNS), or choose fewer columns: --columns \(kept)
+                \(Self.listed(leftOut.map(\.rawValue))) did not fit in \(width) columns and \(leftOut.count == 1 ? "was" : "were") left out: \
+                widen the terminal (or COLUMNS), or choose fewer columns: --columns \(fewer.map(\.rawValue).joined(separator: ","))
                 """)
         }
+    }
+
+    /// `line` cut at the terminal's edge, as the rows are (COLUMNS=5 ran lines past it; outside probe).
+    private static func fitted(_ line: String) -> String {
+        Terminal.knownWidth.map { TerminalText.truncated(line, toWidth: $0) } ?? line
+    }
+
+    /// `due`, `due and tags`, `project, due and tags`.
+    private static func listed(_ names: [String]) -> String {
+        names.count < 3 ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
     }
 }

@@ -16,20 +16,20 @@ struct MutationArguments: ParsableArguments {
 
     /// Sends one request per todo, over the todos in `status` when a filter chooses them;
     /// reports each with the further changes it made, and exits 1 if any was refused.
-    func apply(status: TodoFilter.Status, action: String, _ request: (TodoRef) -> Event) throws {
-        try Self.apply(socketPath: connection.socketPath, json: output.json, request) { client in
+    func apply(status: TodoFilter.Status, action: String, verb: String? = nil, _ request: (TodoRef) -> Event) throws {
+        try Self.apply(socketPath: connection.socketPath, json: output.json, verb: verb, request) { client in
             try selection.resolve(client, refs: filter.leadingRefs, ranged: filter.leadingRanged, direct: filter, status: status, action: action)
         }
     }
 
     /// Sends one request per todo `resolve` gives.
     static func apply(
-        socketPath: String, json: Bool, _ request: (TodoRef) -> Event,
+        socketPath: String, json: Bool, verb: String? = nil, _ request: (TodoRef) -> Event,
         resolve: (TodoConnection) throws -> (refs: [TodoRef], found: Bool)
     ) throws {
         let report = try Session.run(socketPath: socketPath) { client in
             let (refs, found) = try resolve(client)
-            var report = BulkReport(json: json, summarised: found)
+            var report = BulkReport(json: json, summarised: found, verb: verb)
             // Todos an earlier request of this command deleted as its consequence.
             var deletedAlong: Set<UUID> = []
             for named in try client.pinned(refs) {
@@ -102,4 +102,23 @@ struct RestoreCommand: AsyncParsableCommand {
             + "one it repeats is open again stops that one repeating: the series has one open occurrence.")
     @OptionGroup var arguments: MutationArguments
     func run() async throws { try arguments.apply(status: .deleted, action: "restore", Event.requestRestoreTodo) }
+}
+
+struct StartCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "start", abstract: "Mark todos as being worked on, as Taskwarrior's start.",
+        discussion: bulkDiscussion + " A filter picks from open todos. A started todo is marked [>] in list and watch "
+            + "(+ACTIVE finds them), show says since when and the time spent over all its starts; stop, done or undo ends it. "
+            + "Starting a started todo changes nothing.")
+    @OptionGroup var arguments: MutationArguments
+    func run() async throws { try arguments.apply(status: .open, action: "start", verb: "started") { .requestUpdateTodoDetail(TodoDetailUpdate(ref: $0, edit: TodoEdit(active: true))) } }
+}
+
+struct StopCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stop", abstract: "Stop working on todos: the time since their start counts as spent.",
+        discussion: bulkDiscussion + " A filter picks from open todos (stop +ACTIVE stops every started one). "
+            + "Stopping a todo that is not started changes nothing.")
+    @OptionGroup var arguments: MutationArguments
+    func run() async throws { try arguments.apply(status: .open, action: "stop", verb: "stopped") { .requestUpdateTodoDetail(TodoDetailUpdate(ref: $0, edit: TodoEdit(active: false))) } }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import TodoClient
+import TodoClock
 import TodoModel
 import TodoTerminal
 import TodoViewModel
@@ -14,8 +16,11 @@ struct ShowCommand: AsyncParsableCommand {
     func run() async throws { try Self.show(ref, socketPath: connection.socketPath, json: output.json) }
 
     static func show(_ ref: TodoRef, socketPath: String, json: Bool) throws {
-        let detail = try Session.run(socketPath: socketPath) { try $0.detail(ref) }
-        if json { return try Terminal.printJSON(detail) }
+        let (detail, spent) = try Session.run(socketPath: socketPath) { client in
+            let detail = try client.detail(ref)
+            return (detail, try spentSeconds(detail.todo, client))
+        }
+        if json { return try Terminal.printJSON(ShownTodo(detail: detail, spent: spent)) }
         let summary = detail.summary
         Terminal.print(Terminal.styled("\(summary.numberText) \(TerminalText.escaped(detail.title))", .bold))
         var fields = [
@@ -26,6 +31,8 @@ struct ShowCommand: AsyncParsableCommand {
         if let project = detail.todo.project { fields.append(("project", TerminalText.escaped(project))) }
         fields += [("created", format(detail.todo.createdAt)), ("updated", format(detail.todo.updatedAt))]
         fields += PlanningLines(detail).fields
+        if let started = detail.todo.started { fields.append(("started", format(started))) }
+        if let spent { fields.append(("spent", StatusCommand.describe(seconds: spent))) }
         if let completed = detail.todo.completedAt { fields.append(("completed", format(completed))) }
         if let deleted = detail.todo.deletedAt { fields.append(("deleted", format(deleted))) }
         fields += [("revision", "\(detail.revision)"), ("id", detail.todo.id.uuidString.lowercased())]
@@ -46,6 +53,32 @@ struct ShowCommand: AsyncParsableCommand {
         }
     }
 
+    /// The time spent on `todo`, summed from its history; nil when it was never started. A
+    /// todo never changed since it was made (revision 1) and not started has no start in its
+    /// history: the history is not asked for then, so a plain `show` stays one round trip.
+    private static func spentSeconds(_ todo: Todo, _ client: TodoConnection) throws -> TimeInterval? {
+        guard todo.revision > 1 || todo.started != nil else { return nil }
+        var history: [JournaledChange] = []
+        try client.forEachChange(of: .id(todo.id)) { history.append($0) }
+        guard history.contains(where: { $0.todo.todo.started != nil }) else { return nil }
+        return TimeSpent.seconds(in: history, now: WallClock.now())
+    }
+
     /// `2026-11-22 14:05`, in local time.
     static func format(_ date: Date) -> String { LocalMinute(date).description }
+}
+
+/// What `show --json` prints: the detail's members, and `spent`, the seconds worked on it
+/// (`TimeSpent`), when it was ever started.
+private struct ShownTodo: Encodable {
+    let detail: TodoDetailViewModel
+    let spent: TimeInterval?
+
+    private enum CodingKeys: String, CodingKey { case spent }
+
+    func encode(to encoder: any Encoder) throws {
+        try detail.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(spent.map { $0.rounded() }, forKey: .spent)
+    }
 }

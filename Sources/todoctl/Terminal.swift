@@ -80,5 +80,8 @@ extension TodoChange.Kind {
 
 extension TodoChange {
     /// `done #3 Buy milk`, the title escaped.
-    var line: String { "\(kind.verb) \(todo.numberText) \(TerminalText.escaped(todo.title))" }
+    var line: String { line(verb: kind.verb) }
+
+    /// `started #3 Buy milk`: the line with a command's own word for an edit it made.
+    func line(verb: String) -> String { "\(verb) \(todo.numberText) \(TerminalText.escaped(todo.title))" }
 }

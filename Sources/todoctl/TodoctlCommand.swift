@@ -29,6 +29,7 @@ struct TodoctlCommand: AsyncParsableCommand {
         subcommands: [
             AddCommand.self, ListCommand.self, NextCommand.self, ShowCommand.self, EditCommand.self,
             DoneCommand.self, ReopenCommand.self, ToggleCommand.self, RemoveCommand.self, RestoreCommand.self,
+            StartCommand.self, StopCommand.self,
             WatchCommand.self, EventsCommand.self, StatusCommand.self, BackupCommand.self,
             AnnotateCommand.self, DenotateCommand.self,
             HistoryCommand.self, LogCommand.self, UndoCommand.self, RedoCommand.self, ReplayCommand.self, PurgeCommand.self,

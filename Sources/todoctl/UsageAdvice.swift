@@ -37,4 +37,51 @@ enum UsageAdvice {
             "give \(argument.hasPrefix("-") ? "it a value" : "it") as the Help line below says (todoctl \(command) --help says more)"
         }
     }
+
+    /// The commands whose words after the todo are text (a title, a note), where a word
+    /// such as `-5` is meant as text, not as an option.
+    private static let textCommands: [String: Int] = ["add": 0, "edit": 1, "annotate": 1]
+
+    /// What to say when ArgumentParser's `message` is "Unknown option '-5'" for a word among
+    /// a title's (`todoctl add Temperature -5 degrees`): that it was read as an option and
+    /// how to write it as a word, the line to type. Quoting does not help (the shell takes
+    /// the quotes away), `--` does. nil for other messages and commands.
+    static func dashedWord(_ message: String, arguments: [String]) -> String? {
+        let prefix = "Unknown option '"
+        guard message.hasPrefix(prefix), message.hasSuffix("'"), let command = arguments.first,
+              let named = LeadingOptions.command(named: command)?.configuration.commandName, let before = textCommands[named]
+        else { return nil }
+        let word = String(message.dropFirst(prefix.count).dropLast())
+        let rest = Array(arguments.dropFirst())
+        guard !word.hasPrefix("--"), rest.contains(word), rest.count > before, !rest.contains("--") else { return nil }
+        // The command's options, with their values, go before the --: after it they would be words.
+        let known = MistypedOption.options(of: LeadingOptions.command(named: command) ?? AddCommand.self)
+        var options: [String] = []
+        var words: [String] = []
+        var index = before
+        while index < rest.count {
+            let option = String(rest[index].prefix { $0 != "=" })
+            if rest[index] != word, known.contains(option) {
+                let takesValue = !rest[index].contains("=") && ModifierWords.valueOptions.contains(option)
+                options += rest[index...].prefix(takesValue ? 2 : 1)
+                index += takesValue ? 2 : 1
+            } else {
+                words.append(rest[index])
+                index += 1
+            }
+        }
+        let line = (["todoctl", named] + rest.prefix(before) + options + ["--"] + words).map(shellQuoted).joined(separator: " ")
+        let what = named == "annotate" ? "the note" : "the title"
+        return """
+            \(word) was read as an option, and \(named) has no option \(word); to make it a word of \(what), \
+            write -- before \(what)'s words, options before it (quotes do not help): \(line)
+            """
+    }
+
+    /// `word` as a shell reads it back: as it is when it holds nothing the shell treats
+    /// specially, else in single quotes.
+    static func shellQuoted(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_.,:/+=@%#".unicodeScalars.contains($0) }
+        return plain && !word.hasPrefix("#") ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 }

@@ -240,6 +240,44 @@ extension CommandLineTests {
         }
     }
 
+    @Test("a word starting with - in a title or a note, and a title after a todo's number say how they were read and what to type, exit 64 (outside probe: Unknown option '-5', the editor edits one todo)")
+    func dashedAndNumberTitleWords() async throws {
+        let nowhere = ["TODOD_SOCKET": "/nonexistent/todod.sock"]
+        for (command, said) in [
+            (["add", "Temperature", "-5", "degrees"], """
+                todoctl: -5 was read as an option, and add has no option -5; to make it a word of the title, write -- before the title's words, \
+                options before it (quotes do not help): todoctl add -- Temperature -5 degrees
+                """),
+            (["add", "Temperature", "-5", "-p", "H", "degrees", "--due=fri"], """
+                todoctl: -5 was read as an option, and add has no option -5; to make it a word of the title, write -- before the title's words, \
+                options before it (quotes do not help): todoctl add -p H --due=fri -- Temperature -5 degrees
+                """),
+            (["annotate", "3", "Low", "-5", "at night"], """
+                todoctl: -5 was read as an option, and annotate has no option -5; to make it a word of the note, write -- before the note's words, \
+                options before it (quotes do not help): todoctl annotate 3 -- Low -5 'at night'
+                """),
+        ] {
+            let result = try await run("todoctl", command, environment: nowhere)
+            #expect(result.status == 64, "\(command): \(result.status) \(result.stdout)\(result.stderr)")
+            #expect(result.stderr == said + "\n", "\(command): \(result.stderr)")
+        }
+        let edit = try await run("todoctl", ["edit", "5", "2027"], environment: nowhere)
+        #expect(edit.status == 64, "\(edit)")
+        #expect(edit.stderr.hasPrefix("""
+            todoctl: the editor edits one todo, and 2027 was read as a second todo's number after #5: to retitle #5 "2027", \
+            todoctl edit 5 --title 2027; to open the editor on #5, todoctl edit 5; to change several, say what to change
+            """), "\(edit.stderr)")
+        for (command, said) in [
+            (["list", "--sort", "description"], "did you mean title? (Taskwarrior's description is todoctl's title)"),
+            (["add", "Party", "due:2026-12-24T10:00"], "due:2026-12-24T10:00: todod keeps days, not times of day, yet: give the day alone, 2026-12-24"),
+            (["add", "Party", "--due", "2026-12-24T10:00"], "2026-12-24T10:00: todod keeps days, not times of day, yet: give the day alone, 2026-12-24"),
+            (["add", "Read", "wait:someday"], "wait:someday: todod has no far-off day (Taskwarrior's someday and later): leave the date out, or give a day such as eoy or +3m"),
+        ] {
+            let result = try await run("todoctl", command, environment: nowhere)
+            #expect(result.status == 64 && result.stderr.contains(said), "\(command): \(result.status) \(result.stderr)")
+        }
+    }
+
     @Test("ArgumentParser's own errors say what to do, on their first line, exit 64: list --limit x, show and export alone (they said only what was wrong; outside probe)", arguments: [
         (["list", "--limit", "x"], "todoctl: The value 'x' is invalid for '--limit <N>': give a number of todos: todoctl list --limit 20"),
         (["log", "--limit"], "todoctl: Missing value for '--limit <n>': give a number of changes: todoctl log --limit 20"),

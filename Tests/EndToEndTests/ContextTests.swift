@@ -41,6 +41,21 @@ struct ContextTests {
         try await daemon.stop()
     }
 
+    @Test("an unknown context, to apply or to delete, is said in one line on stderr, with no usage under it, exit 64")
+    func unknownContextSaidAlone() async throws {
+        let daemon = try await daemonWithWork()
+        _ = try await daemon.todoctl("context", "define", "work", "project:work")
+        let applied = try await daemon.todoctl("context", "nope")
+        #expect(applied.status == 64, "\(applied)")
+        #expect(
+            applied.stderr == "todoctl: no context is called nope (there are work): define it first with todoctl context define nope WORD…\n",
+            "\(applied.stderr)")
+        let deleted = try await daemon.todoctl("context", "delete", "nope")
+        #expect(deleted.status == 64, "\(deleted)")
+        #expect(deleted.stderr == "todoctl: no context is called nope: todoctl context lists them\n", "\(deleted.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("with a context applied, list and next show only its todos and their first line names it")
     func listAndNextApplyIt() async throws {
         let daemon = try await daemonWithWork()

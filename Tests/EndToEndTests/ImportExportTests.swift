@@ -57,6 +57,34 @@ struct ImportExportTests {
         try await daemon.stop()
     }
 
+    @Test("start goes both ways with the real task: started in task, the todo is started (not a foreign field); stopped there, it stops; started in todod, task lists it +ACTIVE")
+    func startBothWays() async throws {
+        let source = try TaskwarriorHome(settings: Self.settings)
+        defer { source.remove() }
+        try source.run(["add", "Write the report"])
+        try source.run(["1", "start"])
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try source.run(["export"]), as: UTF8.self))
+        let started = try jsonObject(try await daemon.todoctl("show", "1", "-j").stdout)
+        _ = try #require(try source.exportedTasks().values.first?["start"] as? String)
+        #expect(started["started"] != nil && (started["foreign"] as? [String: String])?["taskwarrior"]?.contains("start") != true, "\(started)")
+        #expect(try await daemon.todoctl("list", "+ACTIVE").stdout.contains("Write the report"))
+
+        try source.run(["1", "stop"])
+        _ = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try source.run(["export"]), as: UTF8.self))
+        let stopped = try jsonObject(try await daemon.todoctl("show", "1", "-j").stdout)
+        #expect(stopped["started"] == nil, "\(stopped)")
+
+        let again = try await daemon.todoctl("start", "1")
+        #expect(again.status == 0, "\(again.stderr)")
+        let back = try await daemon.todoctl("export", "--to", "taskwarrior", "--all")
+        try source.run(["import", "-"], input: Data(back.stdout.utf8))
+        let task = try #require(try source.exportedTasks().values.first)
+        #expect(task["start"] as? String != nil, "\(task)")
+        #expect(String(decoding: try source.run(["+ACTIVE", "export"]), as: UTF8.self).contains("Write the report"))
+        try await daemon.stop()
+    }
+
     @Test("A project goes both ways with the real task: set in todod, it is task's project; changed in task, it is todod's, never a tag")
     func projectBothWays() async throws {
         let source = try TaskwarriorHome(settings: Self.settings)

@@ -266,4 +266,21 @@ extension ReportTests {
         #expect(refused.status == 64 && refused.stderr.contains("2026-12-03 is later than now"), "\(refused.status) \(refused.stderr)")
         try await daemon.stop()
     }
+
+    @Test("list without --columns names on stderr the columns a narrow terminal left out, as --columns does, and keeps the tags' +N where a project fits (outside probe: at 34 columns the tags went without a word)")
+    func defaultListSaysWhatIsLeftOut() async throws {
+        let daemon = try await smallList()
+        let narrow = try await daemon.todoctl("list", environment: fixedClock.merging(["COLUMNS": "26"]) { $1 })
+        #expect(narrow.status == 0 && narrow.lines.count == 4 && narrow.lines.allSatisfy { $0.count <= 26 }, "\(narrow)")
+        #expect(narrow.stderr == """
+            todoctl: project and tags did not fit in 26 columns and were left out: widen the terminal (or COLUMNS), \
+            or choose fewer columns: --columns number,title,project,tags
+
+            """, "\(narrow.stderr)")
+        let wider = try await daemon.todoctl("list", environment: fixedClock.merging(["COLUMNS": "34"]) { $1 })
+        #expect(wider.status == 0 && wider.stderr.isEmpty, "\(wider)")
+        #expect(wider.lines.count == 4 && wider.lines.allSatisfy { $0.count <= 34 && ($0.hasSuffix("+1") || $0.hasSuffix("+2")) }, "\(wider.stdout)")
+        #expect(wider.lines.contains { $0.contains("home.…") }, "\(wider.stdout)")
+        try await daemon.stop()
+    }
 }

@@ -392,6 +392,9 @@ struct TaskwarriorWordsEndToEndTests {
         // Taskwarrior's command names in todoctl's order (`modify` was "the commands are add, list …").
         (["modify", "1", "pri:H"], "unknown command 'modify'; did you mean edit? (Taskwarrior's modify is todoctl's edit)"),
         (["info", "1"], "unknown command 'info'; did you mean show? (Taskwarrior's info is todoctl's show)"),
+        // start and stop are commands now (issue 26): Taskwarrior's order is pointed at them, as at done.
+        (["1", "start"], "todoctl reads the command first: try `todoctl start 1`"),
+        (["1,2", "stop"], "todoctl reads the command first: try `todoctl stop 1,2`"),
     ])
     func taskwarriorOrder(arguments: [String], message: String) async throws {
         let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
@@ -399,11 +402,9 @@ struct TaskwarriorWordsEndToEndTests {
         #expect(result.stderr == "todoctl: \(message)\n", "\(result.stderr)")
     }
 
-    @Test("Taskwarrior's burndown.daily and start/stop are refused saying what todoctl has instead, exit 64 (they were read as filters: \"burndown.daily\" is not a modifier; outside probe)", arguments: [
+    @Test("Taskwarrior's burndown.daily is refused saying what todoctl has instead, exit 64 (they were read as filters: \"burndown.daily\" is not a modifier; outside probe)", arguments: [
         (["burndown.daily"], "unknown command 'burndown.daily'; todoctl's commands take no .daily: try `todoctl burndown` (a bar per day; --weekly for weeks)"),
         (["burndown.weekly", "+home"], "unknown command 'burndown.weekly'; todoctl's commands take no .weekly: try `todoctl burndown --weekly +home`"),
-        (["1", "start"], "todoctl has no start yet (Taskwarrior's start and stop mark a todo as being worked on): mark it with a tag instead, `todoctl edit 1 +active` (and -active after), and list those with `todoctl list +active`"),
-        (["stop", "1"], "todoctl has no stop yet (Taskwarrior's start and stop mark a todo as being worked on): mark it with a tag instead, `todoctl edit 3 +active` (and -active after), and list those with `todoctl list +active`"),
     ])
     func taskwarriorHabits(arguments: [String], message: String) async throws {
         let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])

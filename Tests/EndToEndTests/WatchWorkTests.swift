@@ -69,8 +69,8 @@ struct WatchWorkTests {
         #expect(todo["due"] as? String != nil)
         // A word that is not a date stays in the prompt, with the forms that are.
         try await tmux.keys("D")
-        try await tmux.keys("C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "someday", "Enter")
-        try await tmux.waitUntil("the refusal under the kept text") { $0.contains("due: someday") && $0.contains("is not a date; write") }
+        try await tmux.keys("C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "C-h", "whenever", "Enter")
+        try await tmux.waitUntil("the refusal under the kept text") { $0.contains("due: whenever") && $0.contains("is not a date; write") }
         // Planning's fields: the repeat and the wait in words; a parent that is not a number stays typed.
         try await tmux.keys("Escape")
         // Awaited before the next key: ESC and a key in one read are an Alt-key, as in readline.

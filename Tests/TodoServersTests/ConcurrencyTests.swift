@@ -1,5 +1,6 @@
 import EventTestSupport
 import Foundation
+import NIOCore
 import Testing
 import TodoEvents
 import TodoModel
@@ -14,10 +15,11 @@ struct ConcurrencyTests {
             await h.create("flip")
             let answers = h.bus.subscribe(to: Harness.viewResponses)
             let bus = h.bus
+            let core = h.core
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<50 {
                     group.addTask {
-                        bus.publish(.requestToggleComplete(.number(1)), correlation: Correlation(client: 2, request: "toggle-\(index)"))
+                        await core.publish(bus, .requestToggleComplete(.number(1)), correlation: Correlation(client: 2, request: "toggle-\(index)"))
                     }
                 }
             }
@@ -51,10 +53,11 @@ struct ConcurrencyTests {
         try await withHarness(directory) { h in
             let answers = h.bus.subscribe(to: Harness.viewResponses)
             let bus = h.bus
+            let core = h.core
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<200 {
                     group.addTask {
-                        bus.publish(.requestNewTodo(NewTodo(title: "todo \(index)")), correlation: Correlation(client: 3, request: "new-\(index)"))
+                        await core.publish(bus, .requestNewTodo(NewTodo(title: "todo \(index)")), correlation: Correlation(client: 3, request: "new-\(index)"))
                     }
                 }
             }
@@ -74,7 +77,7 @@ struct ConcurrencyTests {
             let list = try #require(await h.list(TodoFilter(status: .all)))
             #expect(list.todos.count == 200)
             #expect(Set(list.todos.map(\.number)) == Set(1...200))
-            let batches = h.modelServer.committedBatchSizes
+            let batches = await h.onCore { $0.committedBatchSizes }
             #expect(batches.reduce(0, +) == 200)
             #expect(batches.count <= 200)
         }
@@ -88,12 +91,15 @@ struct ConcurrencyTests {
     func groupCommit() async throws {
         let directory = try TemporaryDirectory()
         let bus = EventBus()
-        let server = try ModelServer(bus: bus, store: try TodoStore(path: directory.databasePath))
+        let core = TestCore.make()
+        let server = try ModelServer(bus: bus, store: try TodoStore(path: directory.databasePath), core: core)
         let answers = bus.subscribe(to: [.model(.responseTodo)])
-        // Published before the server runs: all 100 are waiting when the writer starts,
-        // so at most the first can commit alone.
-        for index in 0..<100 {
-            bus.publish(.requestWriteTodo(.create(NewTodo(title: "t\(index)"))), correlation: Correlation(client: 0, request: "\(index)"))
+        // Published in one turn of the core, before the server runs: all 100 are waiting when
+        // the writer starts, at the end of that turn, so at most the first can commit alone.
+        await core.run {
+            for index in 0..<100 {
+                bus.publish(.requestWriteTodo(.create(NewTodo(title: "t\(index)"))), correlation: Correlation(client: 0, request: "\(index)"))
+            }
         }
         let task = Task { await server.run() }
         let received = await collect(100, from: answers)
@@ -105,7 +111,7 @@ struct ConcurrencyTests {
             if case .responseTodo(let result)? = envelope.model, let todo = result.ownChange?.after { numbers.append(todo.number) }
         }
         #expect(numbers == Array(1...100))
-        let batches = server.committedBatchSizes
+        let batches = await core.run { server.committedBatchSizes }
         #expect(batches.reduce(0, +) == 100)
         #expect(batches.contains { $0 > 1 }, "batches: \(batches)")
     }

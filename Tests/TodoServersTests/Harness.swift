@@ -1,5 +1,7 @@
 import EventTestSupport
 import Foundation
+import NIOCore
+import NIOPosix
 import Testing
 import TodoEvents
 import TodoModel
@@ -20,10 +22,37 @@ final class TemporaryDirectory: Sendable {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
+/// The core event loop the servers' state is bound to, as the daemon's is: the tests publish
+/// there and read the servers there, as the daemon's connections do.
+enum TestCore {
+    static func make() -> any EventLoop { MultiThreadedEventLoopGroup.singleton.next() }
+}
+
+extension EventLoop {
+    /// Publishes on this loop, as a connection of the daemon does; returns once it is dispatched.
+    func publish(_ bus: EventBus, _ event: BusEvent, correlation: Correlation? = nil) async {
+        await run { _ = bus.publish(event, correlation: correlation) }
+    }
+
+    func publish(_ bus: EventBus, _ event: Event, correlation: Correlation? = nil) async {
+        await publish(bus, .view(event), correlation: correlation)
+    }
+
+    func publish(_ bus: EventBus, _ event: ModelEvent, correlation: Correlation? = nil) async {
+        await publish(bus, .model(event), correlation: correlation)
+    }
+
+    /// `body`'s result, run on this loop: where the servers' state may be read.
+    func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        try! await submit(body).get()
+    }
+}
+
 /// A running daemon core without the socket: a bus, the store on a real SQLite file,
-/// and both servers on it; the model server's commits come back on its storage thread.
+/// and both servers on it, on a core loop of their own; the model server's commits come back there.
 final class Harness {
     let bus: EventBus
+    let core: any EventLoop
     let store: TodoStore
     let modelServer: ModelServer
     let viewModelServer: ViewModelServer
@@ -35,8 +64,9 @@ final class Harness {
 
     init(_ directory: TemporaryDirectory, maximumPageCount: Int? = nil, bus: EventBus = EventBus()) throws {
         self.bus = bus
+        core = TestCore.make()
         store = try TodoStore(path: directory.databasePath, maximumPageCount: maximumPageCount)
-        modelServer = try ModelServer(bus: bus, store: store)
+        modelServer = try ModelServer(bus: bus, store: store, core: core)
         viewModelServer = ViewModelServer(bus: bus)
         let modelServer = modelServer
         tasks = [Task { await modelServer.run() }]
@@ -50,6 +80,12 @@ final class Harness {
         tasks = []
     }
 
+    /// `body`'s result, read on the core, where the model server's state lives.
+    func onCore<Value: Sendable>(_ body: @escaping @Sendable (ModelServer) -> Value) async -> Value {
+        let modelServer = modelServer
+        return await core.run { body(modelServer) }
+    }
+
     func nextCorrelation() -> Correlation {
         requestCount += 1
         return Correlation(client: 1, request: "r\(requestCount)")
@@ -59,7 +95,7 @@ final class Harness {
     func request(_ event: Event, sourceLocation: SourceLocation = #_sourceLocation) async -> Envelope? {
         let correlation = nextCorrelation()
         let responses = bus.subscribe(to: Harness.viewResponses)
-        bus.publish(event, correlation: correlation)
+        await core.publish(bus, event, correlation: correlation)
         return await first(from: responses, sourceLocation: sourceLocation) { $0.correlation == correlation }
     }
 

@@ -1,5 +1,6 @@
 import EventTestSupport
 import Foundation
+import NIOCore
 import Testing
 import TodoEvents
 import TodoModel
@@ -20,7 +21,7 @@ struct ImportTests {
     private func send(_ todos: [ImportedTodo], to h: Harness) async -> (answer: Event?, broadcasts: [TodoChange]) {
         let responses = h.bus.subscribe(to: [.responseImportTodos, .responseError, .responseTodoViewModel])
         let correlation = Correlation(client: 4, request: "import")
-        h.bus.publish(.requestImportTodos(todos), correlation: correlation)
+        await h.core.publish(h.bus, .requestImportTodos(todos), correlation: correlation)
         var broadcasts: [TodoChange] = []
         for await envelope in responses {
             if case .responseTodoViewModel(let change) = envelope.view, envelope.correlation == nil { broadcasts.append(change); continue }
@@ -43,7 +44,7 @@ struct ImportTests {
             #expect(stored.createdAt == Self.then)
             #expect(stored.updatedAt == Self.then)
             #expect(stored.foreign == ["taskwarrior": #"{"estimate":3}"#])
-            #expect(h.modelServer.committedBatchSizes.last == 2)
+            #expect(await h.onCore { $0.committedBatchSizes.last } == 2)
         }
     }
 

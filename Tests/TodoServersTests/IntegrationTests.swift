@@ -1,5 +1,6 @@
 import EventTestSupport
 import Foundation
+import NIOCore
 import Testing
 import TodoEvents
 import TodoModel
@@ -15,7 +16,7 @@ struct IntegrationTests {
         try await withHarness { h in
             let responses = h.bus.subscribe(to: Harness.viewResponses)
             let correlation = Correlation(client: 9, request: "my-request")
-            h.bus.publish(.requestNewTodo(NewTodo(title: " Buy milk ", priority: .high, tags: ["#home"])), correlation: correlation)
+            await h.core.publish(h.bus, .requestNewTodo(NewTodo(title: " Buy milk ", priority: .high, tags: ["#home"])), correlation: correlation)
             let answer = await first(from: responses)
             #expect(answer?.correlation == correlation)
             guard case .responseTodoViewModel(let change)? = answer?.view else {
@@ -100,7 +101,7 @@ struct IntegrationTests {
             }
             let final = try #require(await h.detail(.number(1)))
             #expect(final.title == "u" && final.revision == 8 && final.stateText == "open")
-            #expect(h.modelServer.lastChange == 8)
+            #expect(await h.onCore { $0.lastChange } == 8)
         }
     }
 
@@ -141,7 +142,8 @@ struct IntegrationTests {
             #expect(after.asOf == written.asOf)
             #expect(after.todos.first { $0.number == 2 }?.todo.tags == ["a", "b", "c"])
             #expect(await h.list(TodoFilter(status: .deleted))?.todos.map(\.title) == ["three"])
-            #expect(h.modelServer.counts.open == 1 && h.modelServer.counts.completed == 1 && h.modelServer.counts.deleted == 1)
+            let counts = await h.onCore { $0.counts }
+            #expect(counts.open == 1 && counts.completed == 1 && counts.deleted == 1)
             // Change numbers continue where they were.
             #expect(await h.change(.requestReopenTodo(.number(1)))?.sequence == written.asOf + 1)
         }
@@ -194,7 +196,7 @@ struct RefusalTests {
                 #expect(error?.code == .notFound, "\(request)")
             }
             #expect(await h.error(.requestTodoDetail(.number(99)))?.message.contains("#99") == true)
-            #expect(h.modelServer.lastChange == 1)
+            #expect(await h.onCore { $0.lastChange } == 1)
         }
     }
 
@@ -232,7 +234,7 @@ struct RefusalTests {
         try await withHarness { h in
             await h.create("existing")
             let listBefore = try #require(await h.list(TodoFilter(status: .all)))
-            let countsBefore = h.modelServer.counts
+            let countsBefore = await h.onCore { $0.counts }
             let error = try #require(await h.error(invalid.request))
             #expect(error.code == .validation)
             #expect(error.field == invalid.field)
@@ -244,8 +246,9 @@ struct RefusalTests {
             #expect(marker.sequence == listBefore.asOf + 1)
             let listAfter = try #require(await h.list(TodoFilter(status: .all)))
             #expect(listAfter.todos.filter { $0.title != "marker" }.map(\.todo) == listBefore.todos.map(\.todo))
-            #expect(h.modelServer.counts.open == countsBefore.open + 1)
-            #expect(h.modelServer.counts.completed == countsBefore.completed)
+            let countsAfter = await h.onCore { $0.counts }
+            #expect(countsAfter.open == countsBefore.open + 1)
+            #expect(countsAfter.completed == countsBefore.completed)
         }
     }
 }

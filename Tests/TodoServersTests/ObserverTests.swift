@@ -1,5 +1,7 @@
 import EventTestSupport
 import Foundation
+import NIOCore
+import Synchronization
 import Testing
 import TodoEvents
 import TodoModel
@@ -132,11 +134,14 @@ struct ViewModelServerTests {
 
 @Suite("ModelServer alone")
 struct ModelServerTests {
+    /// The loop the server's state is bound to: requests are published there.
+    let core = TestCore.make()
+
     /// A model server on a fresh database, running until `body` returns.
     private func withModelServer(_ body: (EventBus, ModelServer) async throws -> Void) async throws {
         let directory = try TemporaryDirectory()
         let bus = EventBus()
-        let server = try ModelServer(bus: bus, store: try TodoStore(path: directory.databasePath))
+        let server = try ModelServer(bus: bus, store: try TodoStore(path: directory.databasePath), core: core)
         let task = Task { await server.run() }
         do { try await body(bus, server) } catch { task.cancel(); throw error }
         task.cancel()
@@ -147,7 +152,7 @@ struct ModelServerTests {
     private func ask(_ bus: EventBus, _ event: ModelEvent, id: String, sourceLocation: SourceLocation = #_sourceLocation) async -> ModelEvent? {
         let responses = bus.subscribe(to: [.model(.responseTodo), .model(.responseTodos)])
         let correlation = Correlation(client: 0, request: id)
-        bus.publish(event, correlation: correlation)
+        await core.publish(bus, event, correlation: correlation)
         return await first(from: responses, sourceLocation: sourceLocation) { $0.correlation == correlation }?.model
     }
 
@@ -167,8 +172,9 @@ struct ModelServerTests {
             #expect(todo.title == "Buy milk" && todo.notes == "oat" && todo.priority == .high && todo.tags == ["home"])
             #expect(todo.due == LocalDate("2026-12-24"))
             #expect(todo.completedAt == nil && todo.deletedAt == nil && todo.updatedAt == todo.createdAt)
-            #expect(server.lastChange == 1)
-            #expect(server.counts.open == 1 && server.counts.completed == 0 && server.counts.deleted == 0)
+            #expect(await core.run { server.lastChange } == 1)
+            let counts = await core.run { server.counts }
+            #expect(counts.open == 1 && counts.completed == 0 && counts.deleted == 0)
         }
     }
 
@@ -212,7 +218,18 @@ struct ModelServerTests {
             let unchanged = await ask(bus, .requestWriteTodo(.reopen(.number(1))), id: "w4")
             guard case .responseTodo(.unchanged(_, let todo))? = unchanged else { Issue.record("expected unchanged"); return }
             #expect(todo.revision == 1)
-            #expect(server.lastChange == 1)
+            #expect(await core.run { server.lastChange } == 1)
+        }
+    }
+
+    @Test("a write's answer and a read's are published on the core the server is handed, where its state lives, not on the storage thread")
+    func answersOnTheCore() async throws {
+        try await withModelServer { bus, _ in
+            let onCore = Mutex<[Bool]>([])
+            bus.subscribe(to: [.model(.responseTodo), .model(.responseTodos)]) { [core] _ in onCore.withLock { $0.append(core.inEventLoop) } }
+            _ = await ask(bus, .requestWriteTodo(.create(NewTodo(title: "one"))), id: "w1")
+            _ = await ask(bus, .requestReadTodos(.list(TodoFilter())), id: "r1")
+            #expect(onCore.withLock { $0 } == [true, true])
         }
     }
 
@@ -220,7 +237,7 @@ struct ModelServerTests {
     func shutdownEndsRun() async throws {
         let directory = try TemporaryDirectory()
         let bus = EventBus()
-        let server = try ModelServer(bus: bus, store: try TodoStore(path: directory.databasePath))
+        let server = try ModelServer(bus: bus, store: try TodoStore(path: directory.databasePath), core: core)
         let task = Task { await server.run() }
         let answer = await ask(bus, .requestWriteTodo(.create(NewTodo(title: "before"))), id: "w1")
         guard case .responseTodo(.written)? = answer else { Issue.record("expected a write, got \(String(describing: answer))"); return }

@@ -106,7 +106,7 @@ struct PlanningTests {
             _ = await h.change(new("Done already", wait: tomorrow))
             _ = await h.change(.requestCompleteTodo(.number(3)))
             let changes = h.bus.subscribe(to: [.responseTodoViewModel])
-            #expect(h.modelServer.endWaiting(on: tomorrow) == 1)
+            #expect(await h.onCore { $0.endWaiting(on: tomorrow) } == 1)
             let woken = await first(from: changes)
             guard case .responseTodoViewModel(let change)? = woken?.view else {
                 Issue.record("no change: \(String(describing: woken))")

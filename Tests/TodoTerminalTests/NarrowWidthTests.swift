@@ -131,6 +131,28 @@ struct NarrowWidthTests {
         #expect(tags.map { $0.split(separator: " ").last } == ["1", "1"], "\(tags)")
     }
 
+    @Test("under 20 columns list's rows, with colours and without, and the lines of projects and tags are cut at the edge, each keeping its start (COLUMNS=5 list and COLUMNS=6 projects ran past it; outside probe)", arguments: Array(1...19))
+    func narrowerThanARow(columns: Int) throws {
+        for colours in [false, true] {
+            let styler = TextStyler(colours: colours)
+            let lines = TodoTable.render(outline, styler: styler, width: columns)
+            #expect(tooWide(lines.map(plain), columns) == [], "\(columns) columns: \(lines)")
+            #expect(TodoTable.renderText(outline, styler: styler, width: columns) == lines.joined(separator: "\n"))
+            let next = TodoTable(rows: todos.map { TodoViewModel($0, today: today) }, styler: styler, maximumTitleWidth: columns).render(width: columns)
+            #expect(tooWide(next.map(plain), columns) == [], "\(columns) columns: \(next)")
+        }
+        let tallied = [todo(1, "a", tags: ["home"], project: "家のこと.garden"), todo(2, "b", tags: ["home"], completed: true, project: "work")]
+        let projects = ReportView.projects(ProjectTally.tallies(of: tallied), width: columns, styler: TextStyler(colours: false))
+        #expect(tooWide(projects, columns) == [], "\(columns) columns: \(projects)")
+        let tags = ReportView.tags(TagTally.tallies(of: tallied), width: columns, styler: TextStyler(colours: false))
+        #expect(tooWide(tags, columns) == [], "\(columns) columns: \(tags)")
+    }
+
+    /// `line` without its colours.
+    private func plain(_ line: String) -> String {
+        line.replacing(/\u{1B}\[[0-9;]*m/, with: "")
+    }
+
     @Test("every line of watch fits at any width from 1: rows, the marker, the detail and history panes, prompts, messages and the keys' page (under 18 columns lines ran past the edge; outside probe)", arguments: Array(1...40))
     func watch(columns: Int) {
         let renderer = WatchRenderer(styler: TextStyler(colours: false))

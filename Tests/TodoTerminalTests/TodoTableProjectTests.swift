@@ -36,4 +36,37 @@ struct TodoTableProjectTests {
             #expect(shown.allSatisfy { TerminalText.width($0) <= width } && shown[0].contains("tomorrow"), "\(width): \(shown)")
         }
     }
+
+    /// `todos` as `todoctl list` draws them at `width`, with the columns it left out.
+    private func listed(_ todos: [Todo], width: Int) -> (lines: [String], leftOut: [TodoColumn]) {
+        let outline = TodoOutline(TodoViewModelList(filter: TodoFilter(), todos: todos.map { TodoViewModel($0, today: today) }, asOf: 1))
+        let (text, leftOut) = TodoTable.fittedText(outline, styler: plain, width: width)
+        return (text.split(separator: "\n").map(String.init), leftOut)
+    }
+
+    @Test("from 30 to 56 columns a 36-column project takes at most a fifth of the width or, under 33, is left out and named; the tags keep at least +N (outside probe: the project took 36, the tags went without a word)", arguments: Array(30...56))
+    func projectBounded(width: Int) throws {
+        let project = "household.renovation.kitchen.cabinet"
+        let (lines, leftOut) = listed([
+            todo(1, "Order the cabinet doors", due: today.adding(days: 1), tags: ["shop", "diy"], project: project),
+            todo(2, "Call the carpenter", due: today.adding(days: 2), tags: ["phone"]),
+        ], width: width)
+        #expect(leftOut == (width < 33 ? [.project] : []), "\(width): \(leftOut) \(lines)")
+        #expect(lines.allSatisfy { TerminalText.width($0) <= width }, "\(width): \(lines)")
+        let first = try #require(lines.first)
+        #expect(first.hasSuffix("#shop +1") || first.hasSuffix("+2") || first.hasSuffix("#shop #diy"), "\(width): \(first)")
+        #expect(lines[1].hasSuffix("#phone") || lines[1].hasSuffix("+1"), "\(width): \(lines[1])")
+        guard width >= 33 else { return #expect(!first.contains("hous"), "\(width): \(first)") }
+        let shownProject = try #require(first.split(separator: " ").first { $0.hasPrefix("hous") })
+        #expect(TerminalText.width(shownProject) <= max(8, width / 5) && shownProject.hasSuffix("…"), "\(width): \(shownProject)")
+    }
+
+    @Test("the columns a narrow list leaves out are named, as --columns names its own: the project, then the tags, then the due date", arguments: [
+        (40, [TodoColumn]()), (28, [.project]), (24, [.project, .tags]), (17, [.project, .due, .tags]),
+    ])
+    func leftOutNamed(width: Int, expected: [TodoColumn]) {
+        let (lines, leftOut) = listed([todo(1, "Order the cabinet doors", due: today.adding(days: 1), tags: ["shop"], project: "home.kitchen")], width: width)
+        #expect(leftOut == expected, "\(width): \(leftOut) \(lines)")
+        #expect(lines.allSatisfy { TerminalText.width($0) <= width }, "\(width): \(lines)")
+    }
 }

@@ -49,8 +49,8 @@ struct WatchPlanningEditTests {
         #expect(screen.mode == .prompting(.parent(id, revision: 1), LineEditor("two")))
         #expect(screen.message?.contains("is not a todo number") == true)
         _ = screen.handle(.escape)
-        #expect(enter("someday", after: "w", on: &screen) == nil)
-        #expect(screen.mode == .prompting(.wait(id, revision: 1), LineEditor("someday")))
+        #expect(enter("whenever", after: "w", on: &screen) == nil)
+        #expect(screen.mode == .prompting(.wait(id, revision: 1), LineEditor("whenever")))
         #expect(screen.message?.contains("is not a date") == true)
     }
 

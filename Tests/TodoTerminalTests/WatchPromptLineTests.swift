@@ -106,6 +106,31 @@ struct WatchPromptLineTests {
         #expect(promptLine(screen)?.text == "add: ▏東京大阪名古屋", "\(String(describing: promptLine(screen)?.text))")
     }
 
+    @Test("below 20 columns the prompt scrolls in the terminal's own columns: the cursor stays on screen at each end of a long line (outside probe: it went past the edge)", arguments: Array(4...19))
+    func narrowTerminalKeepsCursor(columns: Int) throws {
+        var screen = screen([todo(1, "Buy bread")], columns: columns)
+        let renderer = WatchRenderer(styler: TextStyler(colours: false))
+        func drawnPrompt() -> String? {
+            renderer.render(screen).map { $0.replacingOccurrences(of: "\u{1B}[7m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "") }
+                .first { $0.contains("▏") }
+        }
+        for key in ["a", "e"] {
+            _ = screen.handle(.character(Character(key)))
+            type("a long line typed into a narrow terminal", into: &screen)
+            let end = try #require(drawnPrompt(), "\(key) at \(columns): \(renderer.render(screen))")
+            #expect(end.hasSuffix("▏"), "\(end)")
+            #expect(TerminalText.width(end) <= columns, "\(end)")
+            _ = screen.handle(.home)
+            let start = try #require(drawnPrompt(), "\(key) at \(columns) after Home: \(renderer.render(screen))")
+            #expect(TerminalText.width(start) <= columns, "\(start)")
+            _ = screen.handle(.escape)
+        }
+        // Where the label leaves the text 5 columns, it stays.
+        _ = screen.handle(.character("a"))
+        type("xyz", into: &screen)
+        #expect(drawnPrompt() == (columns >= 11 ? "add: xyz▏" : columns >= 4 ? "xyz▏" : nil), "\(String(describing: drawnPrompt()))")
+    }
+
     @Test("Ctrl-C leaves a prompt and keeps watch; while browsing it quits")
     func controlCInPrompt() {
         var screen = screen([todo(1, "Buy bread")])

@@ -39,6 +39,26 @@ struct DueDateParserTests {
         #expect(DueDateParser.impossibility(of: text) == "\(text): todod keeps days, not times of day, yet: give today or tomorrow", "\(String(describing: DueDateParser.impossibility(of: text)))")
     }
 
+    @Test("a day with a time of day says that times are not kept yet and gives the day alone (it got the generic list of forms)", arguments: [
+        "2026-12-24T10:00", "2026-12-24t10:00", "2026-12-24 10:00", "2026-12-24T10:00:30",
+    ])
+    func dayWithTime(text: String) {
+        #expect(DueDateParser.parse(text, today: today) == nil)
+        #expect(
+            DueDateParser.impossibility(of: text) == "\(text): todod keeps days, not times of day, yet: give the day alone, 2026-12-24",
+            "\(String(describing: DueDateParser.impossibility(of: text)))")
+        #expect(DueDateParser.impossibility(of: "2026-02-30T10:00") == nil, "a day that does not exist is no day to give")
+    }
+
+    @Test("someday and later, Taskwarrior's far-off day, say that there is none here and what to give instead", arguments: ["someday", "later", "Someday"])
+    func farOffDay(text: String) {
+        #expect(DueDateParser.parse(text, today: today) == nil)
+        #expect(
+            DueDateParser.impossibility(of: text)
+                == "\(text): todod has no far-off day (Taskwarrior's someday and later): leave the date out, or give a day such as eoy or +3m",
+            "\(String(describing: DueDateParser.impossibility(of: text)))")
+    }
+
     @Test("on a Wednesday, next mon is in next week and mon is the coming one")
     func nextWeekday() {
         let wednesday = day("2026-11-25")

@@ -208,6 +208,18 @@ struct TaskwarriorWordsTests {
         #expect(refusal(line) == message)
     }
 
+    @Test("due: with a time of day and wait:someday say what todod keeps and what to give, not the generic list (outside probe)")
+    func timeOfDayAndSomeday() throws {
+        let timed = try #require(refusal("x due:2026-12-24T10:00"))
+        #expect(timed == "due:2026-12-24T10:00: todod keeps days, not times of day, yet: give the day alone, 2026-12-24", "\(timed)")
+        let someday = try #require(refusal("x wait:someday"))
+        #expect(
+            someday == "wait:someday: todod has no far-off day (Taskwarrior's someday and later): leave the date out, or give a day such as eoy or +3m",
+            "\(someday)")
+        let later = try #require(refusal("x due:later"))
+        #expect(later.hasPrefix("due:later: todod has no far-off day"), "\(later)")
+    }
+
     @Test("a date that does not read says so, suggests the word meant and lists what is accepted")
     func unreadableDate() throws {
         let message = try #require(refusal("x due:tomorow"))

@@ -95,4 +95,19 @@ struct TodoSortTests {
         #expect(got == [5, 4])
         #expect(more == 3)
     }
+
+    @Test("a key by Taskwarrior's name (description) or mistyped (priorty) is refused with the key meant (outside probe)")
+    func meantKeys() {
+        #expect {
+            try TodoSort("-description")
+        } throws: { error in
+            let text = (error as? TodoSort.UnknownKey)?.description ?? ""
+            return text.hasPrefix("unknown sort key 'description' in --sort -description; did you mean title? (Taskwarrior's description is todoctl's title) the keys are")
+        }
+        #expect {
+            try TodoSort("due,priorty")
+        } throws: { error in
+            ((error as? TodoSort.UnknownKey)?.description ?? "").contains("; did you mean priority? the keys are")
+        }
+    }
 }
