@@ -104,7 +104,7 @@ struct TodoStoreTests {
         // What todod 0.1.0 left: its tables and GRDB's record of the first migration, no mark.
         let old = directory.url.appendingPathComponent("old.sqlite").path
         try FileManager.default.copyItem(atPath: new, toPath: old)
-        try sqlite3(old, "PRAGMA application_id = 0; DROP TABLE journal; DROP TABLE replica; DELETE FROM grdb_migrations WHERE identifier != 'v1: todos and counters';"
+        try sqlite3(old, "PRAGMA application_id = 0; DROP TABLE journal; DROP TABLE replica; DROP TABLE pending; DROP TABLE conflict; DELETE FROM grdb_migrations WHERE identifier != 'v1: todos and counters';"
             + "DROP INDEX todo_parent; DROP INDEX todo_previous; ALTER TABLE todo DROP COLUMN recurrence; ALTER TABLE todo DROP COLUMN parent;"
             + "ALTER TABLE todo DROP COLUMN wait; ALTER TABLE todo DROP COLUMN previous; ALTER TABLE todo DROP COLUMN foreignFields; ALTER TABLE todo DROP COLUMN annotations; ALTER TABLE todo DROP COLUMN project;"
             + "ALTER TABLE todo DROP COLUMN started;")

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TodoModel
+
+/// A change made while the shared store was away, made again on the store's todo, field by field.
+@Suite("Offline changes rebased")
+struct OfflineRebaseTests {
+    static let t0 = Date(millisecondsSince1970: 1_780_000_000_000)
+    static let base = Todo(number: 1, title: "Call plumber", notes: "boiler", createdAt: t0, revision: 3)
+
+    /// `base` with `edit` made, one revision on, at `minutes` past t0.
+    static func edited(_ todo: Todo = base, minutes: Double, _ edit: (inout Todo) -> Void) -> Todo {
+        var todo = todo
+        edit(&todo)
+        todo.revision += 1
+        todo.updatedAt = t0.addingTimeInterval(minutes * 60)
+        return todo
+    }
+
+    @Test("a field only this machine changed takes its value; the store's other fields stay; the revision follows the store's")
+    func otherFieldsMerge() {
+        let local = Self.edited(minutes: 1) { $0.title = "Call the plumber" }
+        let theirs = Self.edited(minutes: 2) { $0.priority = .high }
+        let outcome = OfflineRebase.rebase(before: Self.base, after: local, onto: theirs)
+        #expect(outcome.conflicts.isEmpty)
+        #expect(outcome.todo?.title == "Call the plumber")
+        #expect(outcome.todo?.priority == .high)
+        #expect(outcome.todo?.revision == theirs.revision + 1)
+    }
+
+    @Test("a field changed on both sides keeps the store's value and is a conflict; nothing left to change writes nothing")
+    func sameFieldConflicts() {
+        let local = Self.edited(minutes: 1) { $0.title = "here" }
+        let theirs = Self.edited(minutes: 2) { $0.title = "there" }
+        let outcome = OfflineRebase.rebase(before: Self.base, after: local, onto: theirs)
+        #expect(outcome.conflicts == [.title])
+        #expect(outcome.todo == nil)
+    }
+
+    @Test("the same value on both sides is no conflict")
+    func sameValueAgrees() {
+        let local = Self.edited(minutes: 1) { $0.notes = "boiler, Tuesday" }
+        let theirs = Self.edited(minutes: 2) { $0.notes = "boiler, Tuesday" }
+        let outcome = OfflineRebase.rebase(before: Self.base, after: local, onto: theirs)
+        #expect(outcome.conflicts.isEmpty)
+        #expect(outcome.todo == nil)
+    }
+
+    @Test("completed, or deleted, on both sides at different times agree: the store's time stays")
+    func bothCompletedAgree() {
+        for field in [TodoField.completedAt, .deletedAt] {
+            let local = Self.edited(minutes: 1) { field == .completedAt ? ($0.completedAt = Self.t0) : ($0.deletedAt = Self.t0) }
+            let later = Self.t0.addingTimeInterval(300)
+            let theirs = Self.edited(minutes: 5) { field == .completedAt ? ($0.completedAt = later) : ($0.deletedAt = later) }
+            let outcome = OfflineRebase.rebase(before: Self.base, after: local, onto: theirs)
+            #expect(outcome.conflicts.isEmpty, "\(field)")
+            #expect(outcome.todo == nil, "\(field)")
+        }
+    }
+
+    @Test("an edit here of a todo deleted there: it stays deleted, with the edit")
+    func editOfADeletedTodo() {
+        let local = Self.edited(minutes: 1) { $0.notes = "ask for Tuesday" }
+        let theirs = Self.edited(minutes: 2) { $0.deletedAt = Self.t0 }
+        let outcome = OfflineRebase.rebase(before: Self.base, after: local, onto: theirs)
+        #expect(outcome.conflicts.isEmpty)
+        #expect(outcome.todo?.isDeleted == true)
+        #expect(outcome.todo?.notes == "ask for Tuesday")
+    }
+}
