@@ -35,7 +35,7 @@ extension WireEncoder {
         switch frame.event {
         case .responseTodoDetail(let detail) where detail.parentTodo == nil && detail.subtasks.isEmpty:
             // A detail without parent or subtasks is its todo's JSON (`TodoDetailViewModel.encode`).
-            out.splice(try EncodedTodoCache.shared.bytes(of: detail.todo))
+            out.splice(try EncodedTodoCache.bytes(of: detail.todo))
         case .responseTodoViewModels(let list): try out.list(list)
         case .responseTodoViewModel(let change): try out.change(change)
         default: return nil
@@ -119,7 +119,7 @@ struct SplicedJSON {
         text.raw("{")
         if !list.context.isEmpty {
             text.raw("\"context\":")
-            spliceArray(try EncodedTodoCache.shared.bytes(of: list.context, shape))
+            spliceArray(try EncodedTodoCache.bytes(of: list.context, shape))
             text.raw(",")
         }
         text.raw("\"filter\":")
@@ -131,7 +131,7 @@ struct SplicedJSON {
         text.raw(",\"seq\":")
         text.integer(list.asOf)
         text.raw(",\"todos\":")
-        spliceArray(try EncodedTodoCache.shared.bytes(of: list.todos, shape))
+        spliceArray(try EncodedTodoCache.bytes(of: list.todos, shape))
         text.raw("}")
     }
 
@@ -154,7 +154,7 @@ struct SplicedJSON {
             text.integer(step)
         }
         text.raw(",\"todo\":")
-        splice(try EncodedTodoCache.shared.bytes(of: change.todo.todo))
+        splice(try EncodedTodoCache.bytes(of: change.todo.todo))
         text.raw("}")
     }
 }
