@@ -66,8 +66,6 @@ struct SplicedJSON {
     /// The length of the pieces, but for `text`.
     private var piecesByteCount = 0
 
-    var byteCount: Int { piecesByteCount + text.bytes.count }
-
     /// Bytes encoded before, as they are.
     mutating func splice(_ bytes: [UInt8]) {
         endRun()
@@ -96,19 +94,38 @@ struct SplicedJSON {
         text = JSONOutput()
     }
 
-    /// Appends the JSON to `sink`, after room for all of it is reserved.
-    mutating func write<Sink: JSONSink>(into sink: inout Sink) {
+    /// Appends the JSON to `buffer` in one go, into room made for all of it (and the newline).
+    /// Appended piece by piece, each row and the comma before it passed the buffer's
+    /// exclusivity and capacity checks, 290 instructions a row: a quarter of the daemon's
+    /// instructions answering a list of 100 (callgrind). Every copy is checked against the
+    /// room first, so a miscounted length stops the daemon rather than write past it.
+    mutating func write(into buffer: inout ByteBuffer) {
         endRun()
-        sink.reserve(piecesByteCount)
-        for piece in pieces {
-            switch piece {
-            case .bytes(let bytes): sink.append(contentsOf: bytes)
-            case .elements(let elements):
-                for index in elements.indices {
-                    if index > elements.startIndex { sink.append(UInt8(ascii: ",")) }
-                    sink.append(contentsOf: elements[index])
+        let pieces = pieces
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: piecesByteCount + 1) { room in
+            var at = 0
+            func put(_ bytes: [UInt8]) {
+                bytes.withUnsafeBytes { bytes in
+                    precondition(at + bytes.count <= room.count, "a spliced frame is longer than it counted")
+                    UnsafeMutableRawBufferPointer(rebasing: room[at..<at + bytes.count]).copyMemory(from: bytes)
+                }
+                at += bytes.count
+            }
+            for piece in pieces {
+                switch piece {
+                case .bytes(let bytes): put(bytes)
+                case .elements(let elements):
+                    for index in elements.indices {
+                        if index > elements.startIndex {
+                            precondition(at < room.count, "a spliced frame is longer than it counted")
+                            room[at] = UInt8(ascii: ",")
+                            at += 1
+                        }
+                        put(elements[index])
+                    }
                 }
             }
+            return at
         }
     }
 
