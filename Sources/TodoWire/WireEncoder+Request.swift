@@ -47,19 +47,8 @@ extension WireEncoder {
             .requestReopenTodo(let ref), .requestToggleComplete(let ref), .requestDeleteTodo(let ref),
             .requestRestoreTodo(let ref):
             return { $0.reference(ref) }
-        case .requestTodoViewModels(let filter) where filter == TodoFilter(status: filter.status, pressingOn: filter.pressingOn, rows: filter.rows):
-            return { out in
-                out.raw("{")
-                if let pressingOn = filter.pressingOn {
-                    out.raw("\"pressingOn\":")
-                    out.string(pressingOn.description)
-                    out.raw(",")
-                }
-                if filter.rows { out.raw("\"rows\":true,") }
-                out.raw("\"status\":")
-                out.string(filter.status.rawValue)
-                out.raw("}")
-            }
+        case .requestTodoViewModels(let filter) where JSONOutput.isPlain(filter):
+            return { _ = $0.plainFilter(filter) }
         case .requestNewTodo(let new) where new.recurrence == nil:
             return { $0.newTodo(new) }
         default:
@@ -69,6 +58,29 @@ extension WireEncoder {
 }
 
 extension JSONOutput {
+    /// Whether `plainFilter` writes `filter`: a status, and maybe a day (`next`) and rows,
+    /// as the filters of `todoctl list` and `next` are.
+    static func isPlain(_ filter: TodoFilter) -> Bool {
+        filter == TodoFilter(status: filter.status, pressingOn: filter.pressingOn, rows: filter.rows)
+    }
+
+    /// `TodoFilter`'s conformance for a plain filter (`isPlain`): status, and pressingOn and
+    /// rows when set, sorted; false, writing nothing, for any other filter.
+    mutating func plainFilter(_ filter: TodoFilter) -> Bool {
+        guard JSONOutput.isPlain(filter) else { return false }
+        raw("{")
+        if let pressingOn = filter.pressingOn {
+            raw("\"pressingOn\":")
+            string(pressingOn.description)
+            raw(",")
+        }
+        if filter.rows { raw("\"rows\":true,") }
+        raw("\"status\":")
+        string(filter.status.rawValue)
+        raw("}")
+        return true
+    }
+
     /// A number as a number, anything else (a UUID, a prefix) as its text (`TodoRef.encode`).
     fileprivate mutating func reference(_ ref: TodoRef) {
         if case .number(let number) = ref { integer(number) } else { string(ref.description) }

@@ -47,17 +47,17 @@ final class WireEncoder: Encoder {
         case let number as UInt64: return scratch.piece { $0.integer(number) }
         case let flag as Bool: return scratch.piece { $0.raw(flag ? "true" : "false") }
         case let date as Date: return scratch.piece { $0.instant(date) }
-        case let row as TodoViewModel: return .bytes(try EncodedTodoCache.shared.bytes(of: row.todo))
-        case let todo as Todo: return .bytes(try EncodedTodoCache.shared.bytes(of: todo))
+        case let row as TodoViewModel: return .bytes(try EncodedTodoCache.bytes(of: row.todo))
+        case let todo as Todo: return .bytes(try EncodedTodoCache.bytes(of: todo))
         // A detail without parent or subtasks is its todo's JSON (`TodoDetailViewModel.encode`):
         // its cached bytes, where encoding its fields was a quarter of the daemon's time
         // answering `show` (perf `-e cpu-clock`).
         case let detail as TodoDetailViewModel where detail.parentTodo == nil && detail.subtasks.isEmpty:
-            return .bytes(try EncodedTodoCache.shared.bytes(of: detail.todo))
+            return .bytes(try EncodedTodoCache.bytes(of: detail.todo))
         // A list's rows: the cache looked up once for all of them, not once a row.
-        case let rows as [TodoViewModel]: return .array(EncodedArray(elements: try EncodedTodoCache.shared.bytes(of: rows).map(EncodedValue.bytes)))
+        case let rows as [TodoViewModel]: return .array(EncodedArray(elements: try EncodedTodoCache.bytes(of: rows).map(EncodedValue.bytes)))
         // A list's rows in the row shape (`TodoFilter.rows`), from the cache's rows alike.
-        case let rows as TodoRows: return .array(EncodedArray(elements: try EncodedTodoCache.shared.bytes(of: rows.rows, .row).map(EncodedValue.bytes)))
+        case let rows as TodoRows: return .array(EncodedArray(elements: try EncodedTodoCache.bytes(of: rows.rows, .row).map(EncodedValue.bytes)))
         default:
             let child = WireEncoder(scratch: scratch, codingPath: codingPath + [key])
             try value.encode(to: child)

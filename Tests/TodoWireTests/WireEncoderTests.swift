@@ -129,6 +129,68 @@ struct WireEncoderTests {
         }
     }
 
+    @Test("the answers the daemon sends most are written from their members, the rest through the conformances")
+    func writesHotAnswersFromMembers() throws {
+        let parent = TodoDetailViewModel(WireEncoderTests.full, parent: WireEncoderTests.plain, subtasks: [])
+        let quick: [Event] = [
+            .responseTodoDetail(TodoDetailViewModel(WireEncoderTests.full)),
+            .responseTodoViewModels(TodoViewModelList(filter: TodoFilter(), todos: [TodoViewModel(WireEncoderTests.plain)], asOf: 3)),
+            .responseTodoViewModels(TodoViewModelList(filter: TodoFilter(tag: "home", rows: true), todos: [], asOf: 3)),
+            .responseTodoViewModel(TodoChange(kind: .created, todo: TodoViewModel(WireEncoderTests.plain), sequence: 4)),
+        ]
+        for event in quick {
+            #expect(try WireEncoder.quickResponse(WireFrame(event: event, id: "r1", client: 2)) != nil, "\(event)")
+        }
+        let conformance: [WireFrame] = [
+            WireFrame(event: .responseTodoDetail(parent), id: "r1", client: 2),
+            WireFrame(event: .responseError(TodoError(.validation, "title: empty", field: "title")), id: "r1", client: 2),
+            WireFrame(event: .responseHello(ServerHello(protocolVersion: 1, serverVersion: "0.1.0", client: 1, sequence: 0))),
+            WireFrame(event: .responseTodoDetail(TodoDetailViewModel(WireEncoderTests.full)), id: "r1", program: "todoctl"),
+        ]
+        for frame in conformance {
+            #expect(try WireEncoder.quickResponse(frame) == nil, "\(frame)")
+        }
+    }
+
+    @Test("the requests the daemon reads most are read from their members")
+    func readsHotRequestsFromMembers() throws {
+        let lines = [
+            #"{"event":"requestTodoDetail","id":"bench","data":1}"#,
+            #"{"event":"requestTodoViewModels","id":"bench","data":{}}"#,
+            #"{"event":"requestTodoViewModels","data":{"pressingOn":"2026-11-26","rows":true,"status":"all"}}"#,
+            #"{"event":"requestCompleteTodo","data":"fc1cd20f","program":"todoctl","step":4}"#,
+            // A filter with conditions is read through TodoFilter's conformance, inside the frame read here.
+            #"{"event":"requestTodoViewModels","data":{"search":"sand"}}"#,
+        ]
+        for line in lines {
+            let document = try JSONDocument(bytes: Array(line.utf8), limits: .request)
+            #expect(WireDecoder(document: document).quickRequestFrame() != nil, "\(line)")
+        }
+        let conformance = [
+            #"{"event":"requestNewTodo","data":{"title":"x"}}"#,
+            #"{"event":"requestUpdateTodoDetail","data":{"ref":1,"edit":{}}}"#,
+            #"{"event":"requestStatus"}"#,
+        ]
+        for line in conformance {
+            let document = try JSONDocument(bytes: Array(line.utf8), limits: .request)
+            #expect(WireDecoder(document: document).quickRequestFrame() == nil, "\(line)")
+        }
+    }
+
+    @Test("an id over the limit is refused however its request is read")
+    func refusesLongIDOnQuickRequests() {
+        let id = String(repeating: "x", count: WireProtocol.maximumIDBytes + 1)
+        for event in [#""requestTodoDetail","data":1"#, #""requestTodoViewModels","data":{}"#, #""requestNewTodo","data":{"title":"x"}"#] {
+            let line = #"{"event":\#(event),"id":"\#(id)"}"#
+            guard case .failure(let rejected) = codec.decodeRequest(ByteBuffer(string: line)) else {
+                Issue.record("\(event): a long id was taken")
+                continue
+            }
+            #expect(rejected.id == nil)
+            #expect(rejected.error.message.contains("the id is \(id.utf8.count) bytes"))
+        }
+    }
+
     @Test("the room reserved for every event is exactly the length written", arguments: frames + slowFrames)
     func reservesItsExactLength(_ frame: WireFrame) throws {
         let encoder = WireEncoder(scratch: EncodingScratch())
@@ -387,6 +449,22 @@ struct WireEncoderTests {
             #"{"event":"requestTodoViewModels","data":[]}"#,
             #"{"event":"requestNewTodo","data":{"title":"x"}}"#,
             #"{"event":null,"data":1}"#,
+            // Plain filters (`WireDecoder.plainFilter`), and near misses the conformance reads or refuses.
+            #"{"event":"requestTodoViewModels","id":"bench","data":{}}"#,
+            #"{"event":"requestTodoViewModels","data":{"status":"completed","rows":true}}"#,
+            #"{"event":"requestTodoViewModels","data":{"rows":false,"status":"deleted"}}"#,
+            #"{"event":"requestTodoViewModels","data":{"pressingOn":"2026-11-26","rows":true,"status":"open"}}"#,
+            #"{"event":"requestTodoViewModels","data":{"pressingOn":"2026-02-30"}}"#,
+            #"{"event":"requestTodoViewModels","data":{"pressingOn":"2026-1-26"}}"#,
+            #"{"event":"requestTodoViewModels","data":{"pressingOn":null,"status":null}}"#,
+            #"{"event":"requestTodoViewModels","data":{"status":3}}"#,
+            #"{"event":"requestTodoViewModels","data":{"rows":"yes"}}"#,
+            #"{"event":"requestTodoViewModels","data":{"status":"all","later":{"a":1}}}"#,
+            #"{"event":"requestTodoViewModels","data":{"st\u0061tus":"all"}}"#,
+            #"{"event":"requestTodoViewModels","data":{"tag":"home","status":"all"}}"#,
+            #"{"event":"requestTodoDetail","data":9223372036854775807}"#,
+            #"{"event":"requestTodoDetail","data":9223372036854775808}"#,
+            #"{"event":"requestTodoDetail","data":1e2}"#,
           ])
     func quickRequestsAsConformance(_ line: String) throws {
         let quick = codec.decodeRequest(ByteBuffer(string: line))
