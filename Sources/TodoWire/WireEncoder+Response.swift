@@ -152,7 +152,7 @@ struct SplicedJSON {
         text.raw("}")
     }
 
-    /// `TodoChange`'s conformance: change, further (when any), seq, step (when set), todo.
+    /// `TodoChange`'s conformance: change, further (when any), seq, step (when set), todo, unshared (when set).
     mutating func change(_ change: TodoChange) throws {
         text.raw("{\"change\":")
         text.string(change.kind.rawValue)
@@ -172,6 +172,10 @@ struct SplicedJSON {
         }
         text.raw(",\"todo\":")
         splice(try EncodedTodoCache.bytes(of: change.todo.todo))
+        if let unshared = change.unshared {
+            text.raw(",\"unshared\":")
+            text.string(unshared)
+        }
         text.raw("}")
     }
 }

@@ -81,6 +81,9 @@ struct WireEncoderTests {
                 further: [TodoChange(kind: .created, todo: TodoViewModel(plain), sequence: 8),
                           TodoChange(kind: .deleted, todo: TodoViewModel(old), sequence: 9)])), id: "r1", client: 4),
             WireFrame(event: .responseTodoViewModel(TodoChange(kind: .completed, todo: TodoViewModel(plain), sequence: 12, step: 10)), id: "r2", client: 4),
+            // Kept on the daemon's machine while its shared store is away, saying why.
+            WireFrame(event: .responseTodoViewModel(TodoChange(kind: .created, todo: TodoViewModel(plain), sequence: 13,
+                                                               unshared: "the connection to PostgreSQL was closed \"now\"")), id: "r3", client: 4),
         ]
         for kind in TodoChange.Kind.allCases {
             frames.append(WireFrame(event: .responseTodoViewModel(TodoChange(kind: kind, todo: TodoViewModel(full), sequence: 5)), id: "c", client: 4))
