@@ -119,18 +119,7 @@ extension OfflineSharingTests {
         let server = try await PostgresServer.start()
         let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
         // The first commit of a "slow…" todo sleeps 20 s in PostgreSQL: the push's, here.
-        _ = try await server.psql("""
-            CREATE SEQUENCE slow_once;
-            CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF NEW.entry->'after'->>'title' LIKE 'slow%' THEN
-                    IF nextval('slow_once') = 1 THEN PERFORM pg_sleep(20); END IF;
-                END IF;
-                RETURN NULL;
-            END $$;
-            CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON journal DEFERRABLE INITIALLY DEFERRED
-                FOR EACH ROW EXECUTE FUNCTION slow_commit();
-            """)
+        try await server.slowTheFirstCommitOfASlowTodo()
         let before = try await daemon.todoctl("add", "before")
         #expect(before.status == 0, "\(before.stderr)")
         try await server.stopServer()
@@ -140,8 +129,7 @@ extension OfflineSharingTests {
         }
         try await server.startServer()
         // The daemon shares them once it reconnects: killed while PostgreSQL commits them.
-        try await server.awaitValue(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'todod' AND query = 'COMMIT' AND wait_event = 'PgSleep'", "1", timeout: 60)
+        try await server.awaitSlowCommit()
         kill(daemon.pid, SIGKILL)
         _ = try await daemon.waitForExit()
         try await server.awaitValue("SELECT count(*) FROM todo", "3", timeout: 60)

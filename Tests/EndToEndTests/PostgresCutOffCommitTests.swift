@@ -12,26 +12,8 @@ struct PostgresCutOffCommitTests {
     private func slowCommits() async throws -> (PostgresServer, DaemonProcess) {
         let server = try await PostgresServer.start()
         let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        _ = try await server.psql("""
-            CREATE SEQUENCE slow_once;
-            CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                -- Once: a change kept on the machine while the store was away is shared later, quickly (nextval is not rolled back).
-                IF NEW.entry->'after'->>'title' LIKE 'slow%' THEN
-                    IF nextval('slow_once') = 1 THEN PERFORM pg_sleep(20); END IF;
-                END IF;
-                RETURN NULL;
-            END $$;
-            CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON journal DEFERRABLE INITIALLY DEFERRED
-                FOR EACH ROW EXECUTE FUNCTION slow_commit();
-            """)
+        try await server.slowTheFirstCommitOfASlowTodo()
         return (server, daemon)
-    }
-
-    /// Waits until a COMMIT sleeps in the trigger.
-    private func awaitSlowCommit(on server: PostgresServer) async throws {
-        try await server.awaitValue(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'todod' AND query = 'COMMIT' AND wait_event = 'PgSleep'", "1")
     }
 
     @Test("the daemon gives up waiting for a COMMIT that PostgreSQL then makes: it asks, learns it was written, and says so")
@@ -55,7 +37,7 @@ struct PostgresCutOffCommitTests {
     func cutOffBeforeTheCommit() async throws {
         let (server, daemon) = try await slowCommits()
         async let adding = daemon.todoctl("add", "slow and lost")
-        try await awaitSlowCommit(on: server)
+        try await server.awaitSlowCommit()
         _ = try await server.psql(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'todod' AND query = 'COMMIT'")
         let added = try await adding
@@ -75,7 +57,7 @@ struct PostgresCutOffCommitTests {
     func cutOffByAFastShutdown() async throws {
         let (server, daemon) = try await slowCommits()
         async let adding = daemon.todoctl("add", "slow and stopped")
-        try await awaitSlowCommit(on: server)
+        try await server.awaitSlowCommit()
         try await server.stopServer()
         let added = try await adding
         #expect(added.status == 0, "\(added.stderr)")
@@ -96,7 +78,7 @@ struct PostgresCutOffCommitTests {
         defer { events.stopNow() }
         try await awaitClients(2, on: daemon)
         async let adding = run("todoctl", ["add", "slow and in doubt"], environment: daemon.environment, timeout: 90)
-        try await awaitSlowCommit(on: server)
+        try await server.awaitSlowCommit()
         // The session's process killed, as a crash would (no word to the daemon), while the
         // postmaster is frozen: the daemon cannot reconnect to ask, and gives up after its deadline.
         let processes = try await server.processes()
