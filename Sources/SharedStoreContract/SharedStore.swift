@@ -86,10 +86,14 @@ public struct SharedStoreError: Error, CustomStringConvertible, Sendable, Equata
 
     public let message: String
     public let kind: Kind
+    /// Why the store could not be reached, in PostgreSQL's or the network's words, without
+    /// the advice around it: what a write kept on this machine meanwhile says.
+    public let cause: String?
 
-    public init(_ message: String, kind: Kind = .failed) {
+    public init(_ message: String, kind: Kind = .failed, cause: String? = nil) {
         self.message = message
         self.kind = kind
+        self.cause = cause
     }
 
     public var description: String { message }

@@ -27,7 +27,8 @@ extension PostgresStore {
         } catch {
             let unreachable = isUnreachable(error)
             let advice = unreachable ? "\(nothing); \(whenUnreachable)" : refusalAdvice(error, nothing: nothing)
-            throw SharedStoreError("could not \(what): \(reason(error)); \(advice)", kind: unreachable ? .unreachable : .failed)
+            throw SharedStoreError("could not \(what): \(reason(error)); \(advice)", kind: unreachable ? .unreachable : .failed,
+                                   cause: unreachable ? reason(error) : nil)
         }
     }
 

@@ -153,7 +153,7 @@ public final class ReplicaSync: Sendable {
                 """, kind: .unreachable)
         }
         if state.withLock({ $0.notReplica }) != nil { throw error }
-        let reason = shared.status.problem ?? error.message
+        let reason = shared.status.problem ?? error.cause ?? error.message
         let results = try pending.commit(mutations, at: now, by: authors, steps: steps).map { $0.unshared(because: reason) }
         let written = results.reduce(0) { count, result in if case .written(_, let changes) = result { count + changes.count } else { count } }
         if written > 0 {
