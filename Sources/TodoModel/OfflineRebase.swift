@@ -3,7 +3,8 @@ import Foundation
 /// A change made while the shared store was away, taken onto the todo as the store holds
 /// it now, field by field as undo works: a field the change set and nobody else changed
 /// since takes the change's value; a field changed on both sides keeps the store's value,
-/// and the change's is a conflict, kept for the user to take (`OfflineConflict`).
+/// and the change's is a conflict, kept for the user to take (`OfflineConflict`); tags and
+/// annotations are sets, as on one machine: what each side added or took away is kept.
 ///
 /// Both sides completing (or deleting) a todo agree, at whatever time each did it: that is
 /// no conflict, and the store's time stays. Pure: the replica's sync reads the todos and
@@ -27,6 +28,12 @@ public enum OfflineRebase {
                 result = field.copied(from: after, to: result)
             } else if field.isEqual(in: current, and: after) || bothSet(field, after, current) {
                 continue
+            } else if field == .tags {
+                // Tags and annotations are sets, as on one machine: what this side added or took away, on theirs.
+                let tags = merged(before.tags, after.tags, onto: current.tags)
+                if tags.count > Todo.maximumTagCount { conflicts.append(field) } else { result.tags = tags }
+            } else if field == .annotations {
+                result.annotations = merged(before.annotations, after.annotations, onto: current.annotations)
             } else {
                 conflicts.append(field)
             }
@@ -35,6 +42,13 @@ public enum OfflineRebase {
         result.revision = current.revision + 1
         result.updatedAt = max(after.updatedAt, current.updatedAt)
         return Outcome(todo: result, conflicts: conflicts)
+    }
+
+    /// `current` with what `before` → `after` added (at its end, in order) and took away.
+    private static func merged<Element: Equatable>(_ before: [Element], _ after: [Element], onto current: [Element]) -> [Element] {
+        let removed = before.filter { !after.contains($0) }
+        let added = after.filter { !before.contains($0) && !current.contains($0) }
+        return current.filter { !removed.contains($0) } + added
     }
 
     /// Completed (or deleted) on both sides: the same thing done twice, not two wishes.

@@ -148,6 +148,9 @@ extension PendingChanges {
         /// A todo added here that the store's own todo stands for (a next occurrence made on both sides).
         private var sameAs: [UUID: UUID] = [:]
         private var numbers: [Int: Int] = [:]
+        /// Once a todo added here was renumbered, every later one is too: numbers keep the
+        /// order todos were made in (a next occurrence's number is above the one it repeats).
+        private var renumbering = false
         /// Old seq → new, for the steps, undos and redos the later changes name.
         private var seqs: [UInt64: UInt64] = [:]
         private var shared: [JournalEntry] = []
@@ -183,7 +186,21 @@ extension PendingChanges {
                 conflicts.append(OfflineConflict(id: current.id, number: current.number, field: field, local: after, theirs: current, at: entry.at))
             }
             guard let todo = outcome.todo else { return }
-            try write(todo, before: current, as: entry)
+            try write(try parentChecked(todo, as: entry), before: current, as: entry)
+        }
+
+        /// `todo` as `SubtaskRule` keeps every database: a live subtask's parent is a live
+        /// todo here, no subtask itself, and an open one's is open. A parent the other machine
+        /// deleted, completed or purged meanwhile makes it a todo of its own, the parent kept
+        /// as a conflict (on one machine the add or edit would have been refused).
+        private mutating func parentChecked(_ todo: Todo, as entry: JournalEntry) throws -> Todo {
+            guard let number = todo.parent, !todo.isDeleted else { return todo }
+            let parent = try transaction.todos(.number(number)).first
+            if let parent, !parent.isDeleted, parent.parent == nil, todo.isCompleted || !parent.isCompleted { return todo }
+            var alone = todo
+            alone.parent = nil
+            conflicts.append(OfflineConflict(id: todo.id, number: todo.number, field: .parent, local: todo, theirs: parent ?? alone, at: entry.at))
+            return alone
         }
 
         /// A todo added here: the number it was given unless another machine took it, or the
@@ -194,7 +211,9 @@ extension PendingChanges {
                 sameAs[todo.id] = twin.id
                 return
             }
-            if try !transaction.todos(.number(todo.number)).isEmpty {
+            let taken = try !transaction.todos(.number(todo.number)).isEmpty
+            if renumbering || taken {
+                renumbering = true
                 let number = transaction.nextNumber()
                 renumbered.append((todo.number, number))
                 numbers[todo.number] = number
@@ -202,7 +221,7 @@ extension PendingChanges {
             } else {
                 transaction.useNumber(todo.number)
             }
-            try write(todo, before: nil, as: entry)
+            try write(try parentChecked(todo, as: entry), before: nil, as: entry)
         }
 
         /// The live next occurrence of `previous` the store already holds, if any.

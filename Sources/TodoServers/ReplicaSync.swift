@@ -161,7 +161,7 @@ public final class ReplicaSync: Sendable {
             tellStatus()
         }
         // The outage was logged as it began, and its count is logged as it ends (SharedStoreMonitor).
-        if let count = offlineWrites.counted(mutations.count) {
+        if let count = offlineWrites.counted(written) {
             access.logger.warning("the shared store is still unreachable: \(count) writes kept on this machine since it went away, shared once it is back",
                                   metadata: ["error": "\(error)"])
         }
@@ -219,7 +219,11 @@ public final class ReplicaSync: Sendable {
         for (was, now) in outcome.renumbered {
             logger.notice("#\(was) is now #\(now): another machine had given its number to another todo meanwhile")
         }
-        for conflict in outcome.conflicts {
+        for conflict in outcome.conflicts where conflict.field == .parent {
+            logger.warning("a subtask made or edited on this machine while the store was unreachable has a parent another machine deleted, completed or purged meanwhile: it is a todo of its own now, and its parent is kept as a conflict in this machine's database",
+                           metadata: ["todo": "#\(conflict.number)", "parent": "#\(conflict.local.parent ?? 0)"])
+        }
+        for conflict in outcome.conflicts where conflict.field != .parent {
             logger.warning("a field changed on this machine and on another while the store was unreachable: the store's value was kept, this one is a conflict, kept in this machine's database",
                            metadata: ["todo": "#\(conflict.number)", "field": "\(conflict.field.rawValue)"])
         }

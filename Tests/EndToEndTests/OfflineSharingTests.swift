@@ -186,3 +186,43 @@ extension OfflineSharingTests {
         try await server.stop()
     }
 }
+
+extension OfflineSharingTests {
+    @Test("while away, a repeating todo made and completed here and renumbered when shared, and a subtask added under a parent the other machine deleted: both journals still check, the subtask stands alone (outside probe O1, O3)")
+    func renumberedSeriesAndOrphanedSubtask() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let parent = try await first.todoctl("add", "paint the fence")
+        #expect(parent.status == 0, "\(parent.stderr)")
+        try await awaitSequence(1, on: second)
+
+        try await server.stopServer()
+        for result in [try await first.todoctl("add", "water the plants", "--due", "today", "--every", "daily"),
+                       try await first.todoctl("done", "2"), try await first.todoctl("add", "buy paint", "--parent", "1"),
+                       try await second.todoctl("add", "call the plumber"), try await second.todoctl("rm", "1")] {
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        // The second shares first: the first's todos are renumbered, past the numbers either machine gave (#4 here).
+        try await first.stop()
+        try await server.startServer()
+        try await second.awaitLog(containing: "are shared")
+        let again = try await DaemonProcess.start(in: first.directory, arguments: ["--store", server.uri])
+        #expect(again.log.contains("#2 is now #5"), "\(again.log.suffix(2000))")
+        #expect(again.log.contains("it is a todo of its own now"), "\(again.log.suffix(2000))")
+        try await awaitAlike([again, second], on: server)
+
+        for daemon in [again, second] {
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+            let listed = try jsonArray(try await daemon.todoctl("list", "--all", "--json").stdout)
+            let paint = try #require(listed.first { $0["title"] as? String == "buy paint" }, "\(listed)")
+            #expect(paint["parent"] == nil || paint["parent"] is NSNull, "\(paint)")
+            let plants = listed.filter { $0["title"] as? String == "water the plants" }.compactMap { $0["number"] as? Int }.sorted()
+            #expect(plants.count == 2 && plants[0] < plants[1], "\(plants)")
+        }
+        try await again.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+}

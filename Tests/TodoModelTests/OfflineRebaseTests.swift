@@ -68,3 +68,24 @@ struct OfflineRebaseTests {
         #expect(outcome.todo?.notes == "ask for Tuesday")
     }
 }
+
+extension OfflineRebaseTests {
+    @Test("tags and annotations added or taken away on both sides are all kept, as on one machine: no conflict (outside probe O8)")
+    func setsMerge() {
+        let note = Annotation(entry: Self.t0, description: "called the plumber")
+        let start = Self.edited(minutes: 0) { $0.tags = ["home", "old"] }
+        let local = Self.edited(start, minutes: 1) {
+            $0.tags = ["home", "fromA"]
+            $0.annotations = [note]
+        }
+        let theirsNote = Annotation(entry: Self.t0.addingTimeInterval(60), description: "bought pipes")
+        let theirs = Self.edited(start, minutes: 2) {
+            $0.tags = ["home", "old", "fromB"]
+            $0.annotations = [theirsNote]
+        }
+        let outcome = OfflineRebase.rebase(before: start, after: local, onto: theirs)
+        #expect(outcome.conflicts.isEmpty)
+        #expect(outcome.todo?.tags == ["home", "fromB", "fromA"])
+        #expect(outcome.todo?.annotations == [theirsNote, note])
+    }
+}
