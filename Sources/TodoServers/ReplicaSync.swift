@@ -200,14 +200,19 @@ public final class ReplicaSync: Sendable {
     }
 
     /// Shares `pending`'s changes through `shared`, in one shared transaction begun after the
-    /// store's change they follow, which must be the replica's (`refuse` throws if not). Nil when there are none.
+    /// store's change they follow, which must be the replica's: `refuse` throws if not (a
+    /// running daemon refuses writes for good); without it, a `TodoStoreError` (at start, which
+    /// then stops). Nil when there are none.
     static func share(_ pending: PendingChanges, through shared: any SharedStore, now: Date,
-                      refuse: (SharedChanges, UInt64) throws -> Void = { _, _ in }) throws -> PendingChanges.Shared? {
+                      refuse: ((SharedChanges, UInt64) throws -> Void)? = nil) throws -> PendingChanges.Shared? {
         guard let mark = try pending.mark() else { return nil }
         return try shared.write(after: mark.base) { write in
             let theirs = try write.changes(after: mark.base)
-            try refuse(theirs, mark.base)
-            if let reason = try ReplicaCheck.notReplica(pending.store, of: theirs, replica: mark.base) { throw TodoStoreError(reason) }
+            if let refuse {
+                try refuse(theirs, mark.base)
+            } else if let reason = try ReplicaCheck.notReplica(pending.store, of: theirs, replica: mark.base) {
+                throw TodoStoreError(reason)
+            }
             return try pending.share(mark, theirs: theirs, through: write, now: now)
         }
     }
