@@ -178,7 +178,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .testTarget(name: "TodoWireTests", dependencies: ["TodoWire"]),
-        // The network code's bounds on NIO's EmbeddedChannel: no socket, no process, no clock.
+        // The network code's bounds on NIO's EmbeddedChannel (no socket, no process, no clock), and the lock files' holder.
         .testTarget(
             name: "TodoDaemonTests",
             dependencies: [
