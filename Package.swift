@@ -113,6 +113,7 @@ let package = Package(
         .target(name: "TodoTerminal", dependencies: ["TodoViewModel", "TodoModel", "CWidth"]),
         // glibc's wcwidth(3), which Swift's Glibc module leaves out: columns of wide text.
         .target(name: "CWidth"),
+        .target(name: "CMalloc"),
         // A Unix socket's address and its peer's credentials: the one place that fills a
         // sockaddr_un or a ucred, for every socket opened by hand.
         .target(name: "UnixSocket"),
@@ -151,7 +152,7 @@ let package = Package(
             name: "todoctl",
             dependencies: [
                 "TodoClient", "TodoWire", "TodoEvents", "TodoViewModel", "TodoModel", "TodoTerminal", "TodoPaths", "TodoClock",
-                "TodoInterop",
+                "TodoInterop", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: oneShot),

@@ -97,6 +97,7 @@ struct ListCommand: AsyncParsableCommand {
         // of a todo's bytes, and reading whole todos was most of the CPU of a long list.
         var asked = filter
         asked.rows = !json && !(columns ?? []).contains { $0 == .id || $0 == .updated } && !(order?.terms.contains { $0.key == .updated } ?? false)
+        LargeAnswerHeap.prepare()
         let list = try Session.run(socketPath: socketPath) { try $0.list(asked) }
         if let context, !json { Terminal.print(Terminal.styled(Self.fitted(context.label), .dim)) }
         if list.todos.isEmpty, !json {
@@ -114,6 +115,7 @@ struct ListCommand: AsyncParsableCommand {
             .map { ($0.lines.joined(separator: "\n"), $0.leftOut) }
             ?? TodoTable.fittedText(outline, styler: Terminal.styler, width: Terminal.knownWidth)
         Terminal.print(table + (more > 0 ? "\n" + Terminal.styled(Self.fitted("… and \(more) more"), .dim) : ""))
+        KeptUntilExit.keep(list, outline, table)
         // Said, not just done, by the default table as by --columns: at 40 columns the
         // project column went without a word, and the tags too without --columns (outside probe).
         if let width = Terminal.knownWidth, !leftOut.isEmpty {

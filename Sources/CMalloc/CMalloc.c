@@ -1,0 +1,2 @@
+// Nothing to define: the header declares what glibc already has.
+#include "CMalloc.h"
