@@ -77,6 +77,20 @@ extension TodoStore {
         }
     }
 
+    /// How many changes made here while the shared store was away wait to be shared.
+    public func unsharedChangeCount() throws -> Int {
+        try PendingChanges(store: self).count()
+    }
+
+    /// Makes the replica a database of its own: no longer marked the store's, and its changes
+    /// not yet shared no longer waiting to be (they stay, as every change, in its journal).
+    public func leaveSharedStore() throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM replica")
+            try db.execute(sql: "DELETE FROM pending")
+        }
+    }
+
     /// Every journal entry, oldest first (for copying the database elsewhere).
     public func allChanges() throws -> [JournalEntry] {
         try changes(after: 0, limit: Int.max)

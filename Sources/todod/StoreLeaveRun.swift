@@ -5,7 +5,9 @@ import TodoServers
 
 /// `todod --leave-store`: a replica of a shared store made a database of its own, on purpose.
 enum StoreLeaveRun {
-    static func run(database: String) throws {
+    /// - Parameter keepingUnshared: leave even with changes made here that the store never got
+    ///   (they stay in this database only); without it such a database is refused.
+    static func run(database: String, keepingUnshared: Bool) throws {
         do {
             guard FileManager.default.fileExists(atPath: database) else {
                 throw TodoStoreError("there is no database at \(database): give the replica with --database")
@@ -15,11 +17,24 @@ enum StoreLeaveRun {
                 guard let shared = try store.replicaOf() else {
                     return print("\(database) is no replica of a shared store: nothing to do")
                 }
-                try store.markReplica(of: nil)
+                // Once it left, they never will be shared: said before, not after (outside probe O9).
+                let unshared = try store.unsharedChangeCount()
+                guard unshared == 0 || keepingUnshared else {
+                    throw TodoStoreError("""
+                        \(unshared) change\(unshared == 1 ? "" : "s") made here while \(shared) was away \(unshared == 1 ? "is" : "are") not \
+                        shared yet, and once this database leaves the store \(unshared == 1 ? "it" : "they") never will be: start todod with \
+                        --store once more to share \(unshared == 1 ? "it" : "them") first (`todoctl status` says when none is left), or give \
+                        --keep-unshared to leave anyway (\(unshared == 1 ? "it stays" : "they stay") in this database only)
+                        """)
+                }
+                try store.leaveSharedStore()
                 print("""
                     \(database) is no longer the replica of \(shared): todod uses it alone from now on, and once it changes \
                     alone that store refuses it (its history its own); a replica again is a new --database file, filled from the store
                     """)
+                if unshared > 0 {
+                    print("\(unshared) change\(unshared == 1 ? "" : "s") made here while the store was away, never shared, \(unshared == 1 ? "stays" : "stay") in this database only")
+                }
             }
         } catch {
             FileHandle.standardError.write(Data("todod: cannot leave the store with \(database): \(error)\n".utf8))

@@ -65,6 +65,9 @@ struct TododCommand: AsyncParsableCommand {
     @Flag(help: "Make the database, a replica of a shared store, a database of its own (todod then uses it without --store) and exit.")
     var leaveStore = false
 
+    @Flag(help: "With --leave-store: leave even with changes made while the store was away that it never got (they stay in this database only).")
+    var keepUnshared = false
+
     @Flag(help: "Rebuild every todo from the journal alone, compare with the table, print what differs and exit 1 if anything does (the daemon is not started).")
     var check = false
 
@@ -72,6 +75,7 @@ struct TododCommand: AsyncParsableCommand {
     func validate() throws {
         let actions = [("--check", check), ("--leave-store", leaveStore), ("--migrate-to", migrateTo != nil)].filter(\.1).map(\.0)
         if actions.count > 1 { throw ValidationError("\(actions.joined(separator: " and ")) are separate runs of todod: give one of them") }
+        if keepUnshared, !leaveStore { throw ValidationError("--keep-unshared goes with --leave-store: give both, or neither") }
         if let action = actions.first, store != nil {
             throw ValidationError("\(action) works on the database file alone and would pass over --store: give it without --store")
         }
@@ -79,7 +83,7 @@ struct TododCommand: AsyncParsableCommand {
 
     func run() async throws {
         if check { return try JournalCheckRun.run(database: database ?? DefaultPaths.databasePath()) }
-        if leaveStore { return try StoreLeaveRun.run(database: database ?? DefaultPaths.databasePath()) }
+        if leaveStore { return try StoreLeaveRun.run(database: database ?? DefaultPaths.databasePath(), keepingUnshared: keepUnshared) }
         let level = logLevel
         LoggingSystem.bootstrap { label in SystemdLogging.makeHandler(label: label, level: level) }
         // Written off-thread: without this, a refusal logged just before exiting was lost about half the time.

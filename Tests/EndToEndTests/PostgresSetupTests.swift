@@ -73,6 +73,42 @@ struct PostgresSetupTests {
         try await server.stop()
     }
 
+    @Test("O9: --leave-store with changes made while the store was away refuses, saying how many and that they would never be shared; --keep-unshared leaves, keeping them here")
+    func leavingWithUnsharedChanges() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let added = try await daemon.todoctl("add", "shared")
+        #expect(added.status == 0, "\(added.stderr)")
+        try await server.stopServer()
+        for title in ["kept one", "kept two"] {
+            let away = try await daemon.todoctl("add", title)
+            #expect(away.stderr.contains("saved on this machine"), "\(away.stderr)")
+        }
+        try await daemon.stop()
+
+        let refused = try await run("todod", ["--leave-store", "--database", daemon.databasePath])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("2 changes made here while postgresql://postgres@/todos"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("never will be"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--keep-unshared"), "\(refused.stderr)")
+        let lone = try await run("todod", ["--keep-unshared", "--database", daemon.databasePath])
+        #expect(lone.status != 0)
+        #expect(lone.stderr.contains("--keep-unshared goes with --leave-store"), "\(lone.stderr)")
+        // Refused, it is still the store's replica.
+        let still = try await run("todod", ["--socket", daemon.socketPath, "--database", daemon.databasePath])
+        #expect(still.status == 1)
+        #expect(still.stderr.contains("is the replica of the shared store"), "\(still.stderr)")
+
+        let left = try await run("todod", ["--leave-store", "--keep-unshared", "--database", daemon.databasePath])
+        #expect(left.status == 0, "\(left.stderr)")
+        #expect(left.stdout.contains("2 changes made here while the store was away, never shared, stay in this database only"), "\(left.stdout)")
+        let own = try await DaemonProcess.start(in: daemon.directory)
+        let listed = try await own.todoctl("list")
+        #expect(listed.stdout.contains("kept one") && listed.stdout.contains("kept two"), "\(listed.stdout)")
+        try await own.stop()
+        try await server.stop()
+    }
+
     @Test("P9: a database of another program with a todo table is refused at start, and nothing is created in it")
     func anotherProgramsTables() async throws {
         let server = try await PostgresServer.start()
