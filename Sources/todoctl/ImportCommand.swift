@@ -86,6 +86,8 @@ struct ImportCommand: AsyncParsableCommand {
         let created = result.count(of: .created), unchanged = result.count(of: .unchanged)
         Terminal.print("imported \(todos.count) todo\(todos.count == 1 ? "" : "s") from \(name): \(created) created, "
             + "\(result.changes.count - created - unchanged) updated, \(unchanged) unchanged")
+        // As every write says it (`Terminal.answer`): an import made while the store was away said nothing (outside probe O5).
+        if let reason = result.changes.lazy.compactMap(\.unshared).first { Terminal.error(Terminal.unsharedNote(reason)) }
     }
 
     private func read() throws -> Data {

@@ -225,4 +225,22 @@ extension OfflineSharingTests {
         try await second.stop()
         try await server.stop()
     }
+
+    @Test("O5: an import while the store is away says its todos were saved on this machine and are shared when it is back, and they are")
+    func importWhileAway() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        try await server.stopServer()
+        let imported = try await daemon.todoctl("import", "--from", "todotxt", "-", input: "Imported away\nAnd another\n")
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("2 created"), "\(imported.stdout)")
+        #expect(imported.stderr.contains("saved on this machine; shared when the store is back"), "\(imported.stderr)")
+        try await server.startServer()
+        let later = try await daemon.todoctl("add", "after")
+        #expect(later.status == 0, "\(later.stderr)")
+        let stored = try await server.psql("SELECT string_agg(todo->>'title', ',' ORDER BY number) FROM todo")
+        #expect(stored == "Imported away,And another,after", "\(stored)")
+        try await daemon.stop()
+        try await server.stop()
+    }
 }
