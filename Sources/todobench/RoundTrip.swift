@@ -20,7 +20,12 @@ struct RoundTrip: Sendable {
         return RoundTrip(name: event, request: Array(line.utf8)) { connection in
             while true {
                 let answer = try connection.nextLine()
-                if connection.contains(marker, in: answer) { return answer }
+                // A frame's keys come sorted, so its id is at its end (`…,"id":"bench"}`): looked for there
+                // first. Searched for through a list of 100's 37 kB, each of its 3,000 quotes a candidate,
+                // it cost this client about as much as todod's answer, a cost the Redis loop, which reads a
+                // length, does not pay. The whole line is still searched when the end does not match.
+                let tail = max(answer.lowerBound, answer.upperBound - marker.count - 1)..<answer.upperBound
+                if connection.contains(marker, in: tail) || connection.contains(marker, in: answer) { return answer }
             }
         }
     }
