@@ -74,25 +74,24 @@ public struct UndoWalk: Sendable {
     // Each walk takes the steps newest first from `next` (nil: no older one), reading only
     // as far back as it needs: the journal may hold a 100,000-todo import.
 
-    /// The change `undo` takes back: the newest one in effect, made after the last purge.
-    /// A purge takes a change number that no row holds and removes its todos' rows: the
-    /// walk stops at the first seq missing below `lastChange`, however many changes came
-    /// after the purge, since what it would reach has lost part of its history.
+    /// The change `undo` takes back: the newest one in effect, made after the last purge
+    /// (`lastPurge`, its change number; 0 for none). A purge removes its todos' rows: the
+    /// walk stops at the first step with a row from before it, however many changes came
+    /// after the purge, since what it would reach has lost part of its history. A number
+    /// no row holds is no purge by itself (sharing changes kept offline leaves some).
     ///
     /// Steps come by their newest row, and one that went on across requests spans other
-    /// steps' rows: every seq from the last change down to the lowest step visited is held
-    /// when each step is whole and its newest row meets (or lies within) those visited.
-    public static func undoTarget(lastChange: UInt64, _ next: () throws -> Step?) rethrows -> UndoTarget {
+    /// steps' rows: its first row is its step's number, unless a purge took it.
+    public static func undoTarget(lastPurge: UInt64, _ next: () throws -> Step?) rethrows -> UndoTarget {
         var walk = UndoWalk()
-        // Every seq from this one up to `lastChange` is held by a row.
-        var held = lastChange + 1
+        var visited = false
         while let step = try next() {
-            guard step.seqs.upperBound + 1 >= held, step.seqs.lowerBound == step.step, step.whole else { return .purged }
-            held = min(held, step.step)
+            guard step.step > lastPurge, step.seqs.lowerBound == step.step, step.whole else { return .purged }
+            visited = true
             if walk.visit(step) && step.isChange { return .change(step) }
         }
         // Changes were made and no row is left: a purge took them all.
-        return held == lastChange + 1 && lastChange > 0 ? .purged : .none
+        return !visited && lastPurge > 0 ? .purged : .none
     }
 
     /// The step that took `step` back, when a step still in effect did (nil: it is in effect).

@@ -53,7 +53,10 @@ extension TodoStore {
         }
         for step in plan {
             if step.before == nil { transaction.useNumber(step.change.todo.number) }
+            let counted = transaction.counters.change
             transaction.numberNextChange(step.change.seq, gap: step.gap)
+            // A number the other journal left unused was its purge (or a change to todos it purged): kept as one.
+            if transaction.counters.change > counted { try PurgeMark.record(UInt64(transaction.counters.change), in: transaction.db) }
             let (now, before) = (transaction.now, step.before)
             let entry = try transaction.write(step.change.todo, before: before) { seq in
                 journal.entry(step.change, seq: seq, before: before, now: now)

@@ -33,6 +33,7 @@ extension TodoStore {
         func purge(upTo seq: UInt64) throws {
             while let next = purges.first, next.seq <= seq {
                 try TodoTransaction.remove(numbers: next.numbers, in: db)
+                try PurgeMark.record(next.seq, in: db)
                 applied.purges.append(purges.removeFirst())
             }
         }

@@ -21,7 +21,7 @@ extension TodoStore {
             what = "no change made since then is still in effect (undos, redos and changes already undone are stepped past)"
         } else {
             var journal = try JournalSteps(in: db)
-            switch try UndoWalk.undoTarget(lastChange: last, { try journal.next() }) {
+            switch try UndoWalk.undoTarget(lastPurge: PurgeMark.newest(in: db), { try journal.next() }) {
             case .change(let step): steps = [step.step]
             case .purged:
                 // Reaching past a purge would surprise: what it removed took part of the history with it.
@@ -59,9 +59,7 @@ extension TodoStore {
             // As undo does not step back past a purge, redo does not reach back past one: the
             // purge took a change number with no row, and may have removed the change that
             // ended the chain (redo deleted a todo restored since, found by an outside probe).
-            let rowsAfter = try Int64.fetchOne(
-                transaction.db, sql: "SELECT COUNT(*) FROM journal WHERE seq > ?", arguments: [Int64(undo.seqs.upperBound)]) ?? 0
-            guard rowsAfter >= transaction.counters.change - Int64(undo.seqs.upperBound) else {
+            guard try PurgeMark.newest(in: transaction.db) < undo.seqs.upperBound else {
                 return .failed(mutation, .nothingToRedo(
                     "a purge (`todoctl purge`) came after the last undo, and redo does not reach back past a purge: "
                         + "what it removed may have been the change that ended the redo chain"))
@@ -80,7 +78,7 @@ extension TodoStore {
             let named = entry.map { " (\(TodoStore.describe($0)))" } ?? ""
             // Undo does not step back past a purge: pointing at it then would send the user to a refusal.
             var journal = try JournalSteps(in: db)
-            let undoable = try UndoWalk.undoTarget(lastChange: UInt64(transaction.counters.change), { try journal.next() }) != .purged
+            let undoable = try UndoWalk.undoTarget(lastPurge: PurgeMark.newest(in: db), { try journal.next() }) != .purged
             return .failed(mutation, .nothingToRedo(
                 "change \(change.step)\(named) was made after the last undo, and a new change ends the redo chain, as in editors"
                     + (undoable ? "; `todoctl undo` takes it back" : "")))
@@ -93,10 +91,10 @@ extension TodoStore {
 
     /// Why no undo is left to redo: none was made, or a purge since took it away. A purge
     /// takes a change number but leaves no row, and removes the rows of the todos it
-    /// purges, an undo of them among them: so the newest row is older than the last change.
+    /// purges, an undo of them among them: so the newest row is older than the purge.
     private static func nothingUndone(in transaction: TodoTransaction) throws -> String {
         let newest = try Int64.fetchOne(transaction.db, sql: "SELECT MAX(seq) FROM journal") ?? 0
-        guard newest < transaction.counters.change else { return "nothing has been undone" }
+        guard try PurgeMark.newest(in: transaction.db) > newest else { return "nothing has been undone" }
         return "a purge (`todoctl purge`) came after the last change and removed deleted todos with their history, "
             + "any undo of them included, and what it removed cannot be redone"
     }

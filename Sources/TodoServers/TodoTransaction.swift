@@ -87,6 +87,7 @@ struct TodoTransaction {
         guard !todos.isEmpty else { return .purged(mutation, [], change: UInt64(counters.change)) }
         try TodoTransaction.remove(numbers: todos.map(\.number), in: db)
         counters.change += 1
+        try PurgeMark.record(UInt64(counters.change), in: db)
         return .purged(mutation, todos, change: UInt64(counters.change))
     }
 

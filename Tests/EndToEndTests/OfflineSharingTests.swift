@@ -243,4 +243,43 @@ extension OfflineSharingTests {
         try await daemon.stop()
         try await server.stop()
     }
+
+    @Test("O4: after changes kept offline are shared, plain undo steps back through them and past the change numbers sharing left unused, on both machines; a purge still stops it")
+    func undoAfterSharing() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let added = try await first.todoctl("add", "first")
+        #expect(added.status == 0, "\(added.stderr)")
+        try await awaitSequence(1, on: second)
+        try await server.stopServer()
+        for (daemon, title) in [(first, "A one"), (first, "A two"), (second, "B one")] {
+            let away = try await daemon.todoctl("add", title)
+            #expect(away.stderr.contains("saved on this machine"), "\(away.stderr)")
+        }
+        try await server.startServer()
+        try await first.awaitLog(containing: "are shared")
+        try await second.awaitLog(containing: "are shared")
+        try await awaitAlike([first, second], on: server)
+
+        // Each undo takes back one add, whichever machine made it; none stops at a number no row holds.
+        for _ in 1...3 {
+            let undone = try await first.todoctl("undo")
+            #expect(undone.status == 0, "\(undone.stderr)")
+            #expect(!undone.stderr.contains("purge"), "\(undone.stderr)")
+        }
+        let open = try jsonArray(try await first.todoctl("list", "--json").stdout).compactMap { $0["title"] as? String }
+        #expect(open == ["first"], "\(open)")
+        let redone = try await second.todoctl("redo")
+        #expect(redone.status == 0, "\(redone.stderr)")
+
+        let purged = try await first.todoctl("purge", "--yes")
+        #expect(purged.status == 0, "\(purged.stderr)")
+        let stopped = try await first.todoctl("undo")
+        #expect(stopped.status != 0)
+        #expect(stopped.stderr.contains("purge"), "\(stopped.stderr)")
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
 }

@@ -24,23 +24,26 @@ struct UndoWalkTests {
 
     /// The step plain undo takes back from `steps` (oldest first, the last of them the last change).
     static func target(_ steps: [UndoWalk.Step]) -> UInt64? {
-        guard case .change(let step) = UndoWalk.undoTarget(lastChange: steps.last?.step ?? 0, newestFirst(steps)) else { return nil }
+        guard case .change(let step) = UndoWalk.undoTarget(lastPurge: 0, newestFirst(steps)) else { return nil }
         return step.step
     }
 
-    @Test("undo does not step back past a purge (a seq no row holds), however many changes come after it")
+    @Test("undo does not step back past a purge (its change number recorded), however many changes come after it; a number no row holds is no purge by itself")
     func undoStopsAtPurge() {
-        // Change 2 was a purge (or a purged todo's change).
+        // Change 2 was a purge.
         let journal = [Self.change(1), Self.change(3)]
-        #expect(Self.target(journal) == 3)
+        #expect(UndoWalk.undoTarget(lastPurge: 2, Self.newestFirst(journal)) == .change(Self.change(3)))
         let afterUndo = journal + [Self.undo(4, of: 3)]
-        #expect(UndoWalk.undoTarget(lastChange: 4, Self.newestFirst(afterUndo)) == .purged)
+        #expect(UndoWalk.undoTarget(lastPurge: 2, Self.newestFirst(afterUndo)) == .purged)
         // The purge itself the last change.
-        #expect(UndoWalk.undoTarget(lastChange: 4, Self.newestFirst([Self.change(1), Self.change(2), Self.change(3)])) == .purged)
-        #expect(UndoWalk.undoTarget(lastChange: 2, Self.newestFirst([Self.change(1), Self.undo(2, of: 1)])) == .none)
+        #expect(UndoWalk.undoTarget(lastPurge: 4, Self.newestFirst([Self.change(1), Self.change(2), Self.change(3)])) == .purged)
+        #expect(UndoWalk.undoTarget(lastPurge: 0, Self.newestFirst([Self.change(1), Self.undo(2, of: 1)])) == .none)
         // Every todo purged: the journal holds nothing, though changes were made.
-        #expect(UndoWalk.undoTarget(lastChange: 3, Self.newestFirst([])) == .purged)
-        #expect(UndoWalk.undoTarget(lastChange: 0, Self.newestFirst([])) == .none)
+        #expect(UndoWalk.undoTarget(lastPurge: 3, Self.newestFirst([])) == .purged)
+        #expect(UndoWalk.undoTarget(lastPurge: 0, Self.newestFirst([])) == .none)
+        // Number 2 left unused by sharing changes kept offline (they follow the numbers every
+        // client saw): no purge, and undo steps past it (outside probe O4).
+        #expect(UndoWalk.undoTarget(lastPurge: 0, Self.newestFirst(afterUndo)) == .change(Self.change(1)))
     }
 
     @Test("undo steps past undos and the changes they took back")
@@ -86,15 +89,15 @@ struct UndoWalkTests {
         // Changes 1 and 3 are one step (a command of two requests); change 2 came between them.
         let command = UndoWalk.Step(step: 1, at: Self.t0.addingTimeInterval(3), seqs: 1...3)
         let journal = [Self.change(2), command]
-        #expect(UndoWalk.undoTarget(lastChange: 3, Self.newestFirst(journal)) == .change(command))
+        #expect(UndoWalk.undoTarget(lastPurge: 0, Self.newestFirst(journal)) == .change(command))
         let undone = journal + [Self.undo(4, of: 1)]
-        #expect(UndoWalk.undoTarget(lastChange: 4, Self.newestFirst(undone)) == .change(Self.change(2)))
+        #expect(UndoWalk.undoTarget(lastPurge: 0, Self.newestFirst(undone)) == .change(Self.change(2)))
         #expect(UndoWalk.takenBack(1, Self.newestFirst(undone)) == 4)
         #expect(UndoWalk.takenBack(2, Self.newestFirst(undone)) == nil)
-        // Change 2 purged since: the command's rows have a gap no row holds.
+        // Change 2 purged since (at change 4): the command's rows have a gap no row holds.
         var gapped = command
         gapped.whole = false
-        #expect(UndoWalk.undoTarget(lastChange: 3, Self.newestFirst([gapped])) == .purged)
+        #expect(UndoWalk.undoTarget(lastPurge: 4, Self.newestFirst([gapped])) == .purged)
     }
 
     @Test("--since takes the changes in effect since then, up to the last one listed")

@@ -70,3 +70,56 @@ struct JournalTests {
         #expect(try migrated.history(of: todos.todos[1].id).map(\.kind) == [.created, .reopened])
     }
 }
+
+/// Which missing change numbers were purges (`PurgeMark`): recorded where a purge happens,
+/// and read from the journal's gaps in a database from before they were.
+@Suite("Purges recorded")
+struct PurgeMarkTests {
+    static let now = Date(millisecondsSince1970: 1_780_000_000_000)
+
+    private func undoRefusal(_ store: TodoStore) throws -> String? {
+        guard case .failed(_, .nothingToUndo(let why)) = try store.commit([.undo(TodoUndo())], at: Self.now)[0] else { return nil }
+        return why
+    }
+
+    @Test("a purge is recorded with its change number, and undo stops there however many changes follow; a database from before purges were recorded finds its newest gap to be one")
+    func purgeRecordedAndMigrated() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath
+        let store = try TodoStore(path: path)
+        _ = try store.commit([.create(NewTodo(title: "gone")), .create(NewTodo(title: "kept"))], at: Self.now)
+        _ = try store.commit([.delete(.number(1))], at: Self.now)
+        _ = try store.commit([.purge(deletedBefore: nil)], at: Self.now)
+        #expect(try sqlite3(path, "SELECT value FROM counter WHERE name = 'purge'") == "4")
+        _ = try store.commit([.create(NewTodo(title: "after"))], at: Self.now)
+        _ = try store.commit([.undo(TodoUndo())], at: Self.now)
+        #expect(try undoRefusal(store)?.contains("a purge") == true)
+        try store.close()
+
+        // As a database journaled before this migration: no mark, the gaps alone.
+        try sqlite3(path, "DELETE FROM counter WHERE name = 'purge'; DELETE FROM grdb_migrations WHERE identifier = 'journal: the newest purge recorded';")
+        let reopened = try TodoStore(path: path)
+        #expect(try sqlite3(path, "SELECT value FROM counter WHERE name = 'purge'") == "4")
+        #expect(try undoRefusal(reopened)?.contains("a purge") == true)
+        try reopened.close()
+    }
+
+    @Test("a number no journal row holds but no purge took (left by sharing) does not stop undo")
+    func unusedNumberIsNoPurge() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath
+        let store = try TodoStore(path: path)
+        _ = try store.commit([.create(NewTodo(title: "one"))], at: Self.now)
+        try store.close()
+        // Change 2 left unused, as sharing changes kept offline leaves one; change 3 made after it.
+        try sqlite3(path, "UPDATE counter SET value = 2 WHERE name = 'change'")
+        let reopened = try TodoStore(path: path)
+        _ = try reopened.commit([.create(NewTodo(title: "two"))], at: Self.now)
+        try sqlite3(path, "DELETE FROM counter WHERE name = 'purge'")
+        let undone = try reopened.commit([.undo(TodoUndo())], at: Self.now)
+        #expect(undone[0].ownChange?.after.title == "two")
+        let again = try reopened.commit([.undo(TodoUndo())], at: Self.now)
+        #expect(again[0].ownChange?.after.title == "one", "\(again)")
+        try reopened.close()
+    }
+}
