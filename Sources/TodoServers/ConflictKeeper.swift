@@ -69,7 +69,7 @@ final class ConflictKeeper: Sendable {
             return refuse(reason, correlation)
         }
         guard let mutation = kept.taking(onto: current) else {
-            let reason = "conflict \(kept.n) is of #\(current.number)'s \(conflict.field.rawValue), which no edit sets: change it by hand, then leave the conflict"
+            let reason = "\(kept.n) is of #\(current.number)'s \(conflict.field.rawValue), which no edit sets: change it by hand, then leave the conflict"
             return refuse(reason, correlation)
         }
         taking.withValue { $0[correlation] = kept.n }
@@ -99,12 +99,13 @@ final class ConflictKeeper: Sendable {
         }
     }
 
-    /// Why a conflict taken or left already cannot be again; nil while it is open.
+    /// Why a conflict taken or left already cannot be again; nil while it is open. (Worded
+    /// after the field it names: "conflict: 2 (#3's title) was taken already …".)
     private static func settled(_ kept: KeptConflict) -> TodoModelError? {
         guard kept.state != .open else { return nil }
         let when = kept.settledAt.map { " at \(LocalMinute($0))" } ?? ""
         let value = kept.state == .taken ? "this machine's value was given to it" : "the store's value stayed"
-        return .invalid(field: "conflict", reason: "conflict \(kept.n) (#\(kept.conflict.number)'s \(kept.conflict.field.rawValue)) was \(kept.state.rawValue) already\(when), \(value): nothing is left to do; change the todo itself to change it again")
+        return .invalid(field: "conflict", reason: "\(kept.n) (#\(kept.conflict.number)'s \(kept.conflict.field.rawValue)) was \(kept.state.rawValue) already\(when), \(value): nothing is left to do; change the todo itself to change it again")
     }
 
     /// Runs `work` on the storage queue, behind the gate, and publishes its result (nil: none)

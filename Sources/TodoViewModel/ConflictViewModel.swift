@@ -6,7 +6,8 @@ import TodoModel
 public struct ConflictViewModel: Sendable, Equatable, Codable {
     /// Its number on this machine: what taking or leaving it names.
     public var n: Int
-    public var id: UUID
+    /// The todo's id, in lower case as a todo's is on the wire.
+    public var id: String
     public var number: Int
     /// The todo's title as the store held it.
     public var title: String
@@ -24,7 +25,7 @@ public struct ConflictViewModel: Sendable, Equatable, Codable {
     public init(_ kept: KeptConflict) {
         let conflict = kept.conflict
         n = kept.n
-        id = conflict.id
+        id = conflict.id.uuidString.lowercased()
         number = conflict.number
         title = conflict.theirs.title
         field = conflict.field

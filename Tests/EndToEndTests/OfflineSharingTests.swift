@@ -264,6 +264,7 @@ extension OfflineSharingTests {
         #expect(json.map { $0["field"] as? String } == ["title", "priority", "notes"], "\(json)")
         #expect(json.first?["notTaken"] as? String == #""one from A""#, "\(json)")
         #expect(json.first?["state"] as? String == "open", "\(json)")
+        #expect(json.first?["id"] as? String == (try jsonObject(try await again.todoctl("show", "1", "--json").stdout))["id"] as? String, "\(json)")
         // The conflicts are the machine's that was not taken: the other has none.
         let onSecond = try await second.todoctl("conflicts")
         #expect(onSecond.stdout == "no open conflicts\n", "\(onSecond.stdout)")
@@ -281,7 +282,7 @@ extension OfflineSharingTests {
         try await awaitAlike([again, second], on: server)
         for daemon in [again, second] { #expect(try await titles(daemon)[1] == "one from B") }
         let twice = try await again.todoctl("conflicts", "take", "1")
-        #expect(twice.status == 1 && twice.stderr.contains("conflict 1 (#1's title) was taken already"), "\(twice.stderr)")
+        #expect(twice.status == 1 && twice.stderr.contains("conflict: 1 (#1's title) was taken already"), "\(twice.stderr)")
 
         // Leave: the todo keeps the store's value; the conflict is no longer listed, unless --all.
         let left = try await again.todoctl("conflicts", "leave", "2")
