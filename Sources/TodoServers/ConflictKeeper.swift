@@ -18,13 +18,16 @@ final class ConflictKeeper: Sendable {
     let access: StoreAccess
     /// The todo a conflict is of, as it is now.
     let todos: CommittedTodos
+    /// The sync with the shared store, which counts the open conflicts for the status; nil alone.
+    let replicaSync: ReplicaSync?
     /// The takes whose change is committing: the asker's correlation, and the conflict's n.
     private let taking: NIOLoopBoundBox<[Correlation?: Int]>
 
     /// Subscribes at once.
-    init(_ access: StoreAccess, todos: CommittedTodos) {
+    init(_ access: StoreAccess, todos: CommittedTodos, replicaSync: ReplicaSync?) {
         self.access = access
         self.todos = todos
+        self.replicaSync = replicaSync
         taking = .makeBoxSendingValue([:], eventLoop: access.core)
         access.bus.subscribe(to: [.model(.requestReadConflicts), .model(.requestMarkConflict), .model(.responseTodo)]) { [weak self] envelope in
             guard let self else { return }
@@ -50,9 +53,9 @@ final class ConflictKeeper: Sendable {
             guard let kept = try store.conflict(settlement.n) else { return .failed(.noConflict(settlement.n)) }
             if let settled = Self.settled(kept) { return .failed(settled) }
             guard settlement.take else {
-                guard let left = try store.settleConflict(settlement.n, as: .left, at: now), left.state == .left else {
-                    return .failed(.noConflict(settlement.n))
-                }
+                // Read and marked in one turn of the storage queue: nothing settles it in between.
+                guard let left = try store.settleConflict(settlement.n, as: .left, at: now) else { return .failed(.noConflict(settlement.n)) }
+                replicaSync?.conflictSettled()
                 return .left(left)
             }
             access.returnToCore { self.take(kept, correlation) }
@@ -88,10 +91,11 @@ final class ConflictKeeper: Sendable {
         case .failed, .purged, .previewed: return
         }
         let now = access.clock()
-        access.storage.async { [access] in
+        access.storage.async { [self, access] in
             do {
                 try access.gate.refuseWhenClosed()
-                _ = try access.store.settleConflict(n, as: .taken, at: now)
+                // A leave or another take of it may have ended it while the change committed.
+                if try access.store.settleConflict(n, as: .taken, at: now) != nil { self.replicaSync?.conflictSettled() }
             } catch {
                 access.logger.error("a conflict's value was taken, but the conflict could not be marked taken: it is still listed, and taking it again changes nothing",
                                     metadata: ["conflict": "\(n)", "error": "\(error)"])

@@ -70,7 +70,7 @@ public final class ModelServer: Sendable {
         let replicaSync = shared.map { ReplicaSync(access, shared: $0, replicaChecked: replicaChecked ?? false, todos: todos) }
         self.replicaSync = replicaSync
         committer = GroupCommitter(access, todos: todos, replicaSync: replicaSync)
-        conflicts = ConflictKeeper(access, todos: todos)
+        conflicts = ConflictKeeper(access, todos: todos, replicaSync: replicaSync)
         bus.subscribe(to: [.model(.requestReadTodos)]) { [weak self] envelope in
             guard let self, case .requestReadTodos(let query)? = envelope.model else { return }
             self.bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)

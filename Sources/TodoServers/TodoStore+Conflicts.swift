@@ -26,14 +26,15 @@ extension TodoStore {
         try pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM conflict WHERE n = ?", arguments: [n]).map(Self.keptConflict) }
     }
 
-    /// Marks conflict `n` taken or left at `at` when it is still open; returns it as it is
-    /// then (a conflict settled before keeps what it was), nil when there is none.
+    /// Marks conflict `n` taken or left at `at` when it is still open, and returns it so; nil
+    /// when there is none, or it was taken or left before (it keeps what it was).
     func settleConflict(_ n: Int, as state: KeptConflict.State, at: Date) throws -> KeptConflict? {
         let column = state == .taken ? "takenAt" : "leftAt"
         return try pool.write { db in
             try db.execute(
                 sql: "UPDATE conflict SET \(column) = ? WHERE n = ? AND takenAt IS NULL AND leftAt IS NULL",
                 arguments: [at.millisecondsSince1970, n])
+            guard db.changesCount > 0 else { return nil }
             return try Row.fetchOne(db, sql: "SELECT * FROM conflict WHERE n = ?", arguments: [n]).map(Self.keptConflict)
         }
     }

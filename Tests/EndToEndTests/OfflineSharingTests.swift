@@ -265,6 +265,8 @@ extension OfflineSharingTests {
         #expect(json.first?["notTaken"] as? String == #""one from A""#, "\(json)")
         #expect(json.first?["state"] as? String == "open", "\(json)")
         #expect(json.first?["id"] as? String == (try jsonObject(try await again.todoctl("show", "1", "--json").stdout))["id"] as? String, "\(json)")
+        let status = try await again.todoctl("status")
+        #expect(status.stdout.contains("; 3 conflicts to take or leave (todoctl conflicts)"), "\(status.stdout)")
         // The conflicts are the machine's that was not taken: the other has none.
         let onSecond = try await second.todoctl("conflicts")
         #expect(onSecond.stdout == "no open conflicts\n", "\(onSecond.stdout)")
@@ -289,6 +291,8 @@ extension OfflineSharingTests {
         #expect(left.status == 0 && left.stdout == "conflict 2 left: #2 keeps the store's priority, low\n", "\(left.stdout) \(left.stderr)")
         let shownTwo = try jsonObject(try await again.todoctl("show", "2", "--json").stdout)
         #expect(shownTwo["priority"] as? String == "low", "\(shownTwo)")
+        let fewer = try await again.todoctl("status")
+        #expect(fewer.stdout.contains("; 1 conflict to take or leave (todoctl conflicts)"), "\(fewer.stdout)")
         let open = try await again.todoctl("conflicts")
         #expect(open.stdout.split(separator: "\n").map { $0.prefix(2) } == ["3 "], "\(open.stdout)")
         let all = try await again.todoctl("conflicts", "--all")
@@ -310,6 +314,8 @@ extension OfflineSharingTests {
         #expect(gone.status == 1 && gone.stderr.contains("#3 was purged since") && gone.stderr.contains("leave the conflict"), "\(gone.stderr)")
         let leftGone = try await again.todoctl("conflicts", "leave", "3")
         #expect(leftGone.status == 0, "\(leftGone.stderr)")
+        let noMore = try await again.todoctl("status")
+        #expect(noMore.status == 0 && !noMore.stdout.contains("conflict"), "\(noMore.stdout)")
 
         for daemon in [again, second] {
             let checked = try await daemon.check()
