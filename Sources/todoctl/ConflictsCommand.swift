@@ -19,7 +19,8 @@ struct ConflictsCommand: ParsableCommand {
             client sees it, it is shared like any change, and todoctl undo takes it back. todoctl \
             conflicts leave N keeps the store's value. Either ends the conflict. A take of a todo \
             deleted since is refused until it is restored; one purged since can only be left. \
-            The conflicts are this machine's: another machine lists its own.
+            The conflicts are this machine's: another machine lists its own; todoctl status counts \
+            the open ones.
             """,
         subcommands: [ConflictsListCommand.self, ConflictTakeCommand.self, ConflictLeaveCommand.self],
         defaultSubcommand: ConflictsListCommand.self)
