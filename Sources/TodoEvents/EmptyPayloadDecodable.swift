@@ -42,3 +42,8 @@ extension LogRequest: EmptyPayloadDecodable {
 extension PurgeRequest: EmptyPayloadDecodable {
     public init() { self.init(deletedBefore: nil) }
 }
+
+/// `requestConflicts` without data: the open conflicts.
+extension ConflictsRequest: EmptyPayloadDecodable {
+    public init() { self.init(all: false) }
+}

@@ -64,6 +64,13 @@ public enum Event: Sendable, Equatable {
     /// Todos from another program, created or replaced by id, in one transaction.
     case requestImportTodos([ImportedTodo])
     case responseImportTodos(TodoImportResult)
+    /// The fields changed both here, while the store was away, and on another machine.
+    case requestConflicts(ConflictsRequest)
+    case responseConflicts(ConflictList)
+    /// Takes or leaves one; a take is answered by its change (`responseTodoViewModel`).
+    case requestSettleConflict(ConflictSettlement)
+    /// The conflict left: the store's value stays.
+    case responseSettleConflict(ConflictViewModel)
 }
 
 /// An edit of one todo's fields; with `revision`, refused with a conflict if the todo has

@@ -22,6 +22,11 @@ public enum ModelEvent: Sendable, Equatable {
     case responseBackupDatabase(DatabaseBackupResult)
     case requestReadJournal(JournalQuery)
     case responseJournal(JournalReadResult)
+    case requestReadConflicts(ConflictsRequest)
+    case responseReadConflicts(ConflictReadResult)
+    /// Takes (by an ordinary write, `requestWriteTodo`, answered by its `responseTodo`) or leaves one.
+    case requestMarkConflict(ConflictSettlement)
+    case responseMarkConflict(ConflictMarkResult)
 }
 
 /// `ModelEvent.Kind` itself, a model event's name (what the ModelServer's participants and the

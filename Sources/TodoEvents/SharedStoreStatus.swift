@@ -15,12 +15,15 @@ public struct SharedStoreStatus: Sendable, Equatable, Codable {
     /// How many changes this daemon kept on its machine while the store was away, not yet
     /// shared; nil when none.
     public var pending: Int?
+    /// How many conflicts of sharing them wait on this machine to be taken or left; nil when none.
+    public var conflicts: Int?
 
-    public init(store: String, reachable: Bool, since: Date, problem: String? = nil, pending: Int? = nil) {
+    public init(store: String, reachable: Bool, since: Date, problem: String? = nil, pending: Int? = nil, conflicts: Int? = nil) {
         self.store = store
         self.reachable = reachable
         self.since = since
         self.problem = problem
         self.pending = pending
+        self.conflicts = conflicts
     }
 }

@@ -22,4 +22,6 @@ public enum TodoModelError: Error, Sendable, Codable, Equatable {
     /// The store shared with other daemons (`--store`) could not commit it or refused it;
     /// nothing was written. The reason says what happened and what to do.
     case sharedStore(String)
+    /// This replica keeps no conflict with this number (`KeptConflict.n`).
+    case noConflict(Int)
 }

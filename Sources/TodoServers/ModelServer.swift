@@ -11,7 +11,8 @@ import TodoModel
 /// todos in memory (`CommittedTodos`), which change only after a commit: a read never sees an
 /// uncommitted write and never waits for the disk. The rest is one participant each on the
 /// same bus: `GroupCommitter` the writes (`requestWriteTodo → responseTodo`, committed together,
-/// each answered once durable), `JournalReader` the journal, `BackupWriter` the backups, and
+/// each answered once durable), `JournalReader` the journal, `BackupWriter` the backups,
+/// `ConflictKeeper` the conflicts of changes shared after the store was away, and
 /// with a shared store (`--store`) `ReplicaSync`, through which each batch commits and by
 /// which others' changes arrive.
 ///
@@ -41,6 +42,8 @@ public final class ModelServer: Sendable {
     let journal: JournalReader
     /// The one writer: group commit on the storage queue.
     let committer: GroupCommitter
+    /// Answers for the conflicts of sharing changes made while the store was away.
+    let conflicts: ConflictKeeper
 
     /// Loads the store and subscribes to the bus at once, so no request published after
     /// this returns is missed. With `shared`, the store is first caught up from it, and
@@ -67,6 +70,7 @@ public final class ModelServer: Sendable {
         let replicaSync = shared.map { ReplicaSync(access, shared: $0, replicaChecked: replicaChecked ?? false, todos: todos) }
         self.replicaSync = replicaSync
         committer = GroupCommitter(access, todos: todos, replicaSync: replicaSync)
+        conflicts = ConflictKeeper(access, todos: todos, replicaSync: replicaSync)
         bus.subscribe(to: [.model(.requestReadTodos)]) { [weak self] envelope in
             guard let self, case .requestReadTodos(let query)? = envelope.model else { return }
             self.bus.publish(.responseTodos(read(query)), correlation: envelope.correlation)

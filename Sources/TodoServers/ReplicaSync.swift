@@ -39,6 +39,9 @@ public final class ReplicaSync: Sendable {
     let pending: PendingChanges
     /// How many they are, for the status (read on the core, changed on the storage queue).
     private let pendingCount = Atomic<Int>(0)
+    /// How many conflicts of sharing them are open, for the status (as `pendingCount`; the
+    /// `ConflictKeeper` lowers it as they are taken or left).
+    private let conflictCount = Atomic<Int>(0)
 
     /// Takes the changes other daemons announce from now on. The store was caught up by
     /// `catchUpAtStart`, which said whether the store was reached (`replicaChecked`);
@@ -50,6 +53,7 @@ public final class ReplicaSync: Sendable {
         pending = PendingChanges(store: access.store)
         state = Mutex(State(replicaChecked: replicaChecked))
         pendingCount.store((try? pending.count()) ?? 0, ordering: .relaxed)
+        conflictCount.store((try? access.store.conflicts(all: false).count) ?? 0, ordering: .relaxed)
         shared.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
     }
 
@@ -174,6 +178,7 @@ public final class ReplicaSync: Sendable {
     private func sharePending() throws {
         guard let outcome = try Self.share(pending, through: shared, now: access.clock(), refuse: refuseUnlessReplica) else { return }
         pendingCount.store(0, ordering: .relaxed)
+        conflictCount.add(outcome.conflicts.count, ordering: .relaxed)
         tellStatus()
         Self.tell(outcome, logger: access.logger)
         guard outcome.rebased else { return }
@@ -190,7 +195,15 @@ public final class ReplicaSync: Sendable {
         var status = shared.status
         let count = pendingCount.load(ordering: .relaxed)
         status.pending = count > 0 ? count : nil
+        let conflicts = conflictCount.load(ordering: .relaxed)
+        status.conflicts = conflicts > 0 ? conflicts : nil
         return status
+    }
+
+    /// A conflict was taken or left: one fewer open, which every client is told.
+    func conflictSettled() {
+        conflictCount.subtract(1, ordering: .relaxed)
+        tellStatus()
     }
 
     /// Tells every client how many changes wait here (watch's line counts them).

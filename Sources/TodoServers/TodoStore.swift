@@ -103,6 +103,7 @@ public final class TodoStore: Sendable {
         registerReplicaMigration(&migrator)
         registerStepMigration(&migrator)
         PendingChanges.registerMigration(&migrator)
+        registerConflictMigration(&migrator)
         PurgeMark.registerMigration(&migrator)
         return migrator
     }

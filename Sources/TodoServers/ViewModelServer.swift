@@ -67,6 +67,8 @@ public final class ViewModelServer: Sendable {
             case .requestReplay(let request):
                 let todos = try TodoValidation.replayed(request.changes.map(\.todo.todo))
                 model = .requestWriteTodo(.replay(zip(request.changes, todos).map { $0.replayed($1) }, sources: request.sources))
+            case .requestConflicts(let request): model = .requestReadConflicts(request)
+            case .requestSettleConflict(let settlement): model = .requestMarkConflict(settlement)
             case .requestImportTodos([]): return .view(.responseImportTodos(TodoImportResult(changes: [])))
             case .requestImportTodos(let todos): model = .requestWriteTodos(try TodoValidation.validated(todos).map(TodoMutation.importTodo))
             default:
@@ -89,7 +91,12 @@ public final class ViewModelServer: Sendable {
             .responseError(TodoError(.storage, "the database could not be backed up, nothing was written: \(reason)"))
         case .responseTodos(let result): viewResponse(to: result)
         case .responseTodo(let result): viewResponse(to: result)
-        case .requestReadTodos, .requestWriteTodo, .requestWriteTodos, .requestBackupDatabase, .requestReadJournal: nil
+        case .responseReadConflicts(.listed(let conflicts)): .responseConflicts(ConflictList(conflicts: conflicts.map(ConflictViewModel.init)))
+        case .responseMarkConflict(.left(let conflict)): .responseSettleConflict(ConflictViewModel(conflict))
+        case .responseReadConflicts(.failed(let error)), .responseMarkConflict(.failed(let error)): .responseError(TodoError(error))
+        case .requestReadTodos, .requestWriteTodo, .requestWriteTodos, .requestBackupDatabase, .requestReadJournal, .requestReadConflicts,
+             .requestMarkConflict:
+            nil
         }
     }
 

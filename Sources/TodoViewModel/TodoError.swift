@@ -60,6 +60,8 @@ public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConver
     public enum Advice {
         /// After "no todo REF: ".
         public static let listEveryTodo = "list every todo, the deleted ones too, to find it"
+        /// After "no conflict N on this machine: ".
+        public static let listConflicts = "list the conflicts to find its number"
         /// After "#N is deleted: ".
         public static let restoreFirst = "restore it first"
 
@@ -91,6 +93,8 @@ public struct TodoError: Error, Sendable, Equatable, Codable, CustomStringConver
                 field: field, todo: TodoViewModel(current), seq: later)
         case .nothingToUndo(let what):
             self.init(.notFound, "nothing to undo: \(what)")
+        case .noConflict(let n):
+            self.init(.notFound, "no conflict \(n) on this machine: \(Advice.listConflicts)")
         case .nothingToRedo(let what):
             self.init(.notFound, "nothing to redo: \(what)")
         case .invalid(let field, let reason):

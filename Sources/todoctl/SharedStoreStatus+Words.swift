@@ -4,7 +4,8 @@ import TodoEvents
 extension SharedStoreStatus {
     /// `unreachable since 2026-11-23 14:02 (the connection to PostgreSQL was closed)`.
     var state: String {
-        let waiting = pending.map { "; \($0 == 1 ? "1 change" : "\($0) changes") saved on this machine, not yet shared" } ?? ""
+        let waiting = (pending.map { "; \($0 == 1 ? "1 change" : "\($0) changes") saved on this machine, not yet shared" } ?? "")
+            + (conflicts.map { "; \($0 == 1 ? "1 conflict" : "\($0) conflicts") to take or leave (todoctl conflicts)" } ?? "")
         guard !reachable else { return "reachable since \(ShowCommand.format(since))" + waiting }
         return "unreachable since \(ShowCommand.format(since))" + (problem.map { " (\($0))" } ?? "") + waiting
     }

@@ -10,6 +10,8 @@ extension TodoError {
         switch code {
         case .notFound where message.hasSuffix(": " + Advice.listEveryTodo):
             return String(message.dropLast(Advice.listEveryTodo.count)) + "list them with `todoctl list --all` (deleted ones with --deleted)"
+        case .notFound where message.hasSuffix(": " + Advice.listConflicts):
+            return String(message.dropLast(Advice.listConflicts.count)) + "list them with `todoctl conflicts`"
         case .notFound where message.hasPrefix("nothing to undo: ") || message.hasPrefix("nothing to redo: "):
             return message + " (see `todoctl log`)"
         case .deleted where message.hasSuffix(": " + Advice.restoreFirst):

@@ -33,6 +33,7 @@ struct TodoctlCommand: AsyncParsableCommand {
             WatchCommand.self, EventsCommand.self, StatusCommand.self, BackupCommand.self,
             AnnotateCommand.self, DenotateCommand.self,
             HistoryCommand.self, LogCommand.self, UndoCommand.self, RedoCommand.self, ReplayCommand.self, PurgeCommand.self,
+            ConflictsCommand.self,
             ImportCommand.self, ExportCommand.self, TagsCommand.self, ProjectsCommand.self, ContextCommand.self, SummaryCommand.self, CalendarCommand.self, BurndownCommand.self,
         ],
         // As `task` shows its default report: `todoctl` alone, or with list's options, lists.

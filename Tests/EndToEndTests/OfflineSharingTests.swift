@@ -283,3 +283,103 @@ extension OfflineSharingTests {
         try await server.stop()
     }
 }
+
+extension OfflineSharingTests {
+    @Test("todoctl conflicts lists the fields changed on both machines while the store was away, with the value kept and the one not taken; take gives the todo this machine's value on both replicas, undoably; leave ends one and keeps the store's; an unknown, settled, deleted or purged one is refused, saying what to do")
+    func conflictsAreListedTakenAndLeft() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for title in ["one", "two", "three"] {
+            let added = try await first.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        try await awaitSequence(3, on: second)
+        let none = try await first.todoctl("conflicts")
+        #expect(none.status == 0 && none.stdout == "no open conflicts\n", "\(none.stdout) \(none.stderr)")
+
+        try await server.stopServer()
+        for (daemon, arguments) in [(first, ["1", "--title", "one from A"]), (first, ["2", "--priority", "high"]), (first, ["3", "--notes", "A's notes"]),
+                                    (second, ["1", "--title", "one from B"]), (second, ["2", "--priority", "low"]), (second, ["3", "--notes", "B's notes"])] {
+            let edited = try await daemon.todoctl("edit", arguments[0], arguments[1], arguments[2])
+            #expect(edited.status == 0, "\(edited.stderr)")
+        }
+        // The second shares first, so the first's three fields are the conflicts, numbered in the order they were changed.
+        try await first.stop()
+        try await server.startServer()
+        try await second.awaitLog(containing: "are shared")
+        let again = try await DaemonProcess.start(in: first.directory, arguments: ["--store", server.uri])
+        try await awaitAlike([again, second], on: server)
+
+        let listed = try await again.todoctl("conflicts")
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let lines = listed.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(listed.stdout)")
+        #expect(lines.first?.hasPrefix(#"1  #1 one from B  title: kept "one from B" (the store's), not taken "one from A" (this machine's, "#) == true, "\(listed.stdout)")
+        #expect(lines.dropFirst().first?.hasPrefix("2  #2 two  priority: kept low (the store's), not taken high (this machine's, ") == true, "\(listed.stdout)")
+        let json = try jsonArray(try await again.todoctl("conflicts", "--json").stdout)
+        #expect(json.map { $0["field"] as? String } == ["title", "priority", "notes"], "\(json)")
+        #expect(json.first?["notTaken"] as? String == #""one from A""#, "\(json)")
+        #expect(json.first?["state"] as? String == "open", "\(json)")
+        #expect(json.first?["id"] as? String == (try jsonObject(try await again.todoctl("show", "1", "--json").stdout))["id"] as? String, "\(json)")
+        let status = try await again.todoctl("status")
+        #expect(status.stdout.contains("; 3 conflicts to take or leave (todoctl conflicts)"), "\(status.stdout)")
+        // The conflicts are the machine's that was not taken: the other has none.
+        let onSecond = try await second.todoctl("conflicts")
+        #expect(onSecond.stdout == "no open conflicts\n", "\(onSecond.stdout)")
+
+        // Take: an ordinary change, shared to the other replica, undone by undo.
+        let taken = try await again.todoctl("conflicts", "take", "1")
+        #expect(taken.status == 0, "\(taken.stderr)")
+        #expect(taken.stdout == "conflict 1 taken: edited #1 one from A\n", "\(taken.stdout)")
+        try await awaitAlike([again, second], on: server)
+        for daemon in [again, second] { #expect(try await titles(daemon)[1] == "one from A") }
+        let history = try await second.todoctl("history", "1")
+        #expect(history.stdout.contains(#"title "one from B" → "one from A""#), "\(history.stdout)")
+        let undone = try await again.todoctl("undo")
+        #expect(undone.status == 0, "\(undone.stderr)")
+        try await awaitAlike([again, second], on: server)
+        for daemon in [again, second] { #expect(try await titles(daemon)[1] == "one from B") }
+        let twice = try await again.todoctl("conflicts", "take", "1")
+        #expect(twice.status == 1 && twice.stderr.contains("conflict: 1 (#1's title) was taken already"), "\(twice.stderr)")
+
+        // Leave: the todo keeps the store's value; the conflict is no longer listed, unless --all.
+        let left = try await again.todoctl("conflicts", "leave", "2")
+        #expect(left.status == 0 && left.stdout == "conflict 2 left: #2 keeps the store's priority, low\n", "\(left.stdout) \(left.stderr)")
+        let shownTwo = try jsonObject(try await again.todoctl("show", "2", "--json").stdout)
+        #expect(shownTwo["priority"] as? String == "low", "\(shownTwo)")
+        let fewer = try await again.todoctl("status")
+        #expect(fewer.stdout.contains("; 1 conflict to take or leave (todoctl conflicts)"), "\(fewer.stdout)")
+        let open = try await again.todoctl("conflicts")
+        #expect(open.stdout.split(separator: "\n").map { $0.prefix(2) } == ["3 "], "\(open.stdout)")
+        let all = try await again.todoctl("conflicts", "--all")
+        let allLines = all.stdout.split(separator: "\n")
+        #expect(allLines.count == 3 && allLines[0].contains("  [taken ") && allLines[1].contains("  [left ") && !allLines[2].contains("["), "\(all.stdout)")
+
+        // Unknown; a todo deleted since (restore it first); purged since (only leaving is left).
+        let unknown = try await again.todoctl("conflicts", "take", "9")
+        #expect(unknown.status == 1 && unknown.stderr == "todoctl: no conflict 9 on this machine: list them with `todoctl conflicts`\n", "\(unknown.stderr)")
+        let removed = try await second.todoctl("rm", "3")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        try await awaitAlike([again, second], on: server)
+        let deleted = try await again.todoctl("conflicts", "take", "3")
+        #expect(deleted.status == 1 && deleted.stderr.contains("#3 is deleted: restore it first with `todoctl restore 3`"), "\(deleted.stderr)")
+        let purged = try await second.todoctl("purge", "--yes")
+        #expect(purged.status == 0, "\(purged.stderr)")
+        try await awaitAlike([again, second], on: server)
+        let gone = try await again.todoctl("conflicts", "take", "3")
+        #expect(gone.status == 1 && gone.stderr.contains("#3 was purged since") && gone.stderr.contains("leave the conflict"), "\(gone.stderr)")
+        let leftGone = try await again.todoctl("conflicts", "leave", "3")
+        #expect(leftGone.status == 0, "\(leftGone.stderr)")
+        let noMore = try await again.todoctl("status")
+        #expect(noMore.status == 0 && !noMore.stdout.contains("conflict"), "\(noMore.stdout)")
+
+        for daemon in [again, second] {
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        }
+        try await again.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+}

@@ -61,7 +61,19 @@ enum Samples {
             problem: "the connection to PostgreSQL was closed")),
         .requestImportTodos([imported]),
         .responseImportTodos(TodoImportResult(changes: [TodoChange(kind: .created, todo: TodoViewModel(todo), sequence: 11)])),
+        .requestConflicts(ConflictsRequest(all: true)),
+        .responseConflicts(ConflictList(conflicts: [conflict])),
+        .requestSettleConflict(ConflictSettlement(n: 2, take: true)),
+        .responseSettleConflict(conflict),
     ]
+
+    /// Conflict 2: #3's title, "Buy oat milk" on this machine, "Buy milk" on the store; left.
+    static var conflict: ConflictViewModel {
+        var local = todo
+        local.title = "Buy oat milk"
+        let offline = OfflineConflict(id: todo.id, number: 3, field: .title, local: local, theirs: todo, at: instant)
+        return ConflictViewModel(KeptConflict(n: 2, conflict: offline, state: .left, settledAt: instant))
+    }
 
     static let entry = JournalEntry(
         seq: 11, step: 11, at: instant, author: ChangeAuthor(client: 2, program: "todoctl"), kind: .completed,
@@ -137,12 +149,12 @@ struct EventCodingTests {
             .requestReopenTodo, .requestToggleComplete, .requestDeleteTodo, .requestRestoreTodo, .requestStatus, .requestBackup,
             .requestCompleteTodoWithChildren,
             .requestChanges, .requestHistory, .requestLog, .requestUndo, .requestReplay, .requestRedo, .requestPurge,
-            .requestImportTodos,
+            .requestImportTodos, .requestConflicts, .requestSettleConflict,
         ])
         #expect(EventKind.viewResponses == [
             .responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseStatus, .responseBackup, .responseError,
             .responseHello, .responseGoodbye, .responseChanges, .responseHistory, .responseLog, .responseUndo, .responseReplay, .responseRedo, .responsePurge,
-            .responseImportTodos, .responseSharedStore,
+            .responseImportTodos, .responseSharedStore, .responseConflicts, .responseSettleConflict,
         ])
         for kind in EventKind.allCases {
             #expect(kind.rawValue.hasPrefix("request") || kind.rawValue.hasPrefix("response"))

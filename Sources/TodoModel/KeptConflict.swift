@@ -1,0 +1,49 @@
+import Foundation
+
+/// A conflict as this replica keeps it (its `conflict` table): its number there, `n`, and
+/// whether the user took this machine's value, left it (the store's stays), or not yet.
+public struct KeptConflict: Sendable, Equatable, Codable {
+    public enum State: String, Sendable, Codable {
+        case open, taken, left
+    }
+
+    public var n: Int
+    public var conflict: OfflineConflict
+    public var state: State
+    /// When it was taken or left; nil while open.
+    public var settledAt: Date?
+
+    public init(n: Int, conflict: OfflineConflict, state: State = .open, settledAt: Date? = nil) {
+        self.n = n
+        self.conflict = conflict
+        self.state = state
+        self.settledAt = settledAt
+    }
+
+    /// The ordinary change that gives `current` this machine's value of the field again: an
+    /// edit, or a complete, reopen, delete or restore, journalled and shared as any other.
+    /// nil for a field no such change sets: annotations (never a conflict: they merge) and
+    /// other programs' fields (an import sets them).
+    public func taking(onto current: Todo) -> TodoMutation? {
+        let local = conflict.local
+        let ref = TodoRef.id(current.id)
+        let edit: TodoEdit
+        switch conflict.field {
+        case .title: edit = TodoEdit(title: local.title)
+        case .notes: edit = TodoEdit(notes: local.notes)
+        case .priority: edit = TodoEdit(priority: local.priority)
+        case .due: edit = TodoEdit(due: local.due, clearDue: local.due == nil)
+        case .tags: edit = TodoEdit(tags: local.tags)
+        case .recurrence: edit = TodoEdit(recurrence: local.recurrence, clearRecurrence: local.recurrence == nil)
+        case .parent: edit = TodoEdit(parent: local.parent, clearParent: local.parent == nil)
+        case .wait: edit = TodoEdit(wait: local.wait, clearWait: local.wait == nil)
+        case .project: edit = TodoEdit(project: local.project, clearProject: local.project == nil)
+        // Started again now, as a start is: the time it was started here is not a field an edit sets.
+        case .started: edit = TodoEdit(active: local.started != nil)
+        case .completedAt: return local.completedAt == nil ? .reopen(ref) : .complete(ref)
+        case .deletedAt: return local.deletedAt == nil ? .restore(ref) : .delete(ref)
+        case .annotations, .foreign: return nil
+        }
+        return .edit(ref, edit, expectedRevision: nil)
+    }
+}
