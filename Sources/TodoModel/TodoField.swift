@@ -13,6 +13,8 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
     case project
     /// When it was started: a start or a stop is undone as any other field.
     case started
+    /// The todos it waits for: merged as a set when shared, as tags are.
+    case depends
 
     public func isEqual(in a: Todo, and b: Todo) -> Bool {
         switch self {
@@ -30,6 +32,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .annotations: a.annotations == b.annotations
         case .project: a.project == b.project
         case .started: a.started == b.started
+        case .depends: a.depends == b.depends
         }
     }
 
@@ -51,6 +54,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .annotations: result.annotations = source.annotations
         case .project: result.project = source.project
         case .started: result.started = source.started
+        case .depends: result.depends = source.depends
         }
         return result
     }

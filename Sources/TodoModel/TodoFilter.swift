@@ -48,6 +48,12 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     public var project: String?
     /// Only the todos started and not stopped (`+ACTIVE`).
     public var active: Bool
+    /// true: only the todos waiting for an open one (`+BLOCKED`); false: only those that
+    /// are not (`-BLOCKED`). Decided with every todo at hand (`Dependencies.matches`), not
+    /// by `matches`: one todo alone cannot tell.
+    public var blocked: Bool?
+    /// true: only the open todos an open one waits for (`+BLOCKING`); false: the others.
+    public var blocking: Bool?
     /// Not a filter: the shape of the answer's todos. When set, each comes as the members a
     /// list's table shows (`Todo.encodeRow`), not the whole todo: `todoctl list` of 10,000
     /// read three times the bytes it showed (docs/PERFORMANCE.md). A daemon that does not
@@ -61,7 +67,8 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         status: Status = .open, tag: String? = nil, tags: [String] = [], notTags: [String] = [],
         priority: Priority? = nil, search: String? = nil,
         dueBefore: LocalDate? = nil, dueAfter: LocalDate? = nil, dueOn: LocalDate? = nil, noDue: Bool = false,
-        waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil, active: Bool = false, rows: Bool = false
+        waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil, active: Bool = false,
+        blocked: Bool? = nil, blocking: Bool? = nil, rows: Bool = false
     ) {
         self.status = status
         self.tags = (tag.map { [$0] } ?? []) + tags.filter { $0 != tag }
@@ -76,6 +83,8 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         self.pressingOn = pressingOn
         self.project = project
         self.active = active
+        self.blocked = blocked
+        self.blocking = blocking
         self.rows = rows
     }
 
@@ -167,7 +176,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
 
 extension TodoFilter {
     private enum CodingKeys: String, CodingKey {
-        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, active, rows
+        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, active, blocked, blocking, rows
     }
 
     /// Every field may be absent. The old single `tag` is still read, as one more tag.
@@ -188,6 +197,8 @@ extension TodoFilter {
             pressingOn: try container.decodeIfPresent(LocalDate.self, forKey: .pressingOn),
             project: try container.decodeIfPresent(String.self, forKey: .project),
             active: try container.decodeIfPresent(Bool.self, forKey: .active) ?? false,
+            blocked: try container.decodeIfPresent(Bool.self, forKey: .blocked),
+            blocking: try container.decodeIfPresent(Bool.self, forKey: .blocking),
             rows: try container.decodeIfPresent(Bool.self, forKey: .rows) ?? false)
     }
 
@@ -209,6 +220,8 @@ extension TodoFilter {
         try container.encodeIfPresent(pressingOn, forKey: .pressingOn)
         try container.encodeIfPresent(project, forKey: .project)
         if active { try container.encode(true, forKey: .active) }
+        try container.encodeIfPresent(blocked, forKey: .blocked)
+        try container.encodeIfPresent(blocking, forKey: .blocking)
         if rows { try container.encode(true, forKey: .rows) }
     }
 }
