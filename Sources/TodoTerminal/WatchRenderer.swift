@@ -152,6 +152,8 @@ public struct WatchRenderer: Sendable {
         if filter.noDue { parts.append("no due") }
         if filter.waiting { parts.append("waiting") }
         if filter.active { parts.append("active") }
+        if let blocked = filter.blocked { parts.append(blocked ? "blocked" : "not blocked") }
+        if let blocking = filter.blocking { parts.append(blocking ? "blocking" : "not blocking") }
         return parts.joined(separator: " ")
     }
 

@@ -52,6 +52,16 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public var waiting = false
     /// `+ACTIVE`: the started todos.
     public var active = false
+    /// `+BLOCKED` (true), `-BLOCKED` or `+UNBLOCKED` (false): waiting for an open todo or not.
+    public var blocked: Bool?
+    /// `+BLOCKING` (true), `-BLOCKING` (false): an open todo waits for it or not.
+    public var blocking: Bool?
+    /// `depends:3,5`: the numbers of the todos it comes to wait for.
+    public var depends: [Int] = []
+    /// `depends:-3` in an edit: the numbers of those it no longer waits for.
+    public var removedDepends: [Int] = []
+    /// An empty `depends:` in an edit: it waits for none.
+    public var clearDepends = false
     /// In an add or an edit, the word that gave each field and what it gave (`pri:H`,
     /// "high"): a second word giving it something else is refused, as it silently won.
     private var given: [String: GivenWord] = [:]
@@ -241,12 +251,38 @@ public struct TaskwarriorWords: Sendable, Equatable {
             }
             try once("repeat", word: word, value: String(describing: recurrence), use: use)
             self.recurrence = recurrence
-        case "scheduled", "until", "depends":
+        case "depends":
+            guard use != .filter else { throw .notInFilter(word: word, name: "depends") }
+            if value.isEmpty {
+                try once("dependencies", word: word, value: "", use: use)
+                clearDepends = true
+                return
+            }
+            try readDepends(value, word: word, use: use)
+        case "scheduled", "until":
             throw .notModelled(word: word, name: name)
         default:
             throw Self.unknown(word, name: name)
         }
     }
+
+    /// `3,#5,-7`: numbers to wait for, and (in an edit) with `-` before one, to wait for no
+    /// more, as Taskwarrior's `depends:3,-5` reads them.
+    private mutating func readDepends(_ value: String, word: String, use: Use) throws(TaskwarriorWordError) {
+        for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+            let removes = part.hasPrefix("-")
+            let digits = removes ? part.dropFirst() : part
+            guard let number = Int(digits.hasPrefix("#") ? digits.dropFirst() : digits), number >= 1, !(removes && use == .add) else {
+                throw .unreadableValue(
+                    word: word, name: "depends", value: value, accepted: Self.acceptedDepends, suggestion: nil,
+                    reason: removes && use == .add ? "\(value): a new todo waits for nothing yet, so there is none to take away (\(part))" : nil)
+            }
+            if removes { removedDepends.append(number) } else { depends.append(number) }
+        }
+    }
+
+    /// What `depends:` takes, for messages and help.
+    public static let acceptedDepends = "todo numbers, comma-separated (depends:3,5); in an edit -N takes one away (depends:-3) and nothing clears them (depends:)"
 
     /// In an add or an edit, refuses a second word that gives `field` another `value` than
     /// the first did (`pri:H pri:L`, `due:fri due:mon`, `project:a +project:b`, `due: due:fri`):

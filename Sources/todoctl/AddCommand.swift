@@ -71,7 +71,7 @@ struct AddCommand: AsyncParsableCommand {
             title: words.title.joined(separator: " "), notes: notes ?? "", priority: words.priority ?? priority ?? .normal,
             due: words.due ?? due?.date, tags: (tags + words.tags).filter { !$0.hasPrefix(TaskwarriorWords.projectTagPrefix) },
             recurrence: words.recurrence ?? planning.recurrence, parent: planning.parent?.number,
-            wait: words.wait ?? planning.wait?.date, project: project)
+            wait: words.wait ?? planning.wait?.date, project: project, depends: words.depends + (planning.depends?.numbers ?? []))
     }
 
     func run() async throws {

@@ -71,6 +71,8 @@ struct AppliedContext {
         }
         both.waiting = own.waiting || theirs.waiting
         both.active = own.active || theirs.active
+        both.blocked = try one("blocked", own.blocked, theirs.blocked)
+        both.blocking = try one("blocking", own.blocking, theirs.blocking)
         // The narrower project: home.garden within home; two apart match nothing.
         switch (own.project, theirs.project) {
         case let (mine?, context?) where mine != context:

@@ -136,6 +136,9 @@ struct EditCommand: AsyncParsableCommand {
         if modifiers.recurrence != nil || modifiers.clearRecurrence {
             (edit.recurrence, edit.clearRecurrence) = (modifiers.recurrence, modifiers.clearRecurrence)
         }
+        edit.addDepends += modifiers.depends
+        edit.removeDepends = modifiers.removedDepends
+        edit.clearDepends = edit.clearDepends || modifiers.clearDepends
         return edit == TodoEdit() ? nil : edit
     }
 

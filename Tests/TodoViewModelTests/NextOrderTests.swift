@@ -18,6 +18,14 @@ struct NextOrderTests {
         NextOrder.ordered(rows, today: today).map(\.number)
     }
 
+    @Test("a blocked todo (waiting for an open one) comes after every one that is not, whatever its points; [b] marks it in a list")
+    func blockedLast() {
+        let rows = [todo(1, .high, due: -3), todo(2, due: 5), todo(3, .low, due: 0)].markingBlocked([1])
+        #expect(order(rows) == [3, 2, 1])
+        #expect(rows.map(\.doneBox) == ["[b]", "[ ]", "[ ]"])
+        #expect(order([todo(1, .high, due: -3), todo(2, due: 5)]) == [1, 2])
+    }
+
     @Test("a todo two days overdue comes before a high-priority one with no date")
     func overdueBeforeUndatedHigh() {
         #expect(order([todo(1, .high), todo(2, due: -2)]) == [2, 1])
