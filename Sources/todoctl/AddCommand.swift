@@ -14,8 +14,9 @@ struct AddCommand: AsyncParsableCommand {
             home.garden being garden under home; a filter project:home also finds \
             home.garden); due:DATE and wait:DATE (the dates \
             --due takes); priority:P or pri:P (H, M, L, high, medium, low, any case); \
-            recur:PERIOD (the periods --every takes). scheduled:, until: and depends: are \
-            refused: todod does not keep them yet. A field is given once: due:fri due:mon, \
+            recur:PERIOD (the periods --every takes); depends:3,5 (or --depends 3,5: the \
+            todos it waits for, by number; blocked while one is open, +BLOCKED finds it). \
+            scheduled: and until: are refused: todod does not keep them yet. A field is given once: due:fri due:mon, \
             pri:H pri:L or project:a project:b is refused, naming both.
 
             Which words are modifiers: +word, -word (a sign, then what may start a Taskwarrior \
