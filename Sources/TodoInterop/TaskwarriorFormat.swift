@@ -8,9 +8,9 @@ import TodoModel
 /// as annotations dated by their leading day, as before todod had annotations); `recur` is also the todo's recurrence when todod can hold it
 /// (Taskwarrior's `parent` names a recurrence's template, not a parent todo: it is not a
 /// subtask link; a template and its instances are one todo, see `TaskwarriorSeries`); `wait`
-/// is the day the todo waits for; `start` is when it was started (`todoctl start`); `depends`
+/// is the day the todo waits for, `scheduled` the day work on it may begin; `start` is when it was started (`todoctl start`); `depends`
 /// names the todos it waits for (their uuids, as todod keeps them). Everything else of the task (its status words, the exact
-/// time of `wait`, `recur`, user-defined attributes, and the exact times behind a
+/// time of `wait` and `scheduled`, `recur`, user-defined attributes, and the exact times behind a
 /// due day) is kept in `foreign["taskwarrior"]` and written back as it was while the todo's
 /// own fields still say the same, so a round trip through todod loses nothing.
 public enum TaskwarriorFormat {
@@ -120,7 +120,8 @@ public enum TaskwarriorFormat {
             recurrence: fields["recur"]?.string.flatMap(recurrence), wait: try time("wait").map { LocalDate($0, in: zone) },
             annotations: annotations, project: fields["project"]?.string,
             started: status == "pending" || status == "waiting" ? try time("start") : nil, carriesStart: true,
-            depends: try dependencies(fields["depends"], position: position), source: foreignKey)
+            depends: try dependencies(fields["depends"], position: position),
+            scheduled: try time("scheduled").map { LocalDate($0, in: zone) }, source: foreignKey)
     }
 
     /// Taskwarrior's `depends`: an array of uuids (2.6.2's export and 3's), or one string of
@@ -215,6 +216,11 @@ public enum TaskwarriorFormat {
         }
         task["project"] = todo.project.map(InteropJSON.string)
         task["start"] = todo.started.map { .string(BasicTime.utcText($0)) }
+        // As `wait`: the exact time comes back while the day is the same.
+        let originalScheduled = original["scheduled"]?.string.flatMap { BasicTime.instant($0, in: zone) }.map { LocalDate($0, in: zone) }
+        if originalScheduled != todo.scheduled {
+            task["scheduled"] = todo.scheduled.map { .string(BasicTime.utcText(BasicTime.midnight(of: $0, in: zone))) }
+        }
         // As the task had them when they are the same (its order, its form); else an array, as 2.6.2 exports.
         let originalDepends = try? dependencies(original["depends"], position: uuid)
         if originalDepends.map(Todo.dependencySet) != todo.depends {

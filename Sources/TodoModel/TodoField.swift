@@ -15,6 +15,8 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
     case started
     /// The todos it waits for: merged as a set when shared, as tags are.
     case depends
+    /// The day work on it may begin.
+    case scheduled
 
     public func isEqual(in a: Todo, and b: Todo) -> Bool {
         switch self {
@@ -33,6 +35,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .project: a.project == b.project
         case .started: a.started == b.started
         case .depends: a.depends == b.depends
+        case .scheduled: a.scheduled == b.scheduled
         }
     }
 
@@ -55,6 +58,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .project: result.project = source.project
         case .started: result.started = source.started
         case .depends: result.depends = source.depends
+        case .scheduled: result.scheduled = source.scheduled
         }
         return result
     }

@@ -16,10 +16,13 @@ public struct NewTodo: Sendable, Codable, Equatable {
     /// The numbers of the todos it waits for (`depends:3,5`); the store keeps their ids.
     /// nil for none, so that a request without any is the bytes it was.
     public var depends: [Int]?
+    /// The day work on it may begin (`scheduled:fri`).
+    public var scheduled: LocalDate?
 
     public init(
         title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil, tags: [String] = [],
-        recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, project: String? = nil, depends: [Int]? = nil
+        recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, project: String? = nil, depends: [Int]? = nil,
+        scheduled: LocalDate? = nil
     ) {
         self.title = title
         self.notes = notes
@@ -31,6 +34,7 @@ public struct NewTodo: Sendable, Codable, Equatable {
         self.wait = wait
         self.project = project
         self.depends = depends?.isEmpty == true ? nil : depends
+        self.scheduled = scheduled
     }
 }
 
@@ -73,6 +77,10 @@ public struct TodoEdit: Sendable, Codable, Equatable {
     public var removeDepends: [Int]
     /// Waits for none any more (`depends:`), before `addDepends` applies.
     public var clearDepends: Bool
+    /// A new day work on it may begin.
+    public var scheduled: LocalDate?
+    /// Not scheduled any more (wins over `scheduled`).
+    public var clearScheduled: Bool
 
     public init(
         title: String? = nil, notes: String? = nil, priority: Priority? = nil, due: LocalDate? = nil,
@@ -80,7 +88,8 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         recurrence: Recurrence? = nil, clearRecurrence: Bool = false, parent: Int? = nil, clearParent: Bool = false,
         wait: LocalDate? = nil, clearWait: Bool = false, annotate: String? = nil, denotate: String? = nil,
         project: String? = nil, clearProject: Bool = false, active: Bool? = nil,
-        addDepends: [Int] = [], removeDepends: [Int] = [], clearDepends: Bool = false
+        addDepends: [Int] = [], removeDepends: [Int] = [], clearDepends: Bool = false,
+        scheduled: LocalDate? = nil, clearScheduled: Bool = false
     ) {
         self.title = title
         self.notes = notes
@@ -104,6 +113,8 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         self.addDepends = addDepends
         self.removeDepends = removeDepends
         self.clearDepends = clearDepends
+        self.scheduled = scheduled
+        self.clearScheduled = clearScheduled
     }
 
     /// Whether it changes what the todo waits for (the store resolves the numbers: `DependencyRule`).
@@ -126,6 +137,7 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         if clearParent { edited.parent = nil } else if let parent { edited.parent = parent }
         if clearWait { edited.wait = nil } else if let wait { edited.wait = wait }
         if clearProject { edited.project = nil } else if let project { edited.project = project }
+        if clearScheduled { edited.scheduled = nil } else if let scheduled { edited.scheduled = scheduled }
         return edited
     }
 }
@@ -155,7 +167,9 @@ extension TodoEdit {
             active: try c.decodeIfPresent(Bool.self, forKey: .active),
             addDepends: try c.decodeIfPresent([Int].self, forKey: .addDepends) ?? [],
             removeDepends: try c.decodeIfPresent([Int].self, forKey: .removeDepends) ?? [],
-            clearDepends: try c.decodeIfPresent(Bool.self, forKey: .clearDepends) ?? false)
+            clearDepends: try c.decodeIfPresent(Bool.self, forKey: .clearDepends) ?? false,
+            scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled),
+            clearScheduled: try c.decodeIfPresent(Bool.self, forKey: .clearScheduled) ?? false)
     }
 }
 
@@ -292,6 +306,7 @@ extension NewTodo {
             parent: try c.decodeIfPresent(Int.self, forKey: .parent),
             wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
             project: try c.decodeIfPresent(String.self, forKey: .project),
-            depends: try c.decodeIfPresent([Int].self, forKey: .depends))
+            depends: try c.decodeIfPresent([Int].self, forKey: .depends),
+            scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled))
     }
 }

@@ -39,7 +39,8 @@ enum JournalRecord {
             annotations TEXT NOT NULL DEFAULT '[]',
             project TEXT,
             started INTEGER,
-            depends TEXT
+            depends TEXT,
+            scheduled TEXT
         );
         -- By number, not id: a new todo's number is the highest, so its entry appends to the
         -- index instead of dirtying a random page of it (ids are random).

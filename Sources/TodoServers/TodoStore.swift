@@ -96,6 +96,7 @@ public final class TodoStore: Sendable {
         registerProjectMigration(&migrator)
         registerStartedMigration(&migrator)
         registerDependsMigration(&migrator)
+        registerScheduledMigration(&migrator)
         JournalRecord.registerRedoMigration(&migrator)
         migrator.registerMigration("v3: journal") { db in
             try db.execute(sql: JournalRecord.createTable)

@@ -62,6 +62,14 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public var removedDepends: [Int] = []
     /// An empty `depends:` in an edit: it waits for none.
     public var clearDepends = false
+    /// `scheduled:DATE` in an add or an edit.
+    public var scheduled: LocalDate?
+    /// An empty `scheduled:` in an edit.
+    public var clearScheduled = false
+    /// A filter's `scheduled.before:DATE` and `scheduled.after:DATE` (`scheduled:DATE`: both
+    /// around that day), strict as Taskwarrior's.
+    public var scheduledBefore: LocalDate?
+    public var scheduledAfter: LocalDate?
     /// In an add or an edit, the word that gave each field and what it gave (`pri:H`,
     /// "high"): a second word giving it something else is refused, as it silently won.
     private var given: [String: GivenWord] = [:]
@@ -186,6 +194,13 @@ public struct TaskwarriorWords: Sendable, Equatable {
         let parts = name.split(separator: ".")
         if parts.count == 2 {
             guard Self.modifierNames.contains(String(parts[0])) else { throw Self.unknown(word, name: String(parts[0])) }
+            // The scheduled day's span, as Taskwarrior's `scheduled.before:` asks; the others are not read yet.
+            if parts[0] == "scheduled", use == .filter, let side = ["before": true, "below": true, "after": false, "above": false][String(parts[1])] {
+                guard !value.isEmpty else { throw .missingValue(word: word, name: name) }
+                let date = try Self.date(value, word: word, name: "scheduled", use: use, today: today)
+                if side { scheduledBefore = min(scheduledBefore ?? date, date) } else { scheduledAfter = max(scheduledAfter ?? date, date) }
+                return
+            }
             throw .attributeModifier(word: word, name: String(parts[0]), modifier: String(parts[1]))
         }
         // Only an edit can remove a field; a filter's empty project: asks for no project, and
@@ -259,7 +274,22 @@ public struct TaskwarriorWords: Sendable, Equatable {
                 return
             }
             try readDepends(value, word: word, use: use)
-        case "scheduled", "until":
+        case "scheduled":
+            if value.isEmpty {
+                try once("scheduled date", word: word, value: "", use: use)
+                clearScheduled = true
+                return
+            }
+            let date = try Self.date(value, word: word, name: "scheduled", use: use, today: today)
+            if use == .filter {
+                // That day: after the one before and before the one after.
+                scheduledBefore = min(scheduledBefore ?? date.adding(days: 1), date.adding(days: 1))
+                scheduledAfter = max(scheduledAfter ?? date.adding(days: -1), date.adding(days: -1))
+                return
+            }
+            try once("scheduled date", word: word, value: date.description, use: use)
+            scheduled = date
+        case "until":
             throw .notModelled(word: word, name: name)
         default:
             throw Self.unknown(word, name: name)

@@ -23,7 +23,8 @@ struct EditCommand: AsyncParsableCommand {
             due:fri pri:H project:home recur:1w` (-tag removes a tag; an empty due:, wait: or \
             recur: removes that field, an empty pri: gives the priority normal, as a new todo has; an \
             empty project: or -project:NAME takes a todo out of its project; depends:7 adds a todo \
-            it waits for, depends:-7 takes one away, an empty depends: clears them), and other words are a new title (words after -- are \
+            it waits for, depends:-7 takes one away, an empty depends: clears them; an empty \
+            scheduled: unschedules it), and other words are a new title (words after -- are \
             title words as typed). A new title is for one todo: `todoctl edit 16 2026 budget` \
             retitles #16 "2026 budget".
 
@@ -140,6 +141,7 @@ struct EditCommand: AsyncParsableCommand {
         edit.addDepends += modifiers.depends
         edit.removeDepends = modifiers.removedDepends
         edit.clearDepends = edit.clearDepends || modifiers.clearDepends
+        (edit.scheduled, edit.clearScheduled) = (modifiers.scheduled, modifiers.clearScheduled)
         return edit == TodoEdit() ? nil : edit
     }
 

@@ -126,7 +126,6 @@ enum ModifierWords {
     private static func advice(for error: TaskwarriorWordError, use: TaskwarriorWords.Use) -> String {
         let keep = use == .filter ? "" : "\nTo keep \"\(error.word)\" in the title, write it after --: todoctl \(use == .add ? "add TITLE" : "edit N TITLE") -- \(error.word)"
         switch error {
-        case .notModelled(_, "scheduled"): return ": hide it until that day with wait:DATE (or --wait), or give it a due: date" + keep
         case .notModelled(_, "until"): return ": give it a due: date, and delete it when that day has passed" + keep
         case .notModelled: return keep
         case .notInFilter(_, "wait"): return ": list the waiting todos with `todoctl list --waiting`"
@@ -147,5 +146,5 @@ enum ModifierWords {
     /// Help for the words' argument.
     static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, priority:H|M|L (pri:), recur:PERIOD"
     /// The same for a filter, which cannot ask for wait: or recur: yet.
-    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:); project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
+    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:), scheduled.before:DATE, scheduled.after:DATE; project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
 }

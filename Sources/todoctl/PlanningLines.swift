@@ -28,6 +28,9 @@ struct PlanningLines {
         if !detail.blocks.isEmpty {
             fields.append(("blocks", detail.blocks.map { "\($0.numberText) \(TerminalText.escaped($0.title))\($0.isCompleted ? " (done)" : "")" }.joined(separator: ", ")))
         }
+        if let scheduled = detail.todo.scheduled {
+            fields.append(("scheduled", scheduled > LocalDate(Date()) ? "\(scheduled) (next weighs it from then)" : "\(scheduled)"))
+        }
         if let wait = detail.todo.wait {
             let today = LocalDate(Date())
             fields.append(("waits", wait > today ? "until \(wait) (hidden from the list till then)" : "until \(wait) (over)"))

@@ -237,12 +237,24 @@ struct TaskwarriorWordsTests {
         #expect(refusal(line) == message)
     }
 
-    @Test("scheduled: and until: are refused as not kept yet, never put in a title", arguments: [
-        ("x scheduled:fri", "scheduled:fri: todod does not keep a scheduled date yet"),
+    @Test("until: is refused as not kept yet, never put in a title", arguments: [
         ("x until:fri", "until:fri: todod does not keep an until date yet"),
     ])
     func notModelled(line: String, message: String) {
         #expect(refusal(line) == message)
+    }
+
+    @Test("scheduled:DATE gives the day work may begin (it was refused as not kept); an edit's empty scheduled: unschedules; a filter takes scheduled.before:, scheduled.after: and scheduled:DAY, strictly")
+    func scheduled() throws {
+        let added = try parse("Paint fence scheduled:2026-11-27")
+        #expect(added.title == ["Paint", "fence"] && added.scheduled == LocalDate("2026-11-27"))
+        #expect(try parse("scheduled:", .edit).clearScheduled)
+        let filter = try parse("scheduled.before:2026-12-01 scheduled.after:2026-11-20", .filter)
+        #expect(filter.scheduledBefore == LocalDate("2026-12-01") && filter.scheduledAfter == LocalDate("2026-11-20"))
+        let day = try parse("scheduled:2026-11-27", .filter)
+        #expect(day.scheduledBefore == LocalDate("2026-11-28") && day.scheduledAfter == LocalDate("2026-11-26"))
+        #expect(refusal("x scheduled:fri scheduled:mon") == "scheduled:fri and scheduled:mon both give the scheduled date, and a todo has one: give one of them")
+        #expect(refusal("scheduled.on:fri", .filter) == "scheduled.on:fri: scheduled.on: is not understood yet (Taskwarrior's attribute modifiers)")
     }
 
     @Test("depends:3,#5 gives the numbers a todo waits for; an edit's -N takes one away and an empty depends: clears them (they were refused as not kept)")
