@@ -65,6 +65,29 @@ struct DependsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("a dependency and a scheduled day made through one daemon sharing PostgreSQL are in the store's todo JSON, and the other daemon finds the todo +BLOCKED, shows both, and unblocks it when the dependency is done there")
+    func sharedStore() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for command in [["add", "Buy flour"], ["add", "Bake cake", "depends:1", "scheduled:2026-12-01"]] {
+            let result = try await run("todoctl", command, environment: first.environment)
+            #expect(result.status == 0, "\(command): \(result.stdout)\(result.stderr)")
+        }
+        let stored = try await server.psql("SELECT (todo->'depends') IS NOT NULL AND todo->>'scheduled' = '2026-12-01' FROM todo WHERE number = 2")
+        #expect(stored == "t", "\(stored)")
+        try await awaitSequence(2, on: second)
+        #expect(try await numbers(second, "+BLOCKED", [:]) == [2])
+        let shown = try await second.todoctl("show", "2").stdout
+        #expect(shown.contains("depends on #1 Buy flour (open)") && shown.contains("scheduled 2026-12-01"), "\(shown)")
+        #expect(try await second.todoctl("done", "1").status == 0)
+        try await awaitSequence(3, on: first)
+        #expect(try await numbers(first, "+BLOCKED", [:]) == [])
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
     /// The numbers `todoctl list WORD` shows, in number order.
     private func numbers(_ daemon: DaemonProcess, _ word: String, _ env: [String: String]) async throws -> [Int] {
         let list = try await daemon.todoctl("list", word, environment: env)
