@@ -8,8 +8,9 @@ import TodoModel
 /// as annotations dated by their leading day, as before todod had annotations); `recur` is also the todo's recurrence when todod can hold it
 /// (Taskwarrior's `parent` names a recurrence's template, not a parent todo: it is not a
 /// subtask link; a template and its instances are one todo, see `TaskwarriorSeries`); `wait`
-/// is the day the todo waits for; `start` is when it was started (`todoctl start`). Everything else of the task (its status words, the exact
-/// time of `wait`, `recur`, `depends`, user-defined attributes, and the exact times behind a
+/// is the day the todo waits for, `scheduled` the day work on it may begin; `start` is when it was started (`todoctl start`); `depends`
+/// names the todos it waits for (their uuids, as todod keeps them). Everything else of the task (its status words, the exact
+/// time of `wait` and `scheduled`, `recur`, user-defined attributes, and the exact times behind a
 /// due day) is kept in `foreign["taskwarrior"]` and written back as it was while the todo's
 /// own fields still say the same, so a round trip through todod loses nothing.
 public enum TaskwarriorFormat {
@@ -107,7 +108,7 @@ public enum TaskwarriorFormat {
             return Annotation(entry: entry, description: annotation.text)
         }
         var foreign = fields
-        for key in ["uuid", "description", "entry", "modified", "start"] + computed { foreign.removeValue(forKey: key) }
+        for key in ["uuid", "description", "entry", "modified", "start", "depends"] + computed { foreign.removeValue(forKey: key) }
         var kept = foreign.isEmpty ? [:] : [foreignKey: InteropJSON.object(foreign).text]
         kept[TaskwarriorSeries.foreignKey] = series
         return ImportedTodo(
@@ -118,7 +119,23 @@ public enum TaskwarriorFormat {
             foreign: kept,
             recurrence: fields["recur"]?.string.flatMap(recurrence), wait: try time("wait").map { LocalDate($0, in: zone) },
             annotations: annotations, project: fields["project"]?.string,
-            started: status == "pending" || status == "waiting" ? try time("start") : nil, carriesStart: true, source: foreignKey)
+            started: status == "pending" || status == "waiting" ? try time("start") : nil, carriesStart: true,
+            depends: try dependencies(fields["depends"], position: position),
+            scheduled: try time("scheduled").map { LocalDate($0, in: zone) }, source: foreignKey)
+    }
+
+    /// Taskwarrior's `depends`: an array of uuids (2.6.2's export and 3's), or one string of
+    /// them comma-separated (2.5 and 2.6.0's); none is an empty list, so an import clears them.
+    private static func dependencies(_ value: InteropJSON?, position: String) throws(InteropError) -> [UUID] {
+        guard let value else { return [] }
+        let texts = value.string.map { $0.split(separator: ",").map(String.init) } ?? stringArray(value)
+        guard let texts else { throw InteropError(position, "depends is \(value.text), not uuids (an array of them, or one string of them comma-separated)") }
+        return try texts.map { text throws(InteropError) in
+            guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
+                throw InteropError(position, "depends holds \"\(text)\", not a uuid: a task depends on others by their uuids")
+            }
+            return id
+        }
     }
 
     /// Taskwarrior's `recur` (`weekly`, `2weeks`, `quarterly`, `weekdays`, …) as todod's
@@ -199,6 +216,16 @@ public enum TaskwarriorFormat {
         }
         task["project"] = todo.project.map(InteropJSON.string)
         task["start"] = todo.started.map { .string(BasicTime.utcText($0)) }
+        // As `wait`: the exact time comes back while the day is the same.
+        let originalScheduled = original["scheduled"]?.string.flatMap { BasicTime.instant($0, in: zone) }.map { LocalDate($0, in: zone) }
+        if originalScheduled != todo.scheduled {
+            task["scheduled"] = todo.scheduled.map { .string(BasicTime.utcText(BasicTime.midnight(of: $0, in: zone))) }
+        }
+        // As the task had them when they are the same (its order, its form); else an array, as 2.6.2 exports.
+        let originalDepends = try? dependencies(original["depends"], position: uuid)
+        if originalDepends.map(Todo.dependencySet) != todo.depends {
+            task["depends"] = todo.depends.isEmpty ? nil : .array(todo.depends.map { .string($0.uuidString.lowercased()) })
+        }
         task["tags"] = todo.tags.isEmpty ? nil : .array(todo.tags.map(InteropJSON.string))
         task["annotations"] = annotations(todo, original: original["annotations"], zone: zone)
         return task

@@ -34,6 +34,11 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
     public var started: Date?
     /// Whether the source says whether it is started (Taskwarrior, todod's JSON).
     public var carriesStart: Bool
+    /// The ids of the todos it waits for (Taskwarrior's `depends`): the source's ids, which
+    /// an import keeps as todod's; nil (a format without them) leaves todod's.
+    public var depends: [UUID]?
+    /// The day work on it may begin (Taskwarrior's `scheduled`); nil leaves todod's, as `wait`.
+    public var scheduled: LocalDate?
     /// The format it comes from, as its key in `foreign` (`"taskwarrior"`, `"todotxt"`): an
     /// import replaces that format's fields (the key and its `key.` ones) and keeps the other
     /// formats', so a todo.txt round trip keeps a Taskwarrior series; nil (todod's own JSON,
@@ -45,7 +50,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         tags: [String] = [], createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
         deletedAt: Date? = nil, foreign: [String: String] = [:], recurrence: Recurrence? = nil, parentID: UUID? = nil,
         wait: LocalDate? = nil, annotations: [Annotation]? = nil, project: String? = nil, started: Date? = nil,
-        carriesStart: Bool = false, source: String? = nil
+        carriesStart: Bool = false, depends: [UUID]? = nil, scheduled: LocalDate? = nil, source: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -65,6 +70,8 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         self.project = project
         self.started = started
         self.carriesStart = carriesStart || started != nil
+        self.depends = depends
+        self.scheduled = scheduled
         self.source = source
     }
 
@@ -76,7 +83,8 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
             createdAt: createdAt, updatedAt: updatedAt, completedAt: completedAt, deletedAt: deletedAt,
             revision: revision, recurrence: recurrence?.anchored(to: due), parent: parent, wait: wait, foreign: foreign,
             annotations: annotations?.map { Annotation(entry: $0.entry.roundedToMilliseconds, description: $0.description) } ?? [],
-            project: project, started: started?.roundedToMilliseconds)
+            project: project, started: started?.roundedToMilliseconds, depends: depends ?? [],
+            scheduled: scheduled)
     }
 
     /// `current` replaced by this import, or nil when it changes nothing: the fields are
@@ -98,6 +106,8 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         }
         if annotations == nil { next.annotations = current.annotations }
         if !carriesStart { next.started = current.started }
+        if depends == nil { next.depends = current.depends }
+        next.scheduled = scheduled ?? current.scheduled
         next.previous = current.previous
         // A todo was made once; and a completion the source dates by its day alone (todo.txt)
         // is the same completion as todod's on that day.
@@ -134,6 +144,8 @@ extension ImportedTodo {
             project: try c.decodeIfPresent(String.self, forKey: .project),
             started: try c.decodeIfPresent(Date.self, forKey: .started),
             carriesStart: try c.decodeIfPresent(Bool.self, forKey: .carriesStart) ?? false,
+            depends: try c.decodeIfPresent([UUID].self, forKey: .depends),
+            scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled),
             source: try c.decodeIfPresent(String.self, forKey: .source))
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// A change made while the shared store was away, taken onto the todo as the store holds
 /// it now, field by field as undo works: a field the change set and nobody else changed
 /// since takes the change's value; a field changed on both sides keeps the store's value,
-/// and the change's is a conflict, kept for the user to take (`OfflineConflict`); tags and
-/// annotations are sets, as on one machine: what each side added or took away is kept.
+/// and the change's is a conflict, kept for the user to take (`OfflineConflict`); tags,
+/// annotations and dependencies are sets, as on one machine: what each side added or took away is kept.
 ///
 /// Both sides completing (or deleting) a todo agree, at whatever time each did it: that is
 /// no conflict, and the store's time stays. Pure: the replica's sync reads the todos and
@@ -32,6 +32,8 @@ public enum OfflineRebase {
                 // Tags and annotations are sets, as on one machine: what this side added or took away, on theirs.
                 let tags = merged(before.tags, after.tags, onto: current.tags)
                 if tags.count > Todo.maximumTagCount { conflicts.append(field) } else { result.tags = tags }
+            } else if field == .depends {
+                result.depends = merged(before.depends, after.depends, onto: current.depends)
             } else if field == .annotations {
                 result.annotations = merged(before.annotations, after.annotations, onto: current.annotations)
             } else {

@@ -75,6 +75,8 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         var annotations: [Annotation]
         var project: String?
         var started: Date?
+        var depends: [UUID]
+        var scheduled: LocalDate?
     }
 
     public var id: UUID {
@@ -173,6 +175,26 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         set { update { $0.started = newValue } }
     }
 
+    /// The todos it waits for (Taskwarrior's `depends`), by id, sorted and each once: by
+    /// id, not number, as Taskwarrior keeps them and as a todo renumbered by sharing stays
+    /// the same todo. Blocked (`+BLOCKED`) is derived from them while one is open, never stored.
+    public var depends: [UUID] {
+        get { box.fields.depends }
+        set { update { $0.depends = Self.dependencySet(newValue) } }
+    }
+
+    /// The day work on it may begin (Taskwarrior's `scheduled`): `next` weighs it from that
+    /// day on; nil for none.
+    public var scheduled: LocalDate? {
+        get { box.fields.scheduled }
+        set { update { $0.scheduled = newValue } }
+    }
+
+    /// `ids` sorted and each once, as `depends` holds them.
+    public static func dependencySet(_ ids: [UUID]) -> [UUID] {
+        Set(ids).sorted { $0.uuidString < $1.uuidString }
+    }
+
     private mutating func update(_ change: (inout Fields) -> Void) {
         var fields = box.fields
         change(&fields)
@@ -196,14 +218,15 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         deletedAt: Date? = nil, revision: Int = 1,
         recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, previous: Int? = nil,
         foreign: [String: String] = [:], annotations: [Annotation] = [], project: String? = nil,
-        started: Date? = nil
+        started: Date? = nil, depends: [UUID] = [], scheduled: LocalDate? = nil
     ) {
         box = Box(
             Fields(
                 id: id, number: number, title: title, notes: notes, priority: priority, due: due, tags: tags,
                 createdAt: createdAt, updatedAt: updatedAt ?? createdAt, completedAt: completedAt, deletedAt: deletedAt,
                 revision: revision, recurrence: recurrence, parent: parent, wait: wait, previous: previous,
-                foreign: foreign, annotations: annotations, project: project, started: started))
+                foreign: foreign, annotations: annotations, project: project, started: started,
+                depends: depends.isEmpty ? [] : Self.dependencySet(depends), scheduled: scheduled))
     }
 
     /// The most tags a todo holds; also checked where edits add tags to the stored ones.
@@ -226,7 +249,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
 extension Todo {
     private enum CodingKeys: String, CodingKey {
         case id, number, title, notes, priority, due, tags, createdAt, updatedAt, completedAt, deletedAt, revision
-        case recurrence, parent, wait, previous, foreign, annotations, project, started
+        case recurrence, parent, wait, previous, foreign, annotations, project, started, depends, scheduled
     }
 
     public init(from decoder: any Decoder) throws {
@@ -263,14 +286,16 @@ extension Todo {
             foreign: try c.decodeIfPresent([String: String].self, forKey: .foreign) ?? [:],
             annotations: try c.decodeIfPresent([Annotation].self, forKey: .annotations) ?? [],
             project: try c.decodeIfPresent(String.self, forKey: .project),
-            started: try c.decodeIfPresent(Date.self, forKey: .started))
+            started: try c.decodeIfPresent(Date.self, forKey: .started),
+            depends: try c.decodeIfPresent([UUID].self, forKey: .depends) ?? [],
+            scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled))
     }
 
     /// Every field is written, absent ones as `null`, so that the JSON schema is stable;
     /// the id in lowercase, as `uuidgen` prints it. `foreign` only when it holds something:
     /// most todos never came from another program; `annotations` likewise, so that a todo
     /// without them is the same bytes as before they existed; `project` too (an older
-    /// client reads a todo without one as it always did); `started` likewise.
+    /// client reads a todo without one as it always did); `started`, `depends` and `scheduled` likewise.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id.uuidString.lowercased(), forKey: .id)
@@ -293,6 +318,8 @@ extension Todo {
         if !annotations.isEmpty { try c.encode(annotations, forKey: .annotations) }
         if let project { try c.encode(project, forKey: .project) }
         if let started { try c.encode(started, forKey: .started) }
+        if !depends.isEmpty { try c.encode(depends.map { $0.uuidString.lowercased() }, forKey: .depends) }
+        if let scheduled { try c.encode(scheduled, forKey: .scheduled) }
     }
 
     /// What a list's table, its `--columns` (but `id` and `updated`), its `--sort` (but
@@ -313,6 +340,10 @@ extension Todo {
         try c.encodeIfPresent(wait, forKey: .wait)
         try c.encodeIfPresent(project, forKey: .project)
         try c.encodeIfPresent(started, forKey: .started)
+        // Whether it waits for any: the list asks which are blocked only when one does.
+        if !depends.isEmpty { try c.encode(depends.map { $0.uuidString.lowercased() }, forKey: .depends) }
+        // `next` weighs it, from the rows.
+        try c.encodeIfPresent(scheduled, forKey: .scheduled)
     }
 
     /// The todo as a list's row reads back (`init(rowFrom:)`): its row's fields, the others
@@ -320,7 +351,8 @@ extension Todo {
     public var row: Todo {
         Todo(
             id: Self.rowID, number: number, title: title, priority: priority, due: due, tags: tags, createdAt: createdAt,
-            completedAt: completedAt, deletedAt: deletedAt, revision: 0, parent: parent, wait: wait, project: project, started: started)
+            completedAt: completedAt, deletedAt: deletedAt, revision: 0, parent: parent, wait: wait, project: project, started: started,
+            depends: depends, scheduled: scheduled)
     }
 }
 

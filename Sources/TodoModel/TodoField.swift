@@ -13,6 +13,10 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
     case project
     /// When it was started: a start or a stop is undone as any other field.
     case started
+    /// The todos it waits for: merged as a set when shared, as tags are.
+    case depends
+    /// The day work on it may begin.
+    case scheduled
 
     public func isEqual(in a: Todo, and b: Todo) -> Bool {
         switch self {
@@ -30,6 +34,8 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .annotations: a.annotations == b.annotations
         case .project: a.project == b.project
         case .started: a.started == b.started
+        case .depends: a.depends == b.depends
+        case .scheduled: a.scheduled == b.scheduled
         }
     }
 
@@ -51,6 +57,8 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .annotations: result.annotations = source.annotations
         case .project: result.project = source.project
         case .started: result.started = source.started
+        case .depends: result.depends = source.depends
+        case .scheduled: result.scheduled = source.scheduled
         }
         return result
     }

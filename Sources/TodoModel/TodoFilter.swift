@@ -48,6 +48,16 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     public var project: String?
     /// Only the todos started and not stopped (`+ACTIVE`).
     public var active: Bool
+    /// true: only the todos waiting for an open one (`+BLOCKED`); false: only those that
+    /// are not (`-BLOCKED`). Decided with every todo at hand (`Dependencies.matches`), not
+    /// by `matches`: one todo alone cannot tell.
+    public var blocked: Bool?
+    /// true: only the open todos an open one waits for (`+BLOCKING`); false: the others.
+    public var blocking: Bool?
+    /// Scheduled strictly before this day (`scheduled.before:`; unscheduled todos are left out).
+    public var scheduledBefore: LocalDate?
+    /// Scheduled strictly after this day (`scheduled.after:`; unscheduled todos are left out).
+    public var scheduledAfter: LocalDate?
     /// Not a filter: the shape of the answer's todos. When set, each comes as the members a
     /// list's table shows (`Todo.encodeRow`), not the whole todo: `todoctl list` of 10,000
     /// read three times the bytes it showed (docs/PERFORMANCE.md). A daemon that does not
@@ -61,7 +71,9 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         status: Status = .open, tag: String? = nil, tags: [String] = [], notTags: [String] = [],
         priority: Priority? = nil, search: String? = nil,
         dueBefore: LocalDate? = nil, dueAfter: LocalDate? = nil, dueOn: LocalDate? = nil, noDue: Bool = false,
-        waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil, active: Bool = false, rows: Bool = false
+        waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil, active: Bool = false,
+        blocked: Bool? = nil, blocking: Bool? = nil, scheduledBefore: LocalDate? = nil, scheduledAfter: LocalDate? = nil,
+        rows: Bool = false
     ) {
         self.status = status
         self.tags = (tag.map { [$0] } ?? []) + tags.filter { $0 != tag }
@@ -76,6 +88,10 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         self.pressingOn = pressingOn
         self.project = project
         self.active = active
+        self.blocked = blocked
+        self.blocking = blocking
+        self.scheduledBefore = scheduledBefore
+        self.scheduledAfter = scheduledAfter
         self.rows = rows
     }
 
@@ -114,6 +130,11 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         if let project, !Self.project(todo.project, isIn: project) { return false }
         if let priority, todo.priority != priority { return false }
         if active && !todo.isActive { return false }
+        if scheduledBefore != nil || scheduledAfter != nil {
+            guard let scheduled = todo.scheduled else { return false }
+            if let scheduledBefore, !(scheduled < scheduledBefore) { return false }
+            if let scheduledAfter, !(scheduled > scheduledAfter) { return false }
+        }
         if let pressingOn, !Self.isPressing(todo, on: pressingOn) { return false }
         if let search, !search.isEmpty,
             todo.title.range(of: search, options: .caseInsensitive) == nil,
@@ -147,9 +168,10 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     }
 
     /// Whether `todo` is for now on `today`, whatever its state: overdue, due within
-    /// `soonDays`, or of high priority. `next` orders these (NextOrder).
+    /// `soonDays`, of high priority, or scheduled for today or before. `next` orders these (NextOrder).
     public static func isPressing(_ todo: Todo, on today: LocalDate) -> Bool {
         if todo.priority == .high { return true }
+        if let scheduled = todo.scheduled, scheduled <= today { return true }
         guard let due = todo.due else { return false }
         return today.days(until: due) <= soonDays
     }
@@ -167,7 +189,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
 
 extension TodoFilter {
     private enum CodingKeys: String, CodingKey {
-        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, active, rows
+        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, active, blocked, blocking, scheduledBefore, scheduledAfter, rows
     }
 
     /// Every field may be absent. The old single `tag` is still read, as one more tag.
@@ -188,6 +210,10 @@ extension TodoFilter {
             pressingOn: try container.decodeIfPresent(LocalDate.self, forKey: .pressingOn),
             project: try container.decodeIfPresent(String.self, forKey: .project),
             active: try container.decodeIfPresent(Bool.self, forKey: .active) ?? false,
+            blocked: try container.decodeIfPresent(Bool.self, forKey: .blocked),
+            blocking: try container.decodeIfPresent(Bool.self, forKey: .blocking),
+            scheduledBefore: try container.decodeIfPresent(LocalDate.self, forKey: .scheduledBefore),
+            scheduledAfter: try container.decodeIfPresent(LocalDate.self, forKey: .scheduledAfter),
             rows: try container.decodeIfPresent(Bool.self, forKey: .rows) ?? false)
     }
 
@@ -209,6 +235,10 @@ extension TodoFilter {
         try container.encodeIfPresent(pressingOn, forKey: .pressingOn)
         try container.encodeIfPresent(project, forKey: .project)
         if active { try container.encode(true, forKey: .active) }
+        try container.encodeIfPresent(blocked, forKey: .blocked)
+        try container.encodeIfPresent(blocking, forKey: .blocking)
+        try container.encodeIfPresent(scheduledBefore, forKey: .scheduledBefore)
+        try container.encodeIfPresent(scheduledAfter, forKey: .scheduledAfter)
         if rows { try container.encode(true, forKey: .rows) }
     }
 }

@@ -13,10 +13,16 @@ public struct NewTodo: Sendable, Codable, Equatable {
     public var wait: LocalDate?
     /// Its project (`home.garden`); nil for none.
     public var project: String?
+    /// The numbers of the todos it waits for (`depends:3,5`); the store keeps their ids.
+    /// nil for none, so that a request without any is the bytes it was.
+    public var depends: [Int]?
+    /// The day work on it may begin (`scheduled:fri`).
+    public var scheduled: LocalDate?
 
     public init(
         title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil, tags: [String] = [],
-        recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, project: String? = nil
+        recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, project: String? = nil, depends: [Int]? = nil,
+        scheduled: LocalDate? = nil
     ) {
         self.title = title
         self.notes = notes
@@ -27,6 +33,8 @@ public struct NewTodo: Sendable, Codable, Equatable {
         self.parent = parent
         self.wait = wait
         self.project = project
+        self.depends = depends?.isEmpty == true ? nil : depends
+        self.scheduled = scheduled
     }
 }
 
@@ -63,13 +71,25 @@ public struct TodoEdit: Sendable, Codable, Equatable {
     /// true starts it (`todoctl start`: `started` is the time of the write), false stops it;
     /// nil leaves it as it is. Starting a started todo keeps its start.
     public var active: Bool?
+    /// The numbers of todos it comes to wait for (`depends:3`), after `clearDepends`.
+    public var addDepends: [Int]
+    /// The numbers of todos it no longer waits for (`depends:-3`).
+    public var removeDepends: [Int]
+    /// Waits for none any more (`depends:`), before `addDepends` applies.
+    public var clearDepends: Bool
+    /// A new day work on it may begin.
+    public var scheduled: LocalDate?
+    /// Not scheduled any more (wins over `scheduled`).
+    public var clearScheduled: Bool
 
     public init(
         title: String? = nil, notes: String? = nil, priority: Priority? = nil, due: LocalDate? = nil,
         clearDue: Bool = false, tags: [String]? = nil, addTags: [String] = [], removeTags: [String] = [],
         recurrence: Recurrence? = nil, clearRecurrence: Bool = false, parent: Int? = nil, clearParent: Bool = false,
         wait: LocalDate? = nil, clearWait: Bool = false, annotate: String? = nil, denotate: String? = nil,
-        project: String? = nil, clearProject: Bool = false, active: Bool? = nil
+        project: String? = nil, clearProject: Bool = false, active: Bool? = nil,
+        addDepends: [Int] = [], removeDepends: [Int] = [], clearDepends: Bool = false,
+        scheduled: LocalDate? = nil, clearScheduled: Bool = false
     ) {
         self.title = title
         self.notes = notes
@@ -90,7 +110,15 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         self.project = project
         self.clearProject = clearProject
         self.active = active
+        self.addDepends = addDepends
+        self.removeDepends = removeDepends
+        self.clearDepends = clearDepends
+        self.scheduled = scheduled
+        self.clearScheduled = clearScheduled
     }
+
+    /// Whether it changes what the todo waits for (the store resolves the numbers: `DependencyRule`).
+    public var changesDepends: Bool { clearDepends || !addDepends.isEmpty || !removeDepends.isEmpty }
 
     /// `todo` with these edits applied (revision and timestamps untouched).
     public func applied(to todo: Todo) -> Todo {
@@ -109,6 +137,7 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         if clearParent { edited.parent = nil } else if let parent { edited.parent = parent }
         if clearWait { edited.wait = nil } else if let wait { edited.wait = wait }
         if clearProject { edited.project = nil } else if let project { edited.project = project }
+        if clearScheduled { edited.scheduled = nil } else if let scheduled { edited.scheduled = scheduled }
         return edited
     }
 }
@@ -135,7 +164,12 @@ extension TodoEdit {
             denotate: try c.decodeIfPresent(String.self, forKey: .denotate),
             project: try c.decodeIfPresent(String.self, forKey: .project),
             clearProject: try c.decodeIfPresent(Bool.self, forKey: .clearProject) ?? false,
-            active: try c.decodeIfPresent(Bool.self, forKey: .active))
+            active: try c.decodeIfPresent(Bool.self, forKey: .active),
+            addDepends: try c.decodeIfPresent([Int].self, forKey: .addDepends) ?? [],
+            removeDepends: try c.decodeIfPresent([Int].self, forKey: .removeDepends) ?? [],
+            clearDepends: try c.decodeIfPresent(Bool.self, forKey: .clearDepends) ?? false,
+            scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled),
+            clearScheduled: try c.decodeIfPresent(Bool.self, forKey: .clearScheduled) ?? false)
     }
 }
 
@@ -183,7 +217,9 @@ public enum TodoMutation: Sendable, Codable, Equatable {
     ///
     /// Revision and `updatedAt` advance on every real change. Throws when the mutation
     /// cannot apply to this todo (a stale revision, an edit of a deleted todo).
-    public func applied(to todo: Todo, at now: Date) throws(TodoModelError) -> Todo? {
+    /// `depends`: what an edit leaves the todo waiting for, resolved from the other todos
+    /// (`DependencyRule`); nil leaves it as it is.
+    public func applied(to todo: Todo, at now: Date, depends: [UUID]? = nil) throws(TodoModelError) -> Todo? {
         var next = todo
         switch self {
         case .create, .undo, .redo, .replay, .purge:
@@ -212,6 +248,7 @@ public enum TodoMutation: Sendable, Codable, Equatable {
             try Self.requireLive(todo)
             next = edit.applied(to: todo)
             try Self.annotations(of: &next, by: edit, at: now)
+            if let depends { next.depends = depends }
             if let active = edit.active {
                 // Here, not in `TodoEdit.applied`: the start is the time of the write.
                 if active, todo.isCompleted {
@@ -268,6 +305,8 @@ extension NewTodo {
             recurrence: try c.decodeIfPresent(Recurrence.self, forKey: .recurrence),
             parent: try c.decodeIfPresent(Int.self, forKey: .parent),
             wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
-            project: try c.decodeIfPresent(String.self, forKey: .project))
+            project: try c.decodeIfPresent(String.self, forKey: .project),
+            depends: try c.decodeIfPresent([Int].self, forKey: .depends),
+            scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled))
     }
 }

@@ -38,7 +38,9 @@ enum JournalRecord {
             foreignFields TEXT NOT NULL DEFAULT '{}',
             annotations TEXT NOT NULL DEFAULT '[]',
             project TEXT,
-            started INTEGER
+            started INTEGER,
+            depends TEXT,
+            scheduled TEXT
         );
         -- By number, not id: a new todo's number is the highest, so its entry appends to the
         -- index instead of dirtying a random page of it (ids are random).

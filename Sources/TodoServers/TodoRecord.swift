@@ -11,13 +11,13 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
     /// Every column, in the table's order (the journal holds them too).
     static let columns: [String] = [
         "id", "number", "title", "notes", "priority", "due", "tags", "createdAt", "updatedAt", "completedAt", "deletedAt", "revision",
-        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started",
+        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started", "depends", "scheduled",
     ]
 
     /// The columns an update may change: id, number and creation time never do.
     static let mutableColumns: [String] = [
         "title", "notes", "priority", "due", "tags", "updatedAt", "completedAt", "deletedAt", "revision",
-        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started",
+        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started", "depends", "scheduled",
     ]
 
     var todo: Todo
@@ -51,7 +51,9 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
             foreign: try TodoRecord.foreign(row.decode(forColumn: "foreignFields")),
             annotations: try TodoRecord.annotations(row.decode(forColumn: "annotations")),
             project: try row.decode(String?.self, forColumn: "project"),
-            started: try row.decode(Int64?.self, forColumn: "started").map(Date.init(millisecondsSince1970:)))
+            started: try row.decode(Int64?.self, forColumn: "started").map(Date.init(millisecondsSince1970:)),
+            depends: try TodoRecord.depends(row.decode(String?.self, forColumn: "depends")),
+            scheduled: try row.decode(String?.self, forColumn: "scheduled").flatMap(LocalDate.init))
     }
 
     func encode(to container: inout PersistenceContainer) throws {
@@ -70,6 +72,7 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
                 todo.parent, todo.wait?.description, todo.previous,
                 try TodoRecord.foreignJSON(todo.foreign), try TodoRecord.annotationsJSON(todo.annotations), todo.project,
                 todo.started?.millisecondsSince1970,
+                TodoRecord.dependsText(todo.depends), todo.scheduled?.description,
             ]
         }
     }
@@ -84,6 +87,20 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
 
     private static func foreign(_ json: String) throws -> [String: String] {
         json == "{}" ? [:] : try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
+    }
+
+    /// `Todo.depends` as its ids, lowercase and comma-separated (as Taskwarrior 2.6 exports
+    /// them); NULL for none, as a todo from before the column.
+    private static func dependsText(_ depends: [UUID]) -> String? {
+        depends.isEmpty ? nil : depends.map { $0.uuidString.lowercased() }.joined(separator: ",")
+    }
+
+    private static func depends(_ text: String?) throws -> [UUID] {
+        guard let text, !text.isEmpty else { return [] }
+        return try text.split(separator: ",").map { part in
+            guard let id = UUID(uuidString: String(part)) else { throw TodoStoreError("the todo table holds a bad dependency \(part)") }
+            return id
+        }
     }
 
     /// The todos a reference names: at most two, enough to tell that a prefix is ambiguous.

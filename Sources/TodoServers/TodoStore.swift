@@ -95,6 +95,8 @@ public final class TodoStore: Sendable {
         registerAnnotationMigration(&migrator)
         registerProjectMigration(&migrator)
         registerStartedMigration(&migrator)
+        registerDependsMigration(&migrator)
+        registerScheduledMigration(&migrator)
         JournalRecord.registerRedoMigration(&migrator)
         migrator.registerMigration("v3: journal") { db in
             try db.execute(sql: JournalRecord.createTable)
@@ -242,7 +244,13 @@ public final class TodoStore: Sendable {
     private static func apply(_ mutation: TodoMutation, in transaction: inout TodoTransaction) throws -> TodoWriteResult {
         if case .create(let new) = mutation {
             if let refusal = try subtaskRefusal(mutation, current: nil, in: transaction.db) { return .failed(mutation, refusal) }
-            let todo = Todo(new, number: transaction.nextNumber(), createdAt: transaction.now)
+            let depends: [UUID]?
+            switch try dependencies(mutation, current: nil, in: transaction.db) {
+            case .success(let resolved): depends = resolved
+            case .failure(let refusal): return .failed(mutation, refusal)
+            }
+            var todo = Todo(new, number: transaction.nextNumber(), createdAt: transaction.now)
+            if let depends { todo.depends = depends }
             try transaction.write(todo, before: nil)
             return .written(mutation, [])
         }
@@ -257,8 +265,14 @@ public final class TodoStore: Sendable {
         guard matches.count == 1 else { return .failed(mutation, .ambiguous(ref)) }
         if let refusal = try subtaskRefusal(mutation, current: current, in: transaction.db) { return .failed(mutation, refusal) }
         var next: Todo
+        // Numbers resolved against the rows here, not in `TodoEdit.applied`: a dependency is another todo.
+        let depends: [UUID]?
+        switch try dependencies(mutation, current: current, in: transaction.db) {
+        case .success(let resolved): depends = resolved
+        case .failure(let refusal): return .failed(mutation, refusal)
+        }
         do {
-            guard let applied = try mutation.applied(to: current, at: transaction.now) else { return .unchanged(mutation, current) }
+            guard let applied = try mutation.applied(to: current, at: transaction.now, depends: depends) else { return .unchanged(mutation, current) }
             next = applied
         } catch {
             return .failed(mutation, error)

@@ -86,8 +86,11 @@ struct TodoTable {
     /// The todos that match, each tested once. When every todo matches, the list is the
     /// ordered array itself, not a copy of it.
     static func matching(_ all: [Todo], _ filter: TodoFilter, today: LocalDate) -> [Todo] {
-        guard let firstMiss = all.firstIndex(where: { !filter.matches($0, today: today) }) else { return all }
-        return Array(all[..<firstMiss]) + all[(firstMiss + 1)...].filter { filter.matches($0, today: today) }
+        // Only a filter on them reads every todo's dependencies (`+BLOCKED`).
+        let dependencies = filter.blocked == nil && filter.blocking == nil ? nil : Dependencies(all)
+        let matches = { (todo: Todo) in filter.matches(todo, today: today) && dependencies?.matches(todo, filter) != false }
+        guard let firstMiss = all.firstIndex(where: { !matches($0) }) else { return all }
+        return Array(all[..<firstMiss]) + all[(firstMiss + 1)...].filter(matches)
     }
 
     /// One todo, with its subtasks (and its parent) as context.
@@ -109,6 +112,18 @@ struct TodoTable {
         let parent = todo.parent.flatMap { idsByNumber[$0] }.flatMap { todos[$0] }
         let progress = subtasks.isEmpty ? [] : [SubtaskProgress(parent: todo.number, subtasks: subtasks)]
         return TodoQueryResult(
-            query: .one(ref), todos: found, asOf: counts.asOf, context: (parent.map { [$0] } ?? []) + subtasks, progress: progress)
+            query: .one(ref), todos: found, asOf: counts.asOf,
+            context: (parent.map { [$0] } ?? []) + subtasks + dependencies(of: todo, besides: subtasks + (parent.map { [$0] } ?? [])),
+            progress: progress)
+    }
+
+    /// The todos `todo` waits for and the live ones waiting for it (`show`'s "depends on"
+    /// and "blocks"), but those in `shown` already. A scan of every todo only for a todo
+    /// something could wait for: one nothing waits for is most todos, and costs the scan alone.
+    private func dependencies(of todo: Todo, besides shown: [Todo]) -> [Todo] {
+        let shownIDs = Set(shown.map(\.id))
+        let waitedFor = todo.depends.compactMap { todos[$0] }
+        let waiting = todos.values.filter { $0.depends.contains(todo.id) && !$0.isDeleted }.sorted { $0.number < $1.number }
+        return (waitedFor + waiting).filter { !shownIDs.contains($0.id) }
     }
 }

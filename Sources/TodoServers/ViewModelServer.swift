@@ -134,7 +134,9 @@ public final class ViewModelServer: Sendable {
                 let todo = result.todos[0]
                 let parent = result.context.first { $0.number == todo.parent }
                 let subtasks = result.context.filter { $0.parent == todo.number }
-                return .responseTodoDetail(TodoDetailViewModel(todo, parent: parent, subtasks: subtasks))
+                return .responseTodoDetail(TodoDetailViewModel(
+                    todo, parent: parent, subtasks: subtasks, dependsOn: result.context.filter { todo.depends.contains($0.id) },
+                    blocks: result.context.filter { $0.depends.contains(todo.id) }))
             default: return .responseError(TodoError(.ambiguous(ref)))
             }
         }

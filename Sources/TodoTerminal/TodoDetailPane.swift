@@ -18,7 +18,7 @@ public struct TodoDetailPane: Sendable {
         let row = TodoViewModel(todo, today: today)
         let state = todo.isDeleted ? "deleted" : (todo.isCompleted ? "done" : todo.started.map { "started \(Self.stamp($0))" } ?? "open")
         let due = todo.due.map { "\($0) (\(TodoViewModel.describe(due: $0, today: today)))" } ?? "none"
-        let fields = [
+        var fields = [
             "\(row.numberText) \(TerminalText.escaped(todo.title))",
             "state: \(state)  priority: \(todo.priority.rawValue)  due: \(due)",
             "tags: " + (todo.tags.isEmpty ? "none" : TerminalText.escaped(row.tagsLine))
@@ -27,6 +27,12 @@ public struct TodoDetailPane: Sendable {
             "created \(Self.stamp(todo.createdAt))  updated \(Self.stamp(todo.updatedAt))  revision \(todo.revision)",
             todo.notes.isEmpty ? "notes: none (E to write some)" : "notes:",
         ]
+        // Only when set: most todos have neither, and the pane keeps its lines for them. The
+        // pane has the todo alone, so the todos it waits for are counted; `show` names them.
+        if todo.scheduled != nil || !todo.depends.isEmpty {
+            let waits = todo.depends.isEmpty ? "none" : "\(todo.depends.count) todo\(todo.depends.count == 1 ? "" : "s") (todoctl show \(todo.number) names them)"
+            fields.insert("scheduled: \(todo.scheduled?.description ?? "no day")  depends on: \(waits)", at: 4)
+        }
         var lines = fields.flatMap { TerminalText.wrapped($0, toWidth: columns) }
         let notes = TerminalText.escaped(todo.notes.replacingOccurrences(of: "\t", with: "    "), keeping: ["\n"])
         for paragraph in notes.split(separator: "\n", omittingEmptySubsequences: false) where !todo.notes.isEmpty {

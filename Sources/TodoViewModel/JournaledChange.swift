@@ -77,6 +77,10 @@ public struct JournaledChange: Sendable, Equatable, Codable {
         case .annotations: todo.annotations.isEmpty ? "none" : todo.annotations.map { quoted($0.description) }.joined(separator: ", ")
         case .project: todo.project ?? "none"
         case .started: todo.started.map { LocalMinute($0).description } ?? "none"
+        // By id's first 8 characters, which name a todo wherever a reference is taken: the
+        // journal's todo holds ids, not the numbers they had.
+        case .scheduled: todo.scheduled?.description ?? "none"
+        case .depends: todo.depends.isEmpty ? "none" : todo.depends.map { String($0.uuidString.lowercased().prefix(8)) }.joined(separator: ", ")
         }
     }
 

@@ -8,7 +8,7 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     case unreadableValue(word: String, name: String, value: String, accepted: String, suggestion: String?, reason: String?)
     /// `due:` with nothing after it, where nothing cannot mean "remove".
     case missingValue(word: String, name: String)
-    /// `scheduled:`, `until:`, `depends:`: fields todod does not keep yet.
+    /// `scheduled:`, `until:`: fields todod does not keep yet.
     case notModelled(word: String, name: String)
     /// `wait:` or `recur:` in a filter: a filter cannot ask for it yet.
     case notInFilter(word: String, name: String)
@@ -52,12 +52,19 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
         case .unreadableValue(let word, let name, let value, let accepted, let suggestion, let reason):
             if let reason { return "\(word): \(reason.hasPrefix(value) ? String(reason.dropFirst(value.count + 2)) : reason)" }
             let meant = suggestion.map { "did you mean \(name):\($0)? " } ?? ""
-            return "\(word): \"\(value)\" is not understood as \(name == "recur" ? "a period" : name == "priority" ? "a priority" : "a date"); \(meant)\(name): takes \(accepted)"
+            let what = switch name {
+            case "recur": "a period"
+            case "priority": "a priority"
+            case "depends": "todo numbers"
+            default: "a date"
+            }
+            return "\(word): \"\(value)\" is not understood as \(what); \(meant)\(name): takes \(accepted)"
         case .missingValue(let word, let name):
             return "\(word) needs a value after the colon (\(TaskwarriorWords.spelled(name)))"
         case .notModelled(let word, let name):
-            return "\(word): todod does not keep \(name == "depends" ? "dependencies" : name == "until" ? "an until date" : "a \(name) date") yet"
+            return "\(word): todod does not keep \(name == "until" ? "an until date" : "a \(name) date") yet"
         case .notInFilter(let word, let name):
+            if name == "depends" { return "\(word): a filter cannot ask for given dependencies yet; ask for +BLOCKED (waiting for an open todo) or +BLOCKING (an open todo waits for it)" }
             return "\(word): a filter cannot ask for \(name == "wait" ? "a wait date" : "a repeat period") yet"
         case .attributeModifier(let word, let name, let modifier):
             return "\(word): \(name).\(modifier): is not understood yet (Taskwarrior's attribute modifiers)"

@@ -15,11 +15,18 @@ extension TaskwarriorWords {
 
     /// The virtual tags a filter takes, for messages and help.
     public static let virtualTagsTaken =
-        "+OVERDUE, +DUE, +TODAY, +TOMORROW, +YESTERDAY, +WEEK, +MONTH, +QUARTER, +YEAR, +PENDING, +COMPLETED, +DELETED, +WAITING and +ACTIVE"
+        "+OVERDUE, +DUE, +TODAY, +TOMORROW, +YESTERDAY, +WEEK, +MONTH, +QUARTER, +YEAR, +PENDING, +COMPLETED, +DELETED, +WAITING, +ACTIVE, +BLOCKED (-BLOCKED, +UNBLOCKED) and +BLOCKING (-BLOCKING)"
 
     mutating func applyVirtualTag(_ name: String, word: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) {
         guard use == .filter else { throw .virtualTag(word: word, name: name) }
-        guard word.hasPrefix("+") else { throw .virtualTagLeftOut(word: word) }
+        let asked = word.hasPrefix("+")
+        // Derived from other todos, so leaving them out reads as well as asking for them.
+        switch name {
+        case "BLOCKED", "UNBLOCKED": return try Self.ask(&blocked, name: "blocked", asked == (name == "BLOCKED"), word: word)
+        case "BLOCKING": return try Self.ask(&blocking, name: "blocking", asked, word: word)
+        default: break
+        }
+        guard asked else { throw .virtualTagLeftOut(word: word) }
         switch name {
         case "OVERDUE":
             // Taskwarrior's overdue is pending and due before now: before today, in days.
@@ -43,6 +50,14 @@ extension TaskwarriorWords {
         case "ACTIVE": active = true
         default: throw .virtualTagNotTaken(word: word, name: name)
         }
+    }
+
+    /// `+BLOCKED` and `-BLOCKED` (or `+BLOCKING`, `-BLOCKING`) together could match nothing.
+    private static func ask(_ condition: inout Bool?, name: String, _ wanted: Bool, word: String) throws(TaskwarriorWordError) {
+        if let condition, condition != wanted {
+            throw .secondValueInFilter(word: word, name: "state", earlier: condition ? name : "not \(name)")
+        }
+        condition = wanted
     }
 
     /// A state: a todo has one, so a second, different one could match nothing.

@@ -52,6 +52,24 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public var waiting = false
     /// `+ACTIVE`: the started todos.
     public var active = false
+    /// `+BLOCKED` (true), `-BLOCKED` or `+UNBLOCKED` (false): waiting for an open todo or not.
+    public var blocked: Bool?
+    /// `+BLOCKING` (true), `-BLOCKING` (false): an open todo waits for it or not.
+    public var blocking: Bool?
+    /// `depends:3,5`: the numbers of the todos it comes to wait for.
+    public var depends: [Int] = []
+    /// `depends:-3` in an edit: the numbers of those it no longer waits for.
+    public var removedDepends: [Int] = []
+    /// An empty `depends:` in an edit: it waits for none.
+    public var clearDepends = false
+    /// `scheduled:DATE` in an add or an edit.
+    public var scheduled: LocalDate?
+    /// An empty `scheduled:` in an edit.
+    public var clearScheduled = false
+    /// A filter's `scheduled.before:DATE` and `scheduled.after:DATE` (`scheduled:DATE`: both
+    /// around that day), strict as Taskwarrior's.
+    public var scheduledBefore: LocalDate?
+    public var scheduledAfter: LocalDate?
     /// In an add or an edit, the word that gave each field and what it gave (`pri:H`,
     /// "high"): a second word giving it something else is refused, as it silently won.
     private var given: [String: GivenWord] = [:]
@@ -176,6 +194,13 @@ public struct TaskwarriorWords: Sendable, Equatable {
         let parts = name.split(separator: ".")
         if parts.count == 2 {
             guard Self.modifierNames.contains(String(parts[0])) else { throw Self.unknown(word, name: String(parts[0])) }
+            // The scheduled day's span, as Taskwarrior's `scheduled.before:` asks; the others are not read yet.
+            if parts[0] == "scheduled", use == .filter, let side = ["before": true, "below": true, "after": false, "above": false][String(parts[1])] {
+                guard !value.isEmpty else { throw .missingValue(word: word, name: name) }
+                let date = try Self.date(value, word: word, name: "scheduled", use: use, today: today)
+                if side { scheduledBefore = min(scheduledBefore ?? date, date) } else { scheduledAfter = max(scheduledAfter ?? date, date) }
+                return
+            }
             throw .attributeModifier(word: word, name: String(parts[0]), modifier: String(parts[1]))
         }
         // Only an edit can remove a field; a filter's empty project: asks for no project, and
@@ -241,12 +266,53 @@ public struct TaskwarriorWords: Sendable, Equatable {
             }
             try once("repeat", word: word, value: String(describing: recurrence), use: use)
             self.recurrence = recurrence
-        case "scheduled", "until", "depends":
+        case "depends":
+            guard use != .filter else { throw .notInFilter(word: word, name: "depends") }
+            if value.isEmpty {
+                try once("dependencies", word: word, value: "", use: use)
+                clearDepends = true
+                return
+            }
+            try readDepends(value, word: word, use: use)
+        case "scheduled":
+            if value.isEmpty {
+                try once("scheduled date", word: word, value: "", use: use)
+                clearScheduled = true
+                return
+            }
+            let date = try Self.date(value, word: word, name: "scheduled", use: use, today: today)
+            if use == .filter {
+                // That day: after the one before and before the one after.
+                scheduledBefore = min(scheduledBefore ?? date.adding(days: 1), date.adding(days: 1))
+                scheduledAfter = max(scheduledAfter ?? date.adding(days: -1), date.adding(days: -1))
+                return
+            }
+            try once("scheduled date", word: word, value: date.description, use: use)
+            scheduled = date
+        case "until":
             throw .notModelled(word: word, name: name)
         default:
             throw Self.unknown(word, name: name)
         }
     }
+
+    /// `3,#5,-7`: numbers to wait for, and (in an edit) with `-` before one, to wait for no
+    /// more, as Taskwarrior's `depends:3,-5` reads them.
+    private mutating func readDepends(_ value: String, word: String, use: Use) throws(TaskwarriorWordError) {
+        for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+            let removes = part.hasPrefix("-")
+            let digits = removes ? part.dropFirst() : part
+            guard let number = Int(digits.hasPrefix("#") ? digits.dropFirst() : digits), number >= 1, !(removes && use == .add) else {
+                throw .unreadableValue(
+                    word: word, name: "depends", value: value, accepted: Self.acceptedDepends, suggestion: nil,
+                    reason: removes && use == .add ? "\(value): a new todo waits for nothing yet, so there is none to take away (\(part))" : nil)
+            }
+            if removes { removedDepends.append(number) } else { depends.append(number) }
+        }
+    }
+
+    /// What `depends:` takes, for messages and help.
+    public static let acceptedDepends = "todo numbers, comma-separated (depends:3,5); in an edit -N takes one away (depends:-3) and nothing clears them (depends:)"
 
     /// In an add or an edit, refuses a second word that gives `field` another `value` than
     /// the first did (`pri:H pri:L`, `due:fri due:mon`, `project:a +project:b`, `due: due:fri`):

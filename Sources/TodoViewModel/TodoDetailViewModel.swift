@@ -18,13 +18,29 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
     public let parentTodo: TodoViewModel?
     /// Its subtasks, in number order.
     public let subtasks: [TodoViewModel]
+    /// The todos it waits for (`depends`) that are still kept, in number order.
+    public let dependsOn: [TodoViewModel]
+    /// The live todos that wait for it, in number order.
+    public let blocks: [TodoViewModel]
 
-    public init(_ todo: Todo, today: LocalDate? = nil, parent: Todo? = nil, subtasks: [Todo] = []) {
+    public init(
+        _ todo: Todo, today: LocalDate? = nil, parent: Todo? = nil, subtasks: [Todo] = [], dependsOn: [Todo] = [], blocks: [Todo] = []
+    ) {
         summary = TodoViewModel(todo, today: today)
         stateText = todo.isDeleted ? "deleted" : (todo.isCompleted ? "done" : "open")
         parentTodo = parent.map { TodoViewModel($0, today: today) }
         self.subtasks = subtasks.map { TodoViewModel($0, today: today) }
+        self.dependsOn = dependsOn.sorted { $0.number < $1.number }.map { TodoViewModel($0, today: today) }
+        self.blocks = blocks.sorted { $0.number < $1.number }.map { TodoViewModel($0, today: today) }
     }
+
+    /// Waiting for a todo still open (`+BLOCKED`).
+    public var isBlocked: Bool {
+        !todo.isCompleted && !todo.isDeleted && dependsOn.contains { !$0.isCompleted && !$0.isDeleted }
+    }
+
+    /// Whether it has a parent, subtasks or dependencies: more than its todo's fields to send.
+    public var hasRelations: Bool { parentTodo != nil || !subtasks.isEmpty || !dependsOn.isEmpty || !blocks.isEmpty }
 
     /// `2/5` of its live subtasks done, or nil without subtasks.
     public var progress: SubtaskProgress? {
@@ -41,22 +57,26 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
     }
 
     private enum PlanningKeys: String, CodingKey {
-        case parentTodo, subtasks
+        case parentTodo, subtasks, dependsOn, blocks
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: PlanningKeys.self)
         self.init(
             try Todo(from: decoder), parent: try c.decodeIfPresent(TodoViewModel.self, forKey: .parentTodo)?.todo,
-            subtasks: try c.decodeIfPresent([TodoViewModel].self, forKey: .subtasks)?.map(\.todo) ?? [])
+            subtasks: try c.decodeIfPresent([TodoViewModel].self, forKey: .subtasks)?.map(\.todo) ?? [],
+            dependsOn: try c.decodeIfPresent([TodoViewModel].self, forKey: .dependsOn)?.map(\.todo) ?? [],
+            blocks: try c.decodeIfPresent([TodoViewModel].self, forKey: .blocks)?.map(\.todo) ?? [])
     }
 
-    /// The todo's fields, then its parent and subtasks when it has them.
+    /// The todo's fields, then its parent, subtasks and dependencies when it has them.
     public func encode(to encoder: any Encoder) throws {
         try todo.encode(to: encoder)
         var c = encoder.container(keyedBy: PlanningKeys.self)
         try c.encodeIfPresent(parentTodo, forKey: .parentTodo)
         if !subtasks.isEmpty { try c.encode(subtasks, forKey: .subtasks) }
+        if !dependsOn.isEmpty { try c.encode(dependsOn, forKey: .dependsOn) }
+        if !blocks.isEmpty { try c.encode(blocks, forKey: .blocks) }
     }
 }
 

@@ -21,8 +21,12 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
 
     /// `#3`
     public var numberText: String { "#\(todo.number)" }
-    /// `[x]` done, `[>]` started (being worked on: Taskwarrior's `+ACTIVE`), `[ ]` open.
-    public var doneBox: String { todo.isCompleted ? "[x]" : todo.isActive ? "[>]" : "[ ]" }
+    /// Waiting for a todo still open (`+BLOCKED`): derived from the other todos, so set by
+    /// the reader that asked which are (`markingBlocked`), never sent.
+    public var isBlocked = false
+    /// `[x]` done, `[>]` started (being worked on: Taskwarrior's `+ACTIVE`), `[b]` blocked
+    /// (waiting for an open todo), `[ ]` open.
+    public var doneBox: String { todo.isCompleted ? "[x]" : todo.isActive ? "[>]" : isBlocked ? "[b]" : "[ ]" }
     /// `!` for high, `·` for low, empty for normal.
     public var priorityMark: String { Self.mark(for: todo.priority) }
     /// The due date as people say it ("today", "in 3 days", "2 days overdue"), or nil.
@@ -78,6 +82,21 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
         default: return due.description
         }
     }
+}
+
+extension Array where Element == TodoViewModel {
+    /// The rows, those numbered in `blocked` marked blocked.
+    public func markingBlocked(_ blocked: Set<Int>) -> [TodoViewModel] {
+        guard !blocked.isEmpty else { return self }
+        return map { row in
+            var row = row
+            row.isBlocked = blocked.contains(row.number)
+            return row
+        }
+    }
+
+    /// Whether any open row waits for another todo: only then can one be blocked.
+    public var waitsForAny: Bool { contains { !$0.todo.depends.isEmpty && !$0.isCompleted && !$0.isDeleted } }
 }
 
 extension TodoViewModel: Equatable {

@@ -21,7 +21,7 @@ extension WireDecoder {
         var notes = "", priority = Priority.normal, due: LocalDate?, tags: [String] = []
         var completedAt: Date?, deletedAt: Date?, recurrence: Recurrence?
         var parent: Int?, wait: LocalDate?, previous: Int?, foreign: [String: String] = [:], annotations: [Annotation] = []
-        var project: String?, started: Date?
+        var project: String?, started: Date?, depends: [UUID] = [], scheduled: LocalDate?
         try forEachMember(of: TodoKey.self) { key, value in
             // An absent key and a null are both "not present", as in `decodeIfPresent`;
             // the required fields refuse a null with the type's own words below.
@@ -47,6 +47,8 @@ extension WireDecoder {
             case .annotations where present: annotations = try value.elements(as: [Annotation].self) { try $0.annotation() }
             case .project where present: project = try value.text()
             case .started where present: started = try value.instant()
+            case .depends where present: depends = try value.elements(as: [UUID].self) { try $0.uuid() }
+            case .scheduled where present: scheduled = try value.date()
             case nil, _?: return  // unknown keys are a newer daemon's: skipped, as Codable skips them
             }
         }
@@ -57,7 +59,7 @@ extension WireDecoder {
             createdAt: try required(createdAt, "createdAt"), updatedAt: try row ? nil : required(updatedAt, "updatedAt"),
             completedAt: completedAt, deletedAt: deletedAt, revision: try row ? 0 : required(revision, "revision"),
             recurrence: recurrence, parent: parent, wait: wait, previous: previous, foreign: foreign,
-            annotations: annotations, project: project, started: started)
+            annotations: annotations, project: project, started: started, depends: depends, scheduled: scheduled)
     }
 
     /// One of a todo's annotations, as `Annotation`'s synthesized conformance reads it.
@@ -114,16 +116,18 @@ extension WireDecoder {
     /// scans of the whole binary) was a tenth of the command's CPU.
     func detail() throws -> TodoDetailViewModel {
         let todo = try todo()
-        var parent: Todo?, subtasks: [Todo] = []
+        var parent: Todo?, subtasks: [Todo] = [], dependsOn: [Todo] = [], blocks: [Todo] = []
         try forEachMember { key, value in
             guard value.kind != .null else { return }  // absent and null are both "none", as in decodeIfPresent
             switch key {
             case "parentTodo": parent = try value.todo()
             case "subtasks": subtasks = try value.todos()
+            case "dependsOn": dependsOn = try value.todos()
+            case "blocks": blocks = try value.todos()
             default: return
             }
         }
-        return TodoDetailViewModel(todo, parent: parent, subtasks: subtasks)
+        return TodoDetailViewModel(todo, parent: parent, subtasks: subtasks, dependsOn: dependsOn, blocks: blocks)
     }
 
     /// An array of todos, read from its nodes.
@@ -134,7 +138,7 @@ extension WireDecoder {
     /// to 17 others was a fifth of reading a todo (callgrind, `todoctl next` of 300).
     enum TodoKey: String, CaseIterable {
         case id, number, title, createdAt, updatedAt, revision, notes, priority, due, tags
-        case completedAt, deletedAt, recurrence, parent, wait, previous, foreign, annotations, project, started
+        case completedAt, deletedAt, recurrence, parent, wait, previous, foreign, annotations, project, started, depends, scheduled
 
         /// The key whose UTF-8 is `bytes`; nil for a key a todo does not have. The length
         /// picks the one to three keys of that length and their bytes confirm one: a walk

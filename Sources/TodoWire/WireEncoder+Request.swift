@@ -87,9 +87,17 @@ extension JSONOutput {
     }
 
     /// `NewTodo`'s synthesized conformance: every field, the optional ones only when set;
-    /// sorted, so due, notes, parent, priority, project, tags, title, wait.
+    /// sorted, so depends, due, notes, parent, priority, project, scheduled, tags, title, wait.
     fileprivate mutating func newTodo(_ new: NewTodo) {
         raw("{")
+        if let depends = new.depends {
+            raw("\"depends\":[")
+            for (index, number) in depends.enumerated() {
+                if index > 0 { raw(",") }
+                integer(number)
+            }
+            raw("],")
+        }
         if let due = new.due {
             raw("\"due\":")
             string(due.description)
@@ -106,6 +114,10 @@ extension JSONOutput {
         if let project = new.project {
             raw(",\"project\":")
             string(project)
+        }
+        if let scheduled = new.scheduled {
+            raw(",\"scheduled\":")
+            string(scheduled.description)
         }
         raw(",\"tags\":[")
         for (index, tag) in new.tags.enumerated() {

@@ -33,8 +33,8 @@ extension WireEncoder {
         }
         out.text.raw("\"data\":")
         switch frame.event {
-        case .responseTodoDetail(let detail) where detail.parentTodo == nil && detail.subtasks.isEmpty:
-            // A detail without parent or subtasks is its todo's JSON (`TodoDetailViewModel.encode`).
+        case .responseTodoDetail(let detail) where !detail.hasRelations:
+            // A detail without parent, subtasks or dependencies is its todo's JSON (`TodoDetailViewModel.encode`).
             out.splice(try EncodedTodoCache.bytes(of: detail.todo))
         case .responseTodoViewModels(let list): try out.list(list)
         case .responseTodoViewModel(let change): try out.change(change)

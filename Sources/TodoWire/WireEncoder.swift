@@ -52,7 +52,7 @@ final class WireEncoder: Encoder {
         // A detail without parent or subtasks is its todo's JSON (`TodoDetailViewModel.encode`):
         // its cached bytes, where encoding its fields was a quarter of the daemon's time
         // answering `show` (perf `-e cpu-clock`).
-        case let detail as TodoDetailViewModel where detail.parentTodo == nil && detail.subtasks.isEmpty:
+        case let detail as TodoDetailViewModel where !detail.hasRelations:
             return .bytes(try EncodedTodoCache.bytes(of: detail.todo))
         // A list's rows: the cache looked up once for all of them, not once a row.
         case let rows as [TodoViewModel]: return .array(EncodedArray(elements: try EncodedTodoCache.bytes(of: rows).map(EncodedValue.bytes)))

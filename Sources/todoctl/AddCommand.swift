@@ -14,8 +14,11 @@ struct AddCommand: AsyncParsableCommand {
             home.garden being garden under home; a filter project:home also finds \
             home.garden); due:DATE and wait:DATE (the dates \
             --due takes); priority:P or pri:P (H, M, L, high, medium, low, any case); \
-            recur:PERIOD (the periods --every takes). scheduled:, until: and depends: are \
-            refused: todod does not keep them yet. A field is given once: due:fri due:mon, \
+            recur:PERIOD (the periods --every takes); depends:3,5 (or --depends 3,5: the \
+            todos it waits for, by number; blocked while one is open, +BLOCKED finds it); \
+            scheduled:DATE (the day work on it may begin: next weighs it from then; a filter \
+            takes scheduled.before:DATE and scheduled.after:DATE). until: is refused: todod \
+            does not keep it yet. A field is given once: due:fri due:mon, \
             pri:H pri:L or project:a project:b is refused, naming both.
 
             Which words are modifiers: +word, -word (a sign, then what may start a Taskwarrior \
@@ -71,7 +74,8 @@ struct AddCommand: AsyncParsableCommand {
             title: words.title.joined(separator: " "), notes: notes ?? "", priority: words.priority ?? priority ?? .normal,
             due: words.due ?? due?.date, tags: (tags + words.tags).filter { !$0.hasPrefix(TaskwarriorWords.projectTagPrefix) },
             recurrence: words.recurrence ?? planning.recurrence, parent: planning.parent?.number,
-            wait: words.wait ?? planning.wait?.date, project: project)
+            wait: words.wait ?? planning.wait?.date, project: project, depends: words.depends + (planning.depends?.numbers ?? []),
+            scheduled: words.scheduled)
     }
 
     func run() async throws {

@@ -71,6 +71,10 @@ struct AppliedContext {
         }
         both.waiting = own.waiting || theirs.waiting
         both.active = own.active || theirs.active
+        both.blocked = try one("blocked", own.blocked, theirs.blocked)
+        both.blocking = try one("blocking", own.blocking, theirs.blocking)
+        both.scheduledBefore = [own.scheduledBefore, theirs.scheduledBefore].compactMap(\.self).min()
+        both.scheduledAfter = [own.scheduledAfter, theirs.scheduledAfter].compactMap(\.self).max()
         // The narrower project: home.garden within home; two apart match nothing.
         switch (own.project, theirs.project) {
         case let (mine?, context?) where mine != context:

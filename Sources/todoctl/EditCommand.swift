@@ -22,7 +22,9 @@ struct EditCommand: AsyncParsableCommand {
             Taskwarrior's words change fields too, after the todos: `todoctl edit 3 +shop -home \
             due:fri pri:H project:home recur:1w` (-tag removes a tag; an empty due:, wait: or \
             recur: removes that field, an empty pri: gives the priority normal, as a new todo has; an \
-            empty project: or -project:NAME takes a todo out of its project), and other words are a new title (words after -- are \
+            empty project: or -project:NAME takes a todo out of its project; depends:7 adds a todo \
+            it waits for, depends:-7 takes one away, an empty depends: clears them; an empty \
+            scheduled: unschedules it), and other words are a new title (words after -- are \
             title words as typed). A new title is for one todo: `todoctl edit 16 2026 budget` \
             retitles #16 "2026 budget".
 
@@ -136,6 +138,10 @@ struct EditCommand: AsyncParsableCommand {
         if modifiers.recurrence != nil || modifiers.clearRecurrence {
             (edit.recurrence, edit.clearRecurrence) = (modifiers.recurrence, modifiers.clearRecurrence)
         }
+        edit.addDepends += modifiers.depends
+        edit.removeDepends = modifiers.removedDepends
+        edit.clearDepends = edit.clearDepends || modifiers.clearDepends
+        (edit.scheduled, edit.clearScheduled) = (modifiers.scheduled, modifiers.clearScheduled)
         return edit == TodoEdit() ? nil : edit
     }
 

@@ -111,6 +111,7 @@ struct FilterOptions: ParsableArguments {
             status: words.status ?? (overdue && status == .all ? .open : status), tags: tags + words.tags, notTags: notTags + words.removedTags,
             priority: words.priority ?? priority, search: search,
             dueBefore: before, dueAfter: after, dueOn: words.due ?? dueOn?.date, noDue: noDue, waiting: words.waiting,
-            project: words.project ?? project, active: words.active))
+            project: words.project ?? project, active: words.active,
+            blocked: words.blocked, blocking: words.blocking, scheduledBefore: words.scheduledBefore, scheduledAfter: words.scheduledAfter))
     }
 }

@@ -98,7 +98,7 @@ struct ListCommand: AsyncParsableCommand {
         var asked = filter
         asked.rows = !json && !(columns ?? []).contains { $0 == .id || $0 == .updated } && !(order?.terms.contains { $0.key == .updated } ?? false)
         LargeAnswerHeap.prepare()
-        let list = try Session.run(socketPath: socketPath) { try $0.list(asked) }
+        let list = try Session.run(socketPath: socketPath) { client in try BlockedRows.marked(try client.list(asked), client) }
         if let context, !json { Terminal.print(Terminal.styled(Self.fitted(context.label), .dim)) }
         if list.todos.isEmpty, !json {
             return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")\(filter.waiting ? "waiting " : "")todos")

@@ -29,7 +29,7 @@ enum ModifierWords {
     /// one is its value, never a modifier.
     static let valueOptions: Set<String> = [
         "-n", "-p", "-d", "-t", "-o", "--notes", "--priority", "--due", "--tag", "--not-tag", "--search", "--due-before",
-        "--due-after", "--title", "--untag", "--project", "--every", "--every-after", "--parent", "--wait", "--filter", "--socket", "--since",
+        "--due-after", "--title", "--untag", "--project", "--every", "--every-after", "--parent", "--depends", "--wait", "--filter", "--socket", "--since",
         "--limit", "--sort", "--older-than", "--from", "--to", "--output",
     ]
 
@@ -126,10 +126,10 @@ enum ModifierWords {
     private static func advice(for error: TaskwarriorWordError, use: TaskwarriorWords.Use) -> String {
         let keep = use == .filter ? "" : "\nTo keep \"\(error.word)\" in the title, write it after --: todoctl \(use == .add ? "add TITLE" : "edit N TITLE") -- \(error.word)"
         switch error {
-        case .notModelled(_, "scheduled"): return ": hide it until that day with wait:DATE (or --wait), or give it a due: date" + keep
         case .notModelled(_, "until"): return ": give it a due: date, and delete it when that day has passed" + keep
-        case .notModelled: return ": make it a subtask of the todo it waits for with --parent N (a parent cannot be done while a subtask is open)" + keep
+        case .notModelled: return keep
         case .notInFilter(_, "wait"): return ": list the waiting todos with `todoctl list --waiting`"
+        case .notInFilter(_, "depends"): return ""
         case .notInFilter: return ": `todoctl show N` says how a todo repeats"
         case .attributeModifier(_, "due", _): return ": use --due-before DATE, --due-after DATE or --overdue"
         case .attributeModifier: return ": use the filter options (todoctl list --help)"
@@ -146,5 +146,5 @@ enum ModifierWords {
     /// Help for the words' argument.
     static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, priority:H|M|L (pri:), recur:PERIOD"
     /// The same for a filter, which cannot ask for wait: or recur: yet.
-    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:); project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
+    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:), scheduled.before:DATE, scheduled.after:DATE; project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
 }

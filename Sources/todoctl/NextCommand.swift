@@ -8,11 +8,12 @@ struct NextCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next", abstract: "What to do now: overdue, due soon and high-priority todos, most pressing first.",
         discussion: """
-            Shows the open todos that are overdue, due within \(NextOrder.soonDays) days, or of high \
-            priority. Each gets points: for its due date 10 for today plus 1 for each day \
+            Shows the open todos that are overdue, due within \(NextOrder.soonDays) days, of high \
+            priority, or scheduled for today or before (scheduled:DATE). Each gets points: for its due date 10 for today plus 1 for each day \
             overdue (at most 7 more), and 9 less the days until it in the week ahead (tomorrow 8, \
-            in 7 days 2); for its priority high 6, normal 2, low 0. Most points first; on a tie, \
-            the earlier due date, then the lower number. So a todo two days overdue (14) comes \
+            in 7 days 2); for its priority high 6, normal 2, low 0; 5 once its scheduled day has come. Most points first; on a tie, \
+            the earlier due date, then the lower number. A blocked todo (waiting for an open one: \
+            depends:N) comes after every todo that is not. So a todo two days overdue (14) comes \
             before a high-priority one with no date (6), and a high one due tomorrow (14) before \
             a normal one due today (12). The filter options of `list` narrow it further. Rows \
             fit the terminal's width as `list`'s do ($COLUMNS, else the terminal's); piped \
@@ -45,7 +46,7 @@ struct NextCommand: AsyncParsableCommand {
         filter.pressingOn = today
         // Rows, as list's table reads them (`ListCommand.list`); --json prints every field.
         filter.rows = !json
-        let list = try Session.run(socketPath: socketPath) { try $0.list(filter) }
+        let list = try Session.run(socketPath: socketPath) { client in try BlockedRows.marked(try client.list(filter), client) }
         let ordered = NextOrder.ordered(list.todos, today: today)
         let rows = Array(ordered.prefix(limit ?? .max))
         if json { return try Terminal.printJSON(rows) }

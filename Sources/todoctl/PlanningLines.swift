@@ -4,7 +4,7 @@ import TodoTerminal
 import TodoViewModel
 
 /// `show`'s lines for the planning fields: how it repeats and when the next one would be
-/// due, what it is a subtask of, and until when it waits.
+/// due, what it is a subtask of, what it waits for and what waits for it, and until when it waits.
 struct PlanningLines {
     let fields: [(String, String)]
 
@@ -18,10 +18,27 @@ struct PlanningLines {
             let title = detail.parentTodo.map { " " + TerminalText.escaped($0.title) } ?? ""
             fields.append(("parent", "#\(parent)\(title)"))
         }
+        if !detail.todo.depends.isEmpty {
+            // Each by number and title with its state, as `task info` lists them: open ones block it.
+            var waitedFor = detail.dependsOn.map { "\($0.numberText) \(TerminalText.escaped($0.title)) (\(Self.state($0)))" }
+            let purged = detail.todo.depends.count - detail.dependsOn.count
+            if purged > 0 { waitedFor.append("\(purged) purged") }
+            fields.append(("depends on", waitedFor.joined(separator: ", ")))
+        }
+        if !detail.blocks.isEmpty {
+            fields.append(("blocks", detail.blocks.map { "\($0.numberText) \(TerminalText.escaped($0.title))\($0.isCompleted ? " (done)" : "")" }.joined(separator: ", ")))
+        }
+        if let scheduled = detail.todo.scheduled {
+            fields.append(("scheduled", scheduled > LocalDate(Date()) ? "\(scheduled) (next weighs it from then)" : "\(scheduled)"))
+        }
         if let wait = detail.todo.wait {
             let today = LocalDate(Date())
             fields.append(("waits", wait > today ? "until \(wait) (hidden from the list till then)" : "until \(wait) (over)"))
         }
         self.fields = fields
+    }
+
+    private static func state(_ row: TodoViewModel) -> String {
+        row.isDeleted ? "deleted" : row.isCompleted ? "done" : "open"
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import TodoModel
 import TodoViewModel
 
-/// The planning options `add` and `edit` share: recurrence, parent, wait.
+/// The planning options `add` and `edit` share: recurrence, parent, dependencies, wait.
 struct PlanningOptions: ParsableArguments {
     // Unconditional: a value may start with a dash (`--wait -1d`, `--parent -1`), which read as
     // an option ("Missing value"); now it is read, and refused with why where it is none.
@@ -12,6 +12,8 @@ struct PlanningOptions: ParsableArguments {
     var everyAfter: Recurrence?
     @Option(parsing: .unconditional, help: ArgumentHelp("Make it a subtask of this todo (its number; one level deep).", valueName: "number"), transform: ParentNumber.checked)
     var parent: ParentNumber?
+    @Option(help: ArgumentHelp("Make it wait for these todos (their numbers, comma-separated), as depends:3,5 does.", valueName: "numbers"), transform: DependsNumbers.checked)
+    var depends: DependsNumbers?
     @Option(parsing: .unconditional, help: ArgumentHelp("Hide it from the default list until this day: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked)
     var wait: DueDateArgument?
 
@@ -31,12 +33,13 @@ struct PlanningEditOptions: ParsableArguments {
     @OptionGroup var set: PlanningOptions
     @Flag(help: "Stop repeating.") var noEvery = false
     @Flag(help: "Make it a todo of its own again.") var noParent = false
+    @Flag(help: "Make it wait for no todo (depends: does too).") var noDepends = false
     @Flag(help: "Stop waiting: show it in the default list now.") var noWait = false
 
     func validate() throws {
         for (given, flag, option) in [
             (set.recurrence != nil && noEvery, "--no-every", "--every"), (set.parent != nil && noParent, "--no-parent", "--parent"),
-            (set.wait != nil && noWait, "--no-wait", "--wait"),
+            (set.wait != nil && noWait, "--no-wait", "--wait"), (set.depends != nil && noDepends, "--no-depends", "--depends"),
         ] where given {
             throw ValidationError("\(option) and \(flag) contradict each other: give one")
         }
@@ -51,6 +54,8 @@ struct PlanningEditOptions: ParsableArguments {
         edit.clearParent = noParent
         edit.wait = set.wait?.date
         edit.clearWait = noWait
+        edit.addDepends = set.depends?.numbers ?? []
+        edit.clearDepends = noDepends
         return edit
     }
 }
@@ -69,6 +74,20 @@ extension Recurrence: ExpressibleByArgument {
             throw ValidationError("\(text): a period counts 1 to \(maximumCount) days (d), weeks (w), months (m) or years (y), not \(count); give 1\(unit) to \(maximumCount)\(unit)")
         }
         throw ValidationError("\(text) is not a period: give \(typedForms)")
+    }
+}
+
+/// Todo numbers as typed for `--depends`: `3,5` or `#3,#5`.
+struct DependsNumbers {
+    let numbers: [Int]
+
+    /// For `transform:`: the numbers `text` gives, or why it gives none.
+    static func checked(_ text: String) throws -> DependsNumbers {
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { ParentNumber(argument: String($0))?.number }
+        guard !numbers.isEmpty, numbers.allSatisfy({ $0 != nil }) else {
+            throw ValidationError("--depends \(text): give the numbers of the todos it waits for, comma-separated, as 3,5 or #3,#5 (todoctl list shows them)")
+        }
+        return DependsNumbers(numbers: numbers.compactMap { $0 })
     }
 }
 

@@ -17,6 +17,22 @@ struct TodoJSONFormatTests {
         #expect(imported.todo(number: 7, revision: 3) == todo)
     }
 
+    @Test("What a todo waits for and its scheduled day come back as written, and an import of them replaces todod's")
+    func dependsAndScheduled() throws {
+        let created = Date(millisecondsSince1970: 1_795_000_000_000)
+        let flour = Todo(number: 1, title: "Buy flour", createdAt: created)
+        let cake = Todo(number: 2, title: "Bake cake", createdAt: created, depends: [flour.id], scheduled: LocalDate("2026-12-01"))
+        let imported = try TodoJSONFormat.decode(TodoJSONFormat.encode([flour, cake]))
+        #expect(imported.map { $0.todo(number: 1).depends } == [[], [flour.id]])
+        #expect(imported.last?.scheduled == LocalDate("2026-12-01"))
+        var later = cake
+        later.depends = []
+        later.scheduled = nil
+        later.updatedAt = created.addingTimeInterval(60)
+        let replaced = try #require(try TodoJSONFormat.decode(TodoJSONFormat.encode([later])).first?.replacing(cake))
+        #expect(replaced.depends == [] && replaced.scheduled == LocalDate("2026-12-01"), "an absent scheduled leaves todod's, as wait")
+    }
+
     @Test("A recurrence comes back, and a parent's number becomes its id in the file")
     func planning() throws {
         let created = Date(millisecondsSince1970: 1_795_000_000_000)

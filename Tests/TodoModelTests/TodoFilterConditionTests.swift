@@ -37,6 +37,18 @@ struct TodoFilterConditionTests {
         #expect(numbers(TodoFilter(noDue: true)) == [3])
     }
 
+    @Test("scheduled before and after are strict and leave out unscheduled todos")
+    func scheduledRange() {
+        let todos = [
+            Todo(number: 1, title: "a", createdAt: at(0), scheduled: day("2026-11-21")),
+            Todo(number: 2, title: "b", createdAt: at(0), scheduled: day("2026-11-24")),
+            Todo(number: 3, title: "c", createdAt: at(0)),
+        ]
+        #expect(todos.filter(TodoFilter(scheduledBefore: day("2026-11-24")).matches).map(\.number) == [1])
+        #expect(todos.filter(TodoFilter(scheduledAfter: day("2026-11-21")).matches).map(\.number) == [2])
+        #expect(todos.filter(TodoFilter().matches).map(\.number) == [1, 2, 3])
+    }
+
     @Test("search finds text in the title or notes in any case; priority is exact")
     func searchAndPriority() {
         #expect(numbers(TodoFilter(search: "SKIMMED")) == [2])

@@ -18,6 +18,24 @@ struct NextOrderTests {
         NextOrder.ordered(rows, today: today).map(\.number)
     }
 
+    @Test("a blocked todo (waiting for an open one) comes after every one that is not, whatever its points; [b] marks it in a list")
+    func blockedLast() {
+        let rows = [todo(1, .high, due: -3), todo(2, due: 5), todo(3, .low, due: 0)].markingBlocked([1])
+        #expect(order(rows) == [3, 2, 1])
+        #expect(rows.map(\.doneBox) == ["[b]", "[ ]", "[ ]"])
+        #expect(order([todo(1, .high, due: -3), todo(2, due: 5)]) == [1, 2])
+    }
+
+    @Test("a todo scheduled for today or before is for now and gets 5 points (normal, undated: 7); one scheduled later is not weighed")
+    func scheduledWeighs() {
+        let origin = Date(timeIntervalSince1970: 1_780_000_000)
+        let due = TodoViewModel(Todo(number: 1, title: "due in 5 days (6)", due: today.adding(days: 5), createdAt: origin))
+        let scheduled = TodoViewModel(Todo(number: 2, title: "scheduled yesterday", createdAt: origin, scheduled: today.adding(days: -1)))
+        let later = TodoViewModel(Todo(number: 3, title: "scheduled tomorrow", createdAt: origin, scheduled: today.adding(days: 1)))
+        #expect(NextOrder.points(scheduled.todo, today: today) == 7)
+        #expect(order([due, scheduled, later]) == [2, 1])
+    }
+
     @Test("a todo two days overdue comes before a high-priority one with no date")
     func overdueBeforeUndatedHigh() {
         #expect(order([todo(1, .high), todo(2, due: -2)]) == [2, 1])

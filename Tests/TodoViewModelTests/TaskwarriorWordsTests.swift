@@ -174,7 +174,8 @@ struct TaskwarriorWordsTests {
         ("x +OVERDUE", TaskwarriorWords.Use.add, "+OVERDUE: OVERDUE is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, a name that is not one of Taskwarrior's virtual tags"),
         ("-COMPLETED", .edit, "-COMPLETED: COMPLETED is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, a name that is not one of Taskwarrior's virtual tags"),
         ("-OVERDUE", .filter, "-OVERDUE: a filter cannot leave out a virtual tag yet; ask for what you want instead (+PENDING, --due-before DATE, --due-after DATE, --no-due)"),
-        ("+BLOCKED", .filter, "+BLOCKED: todod cannot filter by the virtual tag BLOCKED yet; it takes \(TaskwarriorWords.virtualTagsTaken)"),
+        ("+READY", .filter, "+READY: todod cannot filter by the virtual tag READY yet; it takes \(TaskwarriorWords.virtualTagsTaken)"),
+        ("+BLOCKED -BLOCKED", .filter, "-BLOCKED: the filter already asks for state blocked, and a todo has one state: give one"),
         ("+PENDING +COMPLETED", .filter, "+COMPLETED: the filter already asks for state open, and a todo has one state: give one"),
     ])
     func virtualTagRefusals(line: String, use: TaskwarriorWords.Use, message: String) {
@@ -236,13 +237,57 @@ struct TaskwarriorWordsTests {
         #expect(refusal(line) == message)
     }
 
-    @Test("scheduled:, until: and depends: are refused as not kept yet, never put in a title", arguments: [
-        ("x scheduled:fri", "scheduled:fri: todod does not keep a scheduled date yet"),
+    @Test("until: is refused as not kept yet, never put in a title", arguments: [
         ("x until:fri", "until:fri: todod does not keep an until date yet"),
-        ("x depends:3", "depends:3: todod does not keep dependencies yet"),
     ])
     func notModelled(line: String, message: String) {
         #expect(refusal(line) == message)
+    }
+
+    @Test("scheduled:DATE gives the day work may begin (it was refused as not kept); an edit's empty scheduled: unschedules; a filter takes scheduled.before:, scheduled.after: and scheduled:DAY, strictly")
+    func scheduled() throws {
+        let added = try parse("Paint fence scheduled:2026-11-27")
+        #expect(added.title == ["Paint", "fence"] && added.scheduled == LocalDate("2026-11-27"))
+        #expect(try parse("scheduled:", .edit).clearScheduled)
+        let filter = try parse("scheduled.before:2026-12-01 scheduled.after:2026-11-20", .filter)
+        #expect(filter.scheduledBefore == LocalDate("2026-12-01") && filter.scheduledAfter == LocalDate("2026-11-20"))
+        let day = try parse("scheduled:2026-11-27", .filter)
+        #expect(day.scheduledBefore == LocalDate("2026-11-28") && day.scheduledAfter == LocalDate("2026-11-26"))
+        #expect(refusal("x scheduled:fri scheduled:mon") == "scheduled:fri and scheduled:mon both give the scheduled date, and a todo has one: give one of them")
+        #expect(refusal("scheduled.on:fri", .filter) == "scheduled.on:fri: scheduled.on: is not understood yet (Taskwarrior's attribute modifiers)")
+    }
+
+    @Test("depends:3,#5 gives the numbers a todo waits for; an edit's -N takes one away and an empty depends: clears them (they were refused as not kept)")
+    func depends() throws {
+        let added = try parse("Bake cake depends:3,#5")
+        #expect(added.title == ["Bake", "cake"])
+        #expect(added.depends == [3, 5])
+        let edited = try parse("depends:7,-3", .edit)
+        #expect(edited.depends == [7])
+        #expect(edited.removedDepends == [3])
+        #expect(try parse("depends:", .edit).clearDepends)
+    }
+
+    @Test("depends: refuses what is not a todo number, a removal in an add, an empty one in an add, and a filter's (which asks +BLOCKED)", arguments: [
+        ("x depends:bread", TaskwarriorWords.Use.add, "depends:bread: \"bread\" is not understood as todo numbers; depends: takes \(TaskwarriorWords.acceptedDepends)"),
+        ("x depends:0", .add, "depends:0: \"0\" is not understood as todo numbers; depends: takes \(TaskwarriorWords.acceptedDepends)"),
+        ("x depends:3,", .add, "depends:3,: \"3,\" is not understood as todo numbers; depends: takes \(TaskwarriorWords.acceptedDepends)"),
+        ("x depends:-3", .add, "depends:-3: a new todo waits for nothing yet, so there is none to take away (-3)"),
+        ("x depends:", .add, "depends: needs a value after the colon (depends:)"),
+        ("depends:3", .filter, "depends:3: a filter cannot ask for given dependencies yet; ask for +BLOCKED (waiting for an open todo) or +BLOCKING (an open todo waits for it)"),
+    ])
+    func dependsRefusals(line: String, use: TaskwarriorWords.Use, message: String) {
+        #expect(refusal(line, use) == message)
+    }
+
+    @Test("+BLOCKED and -BLOCKED (+UNBLOCKED), +BLOCKING and -BLOCKING ask whether a todo waits for an open one, or an open one for it")
+    func blockedTags() throws {
+        #expect(try parse("+BLOCKED", .filter).blocked == true)
+        #expect(try parse("-BLOCKED", .filter).blocked == false)
+        #expect(try parse("+UNBLOCKED", .filter).blocked == false)
+        #expect(try parse("+BLOCKING", .filter).blocking == true)
+        #expect(try parse("-BLOCKING +BLOCKED", .filter).blocking == false)
+        #expect(try parse("+home", .filter).blocked == nil)
     }
 
     @Test("other refusals: -tag in add, plain words, wait: and recur: in a filter, attribute modifiers, empty values", arguments: [

@@ -25,6 +25,7 @@ enum RandomTodo {
             previous: Bool.random() ? Int.random(in: 1...number) : nil,
             foreign: Bool.random() ? [text(): text(), "taskwarrior": text()] : [:],
             annotations: (0..<Int.random(in: 0...2)).map { _ in Annotation(entry: instant(), description: text()) },
-            project: Bool.random() ? text() : nil, started: Bool.random() ? instant() : nil)
+            project: Bool.random() ? text() : nil, started: Bool.random() ? instant() : nil,
+            depends: (0..<Int.random(in: 0...2)).map { _ in UUID() })
     }
 }

@@ -27,6 +27,11 @@ struct WireEncoderTests {
         number: 3, title: "Late", due: LocalDate("9999-12-31"), createdAt: Date(millisecondsSince1970: 951_782_400_000),
         updatedAt: Date(millisecondsSince1970: 253_402_300_800_000), revision: 2)
 
+    /// A todo waiting for two others, by id.
+    static let waiting = Todo(
+        number: 4, title: "Waits", createdAt: instant,
+        depends: [UUID(uuidString: "8F4375F4-EA0D-4A1A-B310-70E3DCEF20EA")!, UUID(uuidString: "63f62c69-c59f-4510-bec7-fd7f5c145981")!])
+
     static let frames: [WireFrame] = {
         let rows = [plain, full, old, late].map { TodoViewModel($0) }
         var frames: [WireFrame] = [
@@ -57,6 +62,11 @@ struct WireEncoderTests {
                 title: "Tricky \"quotes\" \\ /\n\u{1} é 😀", notes: "a\tb", priority: .high, due: LocalDate("2026-02-28"),
                 tags: ["x\"y", "wörk"], parent: 12, wait: LocalDate("2026-02-01"))), id: "r\u{7}", program: "todo\"ctl"),
             WireFrame(event: .requestNewTodo(NewTodo(title: "w", wait: LocalDate("2026-03-01"))), program: "watch"),
+            WireFrame(event: .requestNewTodo(NewTodo(title: "d", due: LocalDate("2026-03-01"), depends: [3, 12_345])), id: "r3", program: "todoctl"),
+            WireFrame(event: .requestTodoViewModels(TodoFilter(blocked: true, rows: true)), id: "r4", program: "todoctl"),
+            WireFrame(event: .responseTodoDetail(TodoDetailViewModel(waiting, dependsOn: [plain], blocks: [late])), id: "d2", client: 1),
+            WireFrame(event: .responseTodoViewModels(TodoViewModelList(
+                filter: TodoFilter(blocking: false, rows: true), todos: [TodoViewModel(waiting.row)], asOf: 5)), id: "r5", client: 3),
             WireFrame(event: .requestNewTodo(NewTodo(title: "r", recurrence: Recurrence(count: 2, unit: .day))), id: "r2"),
             WireFrame(event: .requestTodoViewModels(TodoFilter(status: .open)), id: "r1", program: "todoctl"),
             WireFrame(event: .requestTodoViewModels(TodoFilter(status: .deleted)), id: "r1"),
