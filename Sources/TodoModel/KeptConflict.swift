@@ -22,7 +22,7 @@ public struct KeptConflict: Sendable, Equatable, Codable {
 
     /// The ordinary change that gives `current` this machine's value of the field again: an
     /// edit, or a complete, reopen, delete or restore, journalled and shared as any other.
-    /// nil for a field no such change sets: annotations (never a conflict: they merge) and
+    /// nil for a field no such change sets: annotations and dependencies (never a conflict: they merge) and
     /// other programs' fields (an import sets them).
     public func taking(onto current: Todo) -> TodoMutation? {
         let local = conflict.local
@@ -42,7 +42,9 @@ public struct KeptConflict: Sendable, Equatable, Codable {
         case .started: edit = TodoEdit(active: local.started != nil)
         case .completedAt: return local.completedAt == nil ? .reopen(ref) : .complete(ref)
         case .deletedAt: return local.deletedAt == nil ? .restore(ref) : .delete(ref)
-        case .annotations, .foreign: return nil
+        case .scheduled: edit = TodoEdit(scheduled: local.scheduled, clearScheduled: local.scheduled == nil)
+        // Dependencies, like annotations, merge as sets: never a conflict.
+        case .annotations, .depends, .foreign: return nil
         }
         return .edit(ref, edit, expectedRevision: nil)
     }
