@@ -101,6 +101,11 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         set { tags = newValue.map { [$0] } ?? [] }
     }
 
+    /// Whether the filter asks about other todos than the one it is given (`blocked`,
+    /// `blocking`): a live list under it cannot tell from a changed todo alone whether it now
+    /// belongs, nor whether the todos waiting for it still do; it asks for the list again.
+    public var readsOtherTodos: Bool { blocked != nil || blocking != nil }
+
     /// Whether `todo` belongs in a list with this filter today.
     public func matches(_ todo: Todo) -> Bool {
         matches(todo, today: nil)

@@ -64,6 +64,11 @@ public struct TodoListViewModel: Sendable, Equatable {
         switch (existing, belongs) {
         case (nil, false):
             return .none
+        // One todo alone does not say whether it is blocked or blocking: it comes in with the
+        // list the View asks for again (`TodoFilter.readsOtherTodos`), not on this guess. A todo
+        // that fails the rest of the filter leaves at once, as always.
+        case (nil, true) where filter.readsOtherTodos:
+            return .none
         case (nil, true):
             let at = insertionIndex(for: todo.todo)
             rows.insert(todo, at: at)

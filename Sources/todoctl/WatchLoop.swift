@@ -55,7 +55,8 @@ struct WatchLoop {
             // A gap in the sequence means a change was missed: ask for the whole list again.
             if change.sequence > screen.list.asOf + 1 { reload(screen.list.filter) }
             screen.incorporate(change)
-            if screen.needsContext { reload(screen.list.filter) }
+            // Blocked or blocking is decided with every todo at hand: any change may add or take away rows.
+            if screen.needsContext || screen.list.filter.readsOtherTodos { reload(screen.list.filter) }
             // The history pane is as live as the list: its todo changed, so it has a new line.
             if screen.pane == .history, screen.history?.id == change.todo.id { send(.history(change.todo.id)) }
         case .link(.missed):

@@ -289,4 +289,23 @@ struct WatchTests {
         watcher.stop()
         try await daemon.stop()
     }
+
+    @Test("watch +BLOCKED follows other todos' changes: a plain add stays out, a todo given an open dependency comes in, completing the dependency takes its waiters out (a change was judged by its todo alone)")
+    func blockedListFollowsOtherTodos() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "flour")
+        let cake = try await daemon.todoctl("add", "cake", "depends:1")
+        #expect(cake.status == 0, "\(cake.stderr)")
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch +BLOCKED")
+        try await tmux.waitUntil("the blocked #2 alone") { $0.contains("#2") && $0.contains("cake") && !$0.contains("flour") }
+        _ = try await daemon.todoctl("add", "plain")
+        _ = try await daemon.todoctl("add", "bread", "depends:1")
+        try await tmux.waitUntil("#4, waiting for #1, in; #3 out") { $0.contains("bread") && !$0.contains("plain") }
+        let done = try await daemon.todoctl("done", "1")
+        #expect(done.status == 0, "\(done.stderr)")
+        try await tmux.waitUntil("nothing blocked once #1 is done") { !$0.contains("cake") && !$0.contains("bread") }
+        await tmux.kill()
+        try await daemon.stop()
+    }
 }

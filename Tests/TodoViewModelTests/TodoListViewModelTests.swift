@@ -255,4 +255,19 @@ struct TodoListViewModelTests {
         #expect(TodoChange.Kind(TodoChangeKind(before: deleted, after: open)) == .restored)
         #expect(TodoChange.Kind(TodoChangeKind(before: open, after: renamed)) == .updated)
     }
+
+    @Test("under +BLOCKED a new todo is not put in on a guess (one todo alone cannot say it is blocked); a listed one is updated in place, and leaves when it fails the rest of the filter")
+    func blockedFilterWaitsForTheList() {
+        let filter = TodoFilter(status: .open, blocked: true)
+        #expect(filter.readsOtherTodos && !TodoFilter(status: .open).readsOtherTodos)
+        var list = TodoListViewModel(filter: filter, rows: [TodoViewModel(ListWorld.b)], asOf: 10)
+        let new = TodoChange(kind: .created, todo: TodoViewModel(Todo(number: 6, title: "F new", createdAt: at(10))), sequence: 11)
+        #expect(list.incorporate(new) == .none)
+        #expect(list.rows.map(\.number) == [2])
+        let renamed = ListWorld.written(ListWorld.b) { $0.title = "B renamed" }
+        #expect(list.incorporate(TodoChange(kind: .updated, todo: TodoViewModel(renamed), sequence: 12)) == .update(at: 0))
+        let done = ListWorld.written(renamed) { $0.completedAt = at(20) }
+        #expect(list.incorporate(TodoChange(kind: .completed, todo: TodoViewModel(done), sequence: 13)) == .delete(at: 0))
+        #expect(list.rows.isEmpty)
+    }
 }
