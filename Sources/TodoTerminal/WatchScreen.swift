@@ -77,6 +77,9 @@ public struct WatchScreen: Sendable {
         // A notice from before (such as "reachable again") would contradict the outage's line.
         didSet { if storeOutage != nil, oldValue == nil { notice = nil } }
     }
+    /// Conflicts kept on this machine when its changes made offline were shared, not yet
+    /// taken or left: a status line counts them while there are any.
+    public var openConflicts = 0
     /// Open and done todos in the whole database, for the header.
     public var totals = TotalsTracker()
     public internal(set) var mode: Mode = .browsing
@@ -157,6 +160,10 @@ public struct WatchScreen: Sendable {
         var lines: [WatchStatusLine] = []
         if let storeOutage, connection == .connected {
             lines += wrapped(storeOutage.line, as: .outage, atMost: max(1, rows / 5))
+        }
+        if openConflicts > 0, connection == .connected {
+            let counted = openConflicts == 1 ? "1 conflict" : "\(openConflicts) conflicts"
+            lines += wrapped("\(counted) from sharing changes made offline: take or leave each with todoctl conflicts", as: .outage, atMost: 1)
         }
         if case .prompting(let prompt, let editor) = mode { lines.append(promptLine(prompt, editor: editor)) }
         if let (words, kind) = message.map({ ($0, WatchStatusLine.Kind.message) }) ?? notice.map({ ($0, .notice) }) {

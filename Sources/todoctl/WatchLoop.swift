@@ -65,9 +65,11 @@ struct WatchLoop {
         case .link(.sharedStore(let status)):
             let wasAway = screen.storeOutage != nil
             screen.storeOutage = Self.outage(status)
+            screen.openConflicts = status.conflicts ?? 0
             if status.reachable && wasAway { showForAWhile(notice: "the shared store is reachable again: changes are taken") }
         case .storeStatus(let status):
             screen.storeOutage = status.flatMap(Self.outage)
+            screen.openConflicts = status?.conflicts ?? 0
         case .link(.disconnected(let reason, let retry)):
             client = nil
             screen.connection = .disconnected(retryInSeconds: max(1, Int(retry.components.seconds)))

@@ -324,6 +324,11 @@ extension OfflineSharingTests {
         #expect(json.first?["id"] as? String == (try jsonObject(try await again.todoctl("show", "1", "--json").stdout))["id"] as? String, "\(json)")
         let status = try await again.todoctl("status")
         #expect(status.stdout.contains("; 3 conflicts to take or leave (todoctl conflicts)"), "\(status.stdout)")
+        // watch counts them too, on a line above its help.
+        let tmux = try await Tmux(environment: again.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        try await tmux.waitFor("3 conflicts from sharing changes made offline")
+        await tmux.kill()
         // The conflicts are the machine's that was not taken: the other has none.
         let onSecond = try await second.todoctl("conflicts")
         #expect(onSecond.stdout == "no open conflicts\n", "\(onSecond.stdout)")

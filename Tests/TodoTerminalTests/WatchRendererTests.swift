@@ -69,6 +69,24 @@ struct WatchRendererTests {
         #expect(!back.contains { $0.contains("shared store") })
     }
 
+    @Test("open conflicts from sharing changes made offline are counted on a line above the help while there are any, cut to the terminal's width")
+    func openConflictsCounted() {
+        var screen = WatchScreen(rows: 8, columns: 200)
+        screen.connection = .connected
+        screen.incorporate(list([todo(1, "one")]))
+        #expect(!renderer.render(screen).contains { $0.contains("conflict") })
+        screen.openConflicts = 3
+        let frame = renderer.render(screen)
+        #expect(frame[6] == "3 conflicts from sharing changes made offline: take or leave each with todoctl conflicts", "\(frame)")
+        #expect(frame[7].hasPrefix("↑↓ move"))
+        screen.openConflicts = 1
+        #expect(renderer.render(screen)[6].hasPrefix("1 conflict from sharing"))
+        screen.resize(rows: 8, columns: 40)
+        #expect(renderer.render(screen).allSatisfy { TerminalText.width($0) <= 40 })
+        screen.openConflicts = 0
+        #expect(!renderer.render(screen).contains { $0.contains("conflict") })
+    }
+
     @Test("Q3: the store's \"reachable again\" notice goes when it is unreachable again: the screen never says both")
     func reachableAgainNoticeGoesWithTheNextOutage() {
         var screen = WatchScreen(rows: 8, columns: 200)
