@@ -17,13 +17,32 @@ public struct SharedStoreStatus: Sendable, Equatable, Codable {
     public var pending: Int?
     /// How many conflicts of sharing them wait on this machine to be taken or left; nil when none.
     public var conflicts: Int?
+    /// Todos added here while the store was away whose number another machine gave meanwhile,
+    /// renumbered as they were just shared: only in the broadcast that follows the sharing
+    /// (`#3 is now #5`), never in a status asked for; nil when none.
+    public var renumbered: [Renumbering]?
 
-    public init(store: String, reachable: Bool, since: Date, problem: String? = nil, pending: Int? = nil, conflicts: Int? = nil) {
+    /// A todo's number as it was given here, and the one it has now.
+    public struct Renumbering: Sendable, Equatable, Codable {
+        public var was: Int
+        public var now: Int
+
+        public init(was: Int, now: Int) {
+            self.was = was
+            self.now = now
+        }
+    }
+
+    public init(
+        store: String, reachable: Bool, since: Date, problem: String? = nil, pending: Int? = nil, conflicts: Int? = nil,
+        renumbered: [Renumbering]? = nil
+    ) {
         self.store = store
         self.reachable = reachable
         self.since = since
         self.problem = problem
         self.pending = pending
         self.conflicts = conflicts
+        self.renumbered = renumbered
     }
 }

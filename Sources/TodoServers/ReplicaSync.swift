@@ -179,7 +179,7 @@ public final class ReplicaSync: Sendable {
         guard let outcome = try Self.share(pending, through: shared, now: access.clock(), refuse: refuseUnlessReplica) else { return }
         pendingCount.store(0, ordering: .relaxed)
         conflictCount.add(outcome.conflicts.count, ordering: .relaxed)
-        tellStatus()
+        tellStatus(renumbered: outcome.renumbered.map { SharedStoreStatus.Renumbering(was: $0.was, now: $0.now) })
         Self.tell(outcome, logger: access.logger)
         guard outcome.rebased else { return }
         let loaded = try access.store.loadAll()
@@ -206,10 +206,12 @@ public final class ReplicaSync: Sendable {
         tellStatus()
     }
 
-    /// Tells every client how many changes wait here (watch's line counts them).
-    private func tellStatus() {
-        let status = status
-        access.returnToCore { [bus = access.bus] in bus.publish(.responseSharedStore(status)) }
+    /// Tells every client how many changes wait here (watch's line counts them), and which
+    /// todos the sharing just renumbered.
+    private func tellStatus(renumbered: [SharedStoreStatus.Renumbering] = []) {
+        var status = status
+        status.renumbered = renumbered.isEmpty ? nil : renumbered
+        access.returnToCore { [bus = access.bus, status] in bus.publish(.responseSharedStore(status)) }
     }
 
     /// Shares `pending`'s changes through `shared`, in one shared transaction begun after the

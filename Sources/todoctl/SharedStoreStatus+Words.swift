@@ -13,7 +13,14 @@ extension SharedStoreStatus {
     /// What it means for the person, as one line.
     var sentence: String {
         reachable
-            ? "the shared store \(store) is reachable again: changes are shared"
+            ? "the shared store \(store) is reachable again: changes are shared" + renumbering
             : "the shared store \(store) is \(state): changes are saved on this machine and shared once it is back, reads come from this machine's copy; todod reconnects by itself"
+    }
+
+    /// `; #3 is now #5 (…)` after sharing changes made offline renumbered todos; else empty.
+    var renumbering: String {
+        guard let renumbered else { return "" }
+        return "; " + renumbered.map { "#\($0.was) is now #\($0.now)" }.joined(separator: ", ")
+            + " (another machine had given \(renumbered.count == 1 ? "that number" : "those numbers") meanwhile)"
     }
 }

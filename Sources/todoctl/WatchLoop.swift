@@ -66,7 +66,12 @@ struct WatchLoop {
             let wasAway = screen.storeOutage != nil
             screen.storeOutage = Self.outage(status)
             screen.openConflicts = status.conflicts ?? 0
-            if status.reachable && wasAway { showForAWhile(notice: "the shared store is reachable again: changes are taken") }
+            if status.renumbered != nil {
+                // Said, not just redrawn: a number the user remembers now names another todo.
+                showForAWhile(notice: "changes made here while the store was away are shared" + status.renumbering)
+            } else if status.reachable && wasAway {
+                showForAWhile(notice: "the shared store is reachable again: changes are taken")
+            }
         case .storeStatus(let status):
             screen.storeOutage = status.flatMap(Self.outage)
             screen.openConflicts = status?.conflicts ?? 0

@@ -50,6 +50,9 @@ struct OfflineSharingTests {
         #expect(try await titles(first)[3] == "offline A")
         #expect(try await titles(first)[1] == "one, renamed on A")
 
+        // Each machine's clients are told what sharing renumbered (watch --plain prints it).
+        let watchers = try [first, second].map { try BackgroundProcess(binaryDirectory + "/todoctl", ["watch", "--plain"], environment: $0.environment) }
+        for watcher in watchers { #expect(try await watcher.readLine().hasPrefix("connected")) }
         try await server.startServer()
         try await first.awaitLog(containing: "are shared")
         try await second.awaitLog(containing: "are shared")
@@ -63,6 +66,12 @@ struct OfflineSharingTests {
         #expect(Set([a[3], a[4]]) == ["offline A", "offline B"], "\(a)")
         let renumbered = [first, second].filter { $0.log.contains("#3 is now #4") }
         #expect(renumbered.count == 1, "\(first.log.suffix(1500))\n\(second.log.suffix(1500))")
+        if let index = [first, second].firstIndex(where: { $0.log.contains("#3 is now #4") }) {
+            var line = try await watchers[index].readLine()
+            while !line.contains("is now") { line = try await watchers[index].readLine() }
+            #expect(line.hasSuffix("changes are shared; #3 is now #4 (another machine had given that number meanwhile)"), "\(line)")
+        }
+        for watcher in watchers { watcher.stop() }
         // #1: A's title and B's priority, both.
         for daemon in [first, second] {
             let shown = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
