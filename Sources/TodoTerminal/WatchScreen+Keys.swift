@@ -180,7 +180,9 @@ extension WatchScreen {
                 NewTodo(
                     title: title, priority: words.priority ?? filter.priority ?? .normal, due: words.due ?? filter.dueOn,
                     tags: filter.tags + words.tags, recurrence: words.recurrence, wait: words.wait,
-                    project: words.project ?? filter.project.flatMap { $0.isEmpty ? nil : $0 }),
+                    project: words.project ?? filter.project.flatMap { $0.isEmpty ? nil : $0 },
+                    // As add takes them: dropped here, `depends:28 scheduled:fri` added a todo without either (outside probe P7-10).
+                    depends: words.depends, scheduled: words.scheduled),
                 typed: typed)
         case .title(let id, let revision):
             return .edit(id, revision: revision, TodoEdit(title: text), typed: typed)

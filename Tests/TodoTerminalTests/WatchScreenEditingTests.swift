@@ -52,6 +52,16 @@ struct WatchScreenEditingTests {
         #expect(screen.handle(.enter) == .add(NewTodo(title: "Read -d fri"), typed: TypedText(.add, "Read -- -d fri")))
     }
 
+    @Test("a takes depends: and scheduled: as add does (they were dropped without a word; outside probe P7-10)")
+    func addWithDependsAndScheduled() {
+        var screen = screen([])
+        _ = screen.handle(.character("a"))
+        let line = "Fourth depends:28 scheduled:2026-12-01 +tg"
+        _ = type(line, into: &screen)
+        let new = NewTodo(title: "Fourth", tags: ["tg"], depends: [28], scheduled: LocalDate(year: 2026, month: 12, day: 1))
+        #expect(screen.handle(.enter) == .add(new, typed: TypedText(.add, line)))
+    }
+
     @Test("a reads quotes as a shell reads the same words after todoctl add: due:\"next fri\", \"Buy x:y\" +shop, 'Re: meeting'; an apostrophe in a word stays (quotes gave a confusing refusal; outside probe)")
     func addWithQuotes() {
         let nextFriday = DueDateParser.parse("next fri", today: today)
