@@ -199,7 +199,9 @@ extension PendingChanges {
             if let parent, !parent.isDeleted, parent.parent == nil, todo.isCompleted || !parent.isCompleted { return todo }
             var alone = todo
             alone.parent = nil
-            conflicts.append(OfflineConflict(id: todo.id, number: todo.number, field: .parent, local: todo, theirs: parent ?? alone, at: entry.at))
+            // Theirs is this todo as it now stands (alone), not the parent: `conflicts` showed the parent's title and
+            // the parent's own parent as the value kept (outside probe P7-3).
+            conflicts.append(OfflineConflict(id: todo.id, number: todo.number, field: .parent, local: todo, theirs: alone, at: entry.at))
             return alone
         }
 

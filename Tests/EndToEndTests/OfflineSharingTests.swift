@@ -220,6 +220,9 @@ extension OfflineSharingTests {
         #expect(again.log.contains("#2 is now #5"), "\(again.log.suffix(2000))")
         #expect(again.log.contains("it is a todo of its own now"), "\(again.log.suffix(2000))")
         try await awaitAlike([again, second], on: server)
+        // Its conflict names the subtask and the parent it had here (it named the parent's title and its parent; P7-3).
+        let conflicts = try await again.todoctl("conflicts")
+        #expect(conflicts.stdout.contains("buy paint  parent: kept none (the store's), not taken #1 (this machine's"), "\(conflicts.stdout)")
 
         for daemon in [again, second] {
             let checked = try await daemon.check()
