@@ -26,7 +26,8 @@ public final class ViewModelServer: Sendable {
             case .model(.responseTodo(.written(let mutation, let changes))) where Self.listAnswer(to: mutation) != nil:
                 // An undo's or a replay's changes all go to every client as no one's answer; the asker's answer lists them.
                 for change in changes { self.bus.publish(.responseTodoViewModel(TodoChange(change))) }
-                let list = ChangeList(changes: changes.map { JournaledChange($0, withBefore: true) }, seq: changes.last?.seq ?? 0)
+                let list = ChangeList(changes: changes.map { JournaledChange($0, withBefore: true) }, seq: changes.last?.seq ?? 0,
+                                      unshared: changes.lazy.compactMap(\.unshared).first)
                 if let answer = Self.listAnswer(to: mutation) { self.bus.publish(answer(list), correlation: envelope.correlation) }
             case .model(let response):
                 // Each imported change reaches every View as any change does, before the asker's summary.

@@ -11,12 +11,17 @@ public struct ChangeList: Sendable, Equatable, Codable {
     /// `JournalReadResult.maximumPageBytes` of todo text, big todos being big): ask again
     /// after its last change for the rest. Absent when the answer is whole.
     public var more: Bool?
+    /// For `requestUndo`, `requestRedo` and `requestReplay`: the changes were committed on the
+    /// daemon's machine alone, its shared store away for this reason (`TodoChange.unshared`);
+    /// absent when they were shared.
+    public var unshared: String?
 
-    public init(changes: [JournaledChange], seq: UInt64, tooFarBehind: Bool = false, more: Bool = false) {
+    public init(changes: [JournaledChange], seq: UInt64, tooFarBehind: Bool = false, more: Bool = false, unshared: String? = nil) {
         self.changes = changes
         self.seq = seq
         self.tooFarBehind = tooFarBehind
         self.more = more ? true : nil
+        self.unshared = unshared
     }
 
     /// The most changes one answer carries; also the default limit.

@@ -156,6 +156,8 @@ struct UndoCommand: AsyncParsableCommand {
     /// The changes an undo or a redo made, one a line; with `json`, one JSON array (`[]`
     /// for none), as `done --json` and the other commands that change several todos print.
     static func print(_ list: ChangeList, json: Bool, nothing: String) throws {
+        // As every write says it (`Terminal.answer`): an undo made while the store was away said nothing (outside probe P7-9).
+        defer { if let reason = list.unshared { Terminal.error(Terminal.unsharedNote(reason)) } }
         if json { return try Terminal.printJSON(list.changes) }
         if list.changes.isEmpty { Terminal.print(nothing) }
         // In columns, as the log's: past seq 99 (or #9) the lines wandered.

@@ -399,4 +399,20 @@ extension OfflineSharingTests {
         try await second.stop()
         try await server.stop()
     }
+
+    @Test("P7-9: an undo and a redo while the store is away say they were saved on this machine, as every other write does")
+    func undoWhileAway() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        try await server.stopServer()
+        let added = try await daemon.todoctl("add", "kept here")
+        #expect(added.stderr.contains("saved on this machine"), "\(added.stderr)")
+        for command in ["undo", "redo"] {
+            let result = try await daemon.todoctl(command)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("saved on this machine; shared when the store is back"), "\(command): \(result.stderr)")
+        }
+        try await daemon.stop()
+        try await server.stop()
+    }
 }
