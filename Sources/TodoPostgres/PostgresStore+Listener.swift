@@ -73,10 +73,12 @@ extension PostgresStore {
                     within: PostgresStore.heartbeat.within
                 ) {
                     // Said before the connection closes, which would only say it closed.
-                    self.reachability.lost(PostgresStore.reason(Deadline.Expired(after: PostgresStore.heartbeat.within)))
+                    self.reachability.lost(PostgresStore.reason(Deadline.Expired(after: PostgresStore.heartbeat.within)), silent: true)
                     PostgresStore.discard(connection)
                 }
                 _ = try last.first?.decode(Int64.self)
+                // It answers: a writer that found it silent, or lost its own connection, may try again.
+                reachability.regained()
                 // Nil, not the value: the daemon reads afresh, which also finds a store restored from a backup
                 // (its last change at or below the replica's, that a value would have it pass over).
                 changed(nil)

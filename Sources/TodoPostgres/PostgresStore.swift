@@ -124,6 +124,7 @@ public final class PostgresStore: SharedStore, Sendable {
     func connect(advice: String = PostgresStore.reconnects) throws -> PostgresConnection {
         // Why, in short, for the status every client sees (the error thrown says what to do too).
         var cause: String?
+        var silent = false
         do {
             let tls = try StoreTLS(uri: uri)
             let password = self.password ?? passwordFromFiles()
@@ -132,6 +133,7 @@ public final class PostgresStore: SharedStore, Sendable {
                     return try openSession(tls: tls, password: password)
                 } catch {
                     cause = PostgresStore.reason(error)
+                    silent = error is Deadline.Expired
                     throw error
                 }
             }
@@ -145,7 +147,7 @@ public final class PostgresStore: SharedStore, Sendable {
             reachability.regained()
             return connection
         } catch {
-            reachability.lost(cause ?? PostgresStore.reason(error))
+            reachability.lost(cause ?? PostgresStore.reason(error), silent: silent)
             throw error
         }
     }
@@ -208,6 +210,11 @@ public final class PostgresStore: SharedStore, Sendable {
     /// The writer, connected again when it was dropped (one attempt per write: a write
     /// waits for no backoff, it fails at once while PostgreSQL is away).
     func writerConnection() throws -> PostgresConnection {
+        if reachability.isSilent {
+            let problem = reachability.status.problem ?? "it did not answer"
+            throw SharedStoreError("\(uri) is not answering (\(problem)): \(PostgresStore.nothingWritten); \(PostgresStore.reconnects)",
+                                   kind: .unreachable, cause: problem)
+        }
         if let connection = writer.withLock({ $0 }), !connection.isClosed { return connection }
         let connection = try connect()
         writer.withLock { $0 = connection }

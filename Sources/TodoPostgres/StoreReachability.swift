@@ -10,6 +10,8 @@ final class StoreReachability: Sendable {
         var observer: (@Sendable (SharedStoreStatus) -> Void)?
         /// Set for good: reconnecting does not make the store usable again.
         var refused = false
+        /// It did not answer within a deadline (a frozen server, a network gone quiet), until it answers again.
+        var silent = false
     }
 
     private let state: Mutex<State>
@@ -20,6 +22,11 @@ final class StoreReachability: Sendable {
 
     var status: SharedStoreStatus { state.withLock { $0.status } }
 
+    /// The store did not answer within a deadline and has not answered since: a write does
+    /// not wait for it again (each waited 15 s while a probe froze PostgreSQL; P7-16). The
+    /// listener, which reconnects on its own, finds it back.
+    var isSilent: Bool { state.withLock { $0.silent } }
+
     func observe(_ observer: @escaping @Sendable (SharedStoreStatus) -> Void) {
         state.withLock { $0.observer = observer }
     }
@@ -27,7 +34,8 @@ final class StoreReachability: Sendable {
     /// The store did not answer: `problem` says how, in PostgreSQL's or the network's words.
     /// While it stays unreachable, a new problem takes the old one's place (`replacing`: the
     /// status tells the cause of the moment, not the first), since the same.
-    func lost(_ problem: String, replacing: Bool = true) {
+    func lost(_ problem: String, replacing: Bool = true, silent: Bool = false) {
+        if silent { state.withLock { $0.silent = true } }
         change { status in
             if status.reachable { return SharedStoreStatus(store: status.store, reachable: false, since: Date(), problem: problem) }
             guard replacing, status.problem != problem else { return nil }
@@ -37,6 +45,7 @@ final class StoreReachability: Sendable {
 
     /// The store answered.
     func regained() {
+        state.withLock { $0.silent = false }
         change { $0.reachable ? nil : SharedStoreStatus(store: $0.store, reachable: true, since: Date()) }
     }
 
