@@ -48,7 +48,9 @@ public protocol SharedWrite {
     func changes(after seq: UInt64) throws -> SharedChanges
 
     /// Appends the entries, carries out the purges, stores each entry's todo and the
-    /// counters, announces them and commits. Returns only once committed; throws when not:
+    /// counters, announces them and commits (a push with no entry still moves the counters:
+    /// a rebase that made nothing again leaves the numbers its changes had unused, so that
+    /// no client sees one given twice). Returns only once committed; throws when not:
     /// a `SharedStoreError` of kind `inDoubt` when the store went away before saying whether it committed.
     func commit(_ changes: SharedChanges) throws
 

@@ -21,6 +21,12 @@ public struct SharedStoreStatus: Sendable, Equatable, Codable {
     /// renumbered as they were just shared: only in the broadcast that follows the sharing
     /// (`#3 is now #5`), never in a status asked for; nil when none.
     public var renumbered: [Renumbering]?
+    /// The change the ones kept here while the store was away followed, when sharing them
+    /// made them again on top of others' (they, and numbers a client saw after this one, are
+    /// the store's now): a client that saw later changes reads its list again and takes the
+    /// changes after this one, which follow this status. Only in the broadcast that follows
+    /// the sharing; nil when nobody else wrote meanwhile.
+    public var rewoundTo: UInt64?
 
     /// A todo's number as it was given here, and the one it has now.
     public struct Renumbering: Sendable, Equatable, Codable {
@@ -35,7 +41,7 @@ public struct SharedStoreStatus: Sendable, Equatable, Codable {
 
     public init(
         store: String, reachable: Bool, since: Date, problem: String? = nil, pending: Int? = nil, conflicts: Int? = nil,
-        renumbered: [Renumbering]? = nil
+        renumbered: [Renumbering]? = nil, rewoundTo: UInt64? = nil
     ) {
         self.store = store
         self.reachable = reachable
@@ -44,5 +50,6 @@ public struct SharedStoreStatus: Sendable, Equatable, Codable {
         self.pending = pending
         self.conflicts = conflicts
         self.renumbered = renumbered
+        self.rewoundTo = rewoundTo
     }
 }

@@ -39,7 +39,7 @@ public enum DependencyRule {
 
     /// The todos from `start` along what each waits for to the one whose id is `target`
     /// (start first, the one waiting for `target` last), or nil when none leads there.
-    static func path(from start: Todo, to target: UUID, byID: (UUID) throws -> Todo?) throws -> [Todo]? {
+    public static func path(from start: Todo, to target: UUID, byID: (UUID) throws -> Todo?) throws -> [Todo]? {
         var seen: Set<UUID> = [start.id]
         var stack: [[Todo]] = [[start]]
         while let path = stack.popLast() {

@@ -35,8 +35,18 @@ public enum OfflineRebase {
             } else if field == .depends {
                 result.depends = merged(before.depends, after.depends, onto: current.depends)
             } else if field == .annotations {
-                result.annotations = merged(before.annotations, after.annotations, onto: current.annotations)
+                // Past the most a todo may hold, as tags: a todo no import would take (outside probe P7-17).
+                let annotations = merged(before.annotations, after.annotations, onto: current.annotations)
+                if annotations.count > Annotation.maximumCount { conflicts.append(field) } else { result.annotations = annotations }
             } else {
+                conflicts.append(field)
+            }
+        }
+        // One machine refuses a repeat from the due date without a due date: the field this side
+        // took that makes one is a conflict, the store's kept (outside probe P7-15).
+        if result.recurrence?.basis == .due, result.due == nil, !(current.recurrence?.basis == .due && current.due == nil) {
+            for field in [TodoField.due, .recurrence] where !field.isEqual(in: result, and: current) {
+                result = field.copied(from: current, to: result)
                 conflicts.append(field)
             }
         }

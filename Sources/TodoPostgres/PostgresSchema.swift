@@ -250,7 +250,13 @@ enum PostgresSchema {
                 changes.purges.append(SharedPurge(seq: UInt64(seq), numbers: numbers.map(Int.init)))
             }
         }
-        if last < upTo {
+        // Numbers no row holds may end the range (a rebase that made nothing again leaves one):
+        // only rows left past the last one read make this a page, or a replica asks for it for ever.
+        let left = last < upTo ? try PostgresStore.rows("""
+            (SELECT 1 FROM journal WHERE seq > \(Int64(last)) AND seq <= \(to) LIMIT 1)
+            UNION ALL (SELECT 1 FROM purge WHERE seq > \(Int64(last)) AND seq <= \(to) LIMIT 1)
+            """, on: connection, logger: logger).contains { _ in true } : false
+        if left {
             // A page: the replica's counters go as far as it brings them (the number, by its entries).
             changes.change = last
             changes.number = 0

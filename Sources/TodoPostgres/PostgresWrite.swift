@@ -47,7 +47,7 @@ final class PostgresWrite: SharedWrite {
             for entry in changes.entries { try PostgresSchema.append(entry, on: connection, logger: logger) }
             for purge in changes.purges { try PostgresSchema.purge(purge, at: now, on: connection, logger: logger) }
             if let push = changes.push { try PostgresSchema.record(push, at: now, on: connection, logger: logger) }
-            if changes.firstSeq != nil {
+            if changes.firstSeq != nil || changes.push != nil {
                 try PostgresSchema.setCounters(number: changes.number, change: changes.change, announce: true, on: connection, logger: logger)
             }
         }

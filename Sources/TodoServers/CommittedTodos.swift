@@ -61,6 +61,7 @@ final class CommittedTodos: Sendable {
         table.withValue { table in
             for purge in changes.purges { table.forget(numbers: purge.numbers, purgedBy: purge.seq) }
             _ = table.incorporate(changes.entries)
+            table.passed(changes.change)
         }
     }
 }

@@ -28,6 +28,8 @@ struct PendingChanges {
 
     /// What sharing did.
     struct Shared {
+        /// The store's last change the pending ones followed.
+        var base: UInt64
         /// The store's changes taken (others', and this replica's from a push cut off before).
         var taken: [JournalEntry]
         /// The pending changes as the store now holds them; their own when nobody else wrote.
@@ -37,8 +39,9 @@ struct PendingChanges {
         var conflicts: [OfflineConflict]
         /// Todos added here whose number another machine had taken: (was, now).
         var renumbered: [(was: Int, now: Int)]
-        /// Pending changes to todos the store no longer has (purged there): not made again.
-        var dropped: [JournalEntry]
+        /// Todos changed here that another machine purged meanwhile, made again as this
+        /// machine's changes left them (deleted, unless restored here).
+        var remade: [Todo]
     }
 
     static func registerMigration(_ migrator: inout DatabaseMigrator) {
@@ -99,7 +102,7 @@ struct PendingChanges {
                 try write.commit(SharedChanges(entries: pending, number: counters.number, change: local,
                                                push: SharedPush(id: mark.push, through: local)))
                 try db.execute(sql: "DELETE FROM pending")
-                return Shared(taken: [], shared: pending, rebased: false, conflicts: [], renumbered: [], dropped: [])
+                return Shared(base: mark.base, taken: [], shared: pending, rebased: false, conflicts: [], renumbered: [], remade: [])
             }
             try Self.rewind(pending, to: mark.base, in: db)
             var taken = try TodoStore.apply(theirs, in: db).entries
@@ -107,15 +110,16 @@ struct PendingChanges {
                 theirs = try write.changes(after: theirs.change)
                 taken += try TodoStore.apply(theirs, in: db).entries
             }
-            var rebase = try Rebase(db: db, now: now, base: mark.base, after: max(UInt64(try Counters.load(db).change), local))
+            var rebase = try Rebase(db: db, now: now, base: mark.base, after: max(UInt64(try Counters.load(db).change), local),
+                                    completedInStep: Rebase.completions(in: pending))
             for entry in pending where entry.seq > through { try rebase.take(entry) }
             let shared = try rebase.finish()
             try write.commit(SharedChanges(entries: shared, number: rebase.transaction.counters.number,
                                            change: UInt64(rebase.transaction.counters.change),
                                            push: SharedPush(id: mark.push, through: local)))
             try db.execute(sql: "DELETE FROM pending")
-            return Shared(taken: taken, shared: shared, rebased: true, conflicts: rebase.conflicts,
-                          renumbered: rebase.renumbered, dropped: rebase.dropped)
+            return Shared(base: mark.base, taken: taken, shared: shared, rebased: true, conflicts: rebase.conflicts,
+                          renumbered: rebase.renumbered, remade: rebase.remade)
         }
     }
 
@@ -144,7 +148,7 @@ extension PendingChanges {
         let base: UInt64
         private(set) var conflicts: [OfflineConflict] = []
         private(set) var renumbered: [(was: Int, now: Int)] = []
-        private(set) var dropped: [JournalEntry] = []
+        private(set) var remade: [Todo] = []
         /// A todo added here that the store's own todo stands for (a next occurrence made on both sides).
         private var sameAs: [UUID: UUID] = [:]
         private var numbers: [Int: Int] = [:]
@@ -157,13 +161,16 @@ extension PendingChanges {
 
         /// The higher of the store's last change and the pending ones'.
         private let after: UInt64
+        /// The todos each step completed (a parent with its subtasks: the parent's change comes first).
+        private let completedInStep: [UInt64: Set<UUID>]
 
         /// The first change made again is numbered two after `after`: no client sees a number
-        /// twice, and the gap tells every View to read its list again. With none made again
-        /// (all of them shared before), the replica's last change is the store's.
-        init(db: Database, now: Date, base: UInt64, after: UInt64) throws {
+        /// twice, and the gap tells every View to read its list again. With none made again,
+        /// `finish` leaves the gap all the same.
+        init(db: Database, now: Date, base: UInt64, after: UInt64, completedInStep: [UInt64: Set<UUID>] = [:]) throws {
             self.base = base
             self.after = after
+            self.completedInStep = completedInStep
             transaction = try TodoTransaction(db: db, now: now)
         }
 
@@ -175,18 +182,72 @@ extension PendingChanges {
                 if current == nil { try create(after, as: entry) }
                 return
             }
-            guard let current else {
-                dropped.append(entry)
-                return
-            }
+            guard let current else { return try remake(after, before: before, as: entry) }
             var was = before
             was.id = current.id
             let outcome = OfflineRebase.rebase(before: was, after: after, onto: current)
             for field in outcome.conflicts {
                 conflicts.append(OfflineConflict(id: current.id, number: current.number, field: field, local: after, theirs: current, at: entry.at))
             }
-            guard let todo = outcome.todo else { return }
-            try write(try parentChecked(todo, as: entry), before: current, as: entry)
+            guard let merged = outcome.todo else { return }
+            let todo = try rulesChecked(try parentChecked(merged, as: entry), current: current, as: entry)
+            // What the rules gave back may leave nothing to change.
+            guard TodoField.allCases.contains(where: { !$0.isEqual(in: todo, and: current) }) else { return }
+            try write(todo, before: current, as: entry)
+        }
+
+        /// The todos each step of `pending` completed.
+        static func completions(in pending: [JournalEntry]) -> [UInt64: Set<UUID>] {
+            pending.reduce(into: [:]) { steps, entry in
+                if entry.after.isCompleted, entry.before?.isCompleted != true { steps[entry.step, default: []].insert(entry.after.id) }
+            }
+        }
+
+        /// The rules one machine keeps that read other todos, checked again on the merged
+        /// `todo`: what one machine would have refused is a conflict, the store's value kept
+        /// (`current`'s). Without this a merge made a dependency cycle, or a parent done with
+        /// an open subtask (outside probe P7-1, P7-2).
+        private mutating func rulesChecked(_ todo: Todo, current: Todo, as entry: JournalEntry) throws -> Todo {
+            var todo = todo
+            let lookUp = { [transaction] (id: UUID) in try transaction.todos(.id(id)).first }
+            for id in todo.depends where !current.depends.contains(id) {
+                guard let other = try lookUp(id), try DependencyRule.path(from: other, to: todo.id, byID: lookUp) != nil else { continue }
+                conflicts.append(OfflineConflict(id: todo.id, number: todo.number, field: .depends, local: todo, theirs: current, at: entry.at))
+                todo.depends = current.depends
+                break
+            }
+            if todo.isCompleted, !current.isCompleted {
+                let completed = completedInStep[entry.step] ?? []
+                let open = try TodoRecord.fetchAll(
+                    transaction.db, sql: "SELECT * FROM todo WHERE parent = ? AND deletedAt IS NULL AND completedAt IS NULL",
+                    arguments: [todo.number]).filter { !completed.contains($0.todo.id) }
+                if !open.isEmpty {
+                    conflicts.append(OfflineConflict(id: todo.id, number: todo.number, field: .completedAt, local: todo, theirs: current, at: entry.at))
+                    todo.completedAt = current.completedAt
+                }
+            }
+            return todo
+        }
+
+        /// A change to a todo another machine purged meanwhile (deleted there, then removed for
+        /// good): the todo is made again, as the change would have left the deleted todo, so that
+        /// nothing typed here is lost. An edit leaves it deleted with the edit, as an edit of a
+        /// todo deleted elsewhere does (restore brings it back); a restore here brings it back.
+        /// A delete here leaves it purged. It was dropped, said only in the log (outside probe P7-13).
+        private mutating func remake(_ after: Todo, before: Todo, as entry: JournalEntry) throws {
+            var purged = before
+            purged.deletedAt = before.deletedAt ?? transaction.now
+            guard var todo = OfflineRebase.rebase(before: before, after: after, onto: purged).todo else { return }
+            if try !transaction.todos(.number(todo.number)).isEmpty {
+                let number = transaction.nextNumber()
+                renumbered.append((todo.number, number))
+                numbers[todo.number] = number
+                todo.number = number
+            } else {
+                transaction.useNumber(todo.number)
+            }
+            remade.append(todo)
+            try write(try parentChecked(todo, as: entry), before: nil, as: entry)
         }
 
         /// `todo` as `SubtaskRule` keeps every database: a live subtask's parent is a live
@@ -196,7 +257,10 @@ extension PendingChanges {
         private mutating func parentChecked(_ todo: Todo, as entry: JournalEntry) throws -> Todo {
             guard let number = todo.parent, !todo.isDeleted else { return todo }
             let parent = try transaction.todos(.number(number)).first
-            if let parent, !parent.isDeleted, parent.parent == nil, todo.isCompleted || !parent.isCompleted { return todo }
+            // Subtasks are one level deep: one given subtasks elsewhere meanwhile stays a parent (outside probe P7-14).
+            let hasSubtasks = try Int.fetchOne(transaction.db, sql: "SELECT count(*) FROM todo WHERE parent = ? AND deletedAt IS NULL",
+                                               arguments: [todo.number]) ?? 0 > 0
+            if let parent, !parent.isDeleted, parent.parent == nil, !hasSubtasks, todo.isCompleted || !parent.isCompleted { return todo }
             var alone = todo
             alone.parent = nil
             // Theirs is this todo as it now stands (alone), not the parent: `conflicts` showed the parent's title and
@@ -257,6 +321,9 @@ extension PendingChanges {
 
         /// Saves the counters and the conflicts; returns the changes made again.
         mutating func finish() throws -> [JournalEntry] {
+            // Nothing made again (each change a conflict, or already so): the numbers the pending
+            // changes had here are still not given again, and the next change shows clients a gap.
+            if shared.isEmpty { transaction.numberNextChange(after + 2, gap: false) }
             try transaction.save()
             for conflict in conflicts { try conflict.insert(in: transaction.db) }
             return shared

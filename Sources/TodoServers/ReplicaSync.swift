@@ -179,13 +179,18 @@ public final class ReplicaSync: Sendable {
         guard let outcome = try Self.share(pending, through: shared, now: access.clock(), refuse: refuseUnlessReplica) else { return }
         pendingCount.store(0, ordering: .relaxed)
         conflictCount.add(outcome.conflicts.count, ordering: .relaxed)
-        tellStatus(renumbered: outcome.renumbered.map { SharedStoreStatus.Renumbering(was: $0.was, now: $0.now) })
         Self.tell(outcome, logger: access.logger)
-        guard outcome.rebased else { return }
+        let renumbered = outcome.renumbered.map { SharedStoreStatus.Renumbering(was: $0.was, now: $0.now) }
+        guard outcome.rebased else { return tellStatus(renumbered: renumbered) }
         let loaded = try access.store.loadAll()
         let changes = outcome.taken + outcome.shared
+        let status = statusToTell(renumbered: renumbered, rewoundTo: outcome.base)
         access.returnToCore { [todos, bus = access.bus] in
             todos.replace(with: TodoTable(loaded.todos, lastChange: loaded.lastChange))
+            // The status after the table is replaced and before the changes: a client that saw the pending
+            // ones' numbers reads its list again, or takes the store's changes from the base on (the losing
+            // machine's views kept the values not taken; outside probe P7-6).
+            bus.publish(.responseSharedStore(status))
             bus.publish(.responseTodo(.written(.replay(changes.map(ReplayedChange.init), sources: []), changes)))
         }
     }
@@ -206,12 +211,18 @@ public final class ReplicaSync: Sendable {
         tellStatus()
     }
 
-    /// Tells every client how many changes wait here (watch's line counts them), and which
-    /// todos the sharing just renumbered.
+    /// Tells every client how many changes wait here (watch's line counts them), which todos
+    /// the sharing just renumbered, and where it made the changes again.
     private func tellStatus(renumbered: [SharedStoreStatus.Renumbering] = []) {
+        let status = statusToTell(renumbered: renumbered)
+        access.returnToCore { [bus = access.bus] in bus.publish(.responseSharedStore(status)) }
+    }
+
+    private func statusToTell(renumbered: [SharedStoreStatus.Renumbering], rewoundTo: UInt64? = nil) -> SharedStoreStatus {
         var status = status
         status.renumbered = renumbered.isEmpty ? nil : renumbered
-        access.returnToCore { [bus = access.bus, status] in bus.publish(.responseSharedStore(status)) }
+        status.rewoundTo = rewoundTo
+        return status
     }
 
     /// Shares `pending`'s changes through `shared`, in one shared transaction begun after the
@@ -247,9 +258,10 @@ public final class ReplicaSync: Sendable {
             logger.warning("a field changed on this machine and on another while the store was unreachable: the store's value was kept, this one is a conflict, kept in this machine's database",
                            metadata: ["todo": "#\(conflict.number)", "field": "\(conflict.field.rawValue)"])
         }
-        for entry in outcome.dropped {
-            logger.warning("a change made on this machine was not shared: its todo was purged on another machine meanwhile",
-                           metadata: ["todo": "#\(entry.after.number)", "title": "\(entry.after.title)"])
+        for todo in outcome.remade {
+            let state = todo.isDeleted ? "deleted, with this machine's changes (todoctl restore brings it back)" : "with this machine's changes"
+            logger.warning("a todo changed on this machine while the store was unreachable had been purged on another machine meanwhile: it is made again, \(state)",
+                           metadata: ["todo": "#\(todo.number)", "title": "\(todo.title)"])
         }
     }
 
@@ -283,8 +295,9 @@ public final class ReplicaSync: Sendable {
     private func catchUp(_ changes: SharedChanges, next: (UInt64) throws -> SharedChanges) throws {
         var page = changes
         while true {
+            // Also with no change to apply: the counter may have passed numbers no change holds (a rebase's).
             let applied = try access.store.apply(page)
-            if !applied.entries.isEmpty || !applied.purges.isEmpty { access.returnToCore { self.receive(applied) } }
+            access.returnToCore { self.receive(applied) }
             guard page.more else { return }
             page = try next(page.change)
         }

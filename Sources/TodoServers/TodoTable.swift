@@ -43,6 +43,12 @@ struct TodoTable {
         return !changes.isEmpty
     }
 
+    /// The store's changes go up to `seq`, also where no change holds a number (a rebase
+    /// that made nothing again leaves one): the next change a View sees shows it the gap.
+    mutating func passed(_ seq: UInt64) {
+        counts.asOf = max(counts.asOf, seq)
+    }
+
     /// Forgets the todos of these numbers, purged for good by change `seq`.
     mutating func forget(numbers: [Int], purgedBy seq: UInt64) {
         for number in numbers {

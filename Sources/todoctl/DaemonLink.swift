@@ -53,7 +53,11 @@ struct DaemonLink: Sendable {
                             last = change.sequence
                             deliver(.change(change, frame: frame))
                         case .responseGoodbye(let goodbye): reason = goodbye.message
-                        case .responseSharedStore(let status): deliver(.sharedStore(status))
+                        case .responseSharedStore(let status):
+                            // Changes kept on the daemon's machine were made again on others': the numbers after
+                            // the base are the store's now, and its changes, which follow, are delivered too.
+                            if let base = status.rewoundTo, let seen = last, seen > base { last = base }
+                            deliver(.sharedStore(status))
                         default: break
                         }
                     case .missed:

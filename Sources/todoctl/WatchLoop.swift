@@ -66,6 +66,8 @@ struct WatchLoop {
             let wasAway = screen.storeOutage != nil
             screen.storeOutage = Self.outage(status)
             screen.openConflicts = status.conflicts ?? 0
+            // The changes this list saw while the store was away were made again on others': read it again.
+            if status.rewoundTo != nil { reload(screen.list.filter) }
             if status.renumbered != nil {
                 // Said, not just redrawn: a number the user remembers now names another todo.
                 showForAWhile(notice: "changes made here while the store was away are shared" + status.renumbering)

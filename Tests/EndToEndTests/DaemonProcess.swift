@@ -93,6 +93,11 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// Runs todoctl against this daemon.
     func todoctl(_ arguments: String..., input: String? = nil, environment extra: [String: String] = [:]) async throws -> CommandResult {
+        try await todoctl(arguments, input: input, environment: extra)
+    }
+
+    /// Runs todoctl against this daemon, its words in an array.
+    func todoctl(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) async throws -> CommandResult {
         try await run("todoctl", arguments, environment: environment.merging(extra) { $1 }, input: input)
     }
 

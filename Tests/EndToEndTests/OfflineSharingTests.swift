@@ -416,3 +416,140 @@ extension OfflineSharingTests {
         try await server.stop()
     }
 }
+
+extension OfflineSharingTests {
+    @Test("P7-13: a todo restored and edited on this machine while the store was away, and another edited, both purged on another machine meanwhile, are made again when shared: the restored one open with its edit, the other deleted with its edit, on both machines")
+    func purgedMeanwhileIsMadeAgain() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for arguments in [["add", "paint the fence"], ["add", "fix the gate"], ["rm", "1"]] {
+            let done = try await first.todoctl(arguments)
+            #expect(done.status == 0, "\(done.stderr)")
+        }
+        try await awaitSequence(3, on: second)
+        try await server.stopServer()
+        for arguments in [["restore", "1"], ["edit", "1", "--notes", "typed while away"], ["edit", "2", "--notes", "call the smith first"]] {
+            let away = try await second.todoctl(arguments)
+            #expect(away.status == 0 && away.stderr.contains("saved on this machine"), "\(away.stderr)")
+        }
+        // The second keeps its changes while the first, back on the store, deletes #2 and purges both.
+        _ = try await second.stop()
+        try await server.startServer()
+        try await first.awaitLog(containing: "reachable again")
+        for arguments in [["rm", "2"], ["purge", "--yes"]] {
+            let done = try await first.todoctl(arguments)
+            #expect(done.status == 0, "\(done.stderr)")
+        }
+        let again = try await DaemonProcess.start(in: second.directory, arguments: ["--store", server.uri])
+        try await again.awaitLog(containing: "are shared")
+        #expect(again.log.contains("had been purged on another machine meanwhile: it is made again"), "\(again.log.suffix(1500))")
+        try await awaitAlike([first, again], on: server)
+        for daemon in [first, again] {
+            let fence = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
+            #expect(fence["title"] as? String == "paint the fence" && fence["notes"] as? String == "typed while away", "\(fence)")
+            #expect(fence["deletedAt"] == nil || fence["deletedAt"] is NSNull, "\(fence)")
+            let gate = try jsonObject(try await daemon.todoctl("show", "2", "--json").stdout)
+            #expect(gate["notes"] as? String == "call the smith first", "\(gate)")
+            #expect(gate["deletedAt"] != nil && !(gate["deletedAt"] is NSNull), "\(gate)")
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        }
+        try await first.stop()
+        try await again.stop()
+        try await server.stop()
+    }
+
+    @Test("P7-6: the machine whose change was not taken shows the store's value in its live views: events and watch print it, and the next change's number follows every one they saw")
+    func losingMachineViewsFollow() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let added = try await first.todoctl("add", "paint the fence")
+        #expect(added.status == 0, "\(added.stderr)")
+        try await awaitSequence(1, on: second)
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: second.environment)
+        defer { events.stopNow() }
+        let tmux = try await Tmux(environment: second.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        try await tmux.waitFor("paint the fence")
+        try await awaitClients(3, on: second)
+
+        try await server.stopServer()
+        for (daemon, title) in [(first, "fence from A"), (second, "fence from B")] {
+            let edited = try await daemon.todoctl("edit", "1", "--title", title)
+            #expect(edited.status == 0 && edited.stderr.contains("saved on this machine"), "\(edited.stderr)")
+        }
+        _ = try await events.awaitLine(containing: "fence from B")
+        try await tmux.waitFor("fence from B")
+        // The first shares first: the second is held still meanwhile, so its title is the one not taken.
+        kill(second.pid, SIGSTOP)
+        try await server.startServer()
+        try await first.awaitLog(containing: "are shared")
+        kill(second.pid, SIGCONT)
+        try await second.awaitLog(containing: "are shared")
+        #expect(second.log.contains("this one is a conflict"), "\(second.log.suffix(1500))")
+        let taken = try await events.awaitLine(containing: "fence from A")
+        #expect(taken.hasPrefix("2 "), "\(taken)")
+        try await tmux.waitUntil("watch to show the store's title") { $0.contains("fence from A") && !$0.contains("fence from B") }
+
+        // No number a client saw is given again: the next change follows them, and both views take it.
+        let next = try await first.todoctl("add", "buy nails")
+        #expect(next.status == 0, "\(next.stderr)")
+        let nails = try await events.awaitLine(containing: "buy nails")
+        #expect(nails.hasPrefix("4 "), "\(nails)")
+        try await tmux.waitFor("buy nails")
+        await tmux.kill()
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+}
+
+extension OfflineSharingTests {
+    @Test("P7-1, P7-2, P7-14: what one machine refuses is a conflict when made again on the other's changes, the store's kept: a dependency closing a cycle, a todo given subtasks elsewhere made a subtask, a parent completed while a subtask was added elsewhere; a parent completed with its subtasks is none")
+    func rulesHoldOnMergedTodos() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for arguments in [["add", "A"], ["add", "B"], ["add", "NR"], ["add", "NP"], ["add", "P"], ["add", "Q"], ["add", "q1", "--parent", "6"]] {
+            let added = try await first.todoctl(arguments)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        try await awaitSequence(7, on: second)
+        try await server.stopServer()
+        for (daemon, arguments) in [(first, ["edit", "1", "depends:2"]), (first, ["add", "NX", "--parent", "4"]), (first, ["add", "kid", "--parent", "5"]),
+                                    (second, ["edit", "2", "depends:1"]), (second, ["edit", "4", "--parent", "3"]), (second, ["done", "5"]),
+                                    (second, ["done", "6", "--with-children"])] {
+            let away = try await daemon.todoctl(arguments)
+            #expect(away.status == 0 && away.stderr.contains("saved on this machine"), "\(arguments): \(away.stderr)")
+        }
+        // The first shares first: the second is held still meanwhile, and its changes are made again on the first's.
+        kill(second.pid, SIGSTOP)
+        try await server.startServer()
+        try await first.awaitLog(containing: "are shared")
+        kill(second.pid, SIGCONT)
+        try await second.awaitLog(containing: "are shared")
+        try await awaitAlike([first, second], on: server)
+
+        let conflicts = try jsonArray(try await second.todoctl("conflicts", "--json").stdout)
+        let fields = Set(conflicts.compactMap { conflict in (conflict["number"] as? Int).map { "#\($0) \(conflict["field"] as? String ?? "")" } })
+        #expect(fields == ["#2 depends", "#4 parent", "#5 completedAt"], "\(conflicts)")
+        for daemon in [first, second] {
+            let two = try jsonObject(try await daemon.todoctl("show", "2", "--json").stdout)
+            #expect((two["depends"] as? [Any] ?? []).isEmpty, "#2 waits for nothing: \(two)")
+            let np = try jsonObject(try await daemon.todoctl("show", "4", "--json").stdout)
+            #expect(np["parent"] == nil || np["parent"] is NSNull, "#4 stays a parent: \(np)")
+            let p = try jsonObject(try await daemon.todoctl("show", "5", "--json").stdout)
+            #expect(p["completedAt"] == nil || p["completedAt"] is NSNull, "#5 stays open with its open subtask: \(p)")
+            let listed = try jsonArray(try await daemon.todoctl("list", "--all", "--json").stdout)
+            let done = Set(listed.filter { !($0["completedAt"] == nil || $0["completedAt"] is NSNull) }.compactMap { $0["title"] as? String })
+            #expect(done == ["Q", "q1"], "\(listed)")
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        }
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+}

@@ -89,3 +89,38 @@ extension OfflineRebaseTests {
         #expect(outcome.todo?.annotations == [theirsNote, note])
     }
 }
+
+extension OfflineRebaseTests {
+    @Test("annotations added on both sides past the most a todo may hold are a conflict, the store's kept: the todo stays one an import takes (outside probe P7-17)")
+    func annotationsPastTheMostAreAConflict() {
+        func notes(_ prefix: String, from minute: Int) -> [Annotation] {
+            (0..<55).map { Annotation(entry: Self.t0.addingTimeInterval(Double(minute * 60 + $0)), description: "\(prefix) \($0)") }
+        }
+        let local = Self.edited(minutes: 1) { $0.annotations = notes("here", from: 1) }
+        let theirs = Self.edited(minutes: 2) { $0.annotations = notes("there", from: 2) }
+        let outcome = OfflineRebase.rebase(before: Self.base, after: local, onto: theirs)
+        #expect(outcome.conflicts == [.annotations])
+        #expect(outcome.todo == nil)
+        // Within the most, both sides' are kept, as before.
+        let few = OfflineRebase.rebase(before: Self.base, after: Self.edited(minutes: 1) { $0.annotations = Array(notes("here", from: 1).prefix(45)) },
+                                       onto: theirs)
+        #expect(few.conflicts.isEmpty)
+        #expect(few.todo?.annotations.count == 100)
+    }
+}
+
+extension OfflineRebaseTests {
+    @Test("a due date taken away here while the store gave the todo a repeat from it is a conflict, the store's due kept: no repeat without its due date (outside probe P7-15)")
+    func noRepeatWithoutItsDueDate() throws {
+        let due = try #require(LocalDate("2026-12-09"))
+        let start = Self.edited(minutes: 0) { $0.due = due }
+        let local = Self.edited(start, minutes: 1) { $0.due = nil }
+        let theirs = Self.edited(start, minutes: 2) { $0.recurrence = Recurrence(count: 1, unit: .month) }
+        let outcome = OfflineRebase.rebase(before: start, after: local, onto: theirs)
+        #expect(outcome.conflicts == [.due])
+        #expect(outcome.todo == nil)
+        // Taking the due date away from a todo that does not repeat is no conflict.
+        let plain = OfflineRebase.rebase(before: start, after: local, onto: Self.edited(start, minutes: 2) { $0.notes = "call first" })
+        #expect(plain.conflicts.isEmpty && plain.todo?.due == nil)
+    }
+}
