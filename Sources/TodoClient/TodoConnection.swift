@@ -109,6 +109,7 @@ public final class TodoConnection {
     private func send(_ frame: ByteBuffer) -> Bool {
         var rest = frame
         while rest.readableBytes > 0 {
+            // send(2) takes the bytes by address (MSG_NOSIGNAL, which write(2) has no way to say), for the call only.
             let sent = rest.withUnsafeReadableBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if sent < 0 {
                 if errno == EINTR { continue }
