@@ -44,8 +44,10 @@ let package = Package(
         // version. Neither the wire nor the layers know of paths.
         .target(name: "TodoPaths"),
         // What time it is: the real clock, or for tests only the instant TODOD_TEST_NOW gives.
+        // Only the programs' edges read it (todod's daemon, todoctl's commands): the ViewModels
+        // and the wire are given the day, so neither may import it.
         .target(name: "TodoClock", dependencies: ["TodoModel"]),
-        .target(name: "TodoViewModel", dependencies: ["TodoModel", "TodoClock"]),
+        .target(name: "TodoViewModel", dependencies: ["TodoModel"]),
         // The events, listed once: the cases of `Event` and `ModelEvent`; EventListPlugin derives their kinds and coding.
         .target(name: "TodoEvents", dependencies: ["TodoModel", "TodoViewModel"], plugins: ["EventListPlugin"]),
         // What a shared store (`todod --store`) promises the daemon that writes through it: the
@@ -75,7 +77,7 @@ let package = Package(
         .target(
             name: "TodoWire",
             dependencies: [
-                "TodoEvents", "TodoClock",
+                "TodoEvents",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .systemLibrary(

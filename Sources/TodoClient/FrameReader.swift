@@ -32,6 +32,7 @@ struct FrameReader {
             if buffer.readerIndex > 0 { buffer.discardReadBytes() }
             // Read at least 64 KiB at a time, and more as a long line (a big list) grows.
             var failure: Int32 = 0
+            // read(2) fills the buffer's free room in place: its address is the kernel's, for the call only.
             let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: max(64 << 10, scanned)) { space in
                 while true {
                     let count = read(fd, space.baseAddress, space.count)
@@ -47,6 +48,7 @@ struct FrameReader {
 
     /// The length of the first whole line in the buffer, if there is one.
     private func lineLength() -> Int? {
+        // memchr(3), glibc's vectorised search, on the bytes in place: a list's line is megabytes.
         buffer.withUnsafeReadableBytes { bytes -> Int? in
             guard bytes.count > scanned, let base = bytes.baseAddress,
                   let newline = memchr(base + scanned, Int32(UInt8(ascii: "\n")), bytes.count - scanned)

@@ -31,16 +31,18 @@ public final class TodoConnection {
     private let fd: Int32
     private var reader: FrameReader
     private var lastRequestID = 0
-    private let codec = WireCodec()
+    private let codec: WireCodec
     /// Named on the first request, for the journal's "who"; nil once sent.
     private var program: String?
     /// The step this connection's writes go on: the one its last written change went on.
     private var step: UInt64?
 
     /// Connects, checks who listens, and reads the daemon's hello. `program` names this
-    /// client in the journal (`todoctl`).
-    public init(path: String, program: String? = nil) throws(TodoClientError) {
+    /// client in the journal (`todoctl`); `today` is the day the rows it reads say "in 3
+    /// days" and overdue against, from the command's clock (none: rows without a day).
+    public init(path: String, program: String? = nil, today: WireCodec.Today? = nil) throws(TodoClientError) {
         self.program = program
+        codec = WireCodec(today: today)
         let fd = try TrustedSocket.connect(to: path)
         var reader = FrameReader(fd: fd)
         do {
@@ -107,6 +109,7 @@ public final class TodoConnection {
     private func send(_ frame: ByteBuffer) -> Bool {
         var rest = frame
         while rest.readableBytes > 0 {
+            // send(2) takes the bytes by address (MSG_NOSIGNAL, which write(2) has no way to say), for the call only.
             let sent = rest.withUnsafeReadableBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if sent < 0 {
                 if errno == EINTR { continue }

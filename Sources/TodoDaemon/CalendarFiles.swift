@@ -37,6 +37,7 @@ enum CalendarFiles {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
+            // read(2) into the chunk in place: its address is the kernel's, for the call only.
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { return .unreadable(String(cString: strerror(errno))) }
@@ -57,6 +58,7 @@ enum CalendarFiles {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw DaemonError(String(cString: strerror(errno))) }
         var failure: Int32?
+        // write(2) takes the bytes by address; the pointer lives only for this loop's calls.
         data.withUnsafeBytes { buffer in
             guard let start = buffer.baseAddress else { return }
             var offset = 0

@@ -34,6 +34,7 @@ final class DirectoryWatcher: Sendable {
         let thread = Thread {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
+                // read(2) of inotify's events into the array in place: its address is the kernel's, for the call only.
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { return }

@@ -45,26 +45,31 @@ public enum TerminalText {
 
     /// Whether every byte of `text` is printable ASCII: one column a byte, nothing to escape.
     static func isPrintableASCII<S: StringProtocol>(_ text: S) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { isPrintableASCII(UnsafeRawBufferPointer($0)) }
-            ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        // The text's own UTF-8 as a span: read in place, every read checked against its bounds.
+        if let string = text as? String { return isPrintableASCII(string.utf8.span) }
+        if let substring = text as? Substring { return isPrintableASCII(substring.utf8.span) }
+        return text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// Eight bytes at a time while eight are left: a byte under 0x20 or over 0x7E sets its
     /// top bit in `below` or `above` (the bit tricks of "Bit Twiddling Hacks", hasless and
     /// hasmore, exact as a yes or no). A byte at a time, the scans of a row's title and
     /// tags were 1,500 instructions a row of `todoctl list` (callgrind).
-    private static func isPrintableASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    private static func isPrintableASCII(_ utf8: Span<UInt8>) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
+        let bytes = utf8.bytes
         var offset = 0
-        while offset + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        while offset + 8 <= bytes.byteCount {
+            // Bounds-checked like any span read; "unsafe" in the name is for types some bit
+            // patterns of which are no value, and every 64 bits are a UInt64.
+            let word = bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: UInt64.self)
             let below = (word &- ones &* 0x20) & ~word & tops
             let above = ((word &+ ones) | word) & tops
             guard below | above == 0 else { return false }
             offset += 8
         }
-        while offset < bytes.count {
-            guard bytes[offset] >= 0x20 && bytes[offset] < 0x7F else { return false }
+        while offset < utf8.count {
+            guard utf8[offset] >= 0x20 && utf8[offset] < 0x7F else { return false }
             offset += 1
         }
         return true

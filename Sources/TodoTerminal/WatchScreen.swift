@@ -88,8 +88,10 @@ public struct WatchScreen: Sendable {
     /// What went right (notes saved, a change undone), plain, until the next key.
     public internal(set) var notice: String?
     /// The day due dates are told against ("today", "tomorrow"); the owner moves it on at
-    /// local midnight.
-    public var today: LocalDate
+    /// local midnight; the list judges waits on it too.
+    public var today: LocalDate {
+        didSet { list.today = today }
+    }
     /// What shows below the list: nothing, the selected todo in full (Enter) or its history (h).
     public enum Pane: Sendable, Equatable { case none, detail, history }
     public internal(set) var pane = Pane.none
@@ -106,7 +108,7 @@ public struct WatchScreen: Sendable {
     public var context: String?
 
     public init(filter: TodoFilter = TodoFilter(), rows: Int = 24, columns: Int = 80, today: LocalDate = LocalDate(Date())) {
-        list = TodoListViewModel(filter: filter)
+        list = TodoListViewModel(filter: filter, today: today)
         startingFilter = TodoValidation.normalised(filter)
         self.rows = max(rows, 6)
         self.columns = max(columns, 20)

@@ -51,9 +51,10 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
     /// "every week", "3 days after completion", or nil when it does not repeat.
     public var repeatText: String? { todo.recurrence?.description }
 
-    /// When the next occurrence would be due if it were completed on `today` (nil: today).
-    public func nextDue(completingOn today: LocalDate? = nil) -> LocalDate? {
-        todo.recurrence.flatMap { $0.nextDue(after: todo.due, completedOn: today ?? LocalDate(Date())) }
+    /// When the next occurrence would be due if it were completed on `today` (the caller's
+    /// day: this layer reads no clock).
+    public func nextDue(completingOn today: LocalDate) -> LocalDate? {
+        todo.recurrence.flatMap { $0.nextDue(after: todo.due, completedOn: today) }
     }
 
     private enum PlanningKeys: String, CodingKey {

@@ -23,11 +23,16 @@ public struct TodoListViewModel: Sendable, Equatable {
     public private(set) var rows: [TodoViewModel]
     /// The change sequence number the rows are current as of.
     public private(set) var asOf: UInt64
+    /// The day a todo's wait is judged on (a todo waiting until after it is not listed unless
+    /// the filter asks for waiting ones): the View's, which its owner moves on at midnight.
+    /// Passed in, as every day this layer uses: it reads no clock.
+    public var today: LocalDate
 
-    public init(filter: TodoFilter = TodoFilter(), rows: [TodoViewModel] = [], asOf: UInt64 = 0) {
+    public init(filter: TodoFilter = TodoFilter(), rows: [TodoViewModel] = [], asOf: UInt64 = 0, today: LocalDate) {
         self.filter = filter
-        self.rows = rows.filter { filter.matches($0.todo) }.sorted { Todo.precedesInDefaultOrder($0.todo, $1.todo) }
+        self.rows = rows.filter { filter.matches($0.todo, today: today) }.sorted { Todo.precedesInDefaultOrder($0.todo, $1.todo) }
         self.asOf = asOf
+        self.today = today
     }
 
     public var openCount: Int { rows.count { !$0.isCompleted } }
@@ -39,7 +44,7 @@ public struct TodoListViewModel: Sendable, Equatable {
 
     /// Takes a whole list answer: `.reload` unless it shows exactly what is shown now.
     public mutating func incorporate(_ list: TodoViewModelList) -> Change {
-        let next = TodoListViewModel(filter: list.filter, rows: list.todos, asOf: list.asOf)
+        let next = TodoListViewModel(filter: list.filter, rows: list.todos, asOf: list.asOf, today: today)
         guard next.filter != filter || next.rows.map(\.todo) != rows.map(\.todo) else {
             asOf = max(asOf, list.asOf)
             return .none
@@ -60,7 +65,7 @@ public struct TodoListViewModel: Sendable, Equatable {
     public mutating func incorporate(_ todo: TodoViewModel) -> Change {
         let existing = index(of: todo.id)
         if let existing, rows[existing].todo.revision >= todo.todo.revision { return .none }
-        let belongs = filter.matches(todo.todo)
+        let belongs = filter.matches(todo.todo, today: today)
         switch (existing, belongs) {
         case (nil, false):
             return .none
@@ -87,7 +92,7 @@ public struct TodoListViewModel: Sendable, Equatable {
     /// Changes the filter; the View then asks for the list under the new one.
     public mutating func show(_ newFilter: TodoFilter) {
         filter = newFilter
-        rows = rows.filter { newFilter.matches($0.todo) }
+        rows = rows.filter { newFilter.matches($0.todo, today: today) }
     }
 
     // Binary search: rows are always in the default order.

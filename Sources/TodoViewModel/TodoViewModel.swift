@@ -1,5 +1,4 @@
 import Foundation
-import TodoClock
 import TodoModel
 
 /// One row of a list, display-ready: every text a View shows is derived here, so that
@@ -8,9 +7,13 @@ import TodoModel
 /// The texts are computed when read, not when the row is made: the daemon makes rows
 /// only to send them, and the texts (a due date in words) belong to the reader's day and
 /// time zone. On the wire a row is coded as its Todo's fields.
+///
+/// The day is passed in by whoever owns time (todoctl's command, `watch`'s midnight timer,
+/// through the wire's decoder): this layer reads no clock.
 public struct TodoViewModel: Sendable, Identifiable, Codable {
     public let todo: Todo
-    /// The day relative texts are read against; nil: the day they are read.
+    /// The day relative texts are read against; nil for a row made to be sent (the daemon's),
+    /// whose texts nobody reads: it says its due date as the date, and is never overdue.
     private let today: LocalDate?
 
     public var id: UUID { todo.id }
@@ -30,9 +33,16 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
     /// `!` for high, `·` for low, empty for normal.
     public var priorityMark: String { Self.mark(for: todo.priority) }
     /// The due date as people say it ("today", "in 3 days", "2 days overdue"), or nil.
-    public var dueText: String? { todo.due.map { Self.describe(due: $0, today: today ?? WallClock.today()) } }
+    public var dueText: String? {
+        guard let due = todo.due else { return nil }
+        guard let today else { return due.description }
+        return Self.describe(due: due, today: today)
+    }
     /// Due before today and still open.
-    public var isOverdue: Bool { !todo.isCompleted && todo.due.map { $0 < (today ?? WallClock.today()) } == true }
+    public var isOverdue: Bool {
+        guard let today, let due = todo.due else { return false }
+        return !todo.isCompleted && due < today
+    }
     /// `#home #errands`
     public var tagsLine: String {
         // Appended, not `joined(separator:)`: that generic's first call looked up its
@@ -46,8 +56,7 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
         return line
     }
 
-    /// A row of `todo`; its relative texts are read against `today` (by default, the day
-    /// they are read).
+    /// A row of `todo`; its relative texts are read against `today` (none: a row to send).
     public init(_ todo: Todo, today: LocalDate? = nil) {
         self.todo = todo
         self.today = today

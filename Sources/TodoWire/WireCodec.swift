@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import TodoEvents
+import TodoModel
 import TodoViewModel
 
 /// A request line the daemon could not take, with the error to answer and the request's
@@ -31,7 +32,17 @@ public struct RejectedFrame: Error, Sendable, Equatable {
 /// (`WireEncoder+Request.swift`, `WireEncoder+Response.swift`, `WireDecoder+Frame.swift`) and
 /// checked against the conformances byte for byte.
 public struct WireCodec: Sendable {
-    public init() {}
+    /// The day a client reads its rows' relative texts against ("in 3 days", overdue).
+    public typealias Today = @Sendable () -> LocalDate
+
+    /// Where decoded rows get their day: asked once per frame, of the client's clock (todoctl
+    /// passes its own, which tests set with TODOD_TEST_NOW). The wire reads no clock itself;
+    /// without one (the daemon, whose rows are only sent) rows carry no day.
+    public let today: Today?
+
+    public init(today: Today? = nil) {
+        self.today = today
+    }
 
     /// The frame as one JSON line, newline included.
     public func encode(_ frame: WireFrame) throws -> ByteBuffer {
@@ -133,13 +144,15 @@ public struct WireCodec: Sendable {
     /// bytes above 0x7F only inside strings, and `JSONParser.string` validates those (a
     /// second pass over the whole line first was 4% of `todoctl next`'s instructions).
     public func decodeResponse(_ line: ByteBuffer) throws -> WireFrame {
-        try WireDecoder(document: try JSONDocument(bytes: Array(line.readableBytesView), limits: .response)).responseFrame()
+        let document = try JSONDocument(bytes: Array(line.readableBytesView), limits: .response)
+        return try WireDecoder(document: document, context: .init(day: today)).responseFrame()
     }
 
     /// Reads one value written by `json(_:)` (a line of `todoctl log --json`), with the
     /// protocol's rules for dates, ids and strictness.
-    public static func decode<T: Decodable>(_ type: T.Type, from line: String) throws -> T {
-        try T(from: WireDecoder(document: try JSONDocument(bytes: Array(line.utf8), limits: .response)))
+    public static func decode<T: Decodable>(_ type: T.Type, from line: String, today: Today? = nil) throws -> T {
+        let document = try JSONDocument(bytes: Array(line.utf8), limits: .response)
+        return try T(from: WireDecoder(document: document, context: .init(day: today)))
     }
 
     /// Whether the line is valid UTF-8 (at once when it is ASCII, as requests mostly are).

@@ -127,7 +127,8 @@ extension WireDecoder {
             default: return
             }
         }
-        return TodoDetailViewModel(todo, parent: parent, subtasks: subtasks, dependsOn: dependsOn, blocks: blocks)
+        return TodoDetailViewModel(
+            todo, today: context.currentDay, parent: parent, subtasks: subtasks, dependsOn: dependsOn, blocks: blocks)
     }
 
     /// An array of todos, read from its nodes.

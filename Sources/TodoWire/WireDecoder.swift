@@ -1,5 +1,4 @@
 import Foundation
-import TodoClock
 import TodoModel
 import TodoViewModel
 
@@ -8,8 +7,8 @@ import TodoViewModel
 ///
 /// A few types are read here directly, to the same result their conformance gives but
 /// faster: instants (`2026-11-22T09:30:00.123Z`), UUIDs, due dates (each different day
-/// once per frame), list rows (`TodoViewModel`, whose "today" is computed once per
-/// frame, not once per row) and a todo's detail.
+/// once per frame), list rows (`TodoViewModel`, whose "today" is asked of the codec's
+/// day once per frame, not once per row) and a todo's detail.
 struct WireDecoder: Decoder {
     let document: JSONDocument
     let node: Int
@@ -18,14 +17,20 @@ struct WireDecoder: Decoder {
 
     /// What one frame's decoding shares across its values.
     final class Context {
-        var today: LocalDate?
+        /// Where the rows' day comes from (`WireCodec.today`); none: rows without a day.
+        let day: WireCodec.Today?
+        private var today: LocalDate?
         var dates: [Int: LocalDate] = [:]
 
-        var currentDay: LocalDate {
+        init(day: WireCodec.Today? = nil) {
+            self.day = day
+        }
+
+        /// The day this frame's rows are read against, asked once per frame.
+        var currentDay: LocalDate? {
             if let today { return today }
-            let day = WallClock.today()
-            today = day
-            return day
+            today = day?()
+            return today
         }
     }
 

@@ -259,9 +259,9 @@ struct Bench {
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
-        var name = utsname()
-        uname(&name)
-        let kernel = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        // uname(2)'s release, as the kernel gives it in /proc: read as a file, not out of a C struct's bytes.
+        let kernel = (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
         return "todobench \(TodoVersion.current): \(ProcessInfo.processInfo.activeProcessorCount) cores (\(cpu)), Linux \(kernel), data on \(fileSystem(of: options.parent))"
     }
 

@@ -92,7 +92,9 @@ final class LineCounter: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let time = now()
         let buffer = unwrapInboundIn(data)
-        let count = buffer.withUnsafeReadableBytes { bytes in bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
+        let bytes = buffer.readableBytesUInt8Span
+        var count = 0
+        for index in bytes.indices where bytes[index] == 10 { count += 1 }
         guard count > 0 else { return }
         tracker.lines(count, helloPending: helloPending, at: time)
         helloPending = false

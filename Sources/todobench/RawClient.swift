@@ -73,19 +73,22 @@ final class AnswerMatcher: ChannelInboundHandler, Sendable {
 
     /// The id of `…,"id":"w3-17"}`: the last key of the frame (keys are sorted).
     static func lastID(in line: ByteBuffer) -> String? {
-        line.withUnsafeReadableBytes { bytes -> String? in
-            let marker = Array(#","id":""#.utf8)
-            let tail = max(0, bytes.count - 96)
-            var index = bytes.count - marker.count
-            while index >= tail {
-                if bytes[index] == marker[0], (0..<marker.count).allSatisfy({ bytes[index + $0] == marker[$0] }) {
-                    let start = index + marker.count
-                    guard let end = (start..<bytes.count).first(where: { bytes[$0] == UInt8(ascii: "\"") }) else { return nil }
-                    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                }
-                index -= 1
+        let bytes = line.readableBytesUInt8Span
+        let marker = Array(#","id":""#.utf8)
+        let tail = max(0, bytes.count - 96)
+        var index = bytes.count - marker.count
+        while index >= tail {
+            var matched = 0
+            while matched < marker.count, bytes[index + matched] == marker[matched] { matched += 1 }
+            if matched == marker.count {
+                let start = index + marker.count
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
+                guard end < bytes.count else { return nil }
+                return line.getString(at: line.readerIndex + start, length: end - start)
             }
-            return nil
+            index -= 1
         }
+        return nil
     }
 }

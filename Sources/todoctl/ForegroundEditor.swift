@@ -44,6 +44,7 @@ enum ForegroundEditor {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let arguments = ["/bin/sh", "-c", "\(editor) \"$1\"", "sh", file]
+        // posix_spawn(3) takes argv as C strings that outlive the call: copied here, freed on the way out.
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
 

@@ -35,6 +35,9 @@ enum LargeAnswerHeap {
         guard let end = sbrk(0), end > start else { return }
         let from = (UInt(bitPattern: start) + UInt(hugePage) - 1) & ~UInt(hugePage - 1)
         let to = UInt(bitPattern: end) & ~UInt(hugePage - 1)
+        // madvise(2) takes an address, and the heap's pages are no Swift value a span could
+        // name: the pointer is made from the aligned address here, the one place, and only
+        // handed to the kernel, never read or written through.
         guard to > from, let region = UnsafeMutableRawPointer(bitPattern: from) else { return }
         _ = madvise(region, Int(to - from), MADV_HUGEPAGE)
         #endif

@@ -8,9 +8,10 @@ import TodoViewModel
 struct PlanningLines {
     let fields: [(String, String)]
 
-    init(_ detail: TodoDetailViewModel) {
+    /// `today`: the day "done today" means (todoctl's clock, which tests set).
+    init(_ detail: TodoDetailViewModel, today: LocalDate) {
         var fields: [(String, String)] = []
-        if let rule = detail.todo.recurrence, let next = detail.nextDue() {
+        if let rule = detail.todo.recurrence, let next = detail.nextDue(completingOn: today) {
             let when = rule.basis == .due && detail.due != nil ? "the next is due \(next)" : "done today, the next would be due \(next)"
             fields.append(("repeats", "\(rule); \(when)"))
         }

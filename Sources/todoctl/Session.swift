@@ -4,6 +4,7 @@ import TodoClient
 import TodoEvents
 import TodoClock
 import TodoModel
+import TodoWire
 import TodoViewModel
 
 /// Exit codes that scripts can rely on (sysexits.h where one fits).
@@ -31,7 +32,7 @@ enum Session {
 
     static func run<T>(socketPath: String, _ body: (TodoConnection) throws -> T) throws -> T {
         do {
-            return try body(try TodoConnection(path: socketPath, program: ClientProgram.todoctl))
+            return try body(try TodoConnection(path: socketPath, program: ClientProgram.todoctl, today: today))
         } catch let error as TodoClientError {
             throw fail(error)
         }
@@ -41,11 +42,15 @@ enum Session {
     /// between reading the todo and sending the change.
     static func run<T>(_ options: ConnectionOptions, editing body: (TodoConnection) async throws -> T) async throws -> T {
         do {
-            return try await body(try TodoConnection(path: options.socketPath, program: ClientProgram.todoctl))
+            return try await body(try TodoConnection(path: options.socketPath, program: ClientProgram.todoctl, today: today))
         } catch let error as TodoClientError {
             throw fail(error)
         }
     }
+
+    /// The day the rows a command reads are said against: todoctl's clock (TODOD_TEST_NOW in
+    /// tests), read here at the edge; the wire and the ViewModels read none.
+    static let today: WireCodec.Today = { WallClock.today() }
 
     /// Prints the error and gives the exit code for it.
     static func fail(_ error: TodoClientError) -> ExitCode {

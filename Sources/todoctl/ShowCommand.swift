@@ -30,7 +30,7 @@ struct ShowCommand: AsyncParsableCommand {
         ]
         if let project = detail.todo.project { fields.append(("project", TerminalText.escaped(project))) }
         fields += [("created", format(detail.todo.createdAt)), ("updated", format(detail.todo.updatedAt))]
-        fields += PlanningLines(detail).fields
+        fields += PlanningLines(detail, today: WallClock.today()).fields
         if let started = detail.todo.started { fields.append(("started", format(started))) }
         if let spent { fields.append(("spent", StatusCommand.describe(seconds: spent))) }
         if let completed = detail.todo.completedAt { fields.append(("completed", format(completed))) }

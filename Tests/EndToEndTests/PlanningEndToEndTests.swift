@@ -55,6 +55,17 @@ struct PlanningEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("show says when the next occurrence of a todo repeating after completion would be due, counted from todoctl's day (TODOD_TEST_NOW), not the machine's")
+    func nextOccurrenceOnTheTestClock() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let added = try await daemon.todoctl("add", "Water", "the", "plants", "--due", "2026-11-25", "--every-after", "3d", environment: fixedClock)
+        #expect(added.status == 0, "\(added.stderr)")
+        let shown = try await daemon.todoctl("show", "1", environment: fixedClock)
+        #expect(shown.stdout.contains("due       2026-11-25 (in 2 days)"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("repeats   3 days after completion; done today, the next would be due 2026-11-26"), "\(shown.stdout)")
+        try await daemon.stop()
+    }
+
     @Test("reopening keeps a next occurrence that was given a subtask, and so no subtask is left under a deleted parent")
     func reopenKeepsOccurrenceWithSubtasks() async throws {
         let daemon = try await DaemonProcess.start()

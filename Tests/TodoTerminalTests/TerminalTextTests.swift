@@ -1,6 +1,6 @@
 import Testing
 import TodoModel
-import TodoTerminal
+@testable import TodoTerminal
 import TodoViewModel
 
 @Suite("TerminalText")
@@ -15,6 +15,23 @@ struct TerminalTextTests {
         #expect(!shown.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         #expect(TerminalText.escaped("del\u{7F} c1\u{9B} rtl\u{202E}") == #"del\u{7F} c1\u{9B} rtl\u{202E}"#)
         #expect(TerminalText.escaped("plain café 東京 🙂") == "plain café 東京 🙂")
+    }
+
+    @Test("a control byte or DEL is escaped wherever it stands, in a word's bytes or the tail after them, in a string or a part of one")
+    func escapesAtEveryPosition() {
+        for length in 1...19 {
+            for position in 0..<length {
+                for bad in ["\u{1}", "\u{1F}", "\u{7F}"] {
+                    let text = String(repeating: "a", count: position) + bad + String(repeating: "~", count: length - position - 1)
+                    #expect(TerminalText.escaped(text) != text, "\(length) \(position)")
+                    let part = ("  " + text + " ")[...].dropFirst(2).dropLast()
+                    #expect(!TerminalText.isPrintableASCII(part), "\(length) \(position)")
+                }
+            }
+            let printable = String(repeating: " ~", count: length)
+            #expect(TerminalText.escaped(printable) == printable && TerminalText.isPrintableASCII(("x" + printable)[...].dropFirst()))
+            #expect(!TerminalText.isPrintableASCII(printable + "é"))
+        }
     }
 
     @Test("notes keep their line breaks and tabs, and nothing else unprintable")

@@ -18,7 +18,7 @@ enum ListWorld {
     static func list(_ status: TodoFilter.Status) -> TodoListViewModel {
         let filter = TodoFilter(status: status)
         let rows = all.filter(filter.matches).sorted(by: Todo.precedesInDefaultOrder).map { TodoViewModel($0) }
-        return TodoListViewModel(filter: filter, rows: rows, asOf: 10)
+        return TodoListViewModel(filter: filter, rows: rows, asOf: 10, today: today)
     }
 
     /// `todo` after a committed write: one revision on.
@@ -144,9 +144,22 @@ struct TodoListViewModelTests {
         }
     }
 
+    @Test("a todo's wait is judged on the list's day, which its View moves on, not on the machine's clock")
+    func waitOnTheListsDay() {
+        let waiting = Todo(number: 9, title: "Call the bank", createdAt: at(1), wait: day("2026-11-25"))
+        var list = TodoListViewModel(filter: TodoFilter(status: .open), rows: [TodoViewModel(waiting)], today: today)
+        #expect(list.rows.isEmpty)
+        list.today = day("2026-11-25")
+        let woken = TodoChange(kind: .updated, todo: TodoViewModel(ListWorld.written(waiting) { $0.title = "Call the bank today" }), sequence: 11)
+        #expect(list.incorporate(woken) == .insert(at: 0))
+        list.today = day("2026-11-24")
+        list.show(TodoFilter(status: .open))
+        #expect(list.rows.isEmpty)
+    }
+
     @Test("init filters and sorts the rows; counts open and completed")
     func initSortsAndFilters() {
-        let list = TodoListViewModel(filter: TodoFilter(status: .all), rows: ListWorld.all.reversed().map { TodoViewModel($0) })
+        let list = TodoListViewModel(filter: TodoFilter(status: .all), rows: ListWorld.all.reversed().map { TodoViewModel($0) }, today: today)
         #expect(list.rows.map(\.number) == [1, 2, 3, 4, 7])
         #expect(list.openCount == 3)
         #expect(list.completedCount == 2)
@@ -260,7 +273,7 @@ struct TodoListViewModelTests {
     func blockedFilterWaitsForTheList() {
         let filter = TodoFilter(status: .open, blocked: true)
         #expect(filter.readsOtherTodos && !TodoFilter(status: .open).readsOtherTodos)
-        var list = TodoListViewModel(filter: filter, rows: [TodoViewModel(ListWorld.b)], asOf: 10)
+        var list = TodoListViewModel(filter: filter, rows: [TodoViewModel(ListWorld.b)], asOf: 10, today: today)
         let new = TodoChange(kind: .created, todo: TodoViewModel(Todo(number: 6, title: "F new", createdAt: at(10))), sequence: 11)
         #expect(list.incorporate(new) == .none)
         #expect(list.rows.map(\.number) == [2])

@@ -51,6 +51,14 @@ struct TodoViewModelTests {
         #expect(!viewModel(due: "2026-11-30").isOverdue)
     }
 
+    @Test("a row given no day (one the daemon makes to send) says its due date as the date and is never overdue: no clock is read")
+    func noDay() {
+        let todo = Todo(number: 7, title: "Water plants", due: day("2000-01-01"), createdAt: at(0))
+        #expect(TodoViewModel(todo).dueText == "2000-01-01")
+        #expect(!TodoViewModel(todo).isOverdue)
+        #expect(TodoViewModel(todo, today: today).isOverdue)
+    }
+
     @Test("the tags line puts a # before each tag")
     func tagsLine() {
         #expect(viewModel(tags: ["home", "errands"]).tagsLine == "#home #errands")

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Synchronization
 import Testing
 import TodoEvents
 import TodoModel
@@ -43,6 +44,43 @@ struct WireCodecTests {
             #expect(rejected.error.code == .badRequest, sourceLocation: sourceLocation)
             return rejected
         }
+    }
+
+    @Test("the rows a client reads say their due dates against the day its codec is given, asked once per frame; without one, as the date")
+    func rowsTakeTheCodecsDay() throws {
+        let asked = AskCount()
+        let dayBefore = WireCodec(today: {
+            asked.count.withLock { $0 += 1 }
+            return LocalDate("2026-12-21")!
+        })
+        var open = Self.todo
+        open.completedAt = nil
+        let rows = [TodoViewModel(open), TodoViewModel(open), TodoViewModel(open)]
+        let list = WireFrame(event: .responseTodoViewModels(TodoViewModelList(filter: TodoFilter(), todos: rows, asOf: 1)))
+        guard case .responseTodoViewModels(let read) = try dayBefore.decodeResponse(try line(try codec.encode(list))).event else {
+            Issue.record("not a list")
+            return
+        }
+        #expect(read.todos.map(\.dueText) == ["in 3 days", "in 3 days", "in 3 days"])
+        #expect(asked.count.withLock { $0 } == 1)
+        let detail = WireFrame(event: .responseTodoDetail(TodoDetailViewModel(open, subtasks: [open])))
+        guard case .responseTodoDetail(let shown) = try dayBefore.decodeResponse(try line(try codec.encode(detail))).event else {
+            Issue.record("not a detail")
+            return
+        }
+        #expect(shown.summary.dueText == "in 3 days" && shown.subtasks.map(\.dueText) == ["in 3 days"])
+        let dayAfter = WireCodec(today: { LocalDate("2026-12-26")! })
+        let change = WireFrame(event: .responseTodoViewModel(TodoChange(kind: .created, todo: TodoViewModel(open), sequence: 1)))
+        guard case .responseTodoViewModel(let changed) = try dayAfter.decodeResponse(try line(try codec.encode(change))).event else {
+            Issue.record("not a change")
+            return
+        }
+        #expect(changed.todo.dueText == "2 days overdue" && changed.todo.isOverdue)
+        guard case .responseTodoViewModels(let undated) = try codec.decodeResponse(try line(try codec.encode(list))).event else {
+            Issue.record("not a list")
+            return
+        }
+        #expect(undated.todos.first?.dueText == "2026-12-24" && undated.todos.first?.isOverdue == false)
     }
 
     @Test("a refused request keeps its id when it could be read, so the asker gets its answer")
@@ -260,4 +298,9 @@ struct WireCodecTests {
         let id = failure(#"{"event": "requestStatus", "id": 5}"#)
         #expect(id?.message.contains("id") == true)
     }
+}
+
+/// How often a codec asked for its day.
+private final class AskCount: Sendable {
+    let count = Mutex(0)
 }
