@@ -243,7 +243,7 @@ extension CommandLineTests {
         #expect(tour.contains("a past day never changes, except that `todoctl purge` takes the todos it removes out of every day"))
     }
 
-    @Test("a value that names nothing says what is wrong and what to give: history 0, --every 0d and 1000d, --parent 0, log --limit -1, undo -1 and 0, help nosuch, an alias's unknown option, list -a --deleted")
+    @Test("a value that names nothing says what is wrong and what to give: history 0, --every 0d and 1000d, --parent 0, log --limit -1, -p hi, undo -1 and 0, help nosuch, an alias's unknown option, list -a --deleted")
     func badValuesSayWhy() async throws {
         let nowhere = ["TODOD_SOCKET": "/nonexistent/todod.sock"]
         for (command, words) in [(["history", "0"], ["0 is not a todo: todos are numbered from 1"]),
@@ -252,6 +252,10 @@ extension CommandLineTests {
                                  (["add", "x", "--every", "fortnightly"], ["fortnightly is not a period: give Nd, Nw"]),
                                  (["add", "x", "--parent", "0"], ["0 is not a todo: todos are numbered from 1", "give the parent's number"]),
                                  (["log", "--limit", "-1"], ["--limit takes 1 to 1000, not -1"]),
+                                 // ArgumentParser's list said only 'low', 'normal' or 'high' (outside probe).
+                                 (["add", "x", "-p", "hi"], ["hi is not a priority: give H, M or L (or high, medium/normal, low; any case)"]),
+                                 (["list", "--priority", "urgent"], ["urgent is not a priority: give H, M or L"]),
+                                 (["edit", "3", "-p", "x"], ["x is not a priority: give H, M or L"]),
                                  (["undo", "-1"], ["-1 is not a change: changes are numbered from 1"]),
                                  (["undo", "0"], ["0 is not a change: changes are numbered from 1"]),
                                  (["help", "nosuch"], ["unknown command 'nosuch'; the commands are add, list"]),
