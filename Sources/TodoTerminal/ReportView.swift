@@ -20,13 +20,16 @@ public enum ReportView {
 
     /// Projects indented under their parent, with open and done counts and percent done.
     /// Within `width` columns names give way first (cut with `…`, down to 8 columns), then
-    /// Done% and Done, then names again; Open shows down to 7 columns, and under that each
-    /// line is cut at the edge.
+    /// Done% and Done, then names again; Open shows down to a column of name beside it (7
+    /// columns while counts have up to 4 digits), and under that each line is cut at the edge.
+    /// A count column is as wide as its heading or its widest count.
     public static func projects(_ tallies: [ProjectTally], width: Int = .max, styler: TextStyler) -> [String] {
         let names = tallies.map(indentedName)
         let widest = max(names.map { TerminalText.width($0) }.max() ?? 0, "Project".count)
+        let open = countWidth("Open", tallies.map(\.open)), done = countWidth("Done", tallies.map(\.done))
         let columns: [(header: String, value: (ProjectTally) -> String)] = [
-            ("  Open", { "  " + padded(String($0.open), 4) }), ("  Done", { "  " + padded(String($0.done), 4) }),
+            ("  " + padded("Open", open), { "  " + padded(String($0.open), open) }),
+            ("  " + padded("Done", done), { "  " + padded(String($0.done), done) }),
             ("  Done%", { "  " + padded("\($0.percentDone)%", 5) }),
         ]
         func countsWidth(_ shown: Int) -> Int { columns.prefix(shown).map { $0.header.count }.reduce(0, +) }
@@ -44,15 +47,16 @@ public enum ReportView {
 
     /// Per project, its open count and percent done, and a bar of the percent that fills
     /// what `width` columns leave. Names give way first (cut with `…`, down to 8
-    /// columns), then the bar, then names (to 7), then Done%, then names again; Open shows down to 7 columns,
+    /// columns), then the bar, then names (to 7), then Done%, then names again; Open shows down to a column of name beside it,
     /// and under that each line is cut at the edge (at 12 to 16 columns every name was `…`
     /// and the lines ran past it; outside probe).
     public static func summary(_ tallies: [ProjectTally], width: Int, styler: TextStyler) -> [String] {
         let names = tallies.map(indentedName)
         let widest = max(names.map { TerminalText.width($0) }.max() ?? 0, "Project".count)
         // The columns after the name; Done% goes where it leaves a name narrower than its heading.
-        let keepsDone = min(widest, "Project".count) + "  Open  Done%".count <= width
-        let counts = keepsDone ? "  Open  Done%" : "  Open"
+        let open = countWidth("Open", tallies.map(\.open))
+        let keepsDone = min(widest, "Project".count) + 2 + open + "  Done%".count <= width
+        let counts = "  " + padded("Open", open) + (keepsDone ? "  Done%" : "")
         // The bar wants at least 10 columns beside the counts; names keep at least 8, or
         // what the counts leave of a narrower width (at 20 columns 8 ran the line past it).
         let nameWidth = max(1, min(max(8, min(widest, width - counts.count - 2 - 10)), width - counts.count))
@@ -62,7 +66,7 @@ public enum ReportView {
         let header = fitted(TerminalText.fitted("Project", toWidth: nameWidth) + counts)
         return [styler.apply(.bold, to: header)] + zip(names, tallies).map { name, tally in
             let line = fitted(
-                TerminalText.fitted(name, toWidth: nameWidth) + "  " + padded(String(tally.open), 4) + (keepsDone ? "  " + padded("\(tally.percentDone)%", 5) : ""))
+                TerminalText.fitted(name, toWidth: nameWidth) + "  " + padded(String(tally.open), open) + (keepsDone ? "  " + padded("\(tally.percentDone)%", 5) : ""))
             return barWidth > 0 ? line + "  " + bar(percent: tally.percentDone, width: barWidth, styler: styler) : line
         }
     }
@@ -81,6 +85,13 @@ public enum ReportView {
     /// `  garden` for `home.garden`: two spaces a level, the last part of the name.
     private static func indentedName(_ tally: ProjectTally) -> String {
         String(repeating: "  ", count: tally.depth) + TerminalText.escaped(tally.leaf)
+    }
+
+    /// The columns a count column takes: its heading's, or its widest count's when wider
+    /// (a fixed 4 let 12345 open todos push their line a column past the heading and the
+    /// lines above; outside probe).
+    private static func countWidth(_ header: String, _ counts: [Int]) -> Int {
+        max(header.count, counts.map { String($0).count }.max() ?? 0)
     }
 
     private static func padded(_ text: String, _ width: Int) -> String {

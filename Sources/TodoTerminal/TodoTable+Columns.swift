@@ -6,7 +6,8 @@ extension TodoTable {
     /// with `…`), numbers aligned right, two spaces between columns. Subtasks are indented
     /// in the title column, a parent carries its progress, as in the default table. With a
     /// `width` (the terminal's), no line runs past it: the title column gives up columns
-    /// first (down to 5), then the last columns are cut, or left out when under 3 columns.
+    /// first (down to 5), then the project's (down to 8), then the last columns are cut, or
+    /// left out when under 3 columns.
     /// Tags are cut between tags, the rest counted as `+N`, never in the middle of one.
     public static func render(_ outline: TodoOutline, columns: [TodoColumn], styler: TextStyler, width: Int? = nil) -> [String] {
         fitted(outline, columns: columns, styler: styler, width: width).lines
@@ -36,6 +37,12 @@ extension TodoTable {
             func total() -> Int { widths[..<shown].reduce(2 * (shown - 1), +) }
             if let title = columns.firstIndex(of: .title), total() > width {
                 widths[title] = max(min(5, widths[title]), widths[title] - (total() - width))
+            }
+            // Then a project's name, cut with … down to 8 columns, as the default table cuts
+            // it: kept whole, a.very.long.project.name left title and due out at 40 columns
+            // (outside probe).
+            if let project = columns.firstIndex(of: .project), project < shown, total() > width {
+                widths[project] = max(min(8, widths[project]), widths[project] - (total() - width))
             }
             while total() > width {
                 let over = total() - width

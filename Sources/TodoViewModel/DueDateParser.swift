@@ -92,6 +92,8 @@ public enum DueDateParser {
         if year < 1 { return "\(word): there is no year 0; years run from 0001 to 9999" }
         guard (1...12).contains(month) else { return "\(word): there is no month \(month); months run from 01 to 12" }
         let days = LocalDate.daysIn(month: month, year: year)
+        // Day 00 is no day too late: "February 2026 has 28 days" said the wrong thing (outside probe).
+        if Int(parts[2]) == 0 { return "\(word): there is no day 00; days run from 01 to \(days) in \(months[month - 1].capitalized) \(parts[0])" }
         return "\(word): \(months[month - 1].capitalized) \(parts[0]) has \(days) days"
     }
 

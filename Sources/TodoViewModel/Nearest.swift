@@ -13,6 +13,14 @@ public enum Nearest {
         return best?.word
     }
 
+    /// The word of `candidates` that `typed` begins, when it is 3 or more characters and
+    /// begins only one (`pri` for priority, as Taskwarrior's abbreviations go: `--sort
+    /// due,-pri` got no hint; outside probe), else the nearest by `word(to:in:)`.
+    public static func meant(by typed: String, in candidates: [String]) -> String? {
+        let begun = typed.count >= 3 ? candidates.filter { $0.hasPrefix(typed) } : []
+        return begun.count == 1 ? begun[0] : word(to: typed, in: candidates)
+    }
+
     /// Edits from one word to the other, a swap of two neighbours counting as one (`deu` is
     /// one from `due`): the optimal string alignment distance, over characters.
     public static func edits(from a: String, to b: String) -> Int {

@@ -16,14 +16,14 @@ public enum TodoColumn: String, Sendable, CaseIterable {
     public static let nameList = allCases.map(\.rawValue).joined(separator: ", ")
 
     /// Reads `number,project,title,due`; an unknown or empty name is refused with the
-    /// nearest name (a typo) and the names there are. A name given twice shows once.
+    /// name it begins (`proj`) or the nearest (a typo), and the names there are. A name given twice shows once.
     public static func parse(_ text: String) throws(UnknownColumn) -> [TodoColumn] {
         var columns: [TodoColumn] = []
         for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = piece.trimmingCharacters(in: .whitespaces).lowercased()
             guard let column = TodoColumn(rawValue: name) else {
                 let what = name.isEmpty ? "an empty column name" : "unknown column '\(piece)'"
-                let meant = name.isEmpty ? nil : Nearest.word(to: name, in: allCases.map(\.rawValue))
+                let meant = name.isEmpty ? nil : Nearest.meant(by: name, in: allCases.map(\.rawValue))
                 throw UnknownColumn(
                     description: "\(what) in --columns \(text); \(meant.map { "did you mean \($0)? " } ?? "")the columns are \(nameList) (--columns number,project,title,due)")
             }

@@ -28,12 +28,12 @@ public struct TodoSort: Sendable, Equatable {
     /// with no hint that it is title here (outside probe).
     public static let taskwarriorNames: [String: String] = ["description": "title", "entry": "created", "modified": "updated", "id": "number"]
 
-    /// `did you mean title? (Taskwarrior's description is todoctl's title) `, or a typo's
-    /// nearest key; empty when no key is near.
+    /// `did you mean title? (Taskwarrior's description is todoctl's title) `, or the key an
+    /// abbreviation begins (`pri`), or a typo's nearest key; empty when no key is near.
     static func meant(_ name: String) -> String {
         let lower = name.lowercased()
         if let key = taskwarriorNames[lower] { return "did you mean \(key)? (Taskwarrior's \(lower) is todoctl's \(key)) " }
-        return Nearest.word(to: lower, in: Key.allCases.map(\.rawValue)).map { "did you mean \($0)? " } ?? ""
+        return Nearest.meant(by: lower, in: Key.allCases.map(\.rawValue)).map { "did you mean \($0)? " } ?? ""
     }
 
     /// Reads `due,-priority`; an unknown or empty key, or one named twice, is refused with

@@ -38,7 +38,8 @@ struct AddCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The title's words, and modifiers: +tag, project:NAME, due:DATE, wait:DATE, pri:H|M|L, recur:PERIOD.", valueName: "word"))
     var title: [String] = []
     @Option(name: .shortAndLong, help: "Free text notes.") var notes: String?
-    @Option(name: .shortAndLong, help: "high, normal or low: H, M or L, medium, any case.") var priority: Priority?
+    @Option(name: .shortAndLong, help: "high, normal or low: H, M or L, medium, any case.", completion: Priority.completion, transform: Priority.checked)
+    var priority: Priority?
     // Unconditional, as every option that takes a date or a number: `-d -1d` and `--limit -1`
     // were read as options and said "Missing value".
     @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("The due date: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?

@@ -39,7 +39,8 @@ struct EditCommand: AsyncParsableCommand {
     @OptionGroup var selection: Selection
     @Option(help: "A new title.") var title: String?
     @Option(name: .shortAndLong, help: "New notes (replacing the old).") var notes: String?
-    @Option(name: .shortAndLong, help: "high, normal or low: H, M or L, medium, any case.") var priority: Priority?
+    @Option(name: .shortAndLong, help: "high, normal or low: H, M or L, medium, any case.", completion: Priority.completion, transform: Priority.checked)
+    var priority: Priority?
     @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("A new due date: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
     @Flag(help: "Remove the due date.") var noDue = false
     @Option(name: [.customShort("t"), .customLong("tag")], help: "Add a tag; repeat for more.") var addTags: [String] = []

@@ -14,7 +14,7 @@ struct FilterOptions: ParsableArguments {
     var tags: [String] = []
     @Option(name: .customLong("not-tag"), help: ArgumentHelp("Leave out todos with this tag; repeat for more.", valueName: "tag"))
     var notTags: [String] = []
-    @Option(name: .shortAndLong, help: "Only todos of this priority: high, normal or low (H, M or L, medium, any case).")
+    @Option(name: .shortAndLong, help: "Only todos of this priority: high, normal or low (H, M or L, medium, any case).", completion: Priority.completion, transform: Priority.checked)
     var priority: Priority?
     @Option(help: ArgumentHelp("Only todos whose title or notes contain this text (any case).", valueName: "text"))
     var search: String?

@@ -145,7 +145,14 @@ extension LeadingOptions {
     static func negativeTodo(in arguments: [String]) -> String? {
         // `undo -1` names a change (ArgumentParser said "Unknown option '-1'").
         guard let command = arguments.first, naming.contains(command) || command == "undo" else { return nil }
-        for (previous, word) in zip(arguments, arguments.dropFirst()) where word.count > 1 && word.hasPrefix("-") && word.dropFirst().allSatisfy(\.isNumber) {
+        for (previous, word) in zip(arguments, arguments.dropFirst()) {
+            // Words after -- are text as typed; and edit's words after its todos are a title
+            // and modifiers, where `-5` is a title's word: `edit 3 Low -5` said "-5 is not a
+            // todo" (outside probe), and now gets add's advice, to write -- before the title.
+            if word == "--" { return nil }
+            let isOptionOrValue = word.hasPrefix("-") || (previous != command && previous.hasPrefix("-"))
+            if command == "edit", !isOptionOrValue, TodoRef.leadingWords(in: [word]).count == 0 { return nil }
+            guard word.count > 1, word.hasPrefix("-"), word.dropFirst().allSatisfy(\.isNumber) else { continue }
             if previous != command && previous.hasPrefix("-") { continue }
             if command == "undo" { return UndoCommand.notAChange(word) }
             return TodoRef.notATodo(word)

@@ -201,6 +201,19 @@ extension Priority: ExpressibleByArgument {
         guard let priority = TaskwarriorWords.priority(argument) else { return nil }
         self = priority
     }
+
+    /// For `transform:`: the priority `text` names, or why it names none with the words
+    /// taken: ArgumentParser's own list said only 'low', 'normal' or 'high' (`-p hi`), where
+    /// the help and `pri:hi` name H, M and L too (outside probe).
+    static func checked(_ text: String) throws -> Priority {
+        guard let priority = Priority(argument: text) else {
+            throw ValidationError("\(text) is not a priority: give \(TaskwarriorWords.acceptedPriorities)")
+        }
+        return priority
+    }
+
+    /// What a shell completes after -p, now that `checked` reads the option.
+    static let completion = CompletionKind.list(allCases.map(\.rawValue))
 }
 
 /// A due date as typed; read against today when the command runs.

@@ -48,10 +48,14 @@ enum UsageAdvice {
     /// the quotes away), `--` does. nil for other messages and commands.
     static func dashedWord(_ message: String, arguments: [String]) -> String? {
         let prefix = "Unknown option '"
-        guard message.hasPrefix(prefix), message.hasSuffix("'"), let command = arguments.first,
+        // The word up to its closing quote: ArgumentParser may say more after it, a guess
+        // (`-5d`: "Did you mean '--due'?") or a second reading (`-1pc`: "or: Missing value
+        // for '-p <priority>'"), and those words got its message instead of this advice (outside probe).
+        guard message.hasPrefix(prefix), let quoted = message.dropFirst(prefix.count).split(separator: "'", omittingEmptySubsequences: false).first,
+              message.dropFirst(prefix.count).contains("'"), let command = arguments.first,
               let named = LeadingOptions.command(named: command)?.configuration.commandName, let before = textCommands[named]
         else { return nil }
-        let word = String(message.dropFirst(prefix.count).dropLast())
+        let word = String(quoted)
         let rest = Array(arguments.dropFirst())
         guard !word.hasPrefix("--"), rest.contains(word), rest.count > before, !rest.contains("--") else { return nil }
         // The command's options, with their values, go before the --: after it they would be words.

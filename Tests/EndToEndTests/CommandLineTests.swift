@@ -144,6 +144,30 @@ extension CommandLineTests {
         try await daemon.stop()
     }
 
+    @Test("edit 3 Low -5 gets add's advice, to write -- before the title, and edit 3 -- Low -5 retitles #3 (both said -5 is not a todo; outside probe); -1pc and -5d get it too, not ArgumentParser's guesses")
+    func dashedWordInEditsTitle() async throws {
+        let daemon = try await DaemonProcess.start()
+        for title in ["Pay rent", "Fix tap", "Call Ann"] { _ = try await daemon.todoctl("add", title) }
+        for (command, said) in [
+            (["edit", "3", "Low", "-5"], "todoctl: -5 was read as an option, and edit has no option -5; to make it a word of the title, write -- before the title's words, options before it (quotes do not help): todoctl edit 3 -- Low -5"),
+            (["edit", "3", "-p", "low", "Cool", "to", "-5d"], "todoctl: -5d was read as an option, and edit has no option -5d; to make it a word of the title, write -- before the title's words, options before it (quotes do not help): todoctl edit 3 -p low -- Cool to -5d"),
+            (["add", "Buy", "-1pc"], "todoctl: -1pc was read as an option, and add has no option -1pc; to make it a word of the title, write -- before the title's words, options before it (quotes do not help): todoctl add -- Buy -1pc"),
+        ] {
+            let refused = try await run("todoctl", command, environment: daemon.environment)
+            #expect(refused.status == 64 && refused.stderr == said + "\n", "\(command): \(refused.status) \(refused.stderr)")
+        }
+        let edited = try await daemon.todoctl("edit", "3", "--", "Low", "-5")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        let shown = try await daemon.todoctl("show", "3")
+        #expect(shown.lines.first == "#3 Low -5", "\(shown.stdout)")
+        // A todo's number given as -5 is still no todo, before a title or after another todo.
+        for command in [["edit", "-5", "Low"], ["edit", "3", "-5"], ["done", "3", "-5"]] {
+            let refused = try await run("todoctl", command, environment: daemon.environment)
+            #expect(refused.status == 64 && refused.stderr.contains("-5 is not a todo"), "\(command): \(refused.stderr)")
+        }
+        try await daemon.stop()
+    }
+
     @Test("list --columns refuses a column named twice")
     func duplicateColumn() async throws {
         let daemon = try await DaemonProcess.start()
@@ -219,7 +243,7 @@ extension CommandLineTests {
         #expect(tour.contains("a past day never changes, except that `todoctl purge` takes the todos it removes out of every day"))
     }
 
-    @Test("a value that names nothing says what is wrong and what to give: history 0, --every 0d and 1000d, --parent 0, log --limit -1, undo -1 and 0, help nosuch, an alias's unknown option, list -a --deleted")
+    @Test("a value that names nothing says what is wrong and what to give: history 0, --every 0d and 1000d, --parent 0, log --limit -1, -p hi, undo -1 and 0, help nosuch, an alias's unknown option, list -a --deleted")
     func badValuesSayWhy() async throws {
         let nowhere = ["TODOD_SOCKET": "/nonexistent/todod.sock"]
         for (command, words) in [(["history", "0"], ["0 is not a todo: todos are numbered from 1"]),
@@ -228,6 +252,10 @@ extension CommandLineTests {
                                  (["add", "x", "--every", "fortnightly"], ["fortnightly is not a period: give Nd, Nw"]),
                                  (["add", "x", "--parent", "0"], ["0 is not a todo: todos are numbered from 1", "give the parent's number"]),
                                  (["log", "--limit", "-1"], ["--limit takes 1 to 1000, not -1"]),
+                                 // ArgumentParser's list said only 'low', 'normal' or 'high' (outside probe).
+                                 (["add", "x", "-p", "hi"], ["hi is not a priority: give H, M or L (or high, medium/normal, low; any case)"]),
+                                 (["list", "--priority", "urgent"], ["urgent is not a priority: give H, M or L"]),
+                                 (["edit", "3", "-p", "x"], ["x is not a priority: give H, M or L"]),
                                  (["undo", "-1"], ["-1 is not a change: changes are numbered from 1"]),
                                  (["undo", "0"], ["0 is not a change: changes are numbered from 1"]),
                                  (["help", "nosuch"], ["unknown command 'nosuch'; the commands are add, list"]),

@@ -43,6 +43,18 @@ struct ReportViewTests {
         ])
     }
 
+    @Test("projects and summary widen a count column to its widest count, so that 12345 open todos stay under Open (a fixed 4 digits pushed the line past the heading; outside probe)")
+    func countsWiderThanTheirHeading() {
+        let tallies = [ProjectTally(project: "home", open: 12345, done: 123456), ProjectTally(project: "work", open: 7, done: 0)]
+        #expect(ReportView.projects(tallies, styler: plain) == [
+            "Project   Open    Done  Done%",
+            "home     12345  123456    90%",
+            "work         7       0     0%",
+        ])
+        let summary = ReportView.summary(tallies, width: 40, styler: plain)
+        #expect(summary.map { String($0.prefix(23)) } == ["Project    Open  Done%", "home      12345    90% ", "work          7     0% "], "\(summary)")
+    }
+
     @Test("a project with only a sub-project's todos is still listed, sub-projects sort under their parent, and an empty name is none")
     func parentsFromSubProjects() {
         let tallies = ProjectTally.tallies(of: [

@@ -25,6 +25,18 @@ struct TodoColumnsTableTests {
         ], "\(lines.joined(separator: "\n"))")
     }
 
+    @Test("a long project's name is cut with … (down to 8 columns) before the columns after it are left out (at 40 columns title and due went; outside probe)")
+    func longProjectGivesWay() throws {
+        let rows = [todo(7, "Pay the rent", due: LocalDate(year: 2026, month: 12, day: 31)!, project: "a.very.long.project.name.indeed"), todo(8, "東京で会議")]
+        let fitted = TodoTable.fitted(TodoOutline(list(rows)), columns: try TodoColumn.parse("number,project,title,due"), styler: plain, width: 40)
+        #expect(fitted.leftOut == [], "\(fitted)")
+        #expect(fitted.lines == [
+            " #  Project            Title  Due",
+            "#7  a.very.long.proj…  Pay …  2026-12-31",
+            "#8                     東京…",
+        ], "\(fitted.lines.joined(separator: "\n"))")
+    }
+
     @Test("a title longer than 60 columns is cut with …; an unknown column is refused with the nearest and the list")
     func longTitleAndRefusal() throws {
         let long = String(repeating: "会議", count: 40)

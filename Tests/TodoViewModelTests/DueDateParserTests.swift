@@ -59,6 +59,13 @@ struct DueDateParserTests {
             "\(String(describing: DueDateParser.impossibility(of: text)))")
     }
 
+    @Test("day 00 is said to be no day, not a day past the month's end (2026-02-00 said February 2026 has 28 days; outside probe)")
+    func dayZero() {
+        #expect(DueDateParser.impossibility(of: "2026-02-00") == "2026-02-00: there is no day 00; days run from 01 to 28 in February 2026")
+        #expect(DueDateParser.impossibility(of: "2026-02-30") == "2026-02-30: February 2026 has 28 days")
+        #expect(DueDateParser.impossibility(of: "feb 0") == "feb 0: there is no day 0; days run from 1")
+    }
+
     @Test("on a Wednesday, next mon is in next week and mon is the coming one")
     func nextWeekday() {
         let wednesday = day("2026-11-25")

@@ -110,4 +110,25 @@ struct TodoSortTests {
             ((error as? TodoSort.UnknownKey)?.description ?? "").contains("; did you mean priority? the keys are")
         }
     }
+
+    @Test("a key or a column begun with 3 or more letters (pri, proj, crea) is refused with the one it begins; one that begins two (pr) gets no guess (outside probe: --sort due,-pri had no hint)")
+    func abbreviatedKeys() {
+        for (typed, meant) in [("-pri", "priority"), ("proj", "project"), ("crea", "created")] {
+            #expect {
+                try TodoSort("due,\(typed)")
+            } throws: { error in
+                ((error as? TodoSort.UnknownKey)?.description ?? "").contains("; did you mean \(meant)? the keys are")
+            }
+            #expect {
+                try TodoColumn.parse("number,\(typed.trimmingPrefix("-"))")
+            } throws: { error in
+                ((error as? TodoColumn.UnknownColumn)?.description ?? "").contains("; did you mean \(meant)? the columns are")
+            }
+        }
+        #expect {
+            try TodoSort("pr")
+        } throws: { error in
+            !((error as? TodoSort.UnknownKey)?.description ?? "").contains("did you mean")
+        }
+    }
 }
