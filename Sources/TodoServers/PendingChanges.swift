@@ -85,6 +85,24 @@ struct PendingChanges {
         }
     }
 
+    /// Marks every change after `base` pending, as if made while the store was away: the
+    /// store does not hold them (restored from an older backup), or the database joins it.
+    /// An older mark's base goes down to `base`. Returns how many changes are pending now;
+    /// nil when a purge here follows `base`: the todos it removed cannot be made again.
+    func markLost(after base: UInt64) throws -> Int? {
+        try store.pool.write { db in
+            guard try PurgeMark.newest(in: db) <= base else { return nil }
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM journal WHERE seq > ?", arguments: [Int64(base)]) ?? 0
+            if let mark = try Self.mark(in: db) {
+                if mark.base > base { try db.execute(sql: "UPDATE pending SET base = ?", arguments: [Int64(base)]) }
+            } else if try Counters.load(db).change > base {
+                // Also with no entry after it (numbers a rebase left unused): the replica goes back to `base`.
+                try db.execute(sql: "INSERT INTO pending (base, push) VALUES (?, ?)", arguments: [Int64(base), UUID().uuidString])
+            }
+            return count
+        }
+    }
+
     /// Inside the shared transaction `write` (its lock held), begun after `mark.base`, whose
     /// changes since are `first` (their first page): shares the pending changes, as the
     /// type's comment says. Commits the store's transaction (`write.commit`) before this

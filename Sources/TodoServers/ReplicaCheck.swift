@@ -19,9 +19,10 @@ enum ReplicaCheck {
         case nil:
             throw TodoStoreError("""
                 the database \(store.path) holds todos of its own, not a replica of a shared store, and the shared store \(name) \
-                cannot be reached to take it, so nothing was changed: to share these todos, copy them into an empty store \
-                (todod --migrate-to URI --database \(store.path)); to join the store, give todod a new --database file, filled \
-                from the store once it is reachable
+                cannot be reached to take it, so nothing was changed: start todod with --store once the store can be reached, and \
+                this database joins it, its todos shared (renumbered where the store gave their numbers); or copy them into an \
+                empty store (todod --migrate-to URI --database \(store.path)); or give todod a new --database file, filled from the \
+                store once it is reachable
                 """)
         case let other?:
             throw TodoStoreError("""
@@ -122,5 +123,45 @@ enum ReplicaCheck {
         only in the replicas that have them, and this daemon writes nothing more (theirs are the seq above \(store)): \
         \(keepingThem)
         """
+    }
+}
+
+extension ReplicaCheck {
+    /// The last change `store` and `shared` hold alike, at or below both the replica's last
+    /// (`replica`) and the store's (`storeLast`): where the store's history and this
+    /// database's part (PostgreSQL restored from an older backup, then maybe written past).
+    /// Histories agree up to a point and differ after it, so a binary search over the store's
+    /// change at each number finds it in a few reads. 0 for a database that was never the
+    /// store's replica (used alone, joining it): none of its changes is the store's.
+    static func commonBase(_ store: TodoStore, of shared: any SharedStore, replica: UInt64, storeLast: UInt64) throws -> UInt64 {
+        guard try store.replicaOf() == shared.status.store else { return 0 }
+        // Not `differs`, which passes over what it cannot compare: a change the store's purge took
+        // away, that the replica still holds, is where they part (outside the search, "four" was lost).
+        func agrees(_ seq: UInt64) throws -> Bool {
+            guard seq > 0 else { return true }
+            let theirs = try shared.changes(after: seq).base.flatMap { $0.seq == seq ? $0.change : nil }
+            let ours = try store.changes(after: seq - 1, limit: 1).first.flatMap { $0.seq == seq ? $0 : nil }
+            switch (theirs, ours) {
+            case (nil, nil), (.purge?, nil): return true
+            case let (.entry(id, revision, _, _)?, ours?): return ours.after.id == id && ours.after.revision == revision
+            default: return false
+            }
+        }
+        var (low, high) = (UInt64(0), min(replica, storeLast))
+        if try agrees(high) { return high }
+        // agrees(low), and not agrees(high).
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if try agrees(middle) { low = middle } else { high = middle }
+        }
+        return low
+    }
+
+    /// Whether a database found ahead of `shared`, or with another history, may send its
+    /// changes back as pending ones: it is the store's replica, or was used alone and joins
+    /// it; another store's replica is refused (`changesForReplica` says which it is).
+    static func maySendBack(_ store: TodoStore, to shared: any SharedStore) throws -> Bool {
+        let mark = try store.replicaOf()
+        return mark == nil || mark == shared.status.store
     }
 }

@@ -10,8 +10,9 @@ import TodoModel
 /// other daemons exist. It catches the replica up before the first read, commits each batch
 /// inside the shared transaction (the SQLite commit runs there, after the replica caught up, and
 /// commits only once the shared store did), takes the changes other daemons commit (the store's
-/// announcements come here) and broadcasts them on the bus as a replay's are, and refuses every
-/// write for good once the database turns out to be no replica of the store as it is now.
+/// announcements come here) and broadcasts them on the bus as a replay's are. A replica found
+/// ahead of its store (restored from an older backup), or a database used alone, sends its
+/// changes the store lacks as pending ones (`sendBack`); one that cannot refuses every write for good.
 ///
 /// It was an extension of the ModelServer sharing all its state; now the ModelServer holds
 /// one of these with `--store`, none without, and the GroupCommitter hands it each batch. Its
@@ -73,9 +74,18 @@ public final class ReplicaSync: Sendable {
     /// Throws `TodoStoreError` when the database is no replica of it.
     static func catchUpAtStart(_ store: TodoStore, from shared: any SharedStore, logger: Logger) throws -> Bool {
         do {
-            // Changes made here while the store was away go first: the replica is ahead of it until they are shared.
-            if let outcome = try share(PendingChanges(store: store), through: shared, now: Date()) { tell(outcome, logger: logger) }
-            var page = try ReplicaCheck.changesForReplica(store, of: shared)
+            var page: SharedChanges
+            do {
+                page = try shareAndRead(store, through: shared, logger: logger)
+            } catch let error as TodoStoreError {
+                // Ahead of the store, or used alone until now: its changes are sent back, or join the store's (`sendBack`).
+                guard try ReplicaCheck.maySendBack(store, to: shared) else { throw error }
+                let replica = try store.counters().change
+                guard try markLost(store, of: shared, replica: replica, storeLast: shared.changes(after: replica).change, logger: logger) != nil else {
+                    throw TodoStoreError(error.message + purgedSince)
+                }
+                page = try shareAndRead(store, through: shared, logger: logger)
+            }
             // Marked once found the store's, before the fill: one the store interrupts goes on as its replica.
             try ReplicaCheck.markReplica(store, of: shared)
             try store.apply(page)
@@ -91,6 +101,14 @@ public final class ReplicaSync: Sendable {
         }
     }
 
+    /// At start: shares the changes made here while the store was away (they go first: the
+    /// replica is ahead of the store until they are shared), and reads the store's first page
+    /// for the replica. Throws `TodoStoreError` when the database is no replica of the store.
+    private static func shareAndRead(_ store: TodoStore, through shared: any SharedStore, logger: Logger) throws -> SharedChanges {
+        if let outcome = try share(PendingChanges(store: store), through: shared, now: Date()) { tell(outcome, logger: logger) }
+        return try ReplicaCheck.changesForReplica(store, of: shared)
+    }
+
     /// On the storage queue, before anything else reaches the store: when the replica was
     /// not checked at start (the store was unreachable), checks it and catches it up now.
     /// Throws while that cannot be done, and for good once it is found to be no replica.
@@ -98,15 +116,41 @@ public final class ReplicaSync: Sendable {
         let (checked, refusal) = state.withLock { ($0.replicaChecked, $0.notReplica) }
         if let refusal { throw SharedStoreError(refusal) }
         guard !checked else { return }
-        do {
-            let changes = try ReplicaCheck.changesForReplica(access.store, of: shared)
-            try ReplicaCheck.markReplica(access.store, of: shared)
-            state.withLock { $0.replicaChecked = true }
-            try catchUp(changes) { try shared.changes(after: $0) }
-        } catch let error as TodoStoreError {
-            throw refuseWrites(error.message)
-        }
+        // The database was found the store's replica at start (or empty): one ahead of it sends its changes back.
+        let replica = try access.store.counters().change
+        let changes = try shared.changes(after: replica)
+        try refuseUnlessReplica(changes, replica: replica)
+        try ReplicaCheck.markReplica(access.store, of: shared)
+        state.withLock { $0.replicaChecked = true }
+        try catchUp(changes) { try shared.changes(after: $0) }
     }
+
+    /// Marks the changes of `store` that `shared` does not hold pending (see `sendBack`), saying
+    /// so in the log; returns how many are pending. A database used alone joins the store so.
+    /// Nil, marking nothing, when this database purged todos since the last change both hold.
+    static func markLost(_ store: TodoStore, of shared: any SharedStore, replica: UInt64, storeLast: UInt64, logger: Logger) throws -> Int? {
+        let joining = try store.replicaOf() == nil
+        let base = try ReplicaCheck.commonBase(store, of: shared, replica: replica, storeLast: storeLast)
+        guard let count = try PendingChanges(store: store).markLost(after: base) else { return nil }
+        if joining {
+            logger.notice("""
+                this database, used alone until now, joins the shared store: its \(count) changes are shared, made again on the \
+                store's (a todo whose number another machine gave is renumbered)
+                """, metadata: ["store": "\(shared.status.store)"])
+        } else {
+            logger.warning("""
+                the shared store does not hold this replica's last changes (PostgreSQL restored from an older backup, or failed \
+                over without the last commits): the \(count) changes after \(base) are shared again, made again on the store's
+                """, metadata: ["store": "\(shared.status.store)", "replica": "\(replica)", "store's last": "\(storeLast)"])
+        }
+        return count
+    }
+
+    /// Why the changes the store lost are not sent back by themselves.
+    static let purgedSince = """
+         (they are not sent back by themselves: this database purged todos since the last change it and the store both hold, \
+        and those cannot be made again)
+        """
 
     /// Refuses every write from now on, saying `reason` in the log, to every client (the
     /// store's status) and to each writer; returns the error to throw.
@@ -123,10 +167,38 @@ public final class ReplicaSync: Sendable {
         return SharedStoreError(reason)
     }
 
-    /// Throws, refusing writes for good, when the store is behind the replica, or holds
-    /// another change than the replica's last (restored, then written through another daemon).
+    /// The store does not hold the replica's last changes: thrown out of the shared transaction
+    /// that found it, so that they are sent back (`sendBack`) before it is begun again.
+    private struct AheadOfStore: Error {
+        var storeLast: UInt64
+        var replica: UInt64
+        var reason: String
+    }
+
+    /// Throws `AheadOfStore` when the store is behind the replica, or holds another change
+    /// than the replica's last (restored from an older backup, then written through another daemon).
     private func refuseUnlessReplica(_ changes: SharedChanges, replica: UInt64) throws {
-        if let reason = try ReplicaCheck.notReplica(access.store, of: changes, replica: replica) { throw refuseWrites(reason) }
+        if let reason = try ReplicaCheck.notReplica(access.store, of: changes, replica: replica) {
+            throw AheadOfStore(storeLast: changes.change, replica: replica, reason: reason)
+        }
+    }
+
+    /// On the storage queue, outside any shared transaction: the store lost changes this
+    /// replica holds (PostgreSQL restored from an older backup, a failover without the last
+    /// commits). They are the replica's: the ones after the last change both hold alike are
+    /// marked pending, as if made while the store was away, and shared now, made again on
+    /// whatever the store holds since (field by field, conflicts kept). Writes were refused
+    /// for good, with a five-step rescue by hand. Found ahead again, it refuses for good.
+    private func sendBack(_ ahead: AheadOfStore) throws {
+        guard let count = try Self.markLost(access.store, of: shared, replica: ahead.replica, storeLast: ahead.storeLast, logger: access.logger) else {
+            throw refuseWrites(ahead.reason + Self.purgedSince)
+        }
+        pendingCount.store(count, ordering: .relaxed)
+        do {
+            try sharePending()
+        } catch let again as AheadOfStore {
+            throw refuseWrites(again.reason)
+        }
     }
 
     /// On the storage queue: the shared transaction, its lock held, brings the replica up
@@ -138,7 +210,14 @@ public final class ReplicaSync: Sendable {
     /// Writes refused because the store is unreachable are counted here; the error is thrown on.
     func commit(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], steps: [WriteStep]) throws -> [TodoWriteResult] {
         do {
-            return try commitThrough(mutations, at: now, by: authors, steps: steps)
+            do {
+                return try commitThrough(mutations, at: now, by: authors, steps: steps)
+            } catch let ahead as AheadOfStore {
+                try sendBack(ahead)
+                return try commitThrough(mutations, at: now, by: authors, steps: steps)
+            }
+        } catch let ahead as AheadOfStore {
+            throw refuseWrites(ahead.reason)
         } catch let error as SharedStoreError where error.kind == .unreachable {
             return try commitOffline(mutations, at: now, by: authors, steps: steps, because: error)
         }
@@ -310,20 +389,33 @@ public final class ReplicaSync: Sendable {
             // Refused for good: the store's changes are not taken, and that was said once (not at every heartbeat).
             guard state.withLock({ $0.notReplica }) == nil else { return }
             do {
-                try access.gate.refuseWhenClosed()
-                try sharePending()
-                try checkReplica()
-                let replica = try access.store.counters().change
-                // An announcement may be older than this replica's own last commit: only a fresh read tells the store behind.
-                if let upTo, upTo <= replica { return }
-                let changes = try shared.changes(after: replica)
-                try refuseUnlessReplica(changes, replica: replica)
-                try catchUp(changes) { try shared.changes(after: $0) }
+                do {
+                    try catchUpNow(upTo: upTo)
+                } catch let ahead as AheadOfStore {
+                    try sendBack(ahead)
+                    try catchUpNow(upTo: nil)
+                }
+            } catch let ahead as AheadOfStore {
+                _ = refuseWrites(ahead.reason)
             } catch {
                 access.logger.warning("could not read the changes of the shared store; will catch up at its next announcement or write",
                                metadata: ["error": "\(ModelServer.describe(error))"])
             }
         }
+    }
+
+    /// On the storage queue: shares what waits here, then takes the store's changes after the
+    /// replica's last (when an announcement's `upTo` does not say it holds them already).
+    private func catchUpNow(upTo: UInt64?) throws {
+        try access.gate.refuseWhenClosed()
+        try sharePending()
+        try checkReplica()
+        let replica = try access.store.counters().change
+        // An announcement may be older than this replica's own last commit: only a fresh read tells the store behind.
+        if let upTo, upTo <= replica { return }
+        let changes = try shared.changes(after: replica)
+        try refuseUnlessReplica(changes, replica: replica)
+        try catchUp(changes) { try shared.changes(after: $0) }
     }
 
     /// On the core: others' changes, into the table, then to every client as a replay's

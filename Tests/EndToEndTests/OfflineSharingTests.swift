@@ -553,3 +553,37 @@ extension OfflineSharingTests {
         try await server.stop()
     }
 }
+
+extension OfflineSharingTests {
+    @Test("a database used alone joins a store when started with --store: its todos are shared, renumbered where the store gave their numbers, and every daemon has them; it is the store's replica from then on")
+    func databaseUsedAloneJoins() async throws {
+        let server = try await PostgresServer.start()
+        let member = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let shared = try await member.todoctl("add", "shared one")
+        #expect(shared.status == 0, "\(shared.stderr)")
+        let alone = try await DaemonProcess.start()
+        for arguments in [["add", "alone one"], ["add", "alone two", "--parent", "1"], ["done", "2"]] {
+            let done = try await alone.todoctl(arguments)
+            #expect(done.status == 0, "\(done.stderr)")
+        }
+        _ = try await alone.stop()
+
+        let joined = try await DaemonProcess.start(in: alone.directory, arguments: ["--store", server.uri])
+        #expect(joined.log.contains("used alone until now, joins the shared store"), "\(joined.log.suffix(1500))")
+        // Renumbered past every number either side gave, as todos made offline are.
+        #expect(joined.log.contains("#1 is now #3") && joined.log.contains("#2 is now #4"), "\(joined.log.suffix(1500))")
+        try await awaitAlike([member, joined], on: server)
+        for daemon in [member, joined] {
+            #expect(try await titles(daemon) == [1: "shared one", 3: "alone one", 4: "alone two"])
+            let kid = try jsonObject(try await daemon.todoctl("show", "4", "--json").stdout)
+            #expect(kid["parent"] as? Int == 3 && !(kid["completedAt"] == nil || kid["completedAt"] is NSNull), "\(kid)")
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        }
+        let marked = try await joined.todoctl("status")
+        #expect(marked.stdout.contains("reachable since"), "\(marked.stdout)")
+        try await member.stop()
+        try await joined.stop()
+        try await server.stop()
+    }
+}

@@ -316,20 +316,26 @@ struct PostgresTests {
         try await server.stop()
     }
 
-    @Test("a database with a history of its own is refused as a replica, ahead of the store or beside it, and left unchanged")
-    func foreignReplicaRefused() async throws {
+    @Test("a database with a history of its own joins the store it is started with: beside the store's todos, renumbered; into an empty store, as it is; left unchanged when the store is another's replica")
+    func foreignDatabaseJoins() async throws {
         let (server, alone) = try await storeBesideAForeignDatabase()
-        let socket = alone.directory + "/other.sock"
-        let beside = try await run("todod", ["--socket", socket, "--database", alone.databasePath, "--store", server.uri])
-        #expect(beside.status == 1)
-        #expect(beside.stderr.contains("the shared store's change 2 is not the one the database"), "\(beside.stderr)")
-        #expect(beside.stderr.contains("or this database was used alone"))
+        let copy = try makeTemporaryDirectory()
+        try FileManager.default.copyItem(atPath: alone.databasePath, toPath: copy + "/todos.sqlite")
+        let beside = try await DaemonProcess.start(in: alone.directory, arguments: ["--store", server.uri])
+        #expect(beside.log.contains("used alone until now, joins the shared store"), "\(beside.log.suffix(1500))")
+        let stored = try await server.psql("SELECT string_agg(number || ' ' || (todo->>'title'), ',' ORDER BY number) FROM todo")
+        #expect(stored == "1 a,2 b,3 c,4 x,5 y", "\(stored)")
+        try await beside.stop()
+
         let empty = try await PostgresServer.start()
-        let ahead = try await run("todod", ["--socket", socket, "--database", alone.databasePath, "--store", empty.uri])
-        #expect(ahead.status == 1)
-        #expect(ahead.stderr.contains("--migrate-to"), "\(ahead.stderr)")
-        let checked = try await alone.check()
-        #expect(checked.stdout.contains("2 todos, 2 changes"))
+        let into = try await DaemonProcess.start(in: copy, arguments: ["--store", empty.uri])
+        let moved = try await empty.psql("SELECT string_agg(number || ' ' || (todo->>'title'), ',' ORDER BY number) FROM todo")
+        #expect(moved == "1 x,2 y", "\(moved)")
+        try await into.stop()
+        // Now the empty store's replica, it is refused by the first store, and left as it was.
+        let other = try await run("todod", ["--socket", copy + "/other.sock", "--database", copy + "/todos.sqlite", "--store", server.uri])
+        #expect(other.status == 1)
+        #expect(other.stderr.contains("this database is the replica of the shared store postgresql://postgres@/todos?host=\(empty.directory)"), "\(other.stderr)")
         try await empty.stop()
         try await server.stop()
     }
