@@ -37,6 +37,27 @@ struct DependsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("list --json and next --json carry blocked: true on the blocked todos alone, show --json too; the others have no such key")
+    func blockedInJSON() async throws {
+        let directory = try makeTemporaryDirectory()
+        let env = ["TZ": "UTC"]
+        let daemon = try await DaemonProcess.start(in: directory, environment: env)
+        _ = try await daemon.todoctl("add", "Buy flour", "pri:H", environment: env)
+        _ = try await daemon.todoctl("add", "Bake cake", "pri:H", "depends:1", environment: env)
+        func blocked(_ command: String) async throws -> [Int: Bool?] {
+            let run = try await daemon.todoctl(command, "--json", environment: env)
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stdout)\(run.stderr)")
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["number"] as? Int ?? 0, $0["blocked"] as? Bool) })
+        }
+        #expect(try await blocked("list") == [1: nil, 2: true])
+        #expect(try await blocked("next") == [1: nil, 2: true])
+        let shown = try await daemon.todoctl("show", "2", "--json", environment: env).stdout
+        #expect(shown.contains("\"blocked\" : true"), "\(shown)")
+        _ = try await daemon.todoctl("done", "1", environment: env)
+        #expect(try await blocked("list") == [2: nil])
+        try await daemon.stop()
+    }
+
     @Test("edit N depends:M adds, depends:-M takes away, depends: clears; itself, an unknown todo and a cycle are refused saying what to do, and nothing changes")
     func editAndRefusals() async throws {
         let directory = try makeTemporaryDirectory()
