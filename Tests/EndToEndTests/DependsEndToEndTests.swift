@@ -37,6 +37,31 @@ struct DependsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("list depends:1 finds the todos waiting for #1, +READY the open ones neither blocked, waiting nor scheduled later, +SCHEDULED those with a scheduled day (they were refused)")
+    func dependsReadyScheduledFilters() async throws {
+        let directory = try makeTemporaryDirectory()
+        let env = ["TZ": "UTC"]
+        let daemon = try await DaemonProcess.start(in: directory, environment: env)
+        _ = try await daemon.todoctl("add", "Buy flour", environment: env)
+        _ = try await daemon.todoctl("add", "Bake cake", "depends:1", environment: env)
+        _ = try await daemon.todoctl("add", "Eat cake", "depends:2", "scheduled:today", environment: env)
+        _ = try await daemon.todoctl("add", "Plan party", "scheduled:+3d", environment: env)
+        _ = try await daemon.todoctl("add", "Sweep", "scheduled:today", environment: env)
+        _ = try await daemon.todoctl("add", "Call back", "wait:+2d", environment: env)
+        #expect(try await numbers(daemon, "depends:1", env) == [2])
+        #expect(try await numbers(daemon, "depends:#2", env) == [3])
+        #expect(try await numbers(daemon, "+READY", env) == [1, 5])
+        #expect(try await numbers(daemon, "+SCHEDULED", env) == [3, 4, 5])
+        _ = try await daemon.todoctl("done", "1", environment: env)
+        #expect(try await numbers(daemon, "+READY", env) == [2, 5])
+        // Completed, #1 is still what #2 waits for.
+        let all = try await daemon.todoctl("list", "--all", "depends:1", environment: env)
+        #expect(all.lines.contains { $0.hasPrefix("#2 ") }, "\(all.stdout)\(all.stderr)")
+        let removal = try await daemon.todoctl("list", "depends:-1", environment: env)
+        #expect(removal.status == 64 && removal.stderr.contains("depends:1 finds the todos that wait for #1"), "\(removal.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("list --json and next --json carry blocked: true on the blocked todos alone, show --json too; the others have no such key")
     func blockedInJSON() async throws {
         let directory = try makeTemporaryDirectory()
