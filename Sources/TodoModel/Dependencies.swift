@@ -8,9 +8,13 @@ public struct Dependencies: Sendable {
     private var open: Set<UUID> = []
     /// The todos an open, live todo waits for.
     private var waitedFor: Set<UUID> = []
+    /// Every todo's id by its number, for a filter's `dependsOn`.
+    private var ids: [Int: UUID] = [:]
 
     public init(_ todos: some Sequence<Todo>) {
-        for todo in todos where !todo.isCompleted && !todo.isDeleted {
+        for todo in todos {
+            ids[todo.number] = todo.id
+            guard !todo.isCompleted && !todo.isDeleted else { continue }
             open.insert(todo.id)
             waitedFor.formUnion(todo.depends)
         }
@@ -27,10 +31,13 @@ public struct Dependencies: Sendable {
     }
 
     /// Whether `todo` meets `filter`'s conditions on dependencies (`+BLOCKED`, `-BLOCKED`,
-    /// `+BLOCKING`, `-BLOCKING`), which `TodoFilter.matches` leaves to this: one todo alone
-    /// cannot tell.
+    /// `+BLOCKING`, `-BLOCKING`, `+READY`'s not blocked, `depends:12`), which
+    /// `TodoFilter.matches` leaves to this: one todo alone cannot tell.
     public func matches(_ todo: Todo, _ filter: TodoFilter) -> Bool {
         if let blocked = filter.blocked, isBlocked(todo) != blocked { return false }
+        if filter.ready, isBlocked(todo) { return false }
+        // A number no todo has is waited for by none.
+        if !filter.dependsOn.allSatisfy({ ids[$0].map(todo.depends.contains) == true }) { return false }
         if let blocking = filter.blocking, isBlocking(todo) != blocking { return false }
         return true
     }

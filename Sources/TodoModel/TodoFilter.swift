@@ -54,6 +54,15 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     public var blocked: Bool?
     /// true: only the open todos an open one waits for (`+BLOCKING`); false: the others.
     public var blocking: Bool?
+    /// Only the todos that wait for every one of these todos, by number (`depends:12`),
+    /// whatever state that one is in. Decided with every todo at hand (`Dependencies.matches`):
+    /// a todo keeps the ids of those it waits for, not their numbers.
+    public var dependsOn: [Int]
+    /// Only the todos one can act on now, Taskwarrior's `+READY`: open, not waiting for a
+    /// later day, not blocked (`Dependencies.matches`), and not scheduled after `today`.
+    public var ready: Bool
+    /// Only the todos with a scheduled day (`+SCHEDULED`).
+    public var hasScheduled: Bool
     /// Scheduled strictly before this day (`scheduled.before:`; unscheduled todos are left out).
     public var scheduledBefore: LocalDate?
     /// Scheduled strictly after this day (`scheduled.after:`; unscheduled todos are left out).
@@ -72,8 +81,8 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         priority: Priority? = nil, search: String? = nil,
         dueBefore: LocalDate? = nil, dueAfter: LocalDate? = nil, dueOn: LocalDate? = nil, noDue: Bool = false,
         waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil, active: Bool = false,
-        blocked: Bool? = nil, blocking: Bool? = nil, scheduledBefore: LocalDate? = nil, scheduledAfter: LocalDate? = nil,
-        rows: Bool = false
+        blocked: Bool? = nil, blocking: Bool? = nil, dependsOn: [Int] = [], ready: Bool = false, hasScheduled: Bool = false,
+        scheduledBefore: LocalDate? = nil, scheduledAfter: LocalDate? = nil, rows: Bool = false
     ) {
         self.status = status
         self.tags = (tag.map { [$0] } ?? []) + tags.filter { $0 != tag }
@@ -90,6 +99,9 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         self.active = active
         self.blocked = blocked
         self.blocking = blocking
+        self.dependsOn = dependsOn
+        self.ready = ready
+        self.hasScheduled = hasScheduled
         self.scheduledBefore = scheduledBefore
         self.scheduledAfter = scheduledAfter
         self.rows = rows
@@ -102,9 +114,10 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     }
 
     /// Whether the filter asks about other todos than the one it is given (`blocked`,
-    /// `blocking`): a live list under it cannot tell from a changed todo alone whether it now
-    /// belongs, nor whether the todos waiting for it still do; it asks for the list again.
-    public var readsOtherTodos: Bool { blocked != nil || blocking != nil }
+    /// `blocking`, `ready`, `dependsOn`): a live list under it cannot tell from a changed todo
+    /// alone whether it now belongs, nor whether the todos waiting for it still do; it asks
+    /// for the list again.
+    public var readsOtherTodos: Bool { blocked != nil || blocking != nil || ready || !dependsOn.isEmpty }
 
     /// Whether `todo` belongs in a list with this filter today.
     public func matches(_ todo: Todo) -> Bool {
@@ -118,6 +131,8 @@ public struct TodoFilter: Sendable, Hashable, Codable {
             let isWaiting = todo.isWaiting(on: today ?? LocalDate(Date()))
             if waiting != isWaiting { return false }
         }
+        // Scheduled for today or before is actionable: Taskwarrior's scheduled before now.
+        if ready, todo.isCompleted || todo.isDeleted || todo.scheduled.map({ $0 > today ?? LocalDate(Date()) }) == true { return false }
         switch status {
         case .open: if todo.isDeleted || todo.isCompleted { return false }
         case .completed: if todo.isDeleted || !todo.isCompleted { return false }
@@ -135,6 +150,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         if let project, !Self.project(todo.project, isIn: project) { return false }
         if let priority, todo.priority != priority { return false }
         if active && !todo.isActive { return false }
+        if hasScheduled && todo.scheduled == nil { return false }
         if scheduledBefore != nil || scheduledAfter != nil {
             guard let scheduled = todo.scheduled else { return false }
             if let scheduledBefore, !(scheduled < scheduledBefore) { return false }
@@ -194,7 +210,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
 
 extension TodoFilter {
     private enum CodingKeys: String, CodingKey {
-        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, active, blocked, blocking, scheduledBefore, scheduledAfter, rows
+        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, active, blocked, blocking, dependsOn, ready, hasScheduled, scheduledBefore, scheduledAfter, rows
     }
 
     /// Every field may be absent. The old single `tag` is still read, as one more tag.
@@ -217,6 +233,9 @@ extension TodoFilter {
             active: try container.decodeIfPresent(Bool.self, forKey: .active) ?? false,
             blocked: try container.decodeIfPresent(Bool.self, forKey: .blocked),
             blocking: try container.decodeIfPresent(Bool.self, forKey: .blocking),
+            dependsOn: try container.decodeIfPresent([Int].self, forKey: .dependsOn) ?? [],
+            ready: try container.decodeIfPresent(Bool.self, forKey: .ready) ?? false,
+            hasScheduled: try container.decodeIfPresent(Bool.self, forKey: .hasScheduled) ?? false,
             scheduledBefore: try container.decodeIfPresent(LocalDate.self, forKey: .scheduledBefore),
             scheduledAfter: try container.decodeIfPresent(LocalDate.self, forKey: .scheduledAfter),
             rows: try container.decodeIfPresent(Bool.self, forKey: .rows) ?? false)
@@ -242,6 +261,9 @@ extension TodoFilter {
         if active { try container.encode(true, forKey: .active) }
         try container.encodeIfPresent(blocked, forKey: .blocked)
         try container.encodeIfPresent(blocking, forKey: .blocking)
+        if !dependsOn.isEmpty { try container.encode(dependsOn, forKey: .dependsOn) }
+        if ready { try container.encode(true, forKey: .ready) }
+        if hasScheduled { try container.encode(true, forKey: .hasScheduled) }
         try container.encodeIfPresent(scheduledBefore, forKey: .scheduledBefore)
         try container.encodeIfPresent(scheduledAfter, forKey: .scheduledAfter)
         if rows { try container.encode(true, forKey: .rows) }

@@ -92,8 +92,8 @@ struct TodoTable {
     /// The todos that match, each tested once. When every todo matches, the list is the
     /// ordered array itself, not a copy of it.
     static func matching(_ all: [Todo], _ filter: TodoFilter, today: LocalDate) -> [Todo] {
-        // Only a filter on them reads every todo's dependencies (`+BLOCKED`).
-        let dependencies = filter.blocked == nil && filter.blocking == nil ? nil : Dependencies(all)
+        // Only a filter on them reads every todo's dependencies (`+BLOCKED`, `+READY`, `depends:12`).
+        let dependencies = filter.readsOtherTodos ? Dependencies(all) : nil
         let matches = { (todo: Todo) in filter.matches(todo, today: today) && dependencies?.matches(todo, filter) != false }
         guard let firstMiss = all.firstIndex(where: { !matches($0) }) else { return all }
         return Array(all[..<firstMiss]) + all[(firstMiss + 1)...].filter(matches)

@@ -35,7 +35,7 @@ public struct WatchRenderer: Sendable {
     /// and the detail pane.
     private func list(_ screen: WatchScreen) -> [String] {
         let entries = screen.entries
-        let rows = entries.map { TodoViewModel($0.row.todo, today: screen.today) }
+        let rows = entries.map { $0.row.reading(on: screen.today) }
         let width = screen.columns - 2
         let table = TodoTable(rows: rows, styler: styler, maximumTitleWidth: width - 16, titleAllowance: screen.isNested ? 12 : 0)
         var lines: [String] = []
@@ -154,6 +154,9 @@ public struct WatchRenderer: Sendable {
         if filter.active { parts.append("active") }
         if let blocked = filter.blocked { parts.append(blocked ? "blocked" : "not blocked") }
         if let blocking = filter.blocking { parts.append(blocking ? "blocking" : "not blocking") }
+        if !filter.dependsOn.isEmpty { parts.append("depends:" + filter.dependsOn.map(String.init).joined(separator: ",")) }
+        if filter.ready { parts.append("ready") }
+        if filter.hasScheduled { parts.append("scheduled") }
         if let day = filter.scheduledBefore { parts.append("scheduled<\(day)") }
         if let day = filter.scheduledAfter { parts.append("scheduled>\(day)") }
         return parts.joined(separator: " ")

@@ -64,7 +64,6 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
         case .notModelled(let word, let name):
             return "\(word): todod does not keep \(name == "until" ? "an until date" : "a \(name) date") yet"
         case .notInFilter(let word, let name):
-            if name == "depends" { return "\(word): a filter cannot ask for given dependencies yet; ask for +BLOCKED (waiting for an open todo) or +BLOCKING (an open todo waits for it)" }
             return "\(word): a filter cannot ask for \(name == "wait" ? "a wait date" : "a repeat period") yet"
         case .attributeModifier(let word, let name, let modifier):
             return "\(word): \(name).\(modifier): is not understood yet (Taskwarrior's attribute modifiers)"

@@ -15,7 +15,7 @@ extension TaskwarriorWords {
 
     /// The virtual tags a filter takes, for messages and help.
     public static let virtualTagsTaken =
-        "+OVERDUE, +DUE, +TODAY, +TOMORROW, +YESTERDAY, +WEEK, +MONTH, +QUARTER, +YEAR, +PENDING, +COMPLETED, +DELETED, +WAITING, +ACTIVE, +BLOCKED (-BLOCKED, +UNBLOCKED) and +BLOCKING (-BLOCKING)"
+        "+OVERDUE, +DUE, +TODAY, +TOMORROW, +YESTERDAY, +WEEK, +MONTH, +QUARTER, +YEAR, +PENDING, +COMPLETED, +DELETED, +WAITING, +ACTIVE, +BLOCKED (-BLOCKED, +UNBLOCKED), +BLOCKING (-BLOCKING), +READY and +SCHEDULED"
 
     mutating func applyVirtualTag(_ name: String, word: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) {
         guard use == .filter else { throw .virtualTag(word: word, name: name) }
@@ -48,6 +48,11 @@ extension TaskwarriorWords {
         case "DELETED": try ask(status: .deleted, word: word)
         case "WAITING": waiting = true
         case "ACTIVE": active = true
+        // Taskwarrior's: pending (open, not waiting), not blocked, not scheduled after now.
+        case "READY":
+            try ask(status: .open, word: word)
+            ready = true
+        case "SCHEDULED": hasScheduled = true
         default: throw .virtualTagNotTaken(word: word, name: name)
         }
     }

@@ -52,11 +52,16 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public var waiting = false
     /// `+ACTIVE`: the started todos.
     public var active = false
+    /// `+READY`: the open todos one can act on now (not waiting, blocked or scheduled later).
+    public var ready = false
+    /// `+SCHEDULED`: the todos with a scheduled day.
+    public var hasScheduled = false
     /// `+BLOCKED` (true), `-BLOCKED` or `+UNBLOCKED` (false): waiting for an open todo or not.
     public var blocked: Bool?
     /// `+BLOCKING` (true), `-BLOCKING` (false): an open todo waits for it or not.
     public var blocking: Bool?
-    /// `depends:3,5`: the numbers of the todos it comes to wait for.
+    /// `depends:3,5`: the numbers of the todos it comes to wait for; in a filter, the todos
+    /// that wait for each of them.
     public var depends: [Int] = []
     /// `depends:-3` in an edit: the numbers of those it no longer waits for.
     public var removedDepends: [Int] = []
@@ -267,7 +272,6 @@ public struct TaskwarriorWords: Sendable, Equatable {
             try once("repeat", word: word, value: String(describing: recurrence), use: use)
             self.recurrence = recurrence
         case "depends":
-            guard use != .filter else { throw .notInFilter(word: word, name: "depends") }
             if value.isEmpty {
                 try once("dependencies", word: word, value: "", use: use)
                 clearDepends = true
@@ -302,17 +306,19 @@ public struct TaskwarriorWords: Sendable, Equatable {
         for part in value.split(separator: ",", omittingEmptySubsequences: false) {
             let removes = part.hasPrefix("-")
             let digits = removes ? part.dropFirst() : part
-            guard let number = Int(digits.hasPrefix("#") ? digits.dropFirst() : digits), number >= 1, !(removes && use == .add) else {
+            guard let number = Int(digits.hasPrefix("#") ? digits.dropFirst() : digits), number >= 1, !(removes && use != .edit) else {
                 throw .unreadableValue(
-                    word: word, name: "depends", value: value, accepted: Self.acceptedDepends, suggestion: nil,
-                    reason: removes && use == .add ? "\(value): a new todo waits for nothing yet, so there is none to take away (\(part))" : nil)
+                    word: word, name: "depends", value: value, accepted: Self.acceptedDepends, suggestion: nil, reason: !removes ? nil
+                        : use == .add ? "\(value): a new todo waits for nothing yet, so there is none to take away (\(part))"
+                        : "\(value): a filter takes todo numbers: depends:\(part.dropFirst()) finds the todos that wait for #\(part.dropFirst()) (and -BLOCKED leaves out those waiting for an open todo)")
             }
             if removes { removedDepends.append(number) } else { depends.append(number) }
         }
     }
 
     /// What `depends:` takes, for messages and help.
-    public static let acceptedDepends = "todo numbers, comma-separated (depends:3,5); in an edit -N takes one away (depends:-3) and nothing clears them (depends:)"
+    public static let acceptedDepends =
+        "todo numbers, comma-separated (depends:3,5); in an edit -N takes one away (depends:-3) and nothing clears them (depends:); in a filter, the todos waiting for each"
 
     /// In an add or an edit, refuses a second word that gives `field` another `value` than
     /// the first did (`pri:H pri:L`, `due:fri due:mon`, `project:a +project:b`, `due: due:fri`):

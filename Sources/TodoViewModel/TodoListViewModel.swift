@@ -45,7 +45,9 @@ public struct TodoListViewModel: Sendable, Equatable {
     /// Takes a whole list answer: `.reload` unless it shows exactly what is shown now.
     public mutating func incorporate(_ list: TodoViewModelList) -> Change {
         let next = TodoListViewModel(filter: list.filter, rows: list.todos, asOf: list.asOf, today: today)
-        guard next.filter != filter || next.rows.map(\.todo) != rows.map(\.todo) else {
+        // The blocked marks too: completing a dependency elsewhere changes no listed todo,
+        // only whether its waiter shows `[b]`.
+        guard next.filter != filter || next.rows.map(\.todo) != rows.map(\.todo) || next.rows.map(\.isBlocked) != rows.map(\.isBlocked) else {
             asOf = max(asOf, list.asOf)
             return .none
         }
@@ -65,6 +67,10 @@ public struct TodoListViewModel: Sendable, Equatable {
     public mutating func incorporate(_ todo: TodoViewModel) -> Change {
         let existing = index(of: todo.id)
         if let existing, rows[existing].todo.revision >= todo.todo.revision { return .none }
+        // A changed todo comes unmarked: it stays `[b]` while it is open and waits for any,
+        // until the list the View asks for again says whether it still is.
+        var todo = todo
+        if let existing, rows[existing].isBlocked, !todo.isCompleted, !todo.isDeleted, !todo.todo.depends.isEmpty { todo.isBlocked = true }
         let belongs = filter.matches(todo.todo, today: today)
         switch (existing, belongs) {
         case (nil, false):

@@ -62,6 +62,14 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
         self.today = today
     }
 
+    /// The same row, its relative texts read against `today`, its blocked mark kept (a View
+    /// telling due dates against its own day showed a blocked todo `[ ]`).
+    public func reading(on today: LocalDate) -> TodoViewModel {
+        var row = TodoViewModel(todo, today: today)
+        row.isBlocked = isBlocked
+        return row
+    }
+
     public init(from decoder: any Decoder) throws {
         self.init(try Todo(from: decoder))
     }

@@ -73,6 +73,9 @@ struct AppliedContext {
         both.active = own.active || theirs.active
         both.blocked = try one("blocked", own.blocked, theirs.blocked)
         both.blocking = try one("blocking", own.blocking, theirs.blocking)
+        both.dependsOn = own.dependsOn + theirs.dependsOn.filter { !own.dependsOn.contains($0) }
+        both.ready = own.ready || theirs.ready
+        both.hasScheduled = own.hasScheduled || theirs.hasScheduled
         both.scheduledBefore = [own.scheduledBefore, theirs.scheduledBefore].compactMap(\.self).min()
         both.scheduledAfter = [own.scheduledAfter, theirs.scheduledAfter].compactMap(\.self).max()
         // The narrower project: home.garden within home; two apart match nothing.

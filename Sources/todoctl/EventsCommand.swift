@@ -17,7 +17,9 @@ struct EventsCommand: AsyncParsableCommand {
             they are not printed, and stderr names their sequence numbers at once. With a \
             shared store (todod --store), stderr also says when it becomes unreachable and reachable again \
             (with --json, stdout has the responseSharedStore line). The \
-            filter options keep the changes whose todo, after the change, meets them (whatever its state).
+            filter options keep the changes whose todo, after the change, meets them (whatever its state); \
+            +BLOCKED, +BLOCKING, +READY and depends:N are refused, as one todo alone cannot say \
+            whether it meets them.
             """)
 
     @OptionGroup(title: "Filter") var filter: FilterOptions
@@ -28,7 +30,18 @@ struct EventsCommand: AsyncParsableCommand {
     /// Read at each change, so `--overdue` follows the day as it turns.
     private var conditions: TodoFilter { filter.filter(status: .all) }
 
-    func validate() throws { try filter.refuseRefs() }
+    func validate() throws {
+        try filter.refuseRefs()
+        // Decided with every todo at hand (`TodoFilter.readsOtherTodos`): a change carries one
+        // todo, so these were silently not applied and every change was printed.
+        if conditions.readsOtherTodos {
+            throw ValidationError("""
+                events keeps a change by its todo alone, which cannot say whether it is blocked, blocking, ready \
+                or waits for another todo (+BLOCKED, +BLOCKING, +READY, depends:N): leave those out, or follow such a list \
+                live with todoctl watch (todoctl watch +BLOCKED)
+                """)
+        }
+    }
 
     func run() async throws {
         if once { return try await runOnce() }

@@ -112,6 +112,7 @@ struct FilterOptions: ParsableArguments {
             priority: words.priority ?? priority, search: search,
             dueBefore: before, dueAfter: after, dueOn: words.due ?? dueOn?.date, noDue: noDue, waiting: words.waiting,
             project: words.project ?? project, active: words.active,
-            blocked: words.blocked, blocking: words.blocking, scheduledBefore: words.scheduledBefore, scheduledAfter: words.scheduledAfter))
+            blocked: words.blocked, blocking: words.blocking, dependsOn: words.depends, ready: words.ready, hasScheduled: words.hasScheduled,
+            scheduledBefore: words.scheduledBefore, scheduledAfter: words.scheduledAfter))
     }
 }

@@ -109,7 +109,7 @@ struct ListCommand: AsyncParsableCommand {
         // The table's todos in the table's order, subtasks under their parent: sorted apart,
         // --limit 2 --json gave a subtask where the table showed its parent. A parent shown
         // only as context is no listed todo, and stays out as before.
-        if json { return try Terminal.printJSON(outline.entries.filter { !$0.isContext }.map(\.row)) }
+        if json { return try Terminal.printJSON(outline.entries.filter { !$0.isContext }.map { JSONRow(row: $0.row) }) }
         // One write for the whole table: a flush per line cost 10,000 system calls for 10,000 todos.
         let (table, leftOut) = columns.map { TodoTable.fitted(outline, columns: $0, styler: Terminal.styler, width: Terminal.knownWidth) }
             .map { ($0.lines.joined(separator: "\n"), $0.leftOut) }

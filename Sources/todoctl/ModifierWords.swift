@@ -129,7 +129,6 @@ enum ModifierWords {
         case .notModelled(_, "until"): return ": give it a due: date, and delete it when that day has passed" + keep
         case .notModelled: return keep
         case .notInFilter(_, "wait"): return ": list the waiting todos with `todoctl list --waiting`"
-        case .notInFilter(_, "depends"): return ""
         case .notInFilter: return ": `todoctl show N` says how a todo repeats"
         case .attributeModifier(_, "due", _): return ": use --due-before DATE, --due-after DATE or --overdue"
         case .attributeModifier: return ": use the filter options (todoctl list --help)"
@@ -146,5 +145,5 @@ enum ModifierWords {
     /// Help for the words' argument.
     static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, priority:H|M|L (pri:), recur:PERIOD"
     /// The same for a filter, which cannot ask for wait: or recur: yet.
-    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:), scheduled.before:DATE, scheduled.after:DATE; project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
+    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:), scheduled.before:DATE, scheduled.after:DATE, depends:N (the todos waiting for #N); project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
 }

@@ -49,7 +49,7 @@ struct NextCommand: AsyncParsableCommand {
         let list = try Session.run(socketPath: socketPath) { client in try BlockedRows.marked(try client.list(filter), client) }
         let ordered = NextOrder.ordered(list.todos, today: today)
         let rows = Array(ordered.prefix(limit ?? .max))
-        if json { return try Terminal.printJSON(rows) }
+        if json { return try Terminal.printJSON(rows.map(JSONRow.init)) }
         if let context { Terminal.print(Terminal.styled(context.label, .dim)) }
         if rows.isEmpty { return Terminal.print("nothing due within \(NextOrder.soonDays) days, overdue or of high priority") }
         let more = ordered.count - rows.count

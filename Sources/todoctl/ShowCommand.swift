@@ -68,17 +68,19 @@ struct ShowCommand: AsyncParsableCommand {
     static func format(_ date: Date) -> String { LocalMinute(date).description }
 }
 
-/// What `show --json` prints: the detail's members, and `spent`, the seconds worked on it
-/// (`TimeSpent`), when it was ever started.
+/// What `show --json` prints: the detail's members, `spent`, the seconds worked on it
+/// (`TimeSpent`), when it was ever started, and `blocked: true` when it waits for an open
+/// todo, as `list --json` says (`JSONRow`).
 private struct ShownTodo: Encodable {
     let detail: TodoDetailViewModel
     let spent: TimeInterval?
 
-    private enum CodingKeys: String, CodingKey { case spent }
+    private enum CodingKeys: String, CodingKey { case spent, blocked }
 
     func encode(to encoder: any Encoder) throws {
         try detail.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(spent.map { $0.rounded() }, forKey: .spent)
+        if detail.isBlocked { try c.encode(true, forKey: .blocked) }
     }
 }

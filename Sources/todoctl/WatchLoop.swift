@@ -55,8 +55,9 @@ struct WatchLoop {
             // A gap in the sequence means a change was missed: ask for the whole list again.
             if change.sequence > screen.list.asOf + 1 { reload(screen.list.filter) }
             screen.incorporate(change)
-            // Blocked or blocking is decided with every todo at hand: any change may add or take away rows.
-            if screen.needsContext || screen.list.filter.readsOtherTodos { reload(screen.list.filter) }
+            // Blocked or blocking is decided with every todo at hand: any change may add or take
+            // away rows, or block or unblock a listed todo that waits for another (its `[b]`).
+            if screen.needsContext || screen.list.filter.readsOtherTodos || screen.list.rows.waitsForAny { reload(screen.list.filter) }
             // The history pane is as live as the list: its todo changed, so it has a new line.
             if screen.pane == .history, screen.history?.id == change.todo.id { send(.history(change.todo.id)) }
         case .link(.missed):
@@ -167,7 +168,8 @@ struct WatchLoop {
         Task {
             do {
                 switch try await client.request(event) {
-                case .responseTodoViewModels(let list): sink.yield(.list(list))
+                // Marked blocked as `todoctl list` marks them: the screen only shows rows.
+                case .responseTodoViewModels(let list): sink.yield(.list(try await BlockedRows.marked(list, client)))
                 // A todo added here that the filter leaves out would vanish without a word.
                 case .responseTodoViewModel(let change) where command.isAdd && !filter.matches(change.todo.todo):
                     sink.yield(.said("added \(change.todo.numberText), which this view's filter leaves out"))

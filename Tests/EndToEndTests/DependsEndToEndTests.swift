@@ -37,6 +37,52 @@ struct DependsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("list depends:1 finds the todos waiting for #1, +READY the open ones neither blocked, waiting nor scheduled later, +SCHEDULED those with a scheduled day (they were refused)")
+    func dependsReadyScheduledFilters() async throws {
+        let directory = try makeTemporaryDirectory()
+        let env = ["TZ": "UTC"]
+        let daemon = try await DaemonProcess.start(in: directory, environment: env)
+        _ = try await daemon.todoctl("add", "Buy flour", environment: env)
+        _ = try await daemon.todoctl("add", "Bake cake", "depends:1", environment: env)
+        _ = try await daemon.todoctl("add", "Eat cake", "depends:2", "scheduled:today", environment: env)
+        _ = try await daemon.todoctl("add", "Plan party", "scheduled:+3d", environment: env)
+        _ = try await daemon.todoctl("add", "Sweep", "scheduled:today", environment: env)
+        _ = try await daemon.todoctl("add", "Call back", "wait:+2d", environment: env)
+        #expect(try await numbers(daemon, "depends:1", env) == [2])
+        #expect(try await numbers(daemon, "depends:#2", env) == [3])
+        #expect(try await numbers(daemon, "+READY", env) == [1, 5])
+        #expect(try await numbers(daemon, "+SCHEDULED", env) == [3, 4, 5])
+        _ = try await daemon.todoctl("done", "1", environment: env)
+        #expect(try await numbers(daemon, "+READY", env) == [2, 5])
+        // Completed, #1 is still what #2 waits for.
+        let all = try await daemon.todoctl("list", "--all", "depends:1", environment: env)
+        #expect(all.lines.contains { $0.hasPrefix("#2 ") }, "\(all.stdout)\(all.stderr)")
+        let removal = try await daemon.todoctl("list", "depends:-1", environment: env)
+        #expect(removal.status == 64 && removal.stderr.contains("depends:1 finds the todos that wait for #1"), "\(removal.stderr)")
+        try await daemon.stop()
+    }
+
+    @Test("list --json and next --json carry blocked: true on the blocked todos alone, show --json too; the others have no such key")
+    func blockedInJSON() async throws {
+        let directory = try makeTemporaryDirectory()
+        let env = ["TZ": "UTC"]
+        let daemon = try await DaemonProcess.start(in: directory, environment: env)
+        _ = try await daemon.todoctl("add", "Buy flour", "pri:H", environment: env)
+        _ = try await daemon.todoctl("add", "Bake cake", "pri:H", "depends:1", environment: env)
+        func blocked(_ command: String) async throws -> [Int: Bool?] {
+            let run = try await daemon.todoctl(command, "--json", environment: env)
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], "\(run.stdout)\(run.stderr)")
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["number"] as? Int ?? 0, $0["blocked"] as? Bool) })
+        }
+        #expect(try await blocked("list") == [1: nil, 2: true])
+        #expect(try await blocked("next") == [1: nil, 2: true])
+        let shown = try await daemon.todoctl("show", "2", "--json", environment: env).stdout
+        #expect(shown.contains("\"blocked\" : true"), "\(shown)")
+        _ = try await daemon.todoctl("done", "1", environment: env)
+        #expect(try await blocked("list") == [2: nil])
+        try await daemon.stop()
+    }
+
     @Test("edit N depends:M adds, depends:-M takes away, depends: clears; itself, an unknown todo and a cycle are refused saying what to do, and nothing changes")
     func editAndRefusals() async throws {
         let directory = try makeTemporaryDirectory()

@@ -18,4 +18,16 @@ struct EventsFilterTests {
         #expect(events.output == "6 done #2 Buy milk\n8 added #5 Water plants")
         try await daemon.stop()
     }
+
+    @Test("events +BLOCKED, +READY and depends:1 are refused with what to do: one changed todo cannot say whether it meets them, and every change was printed")
+    func eventsRefuseConditionsOnOtherTodos() async throws {
+        let daemon = try await DaemonProcess.start()
+        for word in ["+BLOCKED", "+READY", "depends:1"] {
+            let events = try await daemon.todoctl("events", "--once", word)
+            #expect(events.status == 64, "\(word): \(events.stdout)\(events.stderr)")
+            #expect(events.stderr.contains("cannot say whether it is blocked, blocking, ready or waits for another todo"), "\(word): \(events.stderr)")
+            #expect(events.stderr.contains("todoctl watch +BLOCKED"), "\(events.stderr)")
+        }
+        try await daemon.stop()
+    }
 }

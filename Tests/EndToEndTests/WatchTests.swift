@@ -290,6 +290,30 @@ struct WatchTests {
         try await daemon.stop()
     }
 
+    @Test("watch marks a blocked todo [b] as todoctl list does, also one added blocked elsewhere, and unmarks it when its dependency is done (it showed [ ])")
+    func blockedRowsAreMarked() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "flour")
+        let cake = try await daemon.todoctl("add", "cake", "depends:1")
+        #expect(cake.status == 0, "\(cake.stderr)")
+        _ = try await daemon.todoctl("add", "plain")
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        func line(_ screen: String, _ title: String) -> String { screen.split(separator: "\n").first { $0.contains(title) }.map(String.init) ?? "" }
+        try await tmux.waitUntil("cake [b], flour and plain [ ]") {
+            line($0, "cake").contains("[b]") && line($0, "flour").contains("[ ]") && line($0, "plain").contains("[ ]")
+        }
+        _ = try await daemon.todoctl("add", "bread", "depends:1")
+        try await tmux.waitUntil("bread, added elsewhere waiting for #1, [b]") { line($0, "bread").contains("[b]") }
+        let done = try await daemon.todoctl("done", "1")
+        #expect(done.status == 0, "\(done.stderr)")
+        try await tmux.waitUntil("cake and bread [ ] once #1 is done") {
+            !$0.contains("flour") && line($0, "cake").contains("[ ]") && line($0, "bread").contains("[ ]")
+        }
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("watch +BLOCKED follows other todos' changes: a plain add stays out, a todo given an open dependency comes in, completing the dependency takes its waiters out (a change was judged by its todo alone)")
     func blockedListFollowsOtherTodos() async throws {
         let daemon = try await DaemonProcess.start()
@@ -298,7 +322,7 @@ struct WatchTests {
         #expect(cake.status == 0, "\(cake.stderr)")
         let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
         try await tmux.type("\(binaryDirectory)/todoctl watch +BLOCKED")
-        try await tmux.waitUntil("the blocked #2 alone") { $0.contains("#2") && $0.contains("cake") && !$0.contains("flour") }
+        try await tmux.waitUntil("the blocked #2 alone, marked [b]") { $0.contains("#2 [b]") && $0.contains("cake") && !$0.contains("flour") }
         _ = try await daemon.todoctl("add", "plain")
         _ = try await daemon.todoctl("add", "bread", "depends:1")
         try await tmux.waitUntil("#4, waiting for #1, in; #3 out") { $0.contains("bread") && !$0.contains("plain") }

@@ -72,6 +72,31 @@ struct DependencyTests {
         #expect(todos.filter { dependencies.matches($0, TodoFilter(blocking: true)) }.map(\.number) == [3])
     }
 
+    @Test("depends:N finds the todos waiting for each todo named, whatever its state; +READY is open, not blocked, not waiting and not scheduled after today")
+    func waitingForAndReady() {
+        var todos = Self.todos
+        let today = LocalDate(year: 2026, month: 11, day: 23)!
+        todos[1].completedAt = Self.t0
+        var later = Todo(number: 6, title: "Plan party", createdAt: Self.t0)
+        later.scheduled = today.adding(days: 1)
+        var now = Todo(number: 7, title: "Sweep", createdAt: Self.t0)
+        now.scheduled = today
+        var waiting = Todo(number: 8, title: "Wait", createdAt: Self.t0)
+        waiting.wait = today.adding(days: 3)
+        todos += [later, now, waiting]
+        let dependencies = Dependencies(todos)
+        func listed(_ filter: TodoFilter) -> [Int] {
+            todos.filter { filter.matches($0, today: today) && dependencies.matches($0, filter) }.map(\.number)
+        }
+        #expect(listed(TodoFilter(dependsOn: [2])) == [3])
+        #expect(listed(TodoFilter(dependsOn: [1, 2])) == [3])
+        #expect(listed(TodoFilter(dependsOn: [3])) == [4])
+        #expect(listed(TodoFilter(dependsOn: [99])) == [])
+        #expect(listed(TodoFilter(ready: true)) == [1, 7])
+        #expect(listed(TodoFilter(hasScheduled: true)) == [6, 7])
+        #expect(TodoFilter(ready: true).readsOtherTodos && TodoFilter(dependsOn: [1]).readsOtherTodos && !TodoFilter(hasScheduled: true).readsOtherTodos)
+    }
+
     @Test("dependencies added and taken away on two machines are all kept, as tags are, not a conflict")
     func offlineMerge() {
         let base = Self.todos[3]

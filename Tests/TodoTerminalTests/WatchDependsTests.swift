@@ -23,4 +23,23 @@ struct WatchDependsTests {
         let frame = WatchRenderer(styler: TextStyler(colours: false)).render(screen)
         #expect(frame.first?.contains("blocked scheduled<2026-12-01") == true, "\(frame)")
     }
+
+    @Test("a blocked row shows [b] as todoctl list shows it, also when the answer that marks it lists the same todos as the one before, and [ ] again when the next answer leaves it unmarked")
+    func blockedRowMarked() {
+        let flour = todo(1, "Buy flour")
+        var cake = todo(2, "Bake cake")
+        cake.depends = [flour.id]
+        var screen = WatchScreen(rows: 8, columns: 60)
+        let renderer = WatchRenderer(styler: TextStyler(colours: false))
+        func row(_ title: String) -> String { renderer.render(screen).first { $0.contains(title) } ?? "" }
+        screen.incorporate(list([flour, cake], asOf: 1))
+        #expect(row("Bake cake").contains("[ ]"))
+        var marked = list([flour, cake], asOf: 2)
+        marked.todos = marked.todos.markingBlocked([2])
+        screen.incorporate(marked)
+        #expect(row("Bake cake").contains("#2 [b]"), "\(renderer.render(screen))")
+        #expect(row("Buy flour").contains("#1 [ ]"), "\(renderer.render(screen))")
+        screen.incorporate(list([flour, cake], asOf: 3))
+        #expect(row("Bake cake").contains("#2 [ ]"), "\(renderer.render(screen))")
+    }
 }

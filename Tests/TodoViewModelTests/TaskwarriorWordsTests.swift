@@ -174,7 +174,7 @@ struct TaskwarriorWordsTests {
         ("x +OVERDUE", TaskwarriorWords.Use.add, "+OVERDUE: OVERDUE is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, a name that is not one of Taskwarrior's virtual tags"),
         ("-COMPLETED", .edit, "-COMPLETED: COMPLETED is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, a name that is not one of Taskwarrior's virtual tags"),
         ("-OVERDUE", .filter, "-OVERDUE: a filter cannot leave out a virtual tag yet; ask for what you want instead (+PENDING, --due-before DATE, --due-after DATE, --no-due)"),
-        ("+READY", .filter, "+READY: todod cannot filter by the virtual tag READY yet; it takes \(TaskwarriorWords.virtualTagsTaken)"),
+        ("+TAGGED", .filter, "+TAGGED: todod cannot filter by the virtual tag TAGGED yet; it takes \(TaskwarriorWords.virtualTagsTaken)"),
         ("+BLOCKED -BLOCKED", .filter, "-BLOCKED: the filter already asks for state blocked, and a todo has one state: give one"),
         ("+PENDING +COMPLETED", .filter, "+COMPLETED: the filter already asks for state open, and a todo has one state: give one"),
     ])
@@ -268,13 +268,20 @@ struct TaskwarriorWordsTests {
         #expect(try parse("depends:", .edit).clearDepends)
     }
 
+    @Test("a filter's depends:12 asks for the todos waiting for #12; +READY for the open, actionable ones; +SCHEDULED for those with a scheduled day")
+    func dependsReadyScheduledInFilter() throws {
+        let words = try parse("depends:12,#3 +READY +SCHEDULED", .filter)
+        #expect(words.depends == [12, 3])
+        #expect(words.ready && words.hasScheduled && words.status == .open)
+    }
+
     @Test("depends: refuses what is not a todo number, a removal in an add, an empty one in an add, and a filter's (which asks +BLOCKED)", arguments: [
         ("x depends:bread", TaskwarriorWords.Use.add, "depends:bread: \"bread\" is not understood as todo numbers; depends: takes \(TaskwarriorWords.acceptedDepends)"),
         ("x depends:0", .add, "depends:0: \"0\" is not understood as todo numbers; depends: takes \(TaskwarriorWords.acceptedDepends)"),
         ("x depends:3,", .add, "depends:3,: \"3,\" is not understood as todo numbers; depends: takes \(TaskwarriorWords.acceptedDepends)"),
         ("x depends:-3", .add, "depends:-3: a new todo waits for nothing yet, so there is none to take away (-3)"),
         ("x depends:", .add, "depends: needs a value after the colon (depends:)"),
-        ("depends:3", .filter, "depends:3: a filter cannot ask for given dependencies yet; ask for +BLOCKED (waiting for an open todo) or +BLOCKING (an open todo waits for it)"),
+        ("depends:-3", .filter, "depends:-3: a filter takes todo numbers: depends:3 finds the todos that wait for #3 (and -BLOCKED leaves out those waiting for an open todo)"),
     ])
     func dependsRefusals(line: String, use: TaskwarriorWords.Use, message: String) {
         #expect(refusal(line, use) == message)

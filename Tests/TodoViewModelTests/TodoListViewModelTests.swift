@@ -283,4 +283,27 @@ struct TodoListViewModelTests {
         #expect(list.incorporate(TodoChange(kind: .completed, todo: TodoViewModel(done), sequence: 13)) == .delete(at: 0))
         #expect(list.rows.isEmpty)
     }
+
+    @Test("a list answer that only blocks or unblocks a row reloads; a changed todo keeps its [b] while it still waits, until the next answer says")
+    func blockedMarksFollowTheAnswers() {
+        var cake = Todo(number: 2, title: "cake", createdAt: at(2), revision: 1)
+        cake.depends = [ListWorld.a.id]
+        var list = TodoListViewModel(filter: TodoFilter(status: .open), rows: [TodoViewModel(ListWorld.a), TodoViewModel(cake)], asOf: 10, today: today)
+        let blocked = TodoViewModelList(filter: TodoFilter(status: .open), todos: list.rows.markingBlocked([2]), asOf: 11)
+        #expect(list.incorporate(blocked) == .reload)
+        #expect(list.rows.map(\.doneBox) == ["[ ]", "[b]"])
+        let renamed = ListWorld.written(cake) { $0.title = "cake for two" }
+        #expect(list.incorporate(TodoChange(kind: .updated, todo: TodoViewModel(renamed), sequence: 12)) == .update(at: 1))
+        #expect(list.rows[1].doneBox == "[b]")
+        let freed = ListWorld.written(renamed) { $0.depends = [] }
+        _ = list.incorporate(TodoChange(kind: .updated, todo: TodoViewModel(freed), sequence: 13))
+        #expect(list.rows[1].doneBox == "[ ]")
+        let waitsAgain = ListWorld.written(freed) { $0.depends = [ListWorld.a.id] }
+        _ = list.incorporate(TodoViewModelList(filter: TodoFilter(status: .open), todos: [TodoViewModel(ListWorld.a), TodoViewModel(waitsAgain)].markingBlocked([2]), asOf: 14))
+        #expect(list.rows[1].doneBox == "[b]")
+        // #1 completed elsewhere: the same listed todos, one no longer blocked.
+        let unblocked = TodoViewModelList(filter: TodoFilter(status: .open), todos: [TodoViewModel(ListWorld.a), TodoViewModel(waitsAgain)], asOf: 15)
+        #expect(list.incorporate(unblocked) == .reload)
+        #expect(list.rows[1].doneBox == "[ ]")
+    }
 }
