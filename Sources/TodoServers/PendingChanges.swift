@@ -255,15 +255,8 @@ extension PendingChanges {
         private mutating func remake(_ after: Todo, before: Todo, as entry: JournalEntry) throws {
             var purged = before
             purged.deletedAt = before.deletedAt ?? transaction.now
-            guard var todo = OfflineRebase.rebase(before: before, after: after, onto: purged).todo else { return }
-            if try !transaction.todos(.number(todo.number)).isEmpty {
-                let number = transaction.nextNumber()
-                renumbered.append((todo.number, number))
-                numbers[todo.number] = number
-                todo.number = number
-            } else {
-                transaction.useNumber(todo.number)
-            }
+            guard let merged = OfflineRebase.rebase(before: before, after: after, onto: purged).todo else { return }
+            let todo = numbered(merged, renumber: try !transaction.todos(.number(merged.number)).isEmpty)
             remade.append(todo)
             try write(try parentChecked(todo, as: entry), before: nil, as: entry)
         }
@@ -295,17 +288,24 @@ extension PendingChanges {
                 sameAs[todo.id] = twin.id
                 return
             }
-            let taken = try !transaction.todos(.number(todo.number)).isEmpty
-            if renumbering || taken {
-                renumbering = true
-                let number = transaction.nextNumber()
-                renumbered.append((todo.number, number))
-                numbers[todo.number] = number
-                todo.number = number
-            } else {
-                transaction.useNumber(todo.number)
-            }
+            if try !transaction.todos(.number(todo.number)).isEmpty { renumbering = true }
+            todo = numbered(todo, renumber: renumbering)
             try write(try parentChecked(todo, as: entry), before: nil, as: entry)
+        }
+
+        /// `todo` with its own number, marked used; or, with `renumber`, with the next number
+        /// neither side gave, which later changes naming the old one follow (`#3 is now #5`).
+        private mutating func numbered(_ todo: Todo, renumber: Bool) -> Todo {
+            var todo = todo
+            guard renumber else {
+                transaction.useNumber(todo.number)
+                return todo
+            }
+            let number = transaction.nextNumber()
+            renumbered.append((todo.number, number))
+            numbers[todo.number] = number
+            todo.number = number
+            return todo
         }
 
         /// The live next occurrence of `previous` the store already holds, if any.
