@@ -129,7 +129,7 @@ struct PendingChanges {
                 taken += try TodoStore.apply(theirs, in: db).entries
             }
             var rebase = try Rebase(db: db, now: now, base: mark.base, after: max(UInt64(try Counters.load(db).change), local),
-                                    completedInStep: Rebase.completions(in: pending))
+                                    pending: pending)
             for entry in pending where entry.seq > through { try rebase.take(entry) }
             let shared = try rebase.finish()
             try write.commit(SharedChanges(entries: shared, number: rebase.transaction.counters.number,
@@ -179,16 +179,19 @@ extension PendingChanges {
 
         /// The higher of the store's last change and the pending ones'.
         private let after: UInt64
-        /// The todos each step completed (a parent with its subtasks: the parent's change comes first).
+        /// The todos each step completed (a parent with its subtasks: the parent's change comes
+        /// first), and reopened (an undone completion deletes the next occurrence first).
         private let completedInStep: [UInt64: Set<UUID>]
+        private let reopenedInStep: [UInt64: Set<UUID>]
 
         /// The first change made again is numbered two after `after`: no client sees a number
         /// twice, and the gap tells every View to read its list again. With none made again,
         /// `finish` leaves the gap all the same.
-        init(db: Database, now: Date, base: UInt64, after: UInt64, completedInStep: [UInt64: Set<UUID>] = [:]) throws {
+        init(db: Database, now: Date, base: UInt64, after: UInt64, pending: [JournalEntry]) throws {
             self.base = base
             self.after = after
-            self.completedInStep = completedInStep
+            completedInStep = Self.steps(of: pending) { $0.after.isCompleted && $0.before?.isCompleted == false }
+            reopenedInStep = Self.steps(of: pending) { !$0.after.isCompleted && $0.before?.isCompleted == true }
             transaction = try TodoTransaction(db: db, now: now)
         }
 
@@ -201,6 +204,7 @@ extension PendingChanges {
                 return
             }
             guard let current else { return try remake(after, before: before, as: entry) }
+            if try keepsTouchedOccurrence(before: before, after: after, current: current, as: entry) { return }
             var was = before
             was.id = current.id
             let outcome = OfflineRebase.rebase(before: was, after: after, onto: current)
@@ -214,11 +218,34 @@ extension PendingChanges {
             try write(todo, before: current, as: entry)
         }
 
-        /// The todos each step of `pending` completed.
-        static func completions(in pending: [JournalEntry]) -> [UInt64: Set<UUID>] {
+        /// The todos each step of `pending` changed as `changes` says.
+        private static func steps(of pending: [JournalEntry], where changes: (JournalEntry) -> Bool) -> [UInt64: Set<UUID>] {
             pending.reduce(into: [:]) { steps, entry in
-                if entry.after.isCompleted, entry.before?.isCompleted != true { steps[entry.step, default: []].insert(entry.after.id) }
+                if changes(entry) { steps[entry.step, default: []].insert(entry.after.id) }
             }
+        }
+
+        /// A next occurrence deleted here with the reopening (or the undone completion) of the
+        /// one it repeats: on one machine it goes only while untouched. Touched elsewhere
+        /// meanwhile (edited, completed), it stays, and the reopened one stops repeating: a
+        /// series keeps one open occurrence (outside probe P7-18: both stayed open and
+        /// repeating, or the edited occurrence was deleted). True when it is kept so.
+        private mutating func keepsTouchedOccurrence(before: Todo, after: Todo, current: Todo, as entry: JournalEntry) throws -> Bool {
+            guard after.isDeleted, !before.isDeleted, !current.isDeleted, let previous = current.previous,
+                  let repeated = try transaction.todos(.number(previous)).first, repeated.recurrence != nil, !repeated.isDeleted,
+                  !repeated.isCompleted || reopenedInStep[entry.step]?.contains(repeated.id) == true,
+                  try !current.isUntouchedOccurrence(hasSubtasks: hasLiveSubtasks(current.number)) else { return false }
+            var stopped = repeated
+            stopped.recurrence = nil
+            stopped.revision = repeated.revision + 1
+            stopped.updatedAt = max(entry.at, repeated.updatedAt)
+            try write(stopped, before: repeated, as: entry)
+            return true
+        }
+
+        /// Whether the todo numbered `number` has subtasks, live ones.
+        private func hasLiveSubtasks(_ number: Int) throws -> Bool {
+            try Int.fetchOne(transaction.db, sql: "SELECT count(*) FROM todo WHERE parent = ? AND deletedAt IS NULL", arguments: [number]) ?? 0 > 0
         }
 
         /// The rules one machine keeps that read other todos, checked again on the merged
@@ -269,8 +296,7 @@ extension PendingChanges {
             guard let number = todo.parent, !todo.isDeleted else { return todo }
             let parent = try transaction.todos(.number(number)).first
             // Subtasks are one level deep: one given subtasks elsewhere meanwhile stays a parent (outside probe P7-14).
-            let hasSubtasks = try Int.fetchOne(transaction.db, sql: "SELECT count(*) FROM todo WHERE parent = ? AND deletedAt IS NULL",
-                                               arguments: [todo.number]) ?? 0 > 0
+            let hasSubtasks = try hasLiveSubtasks(todo.number)
             if let parent, !parent.isDeleted, parent.parent == nil, !hasSubtasks, todo.isCompleted || !parent.isCompleted { return todo }
             var alone = todo
             alone.parent = nil

@@ -587,3 +587,60 @@ extension OfflineSharingTests {
         try await server.stop()
     }
 }
+
+extension OfflineSharingTests {
+    /// A repeating todo completed through the store (its next occurrence made), then the
+    /// second daemon, alone with the store away, takes the completion back with `reopen` or
+    /// `undo`; the first touches the next occurrence meanwhile with `edits`; the second is
+    /// started again once the store is back, and shares.
+    private func seriesMerge(offline: [String], online: [[String]]) async throws -> (PostgresServer, DaemonProcess, DaemonProcess) {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for arguments in [["add", "water the plants", "--due", "2026-12-01", "--every", "weekly"], ["done", "1"]] {
+            let done = try await first.todoctl(arguments)
+            #expect(done.status == 0, "\(done.stderr)")
+        }
+        try await awaitSequence(3, on: second)
+        try await server.stopServer()
+        let away = try await second.todoctl(offline)
+        #expect(away.status == 0 && away.stderr.contains("saved on this machine"), "\(away.stderr)")
+        _ = try await second.stop()
+        try await server.startServer()
+        try await first.awaitLog(containing: "reachable again")
+        for arguments in online {
+            let done = try await first.todoctl(arguments)
+            #expect(done.status == 0, "\(done.stderr)")
+        }
+        let again = try await DaemonProcess.start(in: second.directory, arguments: ["--store", server.uri])
+        try await again.awaitLog(containing: "are shared")
+        try await awaitAlike([first, again], on: server)
+        return (server, first, again)
+    }
+
+    @Test("P7-18: a series keeps one open occurrence through a merge: reopened here while the next occurrence was edited there, the edited one stays and the reopened one stops repeating; undone here while the next was completed there, the same")
+    func seriesKeepOneOpenOccurrence() async throws {
+        let (server, first, again) = try await seriesMerge(offline: ["reopen", "1"], online: [["edit", "2", "--notes", "work done on the next one"]])
+        for daemon in [first, again] {
+            let one = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
+            #expect((one["completedAt"] == nil || one["completedAt"] is NSNull) && (one["recurrence"] == nil || one["recurrence"] is NSNull), "\(one)")
+            let two = try jsonObject(try await daemon.todoctl("show", "2", "--json").stdout)
+            #expect((two["deletedAt"] == nil || two["deletedAt"] is NSNull) && two["notes"] as? String == "work done on the next one", "\(two)")
+            #expect(two["recurrence"] != nil && !(two["recurrence"] is NSNull), "\(two)")
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        }
+        for daemon in [first, again] { try await daemon.stop() }
+        try await server.stop()
+
+        let (server2, first2, again2) = try await seriesMerge(offline: ["undo"], online: [["done", "2"]])
+        for daemon in [first2, again2] {
+            let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
+            let repeating = listed.filter { !($0["recurrence"] == nil || $0["recurrence"] is NSNull) }.compactMap { $0["number"] as? Int }
+            #expect(repeating == [3], "one open occurrence repeats, the newest: \(listed)")
+            #expect(Set(listed.compactMap { $0["number"] as? Int }) == [1, 3], "\(listed)")
+        }
+        for daemon in [first2, again2] { try await daemon.stop() }
+        try await server2.stop()
+    }
+}
