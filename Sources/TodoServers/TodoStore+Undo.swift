@@ -161,7 +161,9 @@ extension TodoStore {
         }
         writes = try keepingTouchedOccurrences(writes, undoing: undone, in: db)
         writes = try endingOlderOccurrences(writes, at: transaction.now, in: db)
-        if let refusal = try parentRefusal(of: writes, in: transaction) { return .failed(mutation, refusal) }
+        if let refusal = try parentRefusal(of: writes, in: transaction) ?? dependencyRefusal(of: writes, in: transaction) {
+            return .failed(mutation, refusal)
+        }
         let changing = try withSubtasks(writes, at: transaction.now, in: db)
         // One that changes nothing is journaled still (`JournalUndo.unchanged`): the walk steps past it.
         let recorded = changing.isEmpty ? JournalUndo.unchanged(undoing: undone, current: current, at: transaction.now) : changing
@@ -244,6 +246,25 @@ extension TodoStore {
                     return .invalid(field: field, reason: "cannot undo: it would make #\(write.after.number) a subtask of #\(number), but \(reason)")
                 }
                 return error
+            }
+        }
+        return nil
+    }
+
+    /// A dependency put back must not close a cycle, as an edit's may not (`DependencyRule`):
+    /// undoing `depends:-7` after #7 came to wait for #6 made both wait for ever (outside
+    /// probe P7-7). `--force` does not lift this either.
+    private static func dependencyRefusal(of writes: [JournalUndo.Write], in transaction: TodoTransaction) throws -> TodoModelError? {
+        let undone = Dictionary(writes.map { ($0.after.id, $0.after) }) { $1 }
+        let lookUp = { (id: UUID) throws -> Todo? in try undone[id] ?? transaction.todos(.id(id)).first }
+        for write in writes {
+            for id in write.after.depends where !write.before.depends.contains(id) {
+                guard let other = try lookUp(id), let path = try DependencyRule.path(from: other, to: write.after.id, byID: lookUp) else { continue }
+                let round = ([write.after.number] + path.map(\.number) + [write.after.number]).map { "#\($0)" }.joined(separator: " → ")
+                return .invalid(field: "depends", reason: """
+                    cannot undo: it would make #\(write.after.number) wait for #\(other.number) again, which waits for it now (\(round)): \
+                    take one dependency away first (todoctl edit \(path.last?.number ?? other.number) depends:-\(write.after.number)), then undo
+                    """)
             }
         }
         return nil

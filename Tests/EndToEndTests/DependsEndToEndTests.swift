@@ -111,6 +111,24 @@ struct DependsEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("undo that would put back a dependency closing a cycle is refused, also with --force, saying which to take away; nothing changes (outside probe P7-7)")
+    func undoRefusesACycle() async throws {
+        let daemon = try await DaemonProcess.start()
+        for arguments in [["add", "Ca"], ["add", "Cb"], ["edit", "1", "depends:2"], ["edit", "1", "depends:-2"], ["edit", "2", "depends:1"]] {
+            let done = try await daemon.todoctl(arguments)
+            #expect(done.status == 0, "\(done.stderr)")
+        }
+        for arguments in [["undo", "4"], ["undo", "4", "--force"]] {
+            let refused = try await daemon.todoctl(arguments)
+            #expect(refused.status != 0, "\(refused.stdout)")
+            #expect(refused.stderr.contains("cannot undo: it would make #1 wait for #2 again, which waits for it now (#1 → #2 → #1)")
+                    && refused.stderr.contains("todoctl edit 2 depends:-1"), "\(refused.stderr)")
+        }
+        let one = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
+        #expect((one["depends"] as? [Any] ?? []).isEmpty, "\(one)")
+        try await daemon.stop()
+    }
+
     @Test("a dependency and a scheduled day made through one daemon sharing PostgreSQL are in the store's todo JSON, and the other daemon finds the todo +BLOCKED, shows both, and unblocks it when the dependency is done there")
     func sharedStore() async throws {
         let server = try await PostgresServer.start()
