@@ -175,6 +175,10 @@ public enum TodoValidation {
         (valid.tags, valid.project) = projectFromTags(try tags(imported.tags), project: imported.project)
         if let project = valid.project { valid.project = try self.project(project) }
         try foreign(imported.foreign)
+        // Refused as `depends:` naming itself is (outside probe P7-8: imported, it was blocked for good).
+        if imported.depends?.contains(imported.id) == true {
+            throw .validation("depends", "it waits for itself (its depends holds its own id): remove that id in the source first")
+        }
         if let annotations = imported.annotations {
             guard annotations.count <= Annotation.maximumCount else {
                 throw .validation("annotations", "\(annotations.count) annotations; a todo holds at most \(Annotation.maximumCount): remove some in the source first")
@@ -200,6 +204,29 @@ public enum TodoValidation {
         }
     }
 
+    /// The position (from 0) of the first of `todos` that waits for itself through the
+    /// others' dependencies: a cycle blocks every todo on it for good, and `depends:` refuses
+    /// one (outside probe P7-8: an import took it). Nil when there is none.
+    public static func dependencyCycle(in todos: [ImportedTodo]) -> Int? {
+        let byID = Dictionary(todos.map { ($0.id, $0) }) { first, _ in first }
+        for (index, todo) in todos.enumerated() where !(todo.depends ?? []).isEmpty {
+            var seen: Set<UUID> = []
+            var waiting = todo.depends ?? []
+            while let id = waiting.popLast() {
+                if id == todo.id { return index }
+                guard seen.insert(id).inserted, let next = byID[id] else { continue }
+                waiting += next.depends ?? []
+            }
+        }
+        return nil
+    }
+
+    /// What to say of the todo at `index` that `dependencyCycle` found.
+    public static func cycleRefusal(at index: Int, in todos: [ImportedTodo]) -> String {
+        "todo \(index + 1) (\(todos[index].id.uuidString.lowercased())) waits for itself through the others' dependencies: a cycle "
+            + "would block every todo on it for good; take one dependency away in the source first"
+    }
+
     /// Imported todos, each validated; the error names the first bad one by its position
     /// (from 1) and id, so that the person can find it in the file.
     public static func validated(_ todos: [ImportedTodo]) throws(TodoError) -> [ImportedTodo] {
@@ -212,6 +239,7 @@ public enum TodoValidation {
                 throw TodoError(.validation, "todo \(index + 1) (\(todo.id.uuidString.lowercased())): \(error.message)", field: error.field)
             }
         }
+        if let index = dependencyCycle(in: valid) { throw TodoError(.validation, cycleRefusal(at: index, in: valid), field: "depends") }
         return valid
     }
 

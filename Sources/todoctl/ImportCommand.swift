@@ -189,6 +189,8 @@ struct ImportCommand: AsyncParsableCommand {
                 firstWithID[todo.id] = index
             }
         }
+        // Across the whole file: the daemon sees one batch at a time.
+        if let index = TodoValidation.dependencyCycle(in: todos) { problems.append("\(name): \(TodoValidation.cycleRefusal(at: index, in: todos))") }
         guard problems.isEmpty else {
             problems.forEach(Terminal.error)
             Terminal.error("\(problems.count) of \(todos.count) todos are not valid: nothing was imported; fix them and run the import again")

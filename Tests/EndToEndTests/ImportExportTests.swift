@@ -154,6 +154,29 @@ struct ImportExportTests {
         try await daemon.stop()
     }
 
+    @Test("A task that depends on itself, or two that wait for each other, are refused saying what to take away, and nothing is imported (outside probe P7-8)")
+    func dependencyCyclesRefused() async throws {
+        let daemon = try await DaemonProcess.start()
+        let selfish = """
+            [{"uuid":"504a33a9-5410-4636-928d-5ed88ba3419d","description":"fine","entry":"20261123T113416Z"},
+             {"uuid":"1a687bbc-4770-4b11-b3d8-5e5b65b47886","description":"me first","entry":"20261123T113416Z","depends":["1a687bbc-4770-4b11-b3d8-5e5b65b47886"]}]
+            """
+        let refused = try await daemon.todoctl("import", "--from", "taskwarrior", input: selfish)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("todo 2 (me first): depends: it waits for itself (its depends holds its own id)"), "\(refused.stderr)")
+        let round = """
+            [{"uuid":"504a33a9-5410-4636-928d-5ed88ba3419d","description":"U1","entry":"20261123T113416Z","depends":["1a687bbc-4770-4b11-b3d8-5e5b65b47886"]},
+             {"uuid":"1a687bbc-4770-4b11-b3d8-5e5b65b47886","description":"U2","entry":"20261123T113416Z","depends":"504a33a9-5410-4636-928d-5ed88ba3419d"}]
+            """
+        let cycle = try await daemon.todoctl("import", "--from", "taskwarrior", input: round)
+        #expect(cycle.status == 65)
+        #expect(cycle.stderr.contains("todo 1 (504a33a9-5410-4636-928d-5ed88ba3419d) waits for itself through the others' dependencies"), "\(cycle.stderr)")
+        #expect(cycle.stderr.contains("nothing was imported"), "\(cycle.stderr)")
+        let listed = try await daemon.todoctl("list")
+        #expect(listed.stdout == "no open todos\n")
+        try await daemon.stop()
+    }
+
     @Test("Two records with one id in a file are refused, naming both, instead of the second replacing the first")
     func duplicateIDs() async throws {
         let daemon = try await DaemonProcess.start()
