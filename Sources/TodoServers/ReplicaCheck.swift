@@ -41,7 +41,12 @@ enum ReplicaCheck {
         } catch let error as TodoStoreError {
             // The file may say whose replica it is: that is the likelier mistake.
             guard let mark = try store.replicaOf(), mark != shared.status.store else { throw error }
-            throw TodoStoreError("\(error.message) (this database is the replica of the shared store \(mark): for it, start todod with --store \(mark))")
+            // Said first, without the rescue of a restored store, which does not apply (outside probe 9, F4).
+            throw TodoStoreError("""
+                the database \(store.path) is the replica of the shared store \(mark), not of \(shared.status.store), so nothing was \
+                changed: for it, start todod with --store \(mark); for \(shared.status.store), give todod a new --database file, filled \
+                from that store
+                """)
         }
     }
 
@@ -64,18 +69,27 @@ enum ReplicaCheck {
     /// that number (`changes.base`); nil when they are the same, or cannot be compared (two
     /// purges, or a change whose entry a later purge took).
     private static func differs(_ store: TodoStore, from changes: SharedChanges, replica: UInt64) throws -> String? {
-        guard replica > 0, let theirs = changes.base, theirs.seq == replica else { return nil }
+        guard replica > 0 else { return nil }
         // The replica's last change has no entry when it is a purge.
         let ours = try store.changes(after: replica - 1, limit: 1).first.flatMap { $0.seq == replica ? $0 : nil }
         let there: String
-        switch (theirs.change, ours) {
-        case (.purge, nil):
+        switch (changes.base.flatMap { $0.seq == replica ? $0.change : nil }, ours) {
+        case (nil, nil):
             return nil
-        case let (.entry(id, revision, _, _), ours?) where ours.after.id == id && ours.after.revision == revision:
+        case let (nil, ours?):
+            // The store holds no change of that number: its purge took the entry since (nothing to
+            // compare), or it never had it (lost, the number left unused by a rebase after the
+            // store went back) while this replica holds one: it took the store's later changes
+            // on top of its own (outside probe 9, F1).
+            if Self.purged(ours.after.number, in: changes) { return nil }
+            there = "no change"
+        case (.purge?, nil):
             return nil
-        case let (.entry(_, revision, number, title), _):
+        case let (.entry(id, revision, _, _)?, ours?) where ours.after.id == id && ours.after.revision == revision:
+            return nil
+        case let (.entry(_, revision, number, title)?, _):
             there = describe(number: number, title: title, revision: revision)
-        case (.purge, _):
+        case (.purge?, _):
             there = "a purge"
         }
         let here = ours.map { describe(number: $0.after.number, title: $0.after.title, revision: $0.after.revision) } ?? "a purge"
@@ -85,6 +99,11 @@ enum ReplicaCheck {
             last commits, and was written since (or this database was used alone, or is another store's), so this database's \
             changes the store lost, up to \(replica), are only here, and this daemon writes nothing more: \(keepingThem)
             """
+    }
+
+    /// Whether the store purged the todo numbered `number` after the changes were begun from.
+    static func purged(_ number: Int, in changes: SharedChanges) -> Bool {
+        changes.purges.contains { $0.numbers.contains(number) }
     }
 
     /// A change's todo, told apart from another of the same number.
@@ -132,21 +151,28 @@ extension ReplicaCheck {
     /// database's part (PostgreSQL restored from an older backup, then maybe written past).
     /// Histories agree up to a point and differ after it, so a binary search over the store's
     /// change at each number finds it in a few reads. 0 for a database that was never the
-    /// store's replica (used alone, joining it): none of its changes is the store's.
+    /// store's replica (used alone, joining it, its first change not the store's).
     static func commonBase(_ store: TodoStore, of shared: any SharedStore, replica: UInt64, storeLast: UInt64) throws -> UInt64 {
-        guard try store.replicaOf() == shared.status.store else { return 0 }
         // Not `differs`, which passes over what it cannot compare: a change the store's purge took
         // away, that the replica still holds, is where they part (outside the search, "four" was lost).
         func agrees(_ seq: UInt64) throws -> Bool {
             guard seq > 0 else { return true }
-            let theirs = try shared.changes(after: seq).base.flatMap { $0.seq == seq ? $0.change : nil }
+            let page = try shared.changes(after: seq)
+            let theirs = page.base.flatMap { $0.seq == seq ? $0.change : nil }
             let ours = try store.changes(after: seq - 1, limit: 1).first.flatMap { $0.seq == seq ? $0 : nil }
             switch (theirs, ours) {
             case (nil, nil), (.purge?, nil): return true
+            // The store's purge took that entry since: it held it.
+            case let (nil, ours?) where purged(ours.after.number, in: page): return true
             case let (.entry(id, revision, _, _)?, ours?): return ours.after.id == id && ours.after.revision == revision
             default: return false
             }
         }
+        // A database used alone shares no change with the store, but one that left it with
+        // --leave-store shares its history up to then: without it, its changes already shared were
+        // made again from the start, and an edit the store had since became a bogus conflict (F3).
+        // Its first change tells them apart.
+        guard try store.replicaOf() == shared.status.store || agrees(1) else { return 0 }
         var (low, high) = (UInt64(0), min(replica, storeLast))
         if try agrees(high) { return high }
         // agrees(low), and not agrees(high).

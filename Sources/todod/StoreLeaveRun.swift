@@ -29,8 +29,8 @@ enum StoreLeaveRun {
                 }
                 try store.leaveSharedStore()
                 print("""
-                    \(database) is no longer the replica of \(shared): todod uses it alone from now on, and once it changes \
-                    alone that store refuses it (its history its own); a replica again is a new --database file, filled from the store
+                    \(database) is no longer the replica of \(shared): todod uses it alone from now on; started with --store \
+                    again, it joins that store, what it changed alone shared then (renumbered where the store gave the numbers)
                     """)
                 if unshared > 0 {
                     print("\(unshared) change\(unshared == 1 ? "" : "s") made here while the store was away, never shared, \(unshared == 1 ? "stays" : "stay") in this database only")

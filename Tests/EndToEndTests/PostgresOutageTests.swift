@@ -133,7 +133,7 @@ struct PostgresOutageTests {
         _ = try await server.psql("CREATE DATABASE elsewhere")
         let reachable = try await run("todod", ["--socket", replica.socketPath, "--database", replica.databasePath, "--store", other])
         #expect(reachable.status == 1)
-        #expect(reachable.stderr.contains("this database is the replica of the shared store \(server.uri): for it, start todod with --store \(server.uri)"),
+        #expect(reachable.stderr.contains("is the replica of the shared store \(server.uri), not of \(other), so nothing was changed: for it, start todod with --store \(server.uri)"),
                 "\(reachable.stderr)")
         try await server.stop()
     }
@@ -187,6 +187,44 @@ struct PostgresOutageTests {
         #expect(try await titles(again) == ["one", "two", "three", "four", "five", "six"])
         try await again.stop()
         try await second.stop()
+        try await server.stop()
+    }
+
+    @Test("a replica started again after another sent its lost changes back, and a newcomer wrote past the restored point, sends back only what the store lacks: all three alike, each todo once (outside probe 9, F1: it took the store's changes on top of its own)")
+    func secondReplicaAfterAHealedStore() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for (daemon, title) in [(first, "a"), (second, "b")] {
+            let added = try await daemon.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let backup = try await server.dump()
+        for (daemon, title) in [(first, "X1"), (second, "X2")] {
+            let added = try await daemon.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        try await awaitSequence(4, on: first)
+        try await awaitSequence(4, on: second)
+        try await first.stop()
+        try await second.stop()
+        try await server.restore(backup)
+        let newcomer = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let y = try await newcomer.todoctl("add", "Y")
+        #expect(y.status == 0, "\(y.stderr)")
+        let healed = try await DaemonProcess.start(in: first.directory, arguments: ["--store", server.uri])
+        #expect(healed.log.contains("does not hold this replica's last changes"), "\(healed.log.suffix(1500))")
+        // The second's last number is one the healing left unused in the store.
+        let again = try await DaemonProcess.start(in: second.directory, arguments: ["--store", server.uri])
+        try await awaitAlike([newcomer, healed, again], on: server)
+        let expected = try await titles(newcomer)
+        #expect(expected.sorted() == ["X1", "X2", "Y", "a", "b"], "\(expected)")
+        for daemon in [healed, again] {
+            #expect(try await titles(daemon) == expected, "\(daemon.log.suffix(1500))")
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        }
+        for daemon in [newcomer, healed, again] { try await daemon.stop() }
         try await server.stop()
     }
 
