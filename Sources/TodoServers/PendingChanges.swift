@@ -88,10 +88,11 @@ struct PendingChanges {
     /// Marks every change after `base` pending, as if made while the store was away: the
     /// store does not hold them (restored from an older backup), or the database joins it.
     /// An older mark's base goes down to `base`. Returns how many changes are pending now;
-    /// nil when a purge here follows `base`: the todos it removed cannot be made again.
+    /// nil when a purge here follows `base` > 0: the store may still hold todos it removed
+    /// here, which cannot be made again. From 0 (joining) nothing of the store is here to miss.
     func markLost(after base: UInt64) throws -> Int? {
         try store.pool.write { db in
-            guard try PurgeMark.newest(in: db) <= base else { return nil }
+            guard try base == 0 || PurgeMark.newest(in: db) <= base else { return nil }
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM journal WHERE seq > ?", arguments: [Int64(base)]) ?? 0
             if let mark = try Self.mark(in: db) {
                 if mark.base > base { try db.execute(sql: "UPDATE pending SET base = ?", arguments: [Int64(base)]) }

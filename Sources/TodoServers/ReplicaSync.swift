@@ -74,6 +74,16 @@ public final class ReplicaSync: Sendable {
     /// Throws `TodoStoreError` when the database is no replica of it.
     static func catchUpAtStart(_ store: TodoStore, from shared: any SharedStore, logger: Logger) throws -> Bool {
         do {
+            // A database used alone (no mark, changes of its own) joins: it is never taken for a replica in
+            // step by a comparison that cannot tell, its last change a purge or a number the store left unused (F5).
+            if try store.replicaOf() == nil, case let replica = try store.counters().change, replica > 0,
+               try markLost(store, of: shared, replica: replica, storeLast: shared.changes(after: replica).change, logger: logger) == nil {
+                throw TodoStoreError("""
+                    the database \(store.path) left the shared store \(shared.status.store) and purged todos since, which cannot be \
+                    made again there, so nothing was changed: to share what it holds, start a todod on it without --store, save its \
+                    todos (todoctl export --to json > FILE) and import them into a replica of the store (todoctl import --from json FILE)
+                    """)
+            }
             var page: SharedChanges
             do {
                 page = try shareAndRead(store, through: shared, logger: logger)
