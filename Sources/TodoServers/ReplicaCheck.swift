@@ -153,20 +153,9 @@ extension ReplicaCheck {
     /// change at each number finds it in a few reads. 0 for a database that was never the
     /// store's replica (used alone, joining it, its first change not the store's).
     static func commonBase(_ store: TodoStore, of shared: any SharedStore, replica: UInt64, storeLast: UInt64) throws -> UInt64 {
-        // Not `differs`, which passes over what it cannot compare: a change the store's purge took
-        // away, that the replica still holds, is where they part (outside the search, "four" was lost).
+        // The same comparison as the replica check's, at each number tried.
         func agrees(_ seq: UInt64) throws -> Bool {
-            guard seq > 0 else { return true }
-            let page = try shared.changes(after: seq)
-            let theirs = page.base.flatMap { $0.seq == seq ? $0.change : nil }
-            let ours = try store.changes(after: seq - 1, limit: 1).first.flatMap { $0.seq == seq ? $0 : nil }
-            switch (theirs, ours) {
-            case (nil, nil), (.purge?, nil): return true
-            // The store's purge took that entry since: it held it.
-            case let (nil, ours?) where purged(ours.after.number, in: page): return true
-            case let (.entry(id, revision, _, _)?, ours?): return ours.after.id == id && ours.after.revision == revision
-            default: return false
-            }
+            try seq == 0 || differs(store, from: shared.changes(after: seq), replica: seq) == nil
         }
         // A database used alone shares no change with the store, but one that left it with
         // --leave-store shares its history up to then: without it, its changes already shared were
@@ -181,13 +170,5 @@ extension ReplicaCheck {
             if try agrees(middle) { low = middle } else { high = middle }
         }
         return low
-    }
-
-    /// Whether a database found ahead of `shared`, or with another history, may send its
-    /// changes back as pending ones: it is the store's replica, or was used alone and joins
-    /// it; another store's replica is refused (`changesForReplica` says which it is).
-    static func maySendBack(_ store: TodoStore, to shared: any SharedStore) throws -> Bool {
-        let mark = try store.replicaOf()
-        return mark == nil || mark == shared.status.store
     }
 }

@@ -88,8 +88,9 @@ public final class ReplicaSync: Sendable {
             do {
                 page = try shareAndRead(store, through: shared, logger: logger)
             } catch let error as TodoStoreError {
-                // Ahead of the store, or used alone until now: its changes are sent back, or join the store's (`sendBack`).
-                guard try ReplicaCheck.maySendBack(store, to: shared) else { throw error }
+                // Ahead of its store: its changes are sent back (`sendBack`). Another store's replica is refused;
+                // a database used alone joined above.
+                guard try store.replicaOf() == shared.status.store else { throw error }
                 let replica = try store.counters().change
                 guard try markLost(store, of: shared, replica: replica, storeLast: shared.changes(after: replica).change, logger: logger) != nil else {
                     throw TodoStoreError(error.message + purgedSince)
