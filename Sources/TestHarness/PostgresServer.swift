@@ -158,7 +158,17 @@ public final class PostgresServer: Sendable {
 
     /// The database dropped (its sessions ended) and made again, empty.
     public func makeDatabaseAgain() async throws {
+        try await dropDatabase()
+        try await createDatabase()
+    }
+
+    /// The database dropped, its sessions ended: the server runs on without it.
+    public func dropDatabase() async throws {
         try await runAsServerUser(Self.binaries + "/dropdb", "-h", directory, "--force", database)
+    }
+
+    /// The database made (again), empty.
+    public func createDatabase() async throws {
         try await runAsServerUser(Self.binaries + "/createdb", "-h", directory, database)
     }
 

@@ -12,18 +12,30 @@ public struct KeptConflict: Sendable, Equatable, Codable {
     public var state: State
     /// When it was taken or left; nil while open.
     public var settledAt: Date?
+    /// The numbers of the todos a dependency conflict's two values name, as this replica held
+    /// them when the conflict was read: people name todos by number (`#3`), and take gives the
+    /// dependencies back by number, as `edit N depends:` does. A todo purged since has none.
+    public var numbers: [UUID: Int]
 
-    public init(n: Int, conflict: OfflineConflict, state: State = .open, settledAt: Date? = nil) {
+    public init(n: Int, conflict: OfflineConflict, state: State = .open, settledAt: Date? = nil, numbers: [UUID: Int] = [:]) {
         self.n = n
         self.conflict = conflict
         self.state = state
         self.settledAt = settledAt
+        self.numbers = numbers
+    }
+
+    /// The todos a dependency conflict's values name, whose numbers `numbers` should hold.
+    public var namedTodos: Set<UUID> {
+        conflict.field == .depends ? Set(conflict.local.depends + conflict.theirs.depends) : []
     }
 
     /// The ordinary change that gives `current` this machine's value of the field again: an
     /// edit, or a complete, reopen, delete or restore, journalled and shared as any other.
-    /// nil for a field no such change sets: annotations and dependencies (never a conflict: they merge) and
-    /// other programs' fields (an import sets them).
+    /// nil for a field no such change sets: annotations (never a conflict: they merge as sets) and
+    /// other programs' fields (an import sets them). Dependencies merge as sets too, but one
+    /// that would close a cycle is a conflict: taking it gives back those whose todo is not
+    /// purged, and the edit refuses a cycle as any edit does, saying which to take away.
     public func taking(onto current: Todo) -> TodoMutation? {
         let local = conflict.local
         let ref = TodoRef.id(current.id)
@@ -43,8 +55,8 @@ public struct KeptConflict: Sendable, Equatable, Codable {
         case .completedAt: return local.completedAt == nil ? .reopen(ref) : .complete(ref)
         case .deletedAt: return local.deletedAt == nil ? .restore(ref) : .delete(ref)
         case .scheduled: edit = TodoEdit(scheduled: local.scheduled, clearScheduled: local.scheduled == nil)
-        // Dependencies, like annotations, merge as sets: never a conflict.
-        case .annotations, .depends, .foreign: return nil
+        case .depends: edit = TodoEdit(addDepends: local.depends.compactMap { numbers[$0] }.sorted(), clearDepends: true)
+        case .annotations, .foreign: return nil
         }
         return .edit(ref, edit, expectedRevision: nil)
     }

@@ -72,26 +72,3 @@ public enum OfflineRebase {
         }
     }
 }
-
-/// A field changed both here, while the shared store was away, and on another machine:
-/// the store's value was kept, and this one waits for the user to take it or leave it.
-public struct OfflineConflict: Sendable, Equatable, Codable {
-    public var id: UUID
-    public var number: Int
-    public var field: TodoField
-    /// The todo as the change made here left it (its `field` is the value not taken).
-    public var local: Todo
-    /// The todo as the store held it when the change was shared.
-    public var theirs: Todo
-    /// When the change was made here.
-    public var at: Date
-
-    public init(id: UUID, number: Int, field: TodoField, local: Todo, theirs: Todo, at: Date) {
-        self.id = id
-        self.number = number
-        self.field = field
-        self.local = local
-        self.theirs = theirs
-        self.at = at
-    }
-}

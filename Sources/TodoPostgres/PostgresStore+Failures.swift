@@ -55,7 +55,7 @@ extension PostgresStore {
         let state = error.serverInfo?[.sqlState] ?? ""
         switch state {
         case "55P03": return lockTimedOut
-        case "3D000": return "\(nothing): create the database (createdb NAME), or name one that exists"
+        case undefinedDatabase: return "\(nothing): create the database (createdb NAME), or name one that exists"
         case "42501", "42703", "25006":
             return "\(nothing): \(tablesAdvice)"
         case _ where state.hasPrefix("28"):
@@ -76,6 +76,10 @@ extension PostgresStore {
         database's public schema: the one role of the setup in docs/SEVERAL-MACHINES.md (createdb --owner), or grant it (GRANT ALL ON SCHEMA \
         public, and ALL on those tables, TO the role); and to a server that takes writes (not a standby)
         """
+
+    /// The SQLSTATE of a database that is not there: a name to fix at start, an outage once
+    /// it was used (`connect`).
+    static let undefinedDatabase = "3D000"
 
     /// The SQLSTATE of a table that is not there: todod's, once made, only when its database
     /// was dropped and made again, or is being restored (see `createTables`).

@@ -134,6 +134,15 @@ public final class PostgresStore: SharedStore, Sendable {
                 } catch {
                     cause = PostgresStore.reason(error)
                     silent = error is Deadline.Expired
+                    // Gone after it was used: dropped, and being restored or made again, an outage
+                    // to wait out with the writes kept here (as its tables missing are); at start
+                    // it is a name to fix. Writes were refused (outside probe 9, F8).
+                    if tablesReady.withLock({ $0 }), (error as? PSQLError)?.serverInfo?[.sqlState] == PostgresStore.undefinedDatabase {
+                        let problem = "the database \(uri.database) is not there any more (dropped, or being restored)"
+                        cause = problem
+                        throw SharedStoreError("could not connect to \(uri): \(problem); \(PostgresStore.nothingWritten); \(advice)",
+                                               kind: .unreachable, cause: problem)
+                    }
                     throw error
                 }
             }

@@ -60,7 +60,7 @@ public final class ModelServer: Sendable {
         let gate = StoreGate()
         self.gate = gate
         // The replica is caught up before the table is loaded from it.
-        let replicaChecked = try shared.map { try ReplicaSync.catchUpAtStart(store, from: $0, logger: logger) }
+        let replicaChecked = try shared.map { try ReplicaStart.catchUp(store, from: $0, logger: logger) }
         let (loaded, lastChange) = try store.loadAll()
         let todos = CommittedTodos(TodoTable(loaded, lastChange: lastChange), core: core, clock: clock)
         self.todos = todos

@@ -270,7 +270,7 @@ extension PendingChanges {
             let lookUp = { [transaction] (id: UUID) in try transaction.todos(.id(id)).first }
             for id in todo.depends where !current.depends.contains(id) {
                 guard let other = try lookUp(id), try DependencyRule.path(from: other, to: todo.id, byID: lookUp) != nil else { continue }
-                keep(OfflineConflict(id: todo.id, number: todo.number, field: .depends, local: todo, theirs: current, at: entry.at))
+                keep(OfflineConflict(id: todo.id, number: todo.number, field: .depends, local: todo, theirs: current, at: entry.at, cause: .dependencyCycle))
                 todo.depends = current.depends
                 break
             }
@@ -280,7 +280,7 @@ extension PendingChanges {
                     transaction.db, sql: "SELECT * FROM todo WHERE parent = ? AND deletedAt IS NULL AND completedAt IS NULL",
                     arguments: [todo.number]).filter { !completed.contains($0.todo.id) }
                 if !open.isEmpty {
-                    keep(OfflineConflict(id: todo.id, number: todo.number, field: .completedAt, local: todo, theirs: current, at: entry.at))
+                    keep(OfflineConflict(id: todo.id, number: todo.number, field: .completedAt, local: todo, theirs: current, at: entry.at, cause: .openSubtasks))
                     todo.completedAt = current.completedAt
                 }
             }
@@ -315,7 +315,7 @@ extension PendingChanges {
             alone.parent = nil
             // Theirs is this todo as it now stands (alone), not the parent: `conflicts` showed the parent's title and
             // the parent's own parent as the value kept (outside probe P7-3).
-            keep(OfflineConflict(id: todo.id, number: todo.number, field: .parent, local: todo, theirs: alone, at: entry.at))
+            keep(OfflineConflict(id: todo.id, number: todo.number, field: .parent, local: todo, theirs: alone, at: entry.at, cause: .parentGone))
             return alone
         }
 
@@ -393,8 +393,8 @@ extension OfflineConflict {
     func insert(in db: Database) throws {
         let encoder = JSONEncoder()
         try db.execute(
-            sql: "INSERT INTO conflict (id, number, field, local, theirs, at) VALUES (?, ?, ?, ?, ?, ?)",
+            sql: "INSERT INTO conflict (id, number, field, local, theirs, at, cause) VALUES (?, ?, ?, ?, ?, ?, ?)",
             arguments: [id.uuidString.lowercased(), number, field.rawValue, String(decoding: try encoder.encode(local), as: UTF8.self),
-                        String(decoding: try encoder.encode(theirs), as: UTF8.self), at.millisecondsSince1970])
+                        String(decoding: try encoder.encode(theirs), as: UTF8.self), at.millisecondsSince1970, cause.rawValue])
     }
 }

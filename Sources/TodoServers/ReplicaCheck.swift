@@ -94,10 +94,8 @@ enum ReplicaCheck {
         }
         let here = ours.map { describe(number: $0.after.number, title: $0.after.title, revision: $0.after.revision) } ?? "a purge"
         return """
-            the shared store's change \(replica) is not the one the database \(store.path) holds (\(there) there, \
-            \(here) here): PostgreSQL was restored from an older backup or failed over to a standby without the \
-            last commits, and was written since (or this database was used alone, or is another store's), so this database's \
-            changes the store lost, up to \(replica), are only here, and this daemon writes nothing more: \(keepingThem)
+            the shared store's change \(replica) is not the one the database \(store.path) holds (\(there) there, \(here) here): \
+            PostgreSQL was restored from an older backup or failed over without the last commits, and was written since
             """
     }
 
@@ -111,11 +109,12 @@ enum ReplicaCheck {
         "#\(number) \"\(title.count > 40 ? title.prefix(39) + "…" : title)\" at revision \(revision)"
     }
 
-    /// How to keep the changes only a replica holds, also once todod refuses to start on it.
+    /// How to keep the changes only a replica holds when they cannot be sent back by themselves:
+    /// the route an outside probe found to work (probe 9, F2: "add them again" named none).
     static let keepingThem = """
-        to keep them, stop todod, copy this database, run todod --leave-store --database COPY, start a todod on the copy \
-        without --store and save them (todoctl log --json); then start todod with a new --database file, which is filled \
-        from the store, and add them again
+        to keep them, stop todod, copy this database, run todod --leave-store --database COPY, start a todod on COPY without \
+        --store and save its changes (todoctl log --json > CHANGES); then start todod with --store and a new --database file, \
+        filled from the store, and replay them (todoctl replay CHANGES: those the store holds are skipped)
         """
 
     /// Marks the database as the replica of `shared` once it is found to be one, so that it is
@@ -136,12 +135,9 @@ enum ReplicaCheck {
                 """
         }
         return """
-        the shared store's last change is \(store), but the database \(path) holds changes up to \(replica): PostgreSQL was \
-        restored from an older backup or failed over to a standby without the last commits (or this database was used \
-        alone, or is another store's), so \(store + 1 == replica ? "change \(replica) is" : "changes \(store + 1)…\(replica) are") \
-        only in the replicas that have them, and this daemon writes nothing more (theirs are the seq above \(store)): \
-        \(keepingThem)
-        """
+            the shared store's last change is \(store), but the database \(path) holds changes up to \(replica): PostgreSQL was \
+            restored from an older backup or failed over without the last commits
+            """
     }
 }
 

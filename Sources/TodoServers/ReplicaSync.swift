@@ -45,7 +45,7 @@ public final class ReplicaSync: Sendable {
     private let conflictCount = Atomic<Int>(0)
 
     /// Takes the changes other daemons announce from now on. The store was caught up by
-    /// `catchUpAtStart`, which said whether the store was reached (`replicaChecked`);
+    /// `ReplicaStart.catchUp`, which said whether the store was reached (`replicaChecked`);
     /// `todos` were loaded from it since.
     init(_ access: StoreAccess, shared: any SharedStore, replicaChecked: Bool, todos: CommittedTodos) {
         self.access = access
@@ -67,65 +67,12 @@ public final class ReplicaSync: Sendable {
         }
     }
 
-    /// Before the first read (the table is loaded after this returns): checks that `store` is a
-    /// replica of `shared`, catches it up and marks it so. Returns false when the store cannot
-    /// be reached: the daemon starts from its replica (a database that was never its replica is
-    /// refused then, not served as its copy), and this is done at the first connection.
-    /// Throws `TodoStoreError` when the database is no replica of it.
-    static func catchUpAtStart(_ store: TodoStore, from shared: any SharedStore, logger: Logger) throws -> Bool {
-        do {
-            // A database used alone (no mark, changes of its own) joins: it is never taken for a replica in
-            // step by a comparison that cannot tell, its last change a purge or a number the store left unused (F5).
-            if try store.replicaOf() == nil, case let replica = try store.counters().change, replica > 0,
-               try markLost(store, of: shared, replica: replica, storeLast: shared.changes(after: replica).change, logger: logger) == nil {
-                throw TodoStoreError("""
-                    the database \(store.path) left the shared store \(shared.status.store) and purged todos since, which cannot be \
-                    made again there, so nothing was changed: to share what it holds, start a todod on it without --store, save its \
-                    todos (todoctl export --to json > FILE) and import them into a replica of the store (todoctl import --from json FILE)
-                    """)
-            }
-            var page: SharedChanges
-            do {
-                page = try shareAndRead(store, through: shared, logger: logger)
-            } catch let error as TodoStoreError {
-                // Ahead of its store: its changes are sent back (`sendBack`). Another store's replica is refused;
-                // a database used alone joined above.
-                guard try store.replicaOf() == shared.status.store else { throw error }
-                let replica = try store.counters().change
-                guard try markLost(store, of: shared, replica: replica, storeLast: shared.changes(after: replica).change, logger: logger) != nil else {
-                    throw TodoStoreError(error.message + purgedSince)
-                }
-                page = try shareAndRead(store, through: shared, logger: logger)
-            }
-            // Marked once found the store's, before the fill: one the store interrupts goes on as its replica.
-            try ReplicaCheck.markReplica(store, of: shared)
-            try store.apply(page)
-            while page.more {
-                page = try shared.changes(after: page.change)
-                try store.apply(page)
-            }
-            return true
-        } catch let error as SharedStoreError where error.kind == .unreachable {
-            try ReplicaCheck.refuseUnlessMarked(store, as: shared.status.store)
-            logger.warning("starting from this machine's copy: the shared store is unreachable", metadata: ["error": "\(error)"])
-            return false
-        }
-    }
-
-    /// At start: shares the changes made here while the store was away (they go first: the
-    /// replica is ahead of the store until they are shared), and reads the store's first page
-    /// for the replica. Throws `TodoStoreError` when the database is no replica of the store.
-    private static func shareAndRead(_ store: TodoStore, through shared: any SharedStore, logger: Logger) throws -> SharedChanges {
-        if let outcome = try share(PendingChanges(store: store), through: shared, now: Date()) { tell(outcome, logger: logger) }
-        return try ReplicaCheck.changesForReplica(store, of: shared)
-    }
-
     /// On the storage queue, before anything else reaches the store: when the replica was
     /// not checked at start (the store was unreachable), checks it and catches it up now.
     /// Throws while that cannot be done, and for good once it is found to be no replica.
     private func checkReplica() throws {
-        let (checked, refusal) = state.withLock { ($0.replicaChecked, $0.notReplica) }
-        if let refusal { throw SharedStoreError(refusal) }
+        let (checked, refused) = state.withLock { ($0.replicaChecked, $0.notReplica != nil) }
+        if refused { throw SharedStoreError(Self.refused) }
         guard !checked else { return }
         // The database was found the store's replica at start (or empty): one ahead of it sends its changes back.
         let replica = try access.store.counters().change
@@ -135,33 +82,6 @@ public final class ReplicaSync: Sendable {
         state.withLock { $0.replicaChecked = true }
         try catchUp(changes) { try shared.changes(after: $0) }
     }
-
-    /// Marks the changes of `store` that `shared` does not hold pending (see `sendBack`), saying
-    /// so in the log; returns how many are pending. A database used alone joins the store so.
-    /// Nil, marking nothing, when this database purged todos since the last change both hold.
-    static func markLost(_ store: TodoStore, of shared: any SharedStore, replica: UInt64, storeLast: UInt64, logger: Logger) throws -> Int? {
-        let joining = try store.replicaOf() == nil
-        let base = try ReplicaCheck.commonBase(store, of: shared, replica: replica, storeLast: storeLast)
-        guard let count = try PendingChanges(store: store).markLost(after: base) else { return nil }
-        if joining {
-            logger.notice("""
-                this database, used alone until now, joins the shared store: its \(count) changes are shared, made again on the \
-                store's (a todo whose number another machine gave is renumbered)
-                """, metadata: ["store": "\(shared.status.store)"])
-        } else {
-            logger.warning("""
-                the shared store does not hold this replica's last changes (PostgreSQL restored from an older backup, or failed \
-                over without the last commits): the \(count) changes after \(base) are shared again, made again on the store's
-                """, metadata: ["store": "\(shared.status.store)", "replica": "\(replica)", "store's last": "\(storeLast)"])
-        }
-        return count
-    }
-
-    /// Why the changes the store lost are not sent back by themselves.
-    static let purgedSince = """
-         (they are not sent back by themselves: this database purged todos since the last change it and the store both hold, \
-        and those cannot be made again)
-        """
 
     /// Refuses every write from now on, saying `reason` in the log, to every client (the
     /// store's status) and to each writer; returns the error to throw.
@@ -175,8 +95,16 @@ public final class ReplicaSync: Sendable {
                             metadata: ["error": "\(reason)"])
             shared.refuse(because: reason)
         }
-        return SharedStoreError(reason)
+        return SharedStoreError(Self.refused)
     }
+
+    /// What each write is answered once they are refused for good: the story and the rescue
+    /// are told once, in the status and the log, not in a line of 900 characters at every
+    /// write (outside probe 9, F2).
+    static let refused = """
+        this database is no replica of the shared store as it is now, so writes are refused: todoctl status (or todod's log) \
+        says why, and how to keep the changes only this machine holds
+        """
 
     /// The store does not hold the replica's last changes: thrown out of the shared transaction
     /// that found it, so that they are sent back (`sendBack`) before it is begun again.
@@ -201,14 +129,14 @@ public final class ReplicaSync: Sendable {
     /// whatever the store holds since (field by field, conflicts kept). Writes were refused
     /// for good, with a five-step rescue by hand. Found ahead again, it refuses for good.
     private func sendBack(_ ahead: AheadOfStore) throws {
-        guard let count = try Self.markLost(access.store, of: shared, replica: ahead.replica, storeLast: ahead.storeLast, logger: access.logger) else {
-            throw refuseWrites(ahead.reason + Self.purgedSince)
+        guard let count = try LostChanges.mark(access.store, of: shared, replica: ahead.replica, storeLast: ahead.storeLast, logger: access.logger) else {
+            throw refuseWrites(ahead.reason + LostChanges.purgedSince)
         }
         pendingCount.store(count, ordering: .relaxed)
         do {
             try sharePending()
         } catch let again as AheadOfStore {
-            throw refuseWrites(again.reason)
+            throw refuseWrites(again.reason + LostChanges.notLevel)
         }
     }
 
@@ -228,7 +156,7 @@ public final class ReplicaSync: Sendable {
                 return try commitThrough(mutations, at: now, by: authors, steps: steps)
             }
         } catch let ahead as AheadOfStore {
-            throw refuseWrites(ahead.reason)
+            throw refuseWrites(ahead.reason + LostChanges.notLevel)
         } catch let error as SharedStoreError where error.kind == .unreachable {
             return try commitOffline(mutations, at: now, by: authors, steps: steps, because: error)
         }
@@ -266,10 +194,10 @@ public final class ReplicaSync: Sendable {
     /// before anything else is read from it or written to it; then the table and every
     /// client take what changed (the whole table again when they were made again on others').
     private func sharePending() throws {
-        guard let outcome = try Self.share(pending, through: shared, now: access.clock(), refuse: refuseUnlessReplica) else { return }
+        guard let outcome = try PendingSharing.share(pending, through: shared, now: access.clock(), refuse: refuseUnlessReplica) else { return }
         pendingCount.store(0, ordering: .relaxed)
         conflictCount.add(outcome.conflicts.count, ordering: .relaxed)
-        Self.tell(outcome, logger: access.logger)
+        PendingSharing.tell(outcome, logger: access.logger)
         let renumbered = outcome.renumbered.map { SharedStoreStatus.Renumbering(was: $0.was, now: $0.now) }
         guard outcome.rebased else { return tellStatus(renumbered: renumbered) }
         let loaded = try access.store.loadAll()
@@ -313,46 +241,6 @@ public final class ReplicaSync: Sendable {
         status.renumbered = renumbered.isEmpty ? nil : renumbered
         status.rewoundTo = rewoundTo
         return status
-    }
-
-    /// Shares `pending`'s changes through `shared`, in one shared transaction begun after the
-    /// store's change they follow, which must be the replica's: `refuse` throws if not (a
-    /// running daemon refuses writes for good); without it, a `TodoStoreError` (at start, which
-    /// then stops). Nil when there are none.
-    static func share(_ pending: PendingChanges, through shared: any SharedStore, now: Date,
-                      refuse: ((SharedChanges, UInt64) throws -> Void)? = nil) throws -> PendingChanges.Shared? {
-        guard let mark = try pending.mark() else { return nil }
-        return try shared.write(after: mark.base) { write in
-            let theirs = try write.changes(after: mark.base)
-            if let refuse {
-                try refuse(theirs, mark.base)
-            } else if let reason = try ReplicaCheck.notReplica(pending.store, of: theirs, replica: mark.base) {
-                throw TodoStoreError(reason)
-            }
-            return try pending.share(mark, theirs: theirs, through: write, now: now)
-        }
-    }
-
-    /// Says in the log what sharing the pending changes did.
-    static func tell(_ outcome: PendingChanges.Shared, logger: Logger) {
-        logger.notice("the changes made on this machine while the shared store was unreachable are shared",
-                      metadata: ["changes": "\(outcome.shared.count)", "others": "\(outcome.taken.count)", "conflicts": "\(outcome.conflicts.count)"])
-        for (was, now) in outcome.renumbered {
-            logger.notice("#\(was) is now #\(now): another machine had given its number to another todo meanwhile")
-        }
-        for conflict in outcome.conflicts where conflict.field == .parent {
-            logger.warning("a subtask made or edited on this machine while the store was unreachable has a parent another machine deleted, completed or purged meanwhile: it is a todo of its own now, and its parent is kept as a conflict in this machine's database",
-                           metadata: ["todo": "#\(conflict.number)", "parent": "#\(conflict.local.parent ?? 0)"])
-        }
-        for conflict in outcome.conflicts where conflict.field != .parent {
-            logger.warning("a field changed on this machine and on another while the store was unreachable: the store's value was kept, this one is a conflict, kept in this machine's database",
-                           metadata: ["todo": "#\(conflict.number)", "field": "\(conflict.field.rawValue)"])
-        }
-        for todo in outcome.remade {
-            let state = todo.isDeleted ? "deleted, with this machine's changes (todoctl restore brings it back)" : "with this machine's changes"
-            logger.warning("a todo changed on this machine while the store was unreachable had been purged on another machine meanwhile: it is made again, \(state)",
-                           metadata: ["todo": "#\(todo.number)", "title": "\(todo.title)"])
-        }
     }
 
     private func commitThrough(_ mutations: [TodoMutation], at now: Date, by authors: [ChangeAuthor], steps: [WriteStep]) throws -> [TodoWriteResult] {
@@ -407,7 +295,7 @@ public final class ReplicaSync: Sendable {
                     try catchUpNow(upTo: nil)
                 }
             } catch let ahead as AheadOfStore {
-                _ = refuseWrites(ahead.reason)
+                _ = refuseWrites(ahead.reason + LostChanges.notLevel)
             } catch {
                 access.logger.warning("could not read the changes of the shared store; will catch up at its next announcement or write",
                                metadata: ["error": "\(ModelServer.describe(error))"])

@@ -13,17 +13,25 @@ extension TodoStore {
         }
     }
 
+    /// "shared store: conflict causes": why this machine's value was not taken
+    /// (`OfflineConflict.Cause`); NULL, as in the conflicts kept before, is changedOnBoth.
+    static func registerConflictCauseMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("shared store: conflict causes") { db in
+            try db.execute(sql: "ALTER TABLE conflict ADD COLUMN cause TEXT")
+        }
+    }
+
     /// Oldest first; only the open ones unless `all`.
     func conflicts(all: Bool) throws -> [KeptConflict] {
         try pool.read { db in
             let open = all ? "" : " WHERE takenAt IS NULL AND leftAt IS NULL"
-            return try Row.fetchAll(db, sql: "SELECT * FROM conflict\(open) ORDER BY n").map(Self.keptConflict)
+            return try Row.fetchAll(db, sql: "SELECT * FROM conflict\(open) ORDER BY n").map { try Self.keptConflict($0, in: db) }
         }
     }
 
     /// Conflict `n`; nil when this replica keeps none with that number.
     func conflict(_ n: Int) throws -> KeptConflict? {
-        try pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM conflict WHERE n = ?", arguments: [n]).map(Self.keptConflict) }
+        try pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM conflict WHERE n = ?", arguments: [n]).map { try Self.keptConflict($0, in: db) } }
     }
 
     /// Marks conflict `n` taken or left at `at` when it is still open, and returns it so; nil
@@ -35,11 +43,12 @@ extension TodoStore {
                 sql: "UPDATE conflict SET \(column) = ? WHERE n = ? AND takenAt IS NULL AND leftAt IS NULL",
                 arguments: [at.millisecondsSince1970, n])
             guard db.changesCount > 0 else { return nil }
-            return try Row.fetchOne(db, sql: "SELECT * FROM conflict WHERE n = ?", arguments: [n]).map(Self.keptConflict)
+            return try Row.fetchOne(db, sql: "SELECT * FROM conflict WHERE n = ?", arguments: [n]).map { try Self.keptConflict($0, in: db) }
         }
     }
 
-    private static func keptConflict(_ row: Row) throws -> KeptConflict {
+    /// The conflict in `row`, with the numbers of the todos its dependencies name as `db` holds them.
+    private static func keptConflict(_ row: Row, in db: Database) throws -> KeptConflict {
         let n: Int = row["n"]
         let id: String = row["id"], field: String = row["field"], local: String = row["local"], theirs: String = row["theirs"]
         guard let uuid = UUID(uuidString: id), let field = TodoField(rawValue: field) else {
@@ -48,9 +57,15 @@ extension TodoStore {
         let decoder = JSONDecoder()
         let conflict = OfflineConflict(
             id: uuid, number: row["number"], field: field, local: try decoder.decode(Todo.self, from: Data(local.utf8)),
-            theirs: try decoder.decode(Todo.self, from: Data(theirs.utf8)), at: Date(millisecondsSince1970: row["at"]))
+            theirs: try decoder.decode(Todo.self, from: Data(theirs.utf8)), at: Date(millisecondsSince1970: row["at"]),
+            cause: (row["cause"] as String?).flatMap(OfflineConflict.Cause.init(rawValue:)) ?? .changedOnBoth)
         let takenAt: Int64? = row["takenAt"], leftAt: Int64? = row["leftAt"]
         let state: KeptConflict.State = takenAt != nil ? .taken : leftAt != nil ? .left : .open
-        return KeptConflict(n: n, conflict: conflict, state: state, settledAt: (takenAt ?? leftAt).map(Date.init(millisecondsSince1970:)))
+        var kept = KeptConflict(n: n, conflict: conflict, state: state, settledAt: (takenAt ?? leftAt).map(Date.init(millisecondsSince1970:)))
+        for id in kept.namedTodos {
+            let number = try Int.fetchOne(db.cachedStatement(sql: "SELECT number FROM todo WHERE id = ?"), arguments: [id.uuidString.lowercased()])
+            kept.numbers[id] = number
+        }
+        return kept
     }
 }

@@ -107,6 +107,7 @@ public final class TodoStore: Sendable {
         PendingChanges.registerMigration(&migrator)
         registerConflictMigration(&migrator)
         PurgeMark.registerMigration(&migrator)
+        registerConflictCauseMigration(&migrator)
         return migrator
     }
 

@@ -16,11 +16,25 @@ public struct ConflictViewModel: Sendable, Equatable, Codable {
     public var kept: String
     /// This machine's value, which was not taken.
     public var notTaken: String
+    /// Why it was not taken (`OfflineConflict.Cause`'s name); absent from a daemon older than
+    /// the causes, whose every conflict was changed on both sides.
+    public var cause: OfflineConflict.Cause?
     /// When the change was made on this machine.
     public var at: Date
     public var state: KeptConflict.State
     /// When it was taken or left; absent while open.
     public var settledAt: Date?
+
+    /// Why this machine's value was not taken, in words after the value: "changed on another
+    /// machine meanwhile" or the rule the merged todo would have broken.
+    public var why: String {
+        switch cause ?? .changedOnBoth {
+        case .changedOnBoth: "changed on another machine meanwhile"
+        case .parentGone: "its parent was deleted, completed or purged on another machine, or it was given subtasks there"
+        case .dependencyCycle: "with another machine's dependencies the todos would wait for each other"
+        case .openSubtasks: "another machine gave it an open subtask meanwhile"
+        }
+    }
 
     public init(_ kept: KeptConflict) {
         let conflict = kept.conflict
@@ -29,8 +43,9 @@ public struct ConflictViewModel: Sendable, Equatable, Codable {
         number = conflict.number
         title = conflict.theirs.title
         field = conflict.field
-        self.kept = JournaledChange.words(conflict.field, conflict.theirs)
-        notTaken = JournaledChange.words(conflict.field, conflict.local)
+        self.kept = JournaledChange.words(conflict.field, conflict.theirs, numbers: kept.numbers)
+        notTaken = JournaledChange.words(conflict.field, conflict.local, numbers: kept.numbers)
+        cause = conflict.cause
         at = conflict.at
         state = kept.state
         settledAt = kept.settledAt

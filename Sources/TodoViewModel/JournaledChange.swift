@@ -61,7 +61,8 @@ public struct JournaledChange: Sendable, Equatable, Codable {
         }
     }
 
-    static func words(_ field: TodoField, _ todo: Todo) -> String {
+    /// `field`'s value in `todo` in words; dependencies by the numbers in `numbers`, where known.
+    static func words(_ field: TodoField, _ todo: Todo, numbers: [UUID: Int] = [:]) -> String {
         switch field {
         case .title: quoted(todo.title)
         case .notes: quoted(todo.notes)
@@ -77,10 +78,13 @@ public struct JournaledChange: Sendable, Equatable, Codable {
         case .annotations: todo.annotations.isEmpty ? "none" : todo.annotations.map { quoted($0.description) }.joined(separator: ", ")
         case .project: todo.project ?? "none"
         case .started: todo.started.map { LocalMinute($0).description } ?? "none"
-        // By id's first 8 characters, which name a todo wherever a reference is taken: the
-        // journal's todo holds ids, not the numbers they had.
         case .scheduled: todo.scheduled?.description ?? "none"
-        case .depends: todo.depends.isEmpty ? "none" : todo.depends.map { String($0.uuidString.lowercased().prefix(8)) }.joined(separator: ", ")
+        // By number where the reader knew it (a conflict), else by the id's first 8 characters,
+        // which name a todo wherever a reference is taken: the journal's todo holds ids, not
+        // the numbers they had.
+        case .depends:
+            todo.depends.isEmpty
+                ? "none" : todo.depends.map { id in numbers[id].map { "#\($0)" } ?? String(id.uuidString.lowercased().prefix(8)) }.joined(separator: ", ")
         }
     }
 

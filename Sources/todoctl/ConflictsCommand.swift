@@ -82,12 +82,13 @@ struct ConflictLeaveCommand: ParsableCommand {
 
 extension ConflictViewModel {
     /// `2  #3 Buy milk  title: kept "Buy milk" (the store's), not taken "Buy oat milk" (this
-    /// machine's, 2026-11-27 10:20)`, with what became of it once taken or left; `n` right-aligned in `width` columns.
+    /// machine's, 2026-11-27 10:20): changed on another machine meanwhile`, with what became
+    /// of it once taken or left; `n` right-aligned in `width` columns.
     func line(width: Int) -> String {
         let number = String(repeating: " ", count: max(0, width - String(n).count)) + String(n)
         let settled = state == .open ? "" : "  [\(state.rawValue)" + (settledAt.map { " " + ShowCommand.format($0) } ?? "") + "]"
         return TerminalText.escaped(
-            "\(number)  #\(self.number) \(title)  \(field.rawValue): kept \(kept) (the store's), not taken \(notTaken) (this machine's, \(ShowCommand.format(at)))")
+            "\(number)  #\(self.number) \(title)  \(field.rawValue): kept \(kept) (the store's), not taken \(notTaken) (this machine's, \(ShowCommand.format(at))): \(why)")
             + settled
     }
 }

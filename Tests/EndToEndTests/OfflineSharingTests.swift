@@ -79,7 +79,7 @@ struct OfflineSharingTests {
             #expect(shown["priority"] as? String == "high", "\(shown)")
         }
         // #2: the first to share won; the second's title is a conflict, said in its log.
-        let conflicted = [first, second].filter { $0.log.contains("this one is a conflict") }
+        let conflicted = [first, second].filter { $0.log.contains("this machine's is a conflict") }
         #expect(conflicted.count == 1)
         #expect([["two from A"], ["two from B"]].contains([a[2] ?? ""]), "\(a)")
         // Every change once in the store; each journal rebuilds its table.
@@ -488,7 +488,7 @@ extension OfflineSharingTests {
         try await first.awaitLog(containing: "are shared")
         kill(second.pid, SIGCONT)
         try await second.awaitLog(containing: "are shared")
-        #expect(second.log.contains("this one is a conflict"), "\(second.log.suffix(1500))")
+        #expect(second.log.contains("this machine's is a conflict"), "\(second.log.suffix(1500))")
         // One conflict for the field, with this machine's last value: not one for each edit (outside probe 9, F6).
         let conflicts = try jsonArray(try await second.todoctl("conflicts", "--json").stdout)
         #expect(conflicts.count == 1 && conflicts.first?["notTaken"] as? String == #""fence from B""#, "\(conflicts)")
@@ -510,7 +510,7 @@ extension OfflineSharingTests {
 }
 
 extension OfflineSharingTests {
-    @Test("P7-1, P7-2, P7-14: what one machine refuses is a conflict when made again on the other's changes, the store's kept: a dependency closing a cycle, a todo given subtasks elsewhere made a subtask, a parent completed while a subtask was added elsewhere; a parent completed with its subtasks is none")
+    @Test("P7-1, P7-2, P7-14: what one machine refuses is a conflict when made again on the other's changes, the store's kept: a dependency closing a cycle, a todo given subtasks elsewhere made a subtask, a parent completed while a subtask was added elsewhere; a parent completed with its subtasks is none. Each conflict says its cause, a dependency by number, and its take is refused while it would close the cycle (outside probe 9, F7)")
     func rulesHoldOnMergedTodos() async throws {
         let server = try await PostgresServer.start()
         let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
@@ -538,9 +538,34 @@ extension OfflineSharingTests {
         let conflicts = try jsonArray(try await second.todoctl("conflicts", "--json").stdout)
         let fields = Set(conflicts.compactMap { conflict in (conflict["number"] as? Int).map { "#\($0) \(conflict["field"] as? String ?? "")" } })
         #expect(fields == ["#2 depends", "#4 parent", "#5 completedAt"], "\(conflicts)")
+        // Each says why it is one: a rule, not a field changed on both sides (outside probe 9, F7).
+        let causes = Set(conflicts.compactMap { conflict in (conflict["number"] as? Int).map { "#\($0) \(conflict["cause"] as? String ?? "")" } })
+        #expect(causes == ["#2 dependencyCycle", "#4 parentGone", "#5 openSubtasks"], "\(conflicts)")
+        #expect(second.log.contains("would make todos wait for each other"), "\(second.log.suffix(2000))")
+        #expect(!second.log.contains("was changed on another meanwhile"), "\(second.log.suffix(2000))")
         for daemon in [first, second] {
             let two = try jsonObject(try await daemon.todoctl("show", "2", "--json").stdout)
             #expect((two["depends"] as? [Any] ?? []).isEmpty, "#2 waits for nothing: \(two)")
+        }
+        // The dependency by number, not by an id's prefix; taken, it is refused while #1 waits for #2, as the edit would be.
+        let listed = try await second.todoctl("conflicts")
+        #expect(listed.stdout.contains("#2 B  depends: kept none (the store's), not taken #1 (this machine's, "), "\(listed.stdout)")
+        #expect(listed.stdout.contains("with another machine's dependencies the todos would wait for each other"), "\(listed.stdout)")
+        let n = try #require(conflicts.first { $0["field"] as? String == "depends" }?["n"] as? Int)
+        let refused = try await second.todoctl("conflicts", "take", "\(n)")
+        #expect(refused.status != 0 && refused.stderr.contains("#1 already waits for #2") && refused.stderr.contains("depends:-2"), "\(refused.stderr)")
+        let untied = try await second.todoctl("edit", "1", "depends:-2")
+        #expect(untied.status == 0, "\(untied.stderr)")
+        let taken = try await second.todoctl("conflicts", "take", "\(n)")
+        #expect(taken.status == 0, "\(taken.stderr)")
+        try await awaitAlike([first, second], on: server)
+        for daemon in [first, second] {
+            let one = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
+            let two = try jsonObject(try await daemon.todoctl("show", "2", "--json").stdout)
+            #expect((two["depends"] as? [String]) == [one["id"] as? String ?? "?"], "#2 waits for #1 once taken: \(two)")
+            #expect((one["depends"] as? [Any] ?? []).isEmpty, "\(one)")
+        }
+        for daemon in [first, second] {
             let np = try jsonObject(try await daemon.todoctl("show", "4", "--json").stdout)
             #expect(np["parent"] == nil || np["parent"] is NSNull, "#4 stays a parent: \(np)")
             let p = try jsonObject(try await daemon.todoctl("show", "5", "--json").stdout)
