@@ -19,7 +19,11 @@ extension Bench {
         let postmaster = postgres.postmasterPID
         if let postmaster { Watchdog.track(pid: postmaster, signal: SIGQUIT) }
         defer { if let postmaster { Watchdog.untrack(pid: postmaster) } }
-        try await postgres.stopAfter { try await sharedStore(on: $0, in: work) }
+        try await postgres.stopAfter { server in
+            // Started again by `restarting`, its postmaster has another pid, untracked once the scenario is over.
+            defer { if let pid = server.postmasterPID, pid != postmaster { Watchdog.untrack(pid: pid) } }
+            try await sharedStore(on: server, in: work)
+        }
     }
 
     private func sharedStore(on postgres: PostgresServer, in work: String) async throws {
@@ -28,7 +32,8 @@ extension Bench {
         let b = try await startDaemon(in: work + "/shared-b", store: postgres.uri)
         let alone = try await startDaemon(in: work + "/sqlite-alone")
         try await propagation(from: a, to: b)
-        try await sharedWrites(a, b, alone: alone)
+        let oneOnline = try await sharedWrites(a, b, alone: alone)
+        try await offline(a, alone: alone, postgres: postgres, oneOnline: oneOnline)
         for daemon in [a, b, alone] { try await daemon.stop() }
         table.note("7", "PostgreSQL \(postgres.version) (Debian's), started by todobench: initdb in a private directory, default settings (fsync and synchronous_commit on: a commit returns once PostgreSQL has flushed its WAL, so every write through daemon A or B was on disk when acknowledged), on a Unix socket of its own, no TCP; daemons A and B share it (todod --store), each with its own SQLite replica; \"SQLite alone\" is a third todod without a store, in the same run; B stays connected while A is written to, and catches up on each of A's commits")
     }
@@ -92,10 +97,10 @@ extension Bench {
     }
 
     /// Durable writes through PostgreSQL and through SQLite alone, their runs in turn; then
-    /// 8 clients over both daemons of the shared store.
-    private func sharedWrites(_ a: BenchDaemon, _ b: BenchDaemon, alone: BenchDaemon) async throws {
+    /// 8 clients over both daemons of the shared store. Returns 1 client's through PostgreSQL.
+    private func sharedWrites(_ a: BenchDaemon, _ b: BenchDaemon, alone: BenchDaemon) async throws -> Summary {
         let add: @Sendable (TodoClient) async throws -> Void = { _ = try await $0.request(.requestNewTodo(NewTodo(title: "Bench write"))) }
-        var eightOnOne: Summary?
+        var eightOnOne: Summary?, oneOnOne: Summary?
         for count in [1, 8] {
             let clients = count == 1 ? "1 TodoClient" : "\(count) TodoClients"
             progress("7. writes: \(clients) on daemon A (PostgreSQL) and on the daemon of SQLite alone, in turn")
@@ -108,7 +113,7 @@ extension Bench {
             table.add("7", "durable writes, \(clients) on one daemon: PostgreSQL ÷ SQLite", todod: postgres.rate,
                       comparison: "SQLite alone: \(sqlite.rate)", ratio: postgres.perSecond / sqlite.perSecond,
                       notes: "PostgreSQL \(postgres.latencies); SQLite \(sqlite.latencies)")
-            if count == 8 { eightOnOne = postgres }
+            if count == 8 { eightOnOne = postgres } else { oneOnOne = postgres }
         }
         progress("7. writes: 8 TodoClients over daemons A and B (4 + 4)")
         let spread = try await connectClients(4, a) + connectClients(4, b)
@@ -119,5 +124,50 @@ extension Bench {
                       comparison: "8 on one daemon: \(eightOnOne.rate)", ratio: both.perSecond / eightOnOne.perSecond,
                       notes: "\(both.latencies); the daemons take PostgreSQL's counter lock in turn, and each catches up on the other's commits")
         }
+        guard let oneOnOne else { throw BenchError("scenario 7 measured no write through PostgreSQL") }
+        return oneOnOne
+    }
+
+    /// `body` run with PostgreSQL stopped, started again after it; the watchdog follows its new postmaster.
+    private func restarting<T>(_ postgres: PostgresServer, _ body: () async throws -> T) async throws -> T {
+        if let pid = postgres.postmasterPID { Watchdog.untrack(pid: pid) }
+        try await postgres.stopServer()
+        let result = try await body()
+        try await postgres.startServer()
+        if let pid = postgres.postmasterPID { Watchdog.track(pid: pid, signal: SIGQUIT) }
+        return result
+    }
+
+    /// With PostgreSQL stopped (issue 28): the writes daemon A keeps on its machine, against
+    /// SQLite alone in turn (they should cost what SQLite's do); then 1,000 kept writes shared
+    /// once PostgreSQL is back, timed by the write that finds it back (it shares them first, in
+    /// one shared transaction, made again on the store's todos), against the same 1,000 made
+    /// online one at a time (`oneOnline`).
+    private func offline(_ a: BenchDaemon, alone: BenchDaemon, postgres: PostgresServer, oneOnline: Summary) async throws {
+        let add: @Sendable (TodoClient) async throws -> Void = { _ = try await $0.request(.requestNewTodo(NewTodo(title: "Bench kept"))) }
+        let shared = 1_000
+        progress("7. offline: PostgreSQL stopped; \(shared) writes kept on daemon A, then PostgreSQL started and a write timed")
+        let writer = try await connectClient(a)
+        try await restarting(postgres) { for _ in 0..<shared { try await add(writer) } }
+        let started = now()
+        try await add(writer)
+        let sharing = now() - started
+        let online = UInt64(Double(shared) / oneOnline.perSecond * 1e9)
+        table.add("7", "\(formatCount(shared)) writes kept while the store was away, shared when it is back", todod: formatDuration(sharing),
+                  comparison: "made online, 1 TodoClient: \(formatDuration(online))", ratio: Double(sharing) / Double(online),
+                  goal: .ratio(atMost: 1, Double(sharing) / Double(online)),
+                  notes: "the first write after PostgreSQL started shares them first (one shared transaction: each made again on the store's todo, pushed, the replica rewound and rebuilt), then commits itself; online: \(formatCount(shared)) ÷ \(oneOnline.rate)")
+
+        progress("7. offline: PostgreSQL stopped; writes of 1 TodoClient kept on daemon A and on the daemon of SQLite alone, in turn")
+        let local = try await connectClient(alone)
+        let (kept, sqlite) = try await restarting(postgres) {
+            try await inTurn({ try await closedLoop([writer], duration: $0, add) }, { try await closedLoop([local], duration: $0, add) })
+        }
+        table.add("7", "writes while the store is away, 1 TodoClient: kept on daemon A ÷ SQLite alone", todod: kept.rate,
+                  comparison: "SQLite alone: \(sqlite.rate)", ratio: kept.perSecond / sqlite.perSecond, goal: .ratio(atLeast: 0.8, kept.perSecond / sqlite.perSecond),
+                  notes: "kept \(kept.latencies); SQLite \(sqlite.latencies); each kept write first tries PostgreSQL's socket once (refused at once) and is journalled as pending")
+        // Shared before the daemons stop: a write that finds the store back shares them first.
+        try await add(writer)
+        await closeAll([writer, local])
     }
 }
