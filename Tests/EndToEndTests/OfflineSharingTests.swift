@@ -15,12 +15,6 @@ struct OfflineSharingTests {
         })
     }
 
-    /// The store's last change, once every daemon shared what it kept; each replica waits for it.
-    private func awaitAlike(_ daemons: [DaemonProcess], on server: PostgresServer) async throws {
-        let last = try #require(UInt64(try await server.psql("SELECT value FROM counter WHERE name = 'change'")))
-        for daemon in daemons { try await awaitSequence(last, on: daemon) }
-    }
-
     @Test("PostgreSQL stopped while two daemons write: each write is saved on its machine and said so; started again, both replicas hold every change, fields merged, a field changed on both sides kept as a conflict, numbers unique")
     func writesWhileAwayAreShared() async throws {
         let server = try await PostgresServer.start()

@@ -144,12 +144,6 @@ struct PostgresOutageTests {
             .sorted { ($0["number"] as? Int ?? 0) < ($1["number"] as? Int ?? 0) }.compactMap { $0["title"] as? String }
     }
 
-    /// The store's last change, once every daemon sent back what it kept; each replica waits for it.
-    private func awaitAlike(_ daemons: [DaemonProcess], on server: PostgresServer) async throws {
-        let last = try #require(UInt64(try await server.psql("SELECT value FROM counter WHERE name = 'change'")))
-        for daemon in daemons { try await awaitSequence(last, on: daemon) }
-    }
-
     @Test("the store's database dropped while the daemons run: a write is saved on this machine and said so, and shared once the database is restored; both replicas alike (outside probe 9, F8: it was refused as a setup error)")
     func droppedDatabaseKeepsWrites() async throws {
         let server = try await PostgresServer.start()
