@@ -92,3 +92,17 @@ extension ConflictViewModel {
             + settled
     }
 }
+
+extension ConflictViewModel {
+    /// `2026-11-27 10:20  conflict 2 title: not taken "Buy oat milk" (this machine's), kept "Buy milk"
+    /// (the store's): changed on another machine meanwhile; open: todoctl conflicts take 2 or leave 2`,
+    /// for history, dated when the change was made here.
+    var historyLine: String {
+        let state = switch self.state {
+        case .open: "open: todoctl conflicts take \(n) or leave \(n)"
+        case .taken, .left: self.state.rawValue + (settledAt.map { " " + ShowCommand.format($0) } ?? "")
+        }
+        return TerminalText.escaped(
+            "\(ShowCommand.format(at))  conflict \(n) \(field.rawValue): not taken \(notTaken) (this machine's), kept \(kept) (the store's): \(why); \(state)")
+    }
+}

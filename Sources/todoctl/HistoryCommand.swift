@@ -7,7 +7,13 @@ import TodoWire
 
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "history", abstract: "Show one todo's life, oldest change first: what changed, when, and by whom.")
+        commandName: "history", abstract: "Show one todo's life, oldest change first: what changed, when, and by whom.",
+        discussion: """
+            With a shared store (todod --store), the todo's conflicts from sharing changes made on \
+            this machine while the store was away follow its changes: the value not taken, the \
+            one kept, why, and whether it was taken or left (todoctl conflicts). --json prints \
+            the changes alone.
+            """)
 
     @Argument(help: "The todo: its number, id, or id prefix (deleted todos too).", transform: TodoRef.checked) var ref: TodoRef
     @OptionGroup var connection: ConnectionOptions
@@ -16,7 +22,19 @@ struct HistoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         try Session.run(connection) { client in
-            try client.forEachChange(of: ref) { change in Terminal.print(json ? try WireCodec.json(change) : change.historyLine) }
+            var id: String?
+            try client.forEachChange(of: ref) { change in
+                id = change.todo.todo.id.uuidString.lowercased()
+                Terminal.print(json ? try WireCodec.json(change) : change.historyLine)
+            }
+            // Then its conflicts of sharing changes made offline (todod --store), taken, left or open: a
+            // value typed here that the store did not take belongs to the todo's life too. Not in --json,
+            // whose lines are changes.
+            guard !json, let id else { return }
+            let conflicts = try client.ask(.requestConflicts(ConflictsRequest(all: true))) {
+                if case .responseConflicts(let list) = $0 { list } else { nil }
+            }
+            for conflict in conflicts.conflicts where conflict.id == id { Terminal.print(conflict.historyLine) }
         }
     }
 }

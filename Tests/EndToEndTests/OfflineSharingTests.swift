@@ -291,7 +291,7 @@ extension OfflineSharingTests {
 }
 
 extension OfflineSharingTests {
-    @Test("todoctl conflicts lists the fields changed on both machines while the store was away, with the value kept and the one not taken; take gives the todo this machine's value on both replicas, undoably; leave ends one and keeps the store's; an unknown, settled, deleted or purged one is refused, saying what to do")
+    @Test("todoctl conflicts lists the fields changed on both machines while the store was away, with the value kept and the one not taken; take gives the todo this machine's value on both replicas, undoably; leave ends one and keeps the store's; an unknown, settled, deleted or purged one is refused, saying what to do; history shows a todo's conflicts after its changes")
     func conflictsAreListedTakenAndLeft() async throws {
         let server = try await PostgresServer.start()
         let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
@@ -338,6 +338,12 @@ extension OfflineSharingTests {
         // The conflicts are the machine's that was not taken: the other has none.
         let onSecond = try await second.todoctl("conflicts")
         #expect(onSecond.stdout == "no open conflicts\n", "\(onSecond.stdout)")
+        // history shows the todo's conflict after its changes, on the machine that keeps it.
+        let lived = try await again.todoctl("history", "1")
+        #expect(lived.stdout.split(separator: "\n").last?.contains(
+            #"conflict 1 title: not taken "one from A" (this machine's), kept "one from B" (the store's): changed on another machine meanwhile; open: todoctl conflicts take 1 or leave 1"#) == true,
+            "\(lived.stdout)")
+        #expect(!(try await second.todoctl("history", "1")).stdout.contains("conflict"))
 
         // Take: an ordinary change, shared to the other replica, undone by undo.
         let taken = try await again.todoctl("conflicts", "take", "1")
@@ -351,6 +357,7 @@ extension OfflineSharingTests {
         #expect(undone.status == 0, "\(undone.stderr)")
         try await awaitAlike([again, second], on: server)
         for daemon in [again, second] { #expect(try await titles(daemon)[1] == "one from B") }
+        #expect(try await again.todoctl("history", "1").stdout.contains("conflict 1 title: not taken \"one from A\""), "still listed once taken")
         let twice = try await again.todoctl("conflicts", "take", "1")
         #expect(twice.status == 1 && twice.stderr.contains("conflict: 1 (#1's title) was taken already"), "\(twice.stderr)")
 
