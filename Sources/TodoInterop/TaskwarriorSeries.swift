@@ -20,6 +20,15 @@ import TodoModel
 ///   the series' latest todo.
 /// - Reading again, a task that is a todod occurrence under a Taskwarrior uuid updates that
 ///   todo, which keeps the uuid among its Taskwarrior fields from then on.
+/// - A series todod made (its first todo came from no Taskwarrior task) is written as
+///   Taskwarrior would keep it: a template of its own, whose uuid is made from the first todo's
+///   id (`templateID`, the same at every export), and that todo as its first instance (`imask`
+///   0, the mask `-`), under its own uuid. Written as one task with `recur` and no `parent`,
+///   `task import` made that task the template, under the todo's uuid, and an instance of it
+///   under a new one, which came back as a second todo. Read back, that instance is the todo
+///   and carries the template, as a series Taskwarrior made; todod's next occurrences of it are
+///   the template's next places, as above. A todo done without a next occurrence ended its
+///   series: it is written alone, as it was (Taskwarrior keeps a done task with `recur` as it is).
 enum TaskwarriorSeries {
     /// The key of `Todo.foreign` for the series a todo carries: `{"template": {…}, "ahead": [{…}]}`.
     static let foreignKey = "taskwarrior.series"
@@ -72,11 +81,27 @@ enum TaskwarriorSeries {
         var places: [Int: (template: String, imask: Int)] = [:]
         var templates: [String: Task] = [:]
         var ahead: [String: [Int: Task]] = [:]
+        /// The templates of the series todod made, each with the number of its first todo.
+        var made: [String: Int] = [:]
+    }
+
+    /// Whether `todo`, made in todod, begins a series Taskwarrior can hold: it repeats from a
+    /// due day, and is open or was done with its next occurrence made (one done without a next
+    /// ended its series: written as a template, Taskwarrior would start it again).
+    private static func startsSeries(_ todo: Todo, repeated: Set<Int>) -> Bool {
+        todo.recurrence != nil && todo.due != nil && !todo.isDeleted && (!todo.isCompleted || repeated.contains(todo.number))
+    }
+
+    /// The uuid of the template for the series todod began with `todo`: the same at every
+    /// export, so that a series written twice before Taskwarrior's comes back is one template.
+    static func templateID(of todo: Todo) -> String {
+        StableID.uuid(for: "taskwarrior template\n" + todo.id.uuidString.lowercased()).uuidString.lowercased()
     }
 
     static func plan(_ todos: [Todo]) -> Plan {
         var plan = Plan()
         let todos = todos.sorted { $0.number < $1.number }
+        let repeated = Set(todos.compactMap(\.previous))
         // The carried series first: an occurrence may come before the todo carrying its next
         // instance. A later todo's copy wins: it came with a later import.
         for todo in todos {
@@ -109,6 +134,14 @@ enum TaskwarriorSeries {
                     base["status"] = .string("pending")
                     base["imask"] = .number(Double(imask))
                 }
+            } else if original.isEmpty, startsSeries(todo, repeated: repeated), plan.templates[uuid] == nil {
+                // A series todod made: its first todo is the first instance of a template of
+                // its own (a task with `recur` and no `parent`, `task import` made a template
+                // of, under the todo's uuid, and an instance of that under a new one: a twin).
+                let template = templateID(of: todo)
+                plan.places[todo.number] = (template, 0)
+                plan.made[template] = todo.number
+                base = ["parent": .string(template), "imask": .number(0), "rtype": .string("periodic")]
             }
             plan.bases[todo.number] = base
             plan.uuids[todo.number] = uuid
@@ -120,9 +153,19 @@ enum TaskwarriorSeries {
     /// ahead that no todo has become written just before its first todo. `task` writes a todo
     /// over the fields given, with the uuid given.
     static func written(_ todos: [Todo], task: (Todo, Task, String) -> Task) -> [Task] {
-        let plan = plan(todos)
+        var plan = plan(todos)
         var written: [Int: Task] = [:]
         for todo in todos { written[todo.number] = task(todo, plan.bases[todo.number] ?? [:], plan.uuids[todo.number] ?? "") }
+        // A template todod made is its first todo as Taskwarrior would have made it a template,
+        // without what is that instance's own.
+        for (uuid, first) in plan.made {
+            var template = written[first] ?? [:]
+            for key in ["parent", "imask", "end", "start", "annotations", "depends"] { template.removeValue(forKey: key) }
+            template["uuid"] = .string(uuid)
+            template["status"] = .string("recurring")
+            template["mask"] = .string("")
+            plan.templates[uuid] = template
+        }
         let taken = Set(plan.uuids.values)
         var members: [String: [Todo]] = [:]
         for todo in todos { if let place = plan.places[todo.number] { members[place.template, default: []].append(todo) } }
