@@ -219,4 +219,28 @@ struct TaskwarriorRecurrenceTests {
         #expect(try await openTodos(daemon).count == 1)
         try await daemon.stop()
     }
+    @Test("A repeating todo an older todod wrote as one task, which Taskwarrior made a template, comes back beside its twin; removed, it is never written again")
+    func seriesAnOlderTododWrote() async throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        let daemon = try await DaemonProcess.start()
+        let id = try await waterPlants(daemon)
+        // What todod wrote before: the todo as one task with recur, and no parent.
+        var old = try #require(try jsonArray(try await daemon.todoctl("export", "--to", "taskwarrior").stdout).first { $0["uuid"] as? String == id })
+        for key in ["parent", "imask", "rtype"] { old.removeValue(forKey: key) }
+        try task.run(["import", "-"], input: try JSONSerialization.data(withJSONObject: [old]))
+        try task.run(["list"])
+        #expect(try uuids(task, "status:recurring") == [id])
+        try await sync(task, to: daemon)
+        #expect(try await openTodos(daemon).count == 2)
+        // Its template's todo is not written, before or after it is removed.
+        try await expectUnchanged(task) { try await sync(daemon, to: task) }
+        let removed = try await daemon.todoctl("rm", id)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        try await expectUnchanged(task) { try await sync(daemon, to: task) }
+        #expect(try uuids(task, "status:recurring") == [id])
+        let open = try await openTodos(daemon)
+        #expect(open.count == 1 && open.first?["id"] as? String != id, "\(open)")
+        try await daemon.stop()
+    }
 }
