@@ -203,12 +203,16 @@ struct TaskwarriorRecurrenceTests {
         defer { task.remove() }
         let daemon = try await DaemonProcess.start()
         _ = try await waterPlants(daemon)
-        // Written twice before Taskwarrior's comes back: still one template.
+        // Written twice before Taskwarrior's comes back, `task` run between: still one template.
         try await sync(daemon, to: task)
+        try task.run(["list"])
         try await sync(daemon, to: task)
         try task.run(["list"])
         let templates = try uuids(task, "status:recurring")
         #expect(templates.count == 1, "\(templates)")
+        // Today's (the todo) and tomorrow's, which todod wrote ahead, as Taskwarrior would have made it: not again.
+        let pending = try uuids(task, "status:pending")
+        #expect(pending.count == 2, "\(pending)")
         try await sync(task, to: daemon)
         try await expectUnchanged(task) {
             try await sync(daemon, to: task)
@@ -219,6 +223,31 @@ struct TaskwarriorRecurrenceTests {
         #expect(try await openTodos(daemon).count == 1)
         try await daemon.stop()
     }
+    @Test("Done in todod before Taskwarrior's came back, its next occurrence is the instance written ahead, not a second one beside it")
+    func seriesMadeInTododDoneBeforeComingBack() async throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        let daemon = try await DaemonProcess.start()
+        let id = try await waterPlants(daemon)
+        try await sync(daemon, to: task)
+        try task.run(["list"])
+        let tomorrow = try uuids(task, "status:pending", "due:tomorrow")
+        #expect(tomorrow.count == 1, "\(tomorrow)")
+        let done = try await daemon.todoctl("done", id)
+        #expect(done.status == 0, "\(done.stderr)")
+        try await sync(daemon, to: task)
+        try task.run(["list"])
+        let pending = try uuids(task, "status:pending")
+        #expect(pending == tomorrow, "pending \(pending), tomorrow's \(tomorrow)")
+        #expect(try uuids(task, "status:completed") == [id])
+        #expect(try uuids(task, "status:recurring").count == 1)
+        // Back in todod, that instance is todod's occurrence: nothing new.
+        let back = try await sync(task, to: daemon)
+        #expect(back.stdout.contains(" 0 created"), "\(back.stdout)")
+        #expect(try await openTodos(daemon).count == 1)
+        try await daemon.stop()
+    }
+
     @Test("A repeating todo an older todod wrote as one task, which Taskwarrior made a template, comes back beside its twin; removed, it is never written again")
     func seriesAnOlderTododWrote() async throws {
         let task = try TaskwarriorHome()

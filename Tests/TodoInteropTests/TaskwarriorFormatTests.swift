@@ -270,6 +270,33 @@ struct TaskwarriorFormatTests {
         #expect(completed.count == 2 && completed.allSatisfy { $0["mask"] == nil }, "\(completed)")
     }
 
+    @Test("A series todod made, due days back, is written with the instances Taskwarrior would make ahead of it: written again, Taskwarrior makes none twice")
+    func seriesMadeInTododOverdue() throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        let zone = TimeZone.current, today = LocalDate(Date(), in: .current)
+        let todo = Todo(NewTodo(title: "Water plants", due: today.adding(days: -3), recurrence: Recurrence(count: 1, unit: .day)),
+                        number: 1, createdAt: Date(timeIntervalSince1970: 1_795_000_000))
+        let written = TaskwarriorFormat.encode([todo], zone: zone)
+        for _ in 0..<2 {
+            try task.run(["import", "-"], input: written)
+            try task.run(["list"])
+        }
+        let tasks = try task.exportedTasks().values
+        let pending = tasks.filter { $0["status"] as? String == "pending" }
+        // Three days back, two days back, yesterday, today and tomorrow: each once.
+        #expect(pending.count == 5, "\(pending)")
+        #expect(Set(pending.compactMap { $0["imask"] as? Int }) == Set(0...4), "\(pending)")
+        #expect(tasks.filter { $0["status"] as? String == "recurring" }.map { $0["mask"] as? String } == ["-----"], "\(tasks)")
+        // Read back, the todo is the series with the others carried, as a series Taskwarrior made.
+        let back = try TaskwarriorFormat.decode(try task.run(["export"]), zone: zone)
+        #expect(back.map(\.id) == [todo.id], "\(back)")
+        // The same a day later but for the instance then due.
+        let later = try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode([todo], zone: zone, now: Date().addingTimeInterval(86_400))) as? [[String: Any]] ?? []
+        let first = try JSONSerialization.jsonObject(with: written) as? [[String: Any]] ?? []
+        #expect(Set(later.compactMap { $0["uuid"] as? String }).isSuperset(of: first.compactMap { $0["uuid"] as? String }) && later.count == first.count + 1)
+    }
+
     @Test("A daily series left pending for a year imports without refusal: what a todo cannot carry stays todos of their own, and every task is written back")
     func longNeglectedSeries() throws {
         let task = try TaskwarriorHome()
