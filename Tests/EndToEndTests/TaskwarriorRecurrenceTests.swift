@@ -149,6 +149,14 @@ struct TaskwarriorRecurrenceTests {
         return try #require(try await openTodos(daemon).first?["id"] as? String)
     }
 
+    /// `waterPlants`, written to Taskwarrior, and Taskwarrior's next report run.
+    private func waterPlantsWentOut(_ daemon: DaemonProcess, to task: TaskwarriorHome) async throws -> String {
+        let id = try await waterPlants(daemon)
+        try await sync(daemon, to: task)
+        try task.run(["list"])
+        return id
+    }
+
     /// The uuids of `task FILTER export`.
     private func uuids(_ task: TaskwarriorHome, _ filter: String...) throws -> [String] {
         let tasks = try JSONSerialization.jsonObject(with: try task.run(filter + ["export"])) as? [[String: Any]] ?? []
@@ -160,10 +168,8 @@ struct TaskwarriorRecurrenceTests {
         let task = try TaskwarriorHome()
         defer { task.remove() }
         let daemon = try await DaemonProcess.start()
-        let id = try await waterPlants(daemon)
-        try await sync(daemon, to: task)
-        try task.run(["list"])
-        // One template, and today's instance is the todo (Taskwarrior made only tomorrow's, ahead).
+        let id = try await waterPlantsWentOut(daemon, to: task)
+        // One template, and today's instance is the todo (beside tomorrow's, written ahead).
         let templates = try uuids(task, "status:recurring")
         #expect(templates.count == 1 && !templates.contains(id), "templates \(templates), the todo \(id)")
         let today = try uuids(task, "status:pending", "due:today")
@@ -223,14 +229,13 @@ struct TaskwarriorRecurrenceTests {
         #expect(try await openTodos(daemon).count == 1)
         try await daemon.stop()
     }
+
     @Test("Done in todod before Taskwarrior's came back, its next occurrence is the instance written ahead, not a second one beside it")
     func seriesMadeInTododDoneBeforeComingBack() async throws {
         let task = try TaskwarriorHome()
         defer { task.remove() }
         let daemon = try await DaemonProcess.start()
-        let id = try await waterPlants(daemon)
-        try await sync(daemon, to: task)
-        try task.run(["list"])
+        let id = try await waterPlantsWentOut(daemon, to: task)
         let tomorrow = try uuids(task, "status:pending", "due:tomorrow")
         #expect(tomorrow.count == 1, "\(tomorrow)")
         let done = try await daemon.todoctl("done", id)
