@@ -41,8 +41,10 @@ public enum TaskwarriorFormat {
     }
 
     /// `task import` input: one task per line inside a JSON array.
-    public static func encode(_ todos: [Todo], zone: TimeZone = .current) -> Data {
-        let tasks = TaskwarriorSeries.written(todos) { task($0, original: $1, uuid: $2, zone: zone) }
+    /// `now`: when, for the instances Taskwarrior makes ahead as it reads a series todod made
+    /// (see `TaskwarriorSeries`).
+    public static func encode(_ todos: [Todo], zone: TimeZone = .current, now: Date = Date()) -> Data {
+        let tasks = TaskwarriorSeries.written(todos, zone: zone, today: LocalDate(now, in: zone)) { task($0, original: $1, uuid: $2, zone: zone) }
         let lines = tasks.map { InteropJSON.object($0).text }
         return Data(("[\n" + lines.joined(separator: ",\n") + "\n]\n").utf8)
     }
@@ -50,8 +52,8 @@ public enum TaskwarriorFormat {
     /// `imported`, read from `task export`, with each task todod holds under another id (an
     /// occurrence todod made, written as the instance Taskwarrior had made ahead) given that
     /// todo's id: `current` is every todo todod has, deleted ones too.
-    public static func matched(_ imported: [ImportedTodo], to current: [Todo]) -> [ImportedTodo] {
-        TaskwarriorSeries.matched(imported, to: current)
+    public static func matched(_ imported: [ImportedTodo], to current: [Todo], zone: TimeZone = .current) -> [ImportedTodo] {
+        TaskwarriorSeries.matched(imported, to: current, zone: zone)
     }
 
     /// Whether `matched` needs todod's todos for `imported`: only a recurrence's instance can

@@ -20,6 +20,21 @@ import TodoModel
 ///   the series' latest todo.
 /// - Reading again, a task that is a todod occurrence under a Taskwarrior uuid updates that
 ///   todo, which keeps the uuid among its Taskwarrior fields from then on.
+/// - A series todod made (its first todo came from no Taskwarrior task) is written as
+///   Taskwarrior would keep it: a template of its own, whose uuid is made from the first todo's
+///   id (`templateID`, the same at every export), and that todo as its first instance (`imask`
+///   0, the mask `-`), under its own uuid. Written as one task with `recur` and no `parent`,
+///   `task import` made that task the template, under the todo's uuid, and an instance of it
+///   under a new one, which came back as a second todo. Read back, that instance is the todo
+///   and carries the template, as a series Taskwarrior made; todod's next occurrences of it are
+///   the template's next places, as above. A todo done without a next occurrence ended its
+///   series: it is written alone, as it was (Taskwarrior keeps a done task with `recur` as it is).
+///   The instances Taskwarrior makes as it reads such a template (each place due by today, and
+///   one more) todod writes itself, under uuids made from the template's and the place: an
+///   export written again before Taskwarrior's comes back says the same, where a mask not
+///   covering what Taskwarrior had made would have had it make them again. todod's occurrence
+///   at a place one of those could have been written at (due by the day it was made) is that
+///   instance, by its uuid; one made earlier keeps its own.
 enum TaskwarriorSeries {
     /// The key of `Todo.foreign` for the series a todo carries: `{"template": {…}, "ahead": [{…}]}`.
     static let foreignKey = "taskwarrior.series"
@@ -72,11 +87,31 @@ enum TaskwarriorSeries {
         var places: [Int: (template: String, imask: Int)] = [:]
         var templates: [String: Task] = [:]
         var ahead: [String: [Int: Task]] = [:]
+        /// The templates of the series todod made, each with the number of its first todo.
+        var made: [String: Int] = [:]
+        /// Their rules and first due days: Taskwarrior's place N falls N periods after it.
+        var grids: [String: (rule: Recurrence, first: LocalDate)] = [:]
     }
 
-    static func plan(_ todos: [Todo]) -> Plan {
+    /// Whether `todo`, made in todod, begins a series Taskwarrior can hold: it repeats from a
+    /// due day, and is open or was done with its next occurrence made (one done without a next
+    /// ended its series: written as a template, Taskwarrior would start it again).
+    private static func startsSeries(_ todo: Todo, repeated: Set<Int>) -> Bool {
+        todo.recurrence != nil && todo.due != nil && !todo.isDeleted && (!todo.isCompleted || repeated.contains(todo.number))
+    }
+
+    /// The uuid of the template for the series todod began with `todo`: the same at every
+    /// export, so that a series written twice before Taskwarrior's comes back is one template.
+    static func templateID(of todo: Todo) -> String {
+        StableID.uuid(for: "taskwarrior template\n" + todo.id.uuidString.lowercased()).uuidString.lowercased()
+    }
+
+    /// `today`, in `zone`: the day of the export (Taskwarrior's instances made ahead of a
+    /// series todod made depend on it); nil for none of those past the series' todos.
+    static func plan(_ todos: [Todo], zone: TimeZone, today: LocalDate?) -> Plan {
         var plan = Plan()
         let todos = todos.sorted { $0.number < $1.number }
+        let repeated = Set(todos.compactMap(\.previous))
         // The carried series first: an occurrence may come before the todo carrying its next
         // instance. A later todo's copy wins: it came with a later import.
         for todo in todos {
@@ -101,6 +136,13 @@ enum TaskwarriorSeries {
                 // todod's occurrence of an instance: the instance at the next place.
                 let imask = repeated.imask + 1
                 plan.places[todo.number] = (repeated.template, imask)
+                // In a series todod made, the instance an export wrote ahead at that place, if
+                // one could have: Taskwarrior's place was due by the day this todo was made.
+                if let grid = plan.grids[repeated.template], plan.ahead[repeated.template]?[imask] == nil,
+                    let before = due(grid, imask - 1), before <= LocalDate(todo.createdAt, in: zone)
+                {
+                    plan.ahead[repeated.template, default: [:]][imask] = madeAhead(repeated.template, imask, grid: grid, zone: zone)
+                }
                 if let instance = plan.ahead[repeated.template]?[imask], let made = instance["uuid"]?.string, !ids.contains(made) {
                     (base, uuid) = (instance, made)
                 } else {
@@ -109,28 +151,88 @@ enum TaskwarriorSeries {
                     base["status"] = .string("pending")
                     base["imask"] = .number(Double(imask))
                 }
+            } else if original.isEmpty, startsSeries(todo, repeated: repeated), plan.templates[uuid] == nil {
+                // A series todod made: its first todo is the first instance of a template of
+                // its own (a task with `recur` and no `parent`, `task import` made a template
+                // of, under the todo's uuid, and an instance of that under a new one: a twin).
+                let template = templateID(of: todo)
+                plan.places[todo.number] = (template, 0)
+                plan.made[template] = todo.number
+                if let rule = todo.recurrence, let first = todo.due { plan.grids[template] = (Recurrence(count: rule.count, unit: rule.unit, dayOfMonth: rule.dayOfMonth), first) }
+                base = ["parent": .string(template), "imask": .number(0), "rtype": .string("periodic")]
             }
             plan.bases[todo.number] = base
             plan.uuids[todo.number] = uuid
         }
+        // Past a series todod made, the instances Taskwarrior makes as it reads the template
+        // (every place due by today and one more, `recurrence.limit`'s 1), written by todod
+        // under uuids of their own that are the same at each export: the mask covers them,
+        // so an export written again before Taskwarrior's comes back makes none twice.
+        var last: [String: Int] = [:]
+        for (template, imask) in plan.places.values where plan.grids[template] != nil { last[template] = max(last[template] ?? 0, imask) }
+        for (template, grid) in plan.grids where today != nil {
+            var imask = (last[template] ?? 0) + 1
+            while imask <= maximumMadeAhead, let before = due(grid, imask - 1), let today, before <= today, due(grid, imask) != nil {
+                if plan.ahead[template]?[imask] == nil { plan.ahead[template, default: [:]][imask] = madeAhead(template, imask, grid: grid, zone: zone) }
+                imask += 1
+            }
+        }
         return plan
+    }
+
+    /// The most instances written ahead of a series todod made: a daily one begun ten years back.
+    static let maximumMadeAhead = 3700
+
+    /// The due day of place `imask` of a series todod made; nil past the calendar's end.
+    private static func due(_ grid: (rule: Recurrence, first: LocalDate), _ imask: Int) -> LocalDate? {
+        var day = grid.first
+        for _ in 0..<imask {
+            guard let next = grid.rule.nextDue(after: day, completedOn: day) else { return nil }
+            day = next
+        }
+        return day
+    }
+
+    /// The instance Taskwarrior would make at `imask` of a series todod made, but for the
+    /// template's fields (`written` adds them) and a uuid made from the template's and the place.
+    private static func madeAhead(_ template: String, _ imask: Int, grid: (rule: Recurrence, first: LocalDate), zone: TimeZone) -> Task {
+        let uuid = StableID.uuid(for: "taskwarrior instance\n\(template)\n\(imask)").uuidString.lowercased()
+        var task: Task = ["uuid": .string(uuid), "parent": .string(template), "imask": .number(Double(imask)),
+                          "status": .string("pending"), "rtype": .string("periodic")]
+        task["due"] = due(grid, imask).map { .string(BasicTime.utcText(BasicTime.midnight(of: $0, in: zone))) }
+        return task
     }
 
     /// The tasks for `todos`, in their order, each series' template and the instances it made
     /// ahead that no todo has become written just before its first todo. `task` writes a todo
     /// over the fields given, with the uuid given.
-    static func written(_ todos: [Todo], task: (Todo, Task, String) -> Task) -> [Task] {
-        let plan = plan(todos)
+    static func written(_ todos: [Todo], zone: TimeZone, today: LocalDate, task: (Todo, Task, String) -> Task) -> [Task] {
+        var plan = plan(todos, zone: zone, today: today)
         var written: [Int: Task] = [:]
         for todo in todos { written[todo.number] = task(todo, plan.bases[todo.number] ?? [:], plan.uuids[todo.number] ?? "") }
+        // A template todod made is its first todo as Taskwarrior would have made it a template,
+        // without what is that instance's own.
+        for (uuid, first) in plan.made {
+            var template = written[first] ?? [:]
+            for key in ["parent", "imask", "end", "start", "annotations", "depends"] { template.removeValue(forKey: key) }
+            template["uuid"] = .string(uuid)
+            template["status"] = .string("recurring")
+            template["mask"] = .string("")
+            plan.templates[uuid] = template
+        }
         let taken = Set(plan.uuids.values)
         var members: [String: [Todo]] = [:]
         for todo in todos { if let place = plan.places[todo.number] { members[place.template, default: []].append(todo) } }
         var result: [Task] = [], done = Set<String>()
         for todo in todos {
             if let template = plan.places[todo.number]?.template, let fields = plan.templates[template], done.insert(template).inserted {
-                result.append(self.template(fields, members: members[template] ?? [], plan: plan, written: written))
-                let left = (plan.ahead[template] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+                let made = self.template(fields, members: members[template] ?? [], plan: plan, written: written)
+                result.append(made)
+                var left = (plan.ahead[template] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+                if plan.made[template] != nil {
+                    // Made as Taskwarrior makes an instance: the template's fields, the instance's own over them.
+                    left = left.map { instance in made.filter { $0.key != "mask" }.merging(instance) { $1 } }
+                }
                 result += left.filter { !taken.contains($0["uuid"]?.string ?? "") }
             }
             // A template an earlier todod made a todo of is the series' (its todo deleted, it
@@ -157,6 +259,8 @@ enum TaskwarriorSeries {
     private static func template(_ original: Task, members: [Todo], plan: Plan, written: [Int: Task]) -> Task {
         var template = original
         var mask = Array(original["mask"]?.string ?? "")
+        // The instances written ahead, pending (Taskwarrior's mask already has those it made).
+        if let last = original["uuid"]?.string.flatMap({ plan.ahead[$0]?.keys.max() }) { while mask.count <= last { mask.append("-") } }
         for todo in members {
             guard let imask = plan.places[todo.number]?.imask else { continue }
             while mask.count <= imask { mask.append("-") }
@@ -178,9 +282,10 @@ enum TaskwarriorSeries {
 
     /// `imported` with each task that is a todod occurrence under a Taskwarrior uuid given
     /// that todo's id; the uuid is kept among its fields, so the todo is written with it again.
-    static func matched(_ imported: [ImportedTodo], to current: [Todo]) -> [ImportedTodo] {
+    static func matched(_ imported: [ImportedTodo], to current: [Todo], zone: TimeZone) -> [ImportedTodo] {
         guard hasInstances(imported) else { return imported }
-        let plan = plan(current)
+        // Only todos are matched: the instances written past them are not needed.
+        let plan = plan(current, zone: zone, today: nil)
         var todos: [String: UUID] = [:]
         for todo in current {
             if let uuid = plan.uuids[todo.number], uuid != todo.id.uuidString.lowercased() { todos[uuid] = todo.id }

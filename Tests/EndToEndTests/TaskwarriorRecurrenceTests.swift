@@ -33,6 +33,14 @@ struct TaskwarriorRecurrenceTests {
         return try jsonArray(exported.stdout).filter { ($0["completedAt"] ?? NSNull()) is NSNull && ($0["deletedAt"] ?? NSNull()) is NSNull }
     }
 
+    /// Expects `change` to leave every task of `task` as it was.
+    private func expectUnchanged(_ task: TaskwarriorHome, by change: () async throws -> Void) async throws {
+        let before = try task.exportedTasks()
+        try await change()
+        let after = try task.exportedTasks()
+        #expect(NSDictionary(dictionary: after) == NSDictionary(dictionary: before), "\(after)\n--- before:\n\(before)")
+    }
+
     /// How many tasks `task FILTER export` writes (`task count` leaves templates out).
     private func count(_ task: TaskwarriorHome, _ filter: String...) throws -> Int {
         (try JSONSerialization.jsonObject(with: try task.run(filter + ["export"])) as? [Any])?.count ?? -1
@@ -81,10 +89,7 @@ struct TaskwarriorRecurrenceTests {
         #expect(pending == 1, "\(pending) pending")
 
         // The same export again, then Taskwarrior's export into todod twice: nothing changes.
-        let tasks = try task.exportedTasks()
-        try task.run(["import", "-"], input: Data(back.stdout.utf8))
-        let reimported = try task.exportedTasks()
-        #expect(NSDictionary(dictionary: reimported) == NSDictionary(dictionary: tasks), "\(reimported)\n--- before:\n\(tasks)")
+        try await expectUnchanged(task) { try task.run(["import", "-"], input: Data(back.stdout.utf8)) }
         let exported = String(decoding: try task.run(["export"]), as: UTF8.self)
         let first = try await daemon.todoctl("import", "--from", "taskwarrior", input: exported)
         #expect(first.stdout.contains(" 0 created"), "\(first.stdout)")
@@ -93,10 +98,7 @@ struct TaskwarriorRecurrenceTests {
         let open = try await openTodos(daemon)
         #expect(open.count == 1, "\(open)")
         // And todod's export after those imports is what Taskwarrior already has.
-        let settled = try task.exportedTasks()
-        try await sync(daemon, to: task)
-        let resettled = try task.exportedTasks()
-        #expect(NSDictionary(dictionary: resettled) == NSDictionary(dictionary: settled), "\(resettled)\n--- before:\n\(settled)")
+        try await expectUnchanged(task) { try await sync(daemon, to: task) }
         try await daemon.stop()
     }
 
@@ -137,10 +139,142 @@ struct TaskwarriorRecurrenceTests {
         #expect(open.map { $0["id"] as? String } == [tomorrow?["uuid"] as? String], "\(open)")
 
         // Written back, Taskwarrior has what it had.
-        let tasks = try task.exportedTasks()
+        try await expectUnchanged(task) { try await sync(daemon, to: task) }
+        try await daemon.stop()
+    }
+    /// todod's one repeating todo, `todoctl add Water plants recur:daily due:today`, and its id.
+    private func waterPlants(_ daemon: DaemonProcess) async throws -> String {
+        let added = try await daemon.todoctl("add", "Water", "plants", "recur:daily", "due:today")
+        #expect(added.status == 0, "\(added.stderr)")
+        return try #require(try await openTodos(daemon).first?["id"] as? String)
+    }
+
+    /// `waterPlants`, written to Taskwarrior, and Taskwarrior's next report run.
+    private func waterPlantsWentOut(_ daemon: DaemonProcess, to task: TaskwarriorHome) async throws -> String {
+        let id = try await waterPlants(daemon)
         try await sync(daemon, to: task)
-        let after = try task.exportedTasks()
-        #expect(NSDictionary(dictionary: after) == NSDictionary(dictionary: tasks), "\(after)\n--- before:\n\(tasks)")
+        try task.run(["list"])
+        return id
+    }
+
+    /// The uuids of `task FILTER export`.
+    private func uuids(_ task: TaskwarriorHome, _ filter: String...) throws -> [String] {
+        let tasks = try JSONSerialization.jsonObject(with: try task.run(filter + ["export"])) as? [[String: Any]] ?? []
+        return tasks.compactMap { $0["uuid"] as? String }
+    }
+
+    @Test("A repeating todo made in todod goes into Taskwarrior as one series under its own uuid, and comes back as that todo, not a twin")
+    func todoMadeInTodod() async throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        let daemon = try await DaemonProcess.start()
+        let id = try await waterPlantsWentOut(daemon, to: task)
+        // One template, and today's instance is the todo (beside tomorrow's, written ahead).
+        let templates = try uuids(task, "status:recurring")
+        #expect(templates.count == 1 && !templates.contains(id), "templates \(templates), the todo \(id)")
+        let today = try uuids(task, "status:pending", "due:today")
+        #expect(today == [id], "pending today: \(today), the todo \(id)")
+        #expect(try count(task, "status:pending") == 2)
+
+        let back = try await sync(task, to: daemon)
+        #expect(back.stdout.contains(" 0 created"), "\(back.stdout)")
+        let open = try await openTodos(daemon)
+        #expect(open.map { $0["id"] as? String } == [id], "\(open)")
+
+        // Done in task: the next import completes the todo and tomorrow's instance is the one open todo.
+        try task.run([id, "done"])
+        let done = try await sync(task, to: daemon)
+        #expect(done.stdout.contains("1 created, 1 updated"), "\(done.stdout)")
+        let next = try await openTodos(daemon)
+        let tomorrow = try uuids(task, "status:pending")
+        #expect(next.count == 1 && tomorrow.count == 1 && next.first?["id"] as? String == tomorrow.first, "\(next)\n--- pending in task: \(tomorrow)")
+
+        // Done in todod and written back: Taskwarrior has the same one template and one pending.
+        let number = try #require(next.first?["number"] as? Int)
+        _ = try await daemon.todoctl("done", String(number))
+        try await sync(daemon, to: task)
+        try task.run(["list"])
+        #expect(try uuids(task, "status:recurring") == templates)
+        let pending = try uuids(task, "status:pending"), after = try await openTodos(daemon)
+        #expect(pending.count == 1 && pending.first == after.first?["id"] as? String, "pending \(pending), open in todod \(after)")
+        let again = try await sync(task, to: daemon)
+        #expect(again.stdout.contains(" 0 created"), "\(again.stdout)")
+        #expect(try await openTodos(daemon).count == 1)
+        try await daemon.stop()
+    }
+
+    @Test("A series todod made goes round again unchanged: the same template, nothing new either way")
+    func seriesMadeInTododRoundTripsAgain() async throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        let daemon = try await DaemonProcess.start()
+        _ = try await waterPlants(daemon)
+        // Written twice before Taskwarrior's comes back, `task` run between: still one template.
+        try await sync(daemon, to: task)
+        try task.run(["list"])
+        try await sync(daemon, to: task)
+        try task.run(["list"])
+        let templates = try uuids(task, "status:recurring")
+        #expect(templates.count == 1, "\(templates)")
+        // Today's (the todo) and tomorrow's, which todod wrote ahead, as Taskwarrior would have made it: not again.
+        let pending = try uuids(task, "status:pending")
+        #expect(pending.count == 2, "\(pending)")
+        try await sync(task, to: daemon)
+        try await expectUnchanged(task) {
+            try await sync(daemon, to: task)
+            try task.run(["list"])
+        }
+        let imported = try await sync(task, to: daemon)
+        #expect(imported.stdout.contains("0 created, 0 updated"), "\(imported.stdout)")
+        #expect(try await openTodos(daemon).count == 1)
+        try await daemon.stop()
+    }
+
+    @Test("Done in todod before Taskwarrior's came back, its next occurrence is the instance written ahead, not a second one beside it")
+    func seriesMadeInTododDoneBeforeComingBack() async throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        let daemon = try await DaemonProcess.start()
+        let id = try await waterPlantsWentOut(daemon, to: task)
+        let tomorrow = try uuids(task, "status:pending", "due:tomorrow")
+        #expect(tomorrow.count == 1, "\(tomorrow)")
+        let done = try await daemon.todoctl("done", id)
+        #expect(done.status == 0, "\(done.stderr)")
+        try await sync(daemon, to: task)
+        try task.run(["list"])
+        let pending = try uuids(task, "status:pending")
+        #expect(pending == tomorrow, "pending \(pending), tomorrow's \(tomorrow)")
+        #expect(try uuids(task, "status:completed") == [id])
+        #expect(try uuids(task, "status:recurring").count == 1)
+        // Back in todod, that instance is todod's occurrence: nothing new.
+        let back = try await sync(task, to: daemon)
+        #expect(back.stdout.contains(" 0 created"), "\(back.stdout)")
+        #expect(try await openTodos(daemon).count == 1)
+        try await daemon.stop()
+    }
+
+    @Test("A repeating todo an older todod wrote as one task, which Taskwarrior made a template, comes back beside its twin; removed, it is never written again")
+    func seriesAnOlderTododWrote() async throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        let daemon = try await DaemonProcess.start()
+        let id = try await waterPlants(daemon)
+        // What todod wrote before: the todo as one task with recur, and no parent.
+        var old = try #require(try jsonArray(try await daemon.todoctl("export", "--to", "taskwarrior").stdout).first { $0["uuid"] as? String == id })
+        for key in ["parent", "imask", "rtype"] { old.removeValue(forKey: key) }
+        try task.run(["import", "-"], input: try JSONSerialization.data(withJSONObject: [old]))
+        try task.run(["list"])
+        #expect(try uuids(task, "status:recurring") == [id])
+        try await sync(task, to: daemon)
+        #expect(try await openTodos(daemon).count == 2)
+        // Its template's todo is not written, before or after it is removed.
+        try await expectUnchanged(task) { try await sync(daemon, to: task) }
+        let removed = try await daemon.todoctl("rm", id)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        try await expectUnchanged(task) { try await sync(daemon, to: task) }
+        #expect(try uuids(task, "status:recurring") == [id])
+        let open = try await openTodos(daemon)
+        #expect(open.count == 1 && open.first?["id"] as? String != id, "\(open)")
         try await daemon.stop()
     }
 }

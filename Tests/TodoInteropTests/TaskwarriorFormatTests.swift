@@ -220,6 +220,83 @@ struct TaskwarriorFormatTests {
         #expect(pending.first?["uuid"] as? String == todos[1].id.uuidString.lowercased(), "\(pending)")
     }
 
+    @Test("A repeating todo made in todod is written as a template and its first instance, under the todo's uuid: task import makes no twin, and it reads back as that todo")
+    func seriesMadeInTodod() throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        // Due far ahead: Taskwarrior makes no instance ahead of it.
+        let rule = Recurrence(count: 1, unit: .week)
+        let todo = Todo(NewTodo(title: "Weekly review", due: LocalDate("2099-11-24"), recurrence: rule), number: 1,
+                        createdAt: Date(timeIntervalSince1970: 1_795_000_000))
+        let written = TaskwarriorFormat.encode([todo], zone: utc)
+        #expect(written == TaskwarriorFormat.encode([todo], zone: utc), "each export the same template")
+        try task.run(["import", "-"], input: written)
+        try task.run(["list"])
+        let tasks = try task.exportedTasks().values
+        let templates = tasks.filter { $0["status"] as? String == "recurring" }
+        let pending = tasks.filter { $0["status"] as? String == "pending" }
+        #expect(templates.count == 1 && pending.count == 1, "\(tasks)")
+        let id = todo.id.uuidString.lowercased()
+        #expect(pending.first?["uuid"] as? String == id, "\(pending)")
+        #expect(pending.first?["parent"] as? String == templates.first?["uuid"] as? String, "\(pending)")
+        #expect(templates.first?["uuid"] as? String != id && templates.first?["mask"] as? String == "-", "\(templates)")
+        #expect(templates.first?["recur"] as? String == "weekly" && templates.first?["due"] as? String == "20991124T000000Z", "\(templates)")
+
+        let back = try TaskwarriorFormat.decode(try task.run(["export"]), zone: utc)
+        #expect(back.map(\.id) == [todo.id], "\(back)")
+        #expect(back.first?.recurrence == rule)
+    }
+
+    @Test("A todo done in todod before its series first went out is an instance done; one done that ended its series is no template")
+    func seriesMadeInTododDone() throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        let rule = Recurrence(count: 1, unit: .week), done = Date(timeIntervalSince1970: 1_795_000_000)
+        var first = Todo(NewTodo(title: "Weekly review", due: LocalDate("2099-11-24"), recurrence: rule), number: 1, createdAt: done)
+        first.completedAt = done
+        let next = try #require(first.nextOccurrence(completedOn: LocalDate("2099-11-24")!))
+        var ended = Todo(NewTodo(title: "Ended", due: LocalDate("2099-11-24"), recurrence: rule), number: 3, createdAt: done)
+        ended.completedAt = done
+        let todos = [first, Todo(next, number: 2, createdAt: done, previous: 1), ended]
+        try task.run(["import", "-"], input: TaskwarriorFormat.encode(todos, zone: utc))
+        try task.run(["list"])
+        let tasks = try task.exportedTasks().values
+        let templates = tasks.filter { $0["status"] as? String == "recurring" }
+        let pending = tasks.filter { $0["status"] as? String == "pending" }
+        #expect(templates.count == 1 && templates.first?["mask"] as? String == "+-", "\(tasks)")
+        #expect(pending.map { $0["uuid"] as? String } == [todos[1].id.uuidString.lowercased()], "\(pending)")
+        #expect(pending.first?["imask"] as? Int == 1 && pending.first?["due"] as? String == "20991201T000000Z", "\(pending)")
+        let completed = tasks.filter { $0["status"] as? String == "completed" }
+        #expect(completed.count == 2 && completed.allSatisfy { $0["mask"] == nil }, "\(completed)")
+    }
+
+    @Test("A series todod made, due days back, is written with the instances Taskwarrior would make ahead of it: written again, Taskwarrior makes none twice")
+    func seriesMadeInTododOverdue() throws {
+        let task = try TaskwarriorHome()
+        defer { task.remove() }
+        let zone = TimeZone.current, today = LocalDate(Date(), in: .current)
+        let todo = Todo(NewTodo(title: "Water plants", due: today.adding(days: -3), recurrence: Recurrence(count: 1, unit: .day)),
+                        number: 1, createdAt: Date(timeIntervalSince1970: 1_795_000_000))
+        let written = TaskwarriorFormat.encode([todo], zone: zone)
+        for _ in 0..<2 {
+            try task.run(["import", "-"], input: written)
+            try task.run(["list"])
+        }
+        let tasks = try task.exportedTasks().values
+        let pending = tasks.filter { $0["status"] as? String == "pending" }
+        // Three days back, two days back, yesterday, today and tomorrow: each once.
+        #expect(pending.count == 5, "\(pending)")
+        #expect(Set(pending.compactMap { $0["imask"] as? Int }) == Set(0...4), "\(pending)")
+        #expect(tasks.filter { $0["status"] as? String == "recurring" }.map { $0["mask"] as? String } == ["-----"], "\(tasks)")
+        // Read back, the todo is the series with the others carried, as a series Taskwarrior made.
+        let back = try TaskwarriorFormat.decode(try task.run(["export"]), zone: zone)
+        #expect(back.map(\.id) == [todo.id], "\(back)")
+        // The same a day later but for the instance then due.
+        let later = try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode([todo], zone: zone, now: Date().addingTimeInterval(86_400))) as? [[String: Any]] ?? []
+        let first = try JSONSerialization.jsonObject(with: written) as? [[String: Any]] ?? []
+        #expect(Set(later.compactMap { $0["uuid"] as? String }).isSuperset(of: first.compactMap { $0["uuid"] as? String }) && later.count == first.count + 1)
+    }
+
     @Test("A daily series left pending for a year imports without refusal: what a todo cannot carry stays todos of their own, and every task is written back")
     func longNeglectedSeries() throws {
         let task = try TaskwarriorHome()
