@@ -474,3 +474,55 @@ struct UndoRedoTests {
         }
     }
 }
+
+extension UndoRedoTests {
+    /// Columns on a terminal, for the characters these tests use: CJK and emoji take two.
+    private static func columns(of line: String) -> Int {
+        line.unicodeScalars.reduce(0) { sum, scalar in
+            let wide = (0x2E80...0xA4CF).contains(scalar.value) || (0xFF00...0xFF60).contains(scalar.value) || (0x1F300...0x1FAFF).contains(scalar.value)
+            return sum + (wide ? 2 : 1)
+        }
+    }
+
+    @Test("in 40 columns log, undo --since (its list and its naming of watch's change) and undo's lines stay within them, cut with … (they ran past the edge and wrapped; outside probe)")
+    func narrowUndoAndLog() async throws {
+        let daemon = try await DaemonProcess.start()
+        let watch = try await TodoClient.connect(to: daemon.socketPath, program: "watch")
+        _ = try await watch.request(.requestNewTodo(NewTodo(title: "東京で会議の準備をするとても長いタイトル")))
+        await watch.close()
+        for command in [["add", "Water the plants on the balcony every morning"], ["add", "Three"], ["edit", "2", "--title", "Water the ferns 🌿 on the balcony"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let narrow = ["COLUMNS": "40"]
+        let log = try await daemon.todoctl("log", environment: narrow)
+        #expect(log.lines.count == 4 && log.lines.allSatisfy { Self.columns(of: $0) <= 40 }, "\(log.stdout)")
+        #expect(log.lines.allSatisfy { $0.first?.isNumber == true } && log.lines.contains { $0.hasSuffix("…") }, "\(log.stdout)")
+        // A pipe without COLUMNS is not cut: a script reads the whole line.
+        let whole = try await daemon.todoctl("log")
+        #expect(whole.lines.contains { $0.contains("\"Water the ferns 🌿 on the balcony\"   todoctl (client") }, "\(whole.stdout)")
+
+        // In a 40-column terminal, the list undo --since asks about keeps a line a change.
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1", "PATH": binaryDirectory + ":/usr/bin:/bin"]) { $1 })
+        try await tmux.resize(columns: 40, rows: 20)
+        try await tmux.type("clear; todoctl undo --since 1h")
+        let asked = try await tmux.waitFor("[y/N]")
+        // A line a change, watch's named, then the question: no line wrapped into another.
+        let shown = asked.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("$") }
+        #expect(shown.count == 5 && shown.prefix(4).allSatisfy { $0.hasPrefix("  ") && $0.contains("#") }, "\(asked)")
+        #expect(shown.first?.hasSuffix("   watch (client 1)") == true && shown.contains { $0.hasSuffix("…") }, "\(asked)")
+        try await tmux.type("n")
+        try await tmux.waitFor("nothing changed")
+        await tmux.kill()
+
+        let undone = try await daemon.todoctl("undo", "--since", "1h", "--yes", environment: narrow)
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(undone.lines.allSatisfy { Self.columns(of: $0) <= 40 }, "\(undone.stdout)")
+        // The naming of watch's change is wrapped between words, not cut: all of it is there.
+        #expect(undone.stdout.replacingOccurrences(of: "\n", with: " ").contains("taking back change 1 by watch (client"), "\(undone.stdout)")
+        // What it took back, a line a change after "took back 4 steps:".
+        let changed = undone.lines.drop { !$0.hasPrefix("took back 4 steps") }.dropFirst()
+        #expect(!changed.isEmpty && changed.allSatisfy { $0.range(of: #"^ *[0-9]+  #[0-9]"#, options: .regularExpression) != nil }, "\(undone.stdout)")
+        try await daemon.stop()
+    }
+}
