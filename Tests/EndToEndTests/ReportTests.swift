@@ -90,20 +90,12 @@ struct ReportTests {
         for command in ["list", "next", "summary"] {
             let result = try await run("todoctl", [command], environment: daemon.environment.merging(fixedClock) { $1 }.merging(["COLUMNS": "\(columns)"]) { $1 })
             #expect(result.status == 0, "\(command): \(result.stderr)")
-            let wide = result.lines.filter { Self.columns(of: $0) > columns }
+            let wide = result.lines.filter { terminalColumns(of: $0) > columns }
             #expect(wide.isEmpty, "\(command) at \(columns) columns:\n\(result.stdout)")
         }
         try await daemon.stop()
     }
 
-    /// Columns on a terminal, for the characters these tests use: CJK and emoji take two.
-    private static func columns(of line: String) -> Int {
-        line.unicodeScalars.reduce(0) { sum, scalar in
-            let wide = (0x1100...0x115F).contains(scalar.value) || (0x2E80...0xA4CF).contains(scalar.value)
-                || (0xAC00...0xD7A3).contains(scalar.value) || (0xFF00...0xFF60).contains(scalar.value) || (0x1F300...0x1FAFF).contains(scalar.value)
-            return sum + (wide ? 2 : 1)
-        }
-    }
 }
 
 extension ReportTests {
@@ -308,7 +300,7 @@ extension ReportTests {
         let (daemon, clock) = try await sixWeeksOfJournal()
         let drawn = try await run("todoctl", ["burndown"], environment: daemon.environment.merging(clock) { $1 }.merging(["COLUMNS": "\(columns)"]) { $1 })
         #expect(drawn.status == 0, "\(drawn.stderr)")
-        #expect(drawn.lines.allSatisfy { Self.columns(of: $0) <= columns }, "\(columns):\n\(drawn.stdout)")
+        #expect(drawn.lines.allSatisfy { terminalColumns(of: $0) <= columns }, "\(columns):\n\(drawn.stdout)")
         let bars = drawn.lines.filter { $0.contains("│") }
         #expect(bars.count == 14 && bars.last?.hasPrefix("▶ 28 Nov │") == true && bars.last?.hasSuffix("2/1") == true, "\(columns):\n\(drawn.stdout)")
         #expect(drawn.stdout.contains("█ open") && drawn.stdout.contains("▓ done") && drawn.stdout.contains("open/done"), "\(drawn.stdout)")
@@ -344,7 +336,7 @@ extension ReportTests {
         #expect(added.status == 0, "\(added.stderr)")
         let drawn = try await daemon.todoctl("calendar", environment: fixedClock.merging(["COLUMNS": "\(columns)", "NO_COLOR": "1"]) { $1 })
         #expect(drawn.status == 0, "\(drawn.stderr)")
-        #expect(drawn.lines.allSatisfy { Self.columns(of: $0) <= columns }, "\(columns):\n\(drawn.stdout)")
+        #expect(drawn.lines.allSatisfy { terminalColumns(of: $0) <= columns }, "\(columns):\n\(drawn.stdout)")
         // 2026-11-23 is a Monday: the week's row begins with it.
         let grid = ["48[23] 24  25  26  27  28  29", "[23]24 25 26 27 28 29"]
         #expect(columns < 22 || drawn.lines.contains { grid.contains($0.trimmingCharacters(in: .whitespaces)) }, "\(columns):\n\(drawn.stdout)")

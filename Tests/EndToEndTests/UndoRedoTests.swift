@@ -157,11 +157,13 @@ struct UndoRedoTests {
     }
 
     /// Four changes: watch adds #1, todoctl adds #2 and #3 and retitles #1.
-    private func fourChanges(_ daemon: DaemonProcess) async throws {
+    private func fourChanges(
+        _ daemon: DaemonProcess, watchAdds title: String = "Added in watch", then commands: [[String]] = [["add", "Two"], ["add", "Three"], ["edit", "2", "--title", "Second"]]
+    ) async throws {
         let watch = try await TodoClient.connect(to: daemon.socketPath, program: "watch")
-        _ = try await watch.request(.requestNewTodo(NewTodo(title: "Added in watch")))
+        _ = try await watch.request(.requestNewTodo(NewTodo(title: title)))
         await watch.close()
-        for command in [["add", "Two"], ["add", "Three"], ["edit", "2", "--title", "Second"]] {
+        for command in commands {
             let result = try await run("todoctl", command, environment: daemon.environment)
             #expect(result.status == 0, "\(command): \(result.stderr)")
         }
@@ -476,27 +478,15 @@ struct UndoRedoTests {
 }
 
 extension UndoRedoTests {
-    /// Columns on a terminal, for the characters these tests use: CJK and emoji take two.
-    private static func columns(of line: String) -> Int {
-        line.unicodeScalars.reduce(0) { sum, scalar in
-            let wide = (0x2E80...0xA4CF).contains(scalar.value) || (0xFF00...0xFF60).contains(scalar.value) || (0x1F300...0x1FAFF).contains(scalar.value)
-            return sum + (wide ? 2 : 1)
-        }
-    }
-
     @Test("in 40 columns log, undo --since (its list and its naming of watch's change) and undo's lines stay within them, cut with … (they ran past the edge and wrapped; outside probe)")
     func narrowUndoAndLog() async throws {
         let daemon = try await DaemonProcess.start()
-        let watch = try await TodoClient.connect(to: daemon.socketPath, program: "watch")
-        _ = try await watch.request(.requestNewTodo(NewTodo(title: "東京で会議の準備をするとても長いタイトル")))
-        await watch.close()
-        for command in [["add", "Water the plants on the balcony every morning"], ["add", "Three"], ["edit", "2", "--title", "Water the ferns 🌿 on the balcony"]] {
-            let result = try await run("todoctl", command, environment: daemon.environment)
-            #expect(result.status == 0, "\(command): \(result.stderr)")
-        }
+        try await fourChanges(
+            daemon, watchAdds: "東京で会議の準備をするとても長いタイトル",
+            then: [["add", "Water the plants on the balcony every morning"], ["add", "Three"], ["edit", "2", "--title", "Water the ferns 🌿 on the balcony"]])
         let narrow = ["COLUMNS": "40"]
         let log = try await daemon.todoctl("log", environment: narrow)
-        #expect(log.lines.count == 4 && log.lines.allSatisfy { Self.columns(of: $0) <= 40 }, "\(log.stdout)")
+        #expect(log.lines.count == 4 && log.lines.allSatisfy { terminalColumns(of: $0) <= 40 }, "\(log.stdout)")
         #expect(log.lines.allSatisfy { $0.first?.isNumber == true } && log.lines.contains { $0.hasSuffix("…") }, "\(log.stdout)")
         // A pipe without COLUMNS is not cut: a script reads the whole line.
         let whole = try await daemon.todoctl("log")
@@ -517,7 +507,7 @@ extension UndoRedoTests {
 
         let undone = try await daemon.todoctl("undo", "--since", "1h", "--yes", environment: narrow)
         #expect(undone.status == 0, "\(undone.stderr)")
-        #expect(undone.lines.allSatisfy { Self.columns(of: $0) <= 40 }, "\(undone.stdout)")
+        #expect(undone.lines.allSatisfy { terminalColumns(of: $0) <= 40 }, "\(undone.stdout)")
         // The naming of watch's change is wrapped between words, not cut: all of it is there.
         #expect(undone.stdout.replacingOccurrences(of: "\n", with: " ").contains("taking back change 1 by watch (client"), "\(undone.stdout)")
         // What it took back, a line a change after "took back 4 steps:".
