@@ -46,7 +46,8 @@ extension JournaledChange {
         if TerminalText.width(what) + named <= room { return styled(what) }
         if room - named >= keptWhat { return styled(TerminalText.truncated(what, toWidth: room - named)) }
         guard room > 0 else { return TerminalText.truncated(lead, toWidth: width) }
-        return lead + TerminalText.truncated(what, toWidth: room)
+        // Without the author, a verb's padding (`done     `) would end the line in spaces.
+        return (lead + TerminalText.truncated(what, toWidth: room)).trimmingTrailingSpaces()
     }
 
     /// `12  2026-11-21 14:02  #3  edited   title …   todoctl (client 3)`, for the log; a

@@ -487,7 +487,7 @@ extension UndoRedoTests {
         let narrow = ["COLUMNS": "40"]
         let log = try await daemon.todoctl("log", environment: narrow)
         #expect(log.lines.count == 4 && log.lines.allSatisfy { terminalColumns(of: $0) <= 40 }, "\(log.stdout)")
-        #expect(log.lines.allSatisfy { $0.first?.isNumber == true } && log.lines.contains { $0.hasSuffix("…") }, "\(log.stdout)")
+        #expect(log.lines.allSatisfy { $0.first?.isNumber == true && $0.last != " " } && log.lines.contains { $0.hasSuffix("…") }, "\(log.stdout)")
         // A pipe without COLUMNS is not cut: a script reads the whole line.
         let whole = try await daemon.todoctl("log")
         #expect(whole.lines.contains { $0.contains("\"Water the ferns 🌿 on the balcony\"   todoctl (client") }, "\(whole.stdout)")
@@ -513,6 +513,12 @@ extension UndoRedoTests {
         // What it took back, a line a change after "took back 4 steps:".
         let changed = undone.lines.drop { !$0.hasPrefix("took back 4 steps") }.dropFirst()
         #expect(!changed.isEmpty && changed.allSatisfy { $0.range(of: #"^ *[0-9]+  #[0-9]"#, options: .regularExpression) != nil }, "\(undone.stdout)")
+        // A done says nothing after its padded verb: without the author, the line ended in its spaces.
+        let added = try await daemon.todoctl("add", "Four", "--json")
+        let done = try await daemon.todoctl("done", String(try jsonObject(added.stdout)["number"] as? Int ?? 0))
+        #expect(done.status == 0, "\(done.stderr)")
+        let last = try await daemon.todoctl("log", "--limit", "1", environment: narrow)
+        #expect(last.lines.count == 1 && last.lines[0].hasSuffix("  done"), "\(last.stdout.debugDescription)")
         try await daemon.stop()
     }
 }
