@@ -194,6 +194,28 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
+    @Test("undo --since takes back what it listed, not what another client adds while it asks: watch's todo made during the question stays, and redo puts back the four")
+    func sinceWhileAnotherClientWrites() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await fourChanges(daemon)
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl undo --since 1h; echo \"exit=$?\"")
+        try await tmux.waitFor("Take back these 4 steps? [y/N]")
+        let watch = try await TodoClient.connect(to: daemon.socketPath, program: "watch")
+        _ = try await watch.request(.requestNewTodo(NewTodo(title: "Added while undo asked")))
+        await watch.close()
+        try await tmux.type("y")
+        let screen = try await tmux.waitFor("exit=0")
+        #expect(screen.contains("took back 4 steps"), "\(screen)")
+        let left = try await daemon.todoctl("list")
+        #expect(left.lines.count == 1 && left.stdout.contains("Added while undo asked"), "\(left.stdout)")
+        let redone = try await daemon.todoctl("redo")
+        #expect(redone.status == 0, "\(redone.stderr)")
+        #expect(try await daemon.todoctl("list").lines.count == 4)
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("undo --since above 3 changes without a terminal refuses unless --yes, which names watch's change before undoing it")
     func sinceRefusesWithoutTerminal() async throws {
         let daemon = try await DaemonProcess.start()
