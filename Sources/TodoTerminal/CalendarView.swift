@@ -3,11 +3,13 @@ import TodoViewModel
 
 /// `todoctl calendar`: a month as a grid of ISO weeks (Monday first, the week's number
 /// on the left), each day with due todos marked with their count (`12²`), today in
-/// reverse video; under it, the month's due todos, one a line, titles cut with `…` to
-/// the width given. The grid is 30 columns; on a narrower terminal it drops the week
-/// numbers (28 columns), then the marks of counts (21 columns: a day's digits and a space,
-/// coloured when due), and under that it is left out, the month's name and its list
-/// kept: a grid past the edge wrapped into a jumble of numbers.
+/// reverse video, or without colours (NO_COLOR, a pipe) in brackets (`[12]`, and its
+/// todos' days in the list: without them today was not marked at all; outside probe);
+/// under it, the month's due todos, one a line, titles cut with `…` to the width given.
+/// The grid is 30 columns; on a narrower terminal it drops the week numbers (28 columns),
+/// then the marks of counts (22 columns: a space and a day's digits, coloured when due,
+/// today's `]` in the next day's space), and under that it is left out, the month's name
+/// and its list kept: a grid past the edge wrapped into a jumble of numbers.
 public struct CalendarView: Sendable {
     public let year: Int
     public let month: Int
@@ -41,8 +43,9 @@ public struct CalendarView: Sendable {
     public static let gridWidth = 2 + 7 * 4
     public static let gridWidthWithoutWeeks = 7 * 4
     /// Without the marks too: in three columns a day's mark touched the next day's digits
-    /// (`27³28¹29` at 25 columns; outside probe), so there a due day is only coloured.
-    public static let gridWidthWithoutMarks = 7 * 3
+    /// (`27³28¹29` at 25 columns; outside probe), so there a due day is only coloured. A
+    /// column more for a Sunday's `]` (today, without colours).
+    public static let gridWidthWithoutMarks = 7 * 3 + 1
 
     /// The year in four digits, as dates and the month argument write it: "January 0001",
     /// not "January 1".
@@ -62,10 +65,9 @@ public struct CalendarView: Sendable {
         let left = max(0, (min(gridWidth, width) - title.count) / 2)
         var lines = [String(repeating: " ", count: left) + styler.apply(.bold, to: title)]
         guard width >= Self.gridWidthWithoutMarks else { return lines }
-        // A day is a space, its two digits and its mark; without the marks, its digits and a
-        // space, under its weekday's name.
-        let cellLead = marks ? " " : ""
-        let header = (weeks ? "Wk" : "") + Self.dayNames.map { marks ? " \($0) " : "\($0) " }.joined()
+        // A day is a space, its two digits and its mark; without the marks, a space and its
+        // digits, under its weekday's name.
+        let header = (weeks ? "Wk" : "") + Self.dayNames.map { marks ? " \($0) " : " \($0)" }.joined()
         lines.append(styler.apply(.dim, to: header).trimmingTrailingSpaces())
         let days = LocalDate.daysIn(month: month, year: year)
         guard let first = LocalDate(year: year, month: month, day: 1) else { return lines }
@@ -75,17 +77,28 @@ public struct CalendarView: Sendable {
         var monday = first.adding(days: -Self.isoWeekdayIndex(first))
         while monday.daysSince1970 <= first.adding(days: days - 1).daysSince1970 {
             var line = weeks ? styler.apply(.dim, to: Self.padded(String(Self.isoWeek(of: monday)), 2)) : ""
+            // Without colours, today is in brackets: `[12]` over its space and mark, or
+            // without marks `[12` and the `]` in the next day's space.
+            var closing = false
             for offset in 0..<7 {
                 let date = monday.adding(days: offset)
+                let lead = closing ? "]" : " "
+                closing = false
                 guard date.year == year, date.month == month else {
-                    line += cellLead + "   "
+                    line += lead + (marks ? "   " : "  ")
                     continue
                 }
                 let count = counts[date.day] ?? 0
                 let number = Self.padded(String(date.day), 2)
+                if date == today, !styler.colours {
+                    line += "[" + number + (marks ? "]" : "")
+                    closing = !marks
+                    continue
+                }
                 let style: TextStyler.Style? = date == today ? .reverse : (count > 0 ? .yellow : nil)
-                line += cellLead + styler.apply(style, to: number) + (marks ? styler.apply(.yellow, to: Self.mark(count)) : " ")
+                line += lead + styler.apply(style, to: number) + (marks ? styler.apply(.yellow, to: Self.mark(count)) : "")
             }
+            if closing { line += "]" }
             lines.append(line.trimmingTrailingSpaces())
             monday = monday.adding(days: 7)
         }
@@ -94,14 +107,17 @@ public struct CalendarView: Sendable {
 
     /// The month's due todos under the grid: `Tu  1  #4 Call Ann`, titles cut to `width`.
     /// Where that leaves a title under 4 columns, the weekday's name and the spaces go
-    /// (` 1 #4 Call…`); the message of an empty month is wrapped to the width.
+    /// (` 1 #4 Call…`); the message of an empty month is wrapped to the width. Without
+    /// colours, today's days are in brackets (`[Tu  1]`), the others in spaces to keep the column.
     public func list(width: Int, styler: TextStyler) -> [String] {
         guard !due.isEmpty else { return [""] + TerminalText.wrapped("nothing due in \(Self.monthNames[month - 1]) \(yearText)", toWidth: width) }
         let numberWidth = due.map(\.numberText.count).max() ?? 2
-        let short = width - (2 + 1 + 2 + 2 + numberWidth + 1) < 4
+        let brackets = !styler.colours && due.contains { $0.todo.due == today }
+        let short = width - (2 + 1 + 2 + 2 + numberWidth + 1 + (brackets ? 2 : 0)) < 4
         return [""] + due.map { row in
             let date = row.todo.due!
-            let day = (short ? "" : Self.dayNames[Self.isoWeekdayIndex(date)] + " ") + Self.padded(String(date.day), 2)
+            let plain = (short ? "" : Self.dayNames[Self.isoWeekdayIndex(date)] + " ") + Self.padded(String(date.day), 2)
+            let day = brackets ? (date == today ? "[" + plain + "]" : " " + plain + " ") : plain
             let number = (short ? " " : "  ") + Self.padded(row.numberText, numberWidth) + " "
             let title = TerminalText.truncated(TerminalText.escaped(row.title), toWidth: max(1, width - day.count - number.count))
             return styler.apply(date == today ? .reverse : nil, to: day) + number + styler.apply(row.isOverdue ? .red : nil, to: title)

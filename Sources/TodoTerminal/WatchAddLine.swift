@@ -1,3 +1,6 @@
+import Foundation
+import TodoViewModel
+
 /// watch's `a` line takes `todoctl add`'s options beside its modifiers (`Pay bill -d fri
 /// -p high`, which was refused): each option and the word after it are read as the
 /// modifier they stand for (`due:fri`, `pri:high`), so that `TaskwarriorWords` reads one
@@ -21,9 +24,34 @@ enum WatchAddLine {
     /// What a line takes, for messages and help.
     static let taken = "-d DATE, -p H|M|L, -t TAG, --project NAME, --wait DATE, --every PERIOD, and due:DATE, pri:H, +tag, project:NAME, recur:1w (after --, words are title words)"
 
+    /// A line's words as `TaskwarriorWords` reads them, and how the user typed each word
+    /// an option became (`pri:hi` from `-p hi`), so that a refusal names what was typed.
+    struct Read: Equatable {
+        let words: [String]
+        let typed: [String: String]
+    }
+
+    /// What is wrong with a word of the line, said with the words typed: an option's word
+    /// was named as the modifier it became (`-p hi` said `pri:hi: … priority: takes …`; outside
+    /// probe), now as typed (`-p hi: … -p takes H, M or L …`, as add says it).
+    static func refusal(_ error: TaskwarriorWordError, in line: Read) -> Refusal {
+        var message = error.message
+        for (word, typed) in line.typed.sorted(by: { $0.key.count > $1.key.count }) where message.contains(word) {
+            message = message.replacingOccurrences(of: word, with: typed)
+            // `-p` for `priority:` where the message names the modifier for its values.
+            guard let option = typed.split(whereSeparator: { $0 == " " || $0 == "=" }).first, case .unreadableValue(_, let name, _, _, _, _) = error,
+                error.word == word
+            else { continue }
+            message = message.replacingOccurrences(of: "did you mean \(name):", with: "did you mean \(option) ")
+                .replacingOccurrences(of: " \(name): takes", with: " \(option) takes")
+        }
+        return Refusal(message: message + " (after --, words are title words)")
+    }
+
     /// `words` with each option and its value as one modifier word, up to `--`.
-    static func modifierWords(_ words: [String]) throws(Refusal) -> [String] {
+    static func read(_ words: [String]) throws(Refusal) -> Read {
         var result: [String] = []
+        var typed: [String: String] = [:]
         var rest = words[...]
         while let word = rest.popFirst() {
             guard word != "--" else {
@@ -46,9 +74,12 @@ enum WatchAddLine {
                 throw Refusal(message: "\(name) \"\(value)\" is not one tag: a tag has no spaces or commas; give each tag its own \(name)")
             }
             // -t takes a tag as add does, #home or home.
-            result.append(modifier + (modifier == "+" && value.hasPrefix("#") ? String(value.dropFirst()) : value))
+            let modifierWord = modifier + (modifier == "+" && value.hasPrefix("#") ? String(value.dropFirst()) : value)
+            result.append(modifierWord)
+            let shown = value.contains(where: \.isWhitespace) ? "\"\(value)\"" : value
+            typed[modifierWord] = attached == nil ? "\(name) \(shown)" : "\(name)=\(shown)"
         }
-        return result
+        return Read(words: result, typed: typed)
     }
 
     /// `-d` (a dash and one letter) or `--due`: what the command line would read as an

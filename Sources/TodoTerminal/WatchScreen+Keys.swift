@@ -162,11 +162,11 @@ extension WatchScreen {
             // read stays in the prompt with what was meant below it.
             let words: TaskwarriorWords
             do throws(WatchAddLine.Refusal) {
-                let line = try WatchAddLine.modifierWords(ShellWords.split(text))
+                let line = try WatchAddLine.read(ShellWords.split(text))
                 do throws(TaskwarriorWordError) {
-                    words = try TaskwarriorWords.parse(line, use: .add, today: today)
+                    words = try TaskwarriorWords.parse(line.words, use: .add, today: today)
                 } catch {
-                    throw WatchAddLine.Refusal(message: error.message + " (after --, words are title words)")
+                    throw WatchAddLine.refusal(error, in: line)
                 }
             } catch {
                 mode = .prompting(prompt, LineEditor(text))

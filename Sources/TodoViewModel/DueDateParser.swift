@@ -209,6 +209,17 @@ public enum DueDateParser {
         return index + 1
     }
 
+    /// 1 for `jan`, `January`, `janu` …: a month's name or its first three letters or
+    /// more, any case, as a date's month is read (`dec 24`); nil for any other word.
+    public static func month(named word: String) -> Int? {
+        month(word.lowercased())
+    }
+
+    /// The month's name nearest a mistyped one (`febuary`), for "did you mean …?".
+    public static func monthMeant(by word: String) -> String? {
+        Nearest.word(to: word.lowercased(), in: months)
+    }
+
     /// The first `month`/`day` on or after today (February 29 waits for a leap year).
     private static func monthDay(_ month: Int, _ day: Int, today: LocalDate) -> LocalDate? {
         for year in today.year...(today.year + 8) {

@@ -16,9 +16,16 @@ public enum Nearest {
     /// The word of `candidates` that `typed` begins, when it is 3 or more characters and
     /// begins only one (`pri` for priority, as Taskwarrior's abbreviations go: `--sort
     /// due,-pri` got no hint; outside probe), else the nearest by `word(to:in:)`.
+    /// A short word two edits off (`--sort dew`: due) is meant too when it is the one
+    /// candidate that near beginning with the same letter: the one-edit limit of a
+    /// three-letter word left `dew` without a hint (outside probe).
     public static func meant(by typed: String, in candidates: [String]) -> String? {
         let begun = typed.count >= 3 ? candidates.filter { $0.hasPrefix(typed) } : []
-        return begun.count == 1 ? begun[0] : word(to: typed, in: candidates)
+        if begun.count == 1 { return begun[0] }
+        if let nearest = word(to: typed, in: candidates) { return nearest }
+        guard typed.count >= 3 else { return nil }
+        let near = candidates.filter { $0.first == typed.first && edits(from: typed, to: $0) <= 2 }
+        return near.count == 1 ? near[0] : nil
     }
 
     /// Edits from one word to the other, a swap of two neighbours counting as one (`deu` is

@@ -18,6 +18,10 @@ public enum TodoColumn: String, Sendable, CaseIterable {
     /// Reads `number,project,title,due`; an unknown or empty name is refused with the
     /// name it begins (`proj`) or the nearest (a typo), and the names there are. A name given twice shows once.
     public static func parse(_ text: String) throws(UnknownColumn) -> [TodoColumn] {
+        // `--columns ''` said "an empty column name in --columns ;", naming nothing (outside probe).
+        guard text.contains(where: { $0 != "," && !$0.isWhitespace }) else {
+            throw UnknownColumn(description: "--columns '\(text)' names no column: give one or more of \(nameList), separated by commas (--columns number,project,title,due)")
+        }
         var columns: [TodoColumn] = []
         for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = piece.trimmingCharacters(in: .whitespaces).lowercased()
@@ -25,11 +29,11 @@ public enum TodoColumn: String, Sendable, CaseIterable {
                 let what = name.isEmpty ? "an empty column name" : "unknown column '\(piece)'"
                 let meant = name.isEmpty ? nil : Nearest.meant(by: name, in: allCases.map(\.rawValue))
                 throw UnknownColumn(
-                    description: "\(what) in --columns \(text); \(meant.map { "did you mean \($0)? " } ?? "")the columns are \(nameList) (--columns number,project,title,due)")
+                    description: "\(what) in --columns '\(text)'; \(meant.map { "did you mean \($0)? " } ?? "")the columns are \(nameList) (--columns number,project,title,due)")
             }
             // Refused, not merged: a column named twice is a slip, and which place it meant is a guess.
             guard !columns.contains(column) else {
-                throw UnknownColumn(description: "column '\(column.rawValue)' is named twice in --columns \(text); name each once, in the order wanted")
+                throw UnknownColumn(description: "column '\(column.rawValue)' is named twice in --columns '\(text)'; name each once, in the order wanted")
             }
             columns.append(column)
         }

@@ -39,6 +39,10 @@ public struct TodoSort: Sendable, Equatable {
     /// Reads `due,-priority`; an unknown or empty key, or one named twice, is refused with
     /// the keys there are.
     public init(_ text: String) throws(UnknownKey) {
+        // As --columns '' says it: no key named is no key misspelt.
+        guard text.contains(where: { $0 != "," && $0 != "-" && !$0.isWhitespace }) else {
+            throw UnknownKey(description: "--sort '\(text)' names no key: give one or more of \(Self.keyList), separated by commas, each with - before it for descending (--sort due,-priority)")
+        }
         var terms: [Term] = []
         for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
             let descending = piece.hasPrefix("-")
@@ -46,12 +50,12 @@ public struct TodoSort: Sendable, Equatable {
             guard let key = Key(rawValue: name.lowercased()) else {
                 let what = name.isEmpty ? "an empty sort key" : "unknown sort key '\(name)'"
                 throw UnknownKey(
-                    description: "\(what) in --sort \(text); \(Self.meant(String(name)))the keys are \(Self.keyList), each with - before it for descending (--sort due,-priority)")
+                    description: "\(what) in --sort '\(text)'; \(Self.meant(String(name)))the keys are \(Self.keyList), each with - before it for descending (--sort due,-priority)")
             }
             // Refused, as --columns refuses a column named twice: the second can never decide
             // anything, and `due,-due` is a slip whose meaning is a guess.
             guard !terms.contains(where: { $0.key == key }) else {
-                throw UnknownKey(description: "sort key '\(key.rawValue)' is named twice in --sort \(text); name each key once, in the order wanted")
+                throw UnknownKey(description: "sort key '\(key.rawValue)' is named twice in --sort '\(text)'; name each key once, in the order wanted")
             }
             terms.append(Term(key: key, descending: descending))
         }

@@ -33,6 +33,10 @@ struct AddCommand: AsyncParsableCommand {
             in it ("Re: meeting", "+ve thinking"), unless it is a modifier with its value \
             ("due:dec 2"), as Taskwarrior reads them. To put anything else in the \
             title as typed, write it after --: `todoctl add Read -- due:x +y` adds "Read due:x +y".
+
+            A date that does not exist is refused saying why (-d 2026-02-30: February 2026 has \
+            28 days; feb 30: February has 28 days, 29 in a leap year), a misspelt one with the \
+            word meant (tomorow: did you mean tomorrow?), exit 64.
             """)
 
     @Argument(help: ArgumentHelp("The title's words, and modifiers: +tag, project:NAME, due:DATE, wait:DATE, pri:H|M|L, recur:PERIOD.", valueName: "word"))

@@ -17,8 +17,11 @@ struct BurndownCommand: AsyncParsableCommand {
             starts there, and says so on stderr). Days not all of this year are labelled with \
             their year. The filters (+tag, project:NAME, +OVERDUE, -t …) count only the todos that meet \
             them, and head the chart as typed (only +home). --json prints, per day (or week, dated by its Monday), date, open, done and \
-            added, for scripts. Narrower than it needs (about 32 columns), it says how many it \
-            needs and exits 64.
+            added, for scripts. Under about 32 columns the labels lose their weekday (30 Nov, \
+            Wk 49) and the numbers stand as open/done (5/2); narrower still they are left out, \
+            the axis keeping the scale; under about 20 columns it says how many it needs and \
+            exits 64. --since takes a duration in d, w, m or mo (months) and y: 1m is a month \
+            back, not a minute as in log and undo.
 
             Each day is counted from the changes made that day alone, each todo as it was when \
             the day began against how it is at its end, so a past day never changes, except that \
@@ -33,9 +36,10 @@ struct BurndownCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Filter") var filter: FilterOptions
     @Flag(help: "A bar per week (Monday to Sunday) instead of per day.") var weekly = false
-    // Unconditional: `--since -2w` starts with a dash. Read as log's and undo's --since are.
-    @Option(parsing: .unconditional, help: ArgumentHelp("The first day drawn, the day of: \(WhenArgument.accepted).", valueName: "when"),
-        transform: WhenArgument.checked)
+    // Unconditional: `--since -2w` starts with a dash. Read as log's and undo's --since are,
+    // but for `m`: here, by day and week, `1m` is a month (it was a minute: today alone).
+    @Option(parsing: .unconditional, help: ArgumentHelp("The first day drawn, the day of: \(WhenArgument.accepted(.days)).", valueName: "when"),
+        transform: WhenArgument.checkedDays)
     var since: WhenArgument?
     @OptionGroup var connection: ConnectionOptions
     @Flag(name: .shortAndLong, help: "Print each day's (or week's) date, open, done and added as JSON.") var json = false

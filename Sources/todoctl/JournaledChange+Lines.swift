@@ -28,7 +28,26 @@ extension JournaledChange {
 
     /// `2026-11-21 14:02  edited   title …   todoctl (client 3)`, for history.
     var historyLine: String {
-        "\(ShowCommand.format(at))  \(what)   \(Terminal.styled(TerminalText.escaped(author), .dim))"
+        Self.fitted(ShowCommand.format(at) + "  ", what, author: author, width: Terminal.knownWidth)
+    }
+
+    /// A change's line: `lead` (its seq, time, number), what it did, and `author` (dim),
+    /// cut at `width` as list cuts its rows, so that a narrow terminal does not wrap it
+    /// into the next (at 40 columns every line of log and undo did; outside probe). What it
+    /// did is cut with `…` first, the author kept while that leaves it `keptWhat` columns;
+    /// then the author goes and what it did is cut at the edge. Nil `width` (a pipe): whole.
+    static func fitted(_ lead: String, _ what: String, author: String?, width: Int?) -> String {
+        let name = author.map { TerminalText.escaped($0) } ?? ""
+        let styled = { (what: String) in lead + what + (author == nil ? "" : "   " + Terminal.styled(name, .dim)) }
+        guard let width else { return styled(what) }
+        let room = width - TerminalText.width(lead)
+        let named = author == nil ? 0 : 3 + TerminalText.width(name)
+        let keptWhat = 12
+        if TerminalText.width(what) + named <= room { return styled(what) }
+        if room - named >= keptWhat { return styled(TerminalText.truncated(what, toWidth: room - named)) }
+        guard room > 0 else { return TerminalText.truncated(lead, toWidth: width) }
+        // Without the author, a verb's padding (`done     `) would end the line in spaces.
+        return (lead + TerminalText.truncated(what, toWidth: room)).trimmingTrailingSpaces()
     }
 
     /// `12  2026-11-21 14:02  #3  edited   title …   todoctl (client 3)`, for the log; a
@@ -37,7 +56,18 @@ extension JournaledChange {
     /// right-aligned in `widths.seq` columns and the number left-aligned in `widths.number`,
     /// so that each column starts where the one above does (past seq 99 they wandered).
     func logLine(_ widths: (seq: Int, number: Int)) -> String {
-        "\(padded(String(sequence), widths.seq))  \(ShowCommand.format(at))  \(numberColumn(widths.number))  \(what)\(stepMark)   \(Terminal.styled(TerminalText.escaped(author), .dim))"
+        Self.fitted("\(padded(String(sequence), widths.seq))  \(ShowCommand.format(at))  \(numberColumn(widths.number))  ", what + stepMark, author: author, width: Terminal.knownWidth)
+    }
+
+    /// ` 9  #3   edited   title …   todoctl (client 3)`: a line of what `undo --since` would
+    /// take back, within `width` (the confirmation's two spaces of indent left out).
+    func undoLine(_ widths: (seq: Int, number: Int), width: Int?) -> String {
+        Self.fitted(seqAndNumber(widths) + "  ", what + stepMark, author: author, width: width)
+    }
+
+    /// `  9  #3  edited   title …`: what an undo or a redo changed, within `width`.
+    func changedLine(_ widths: (seq: Int, number: Int), width: Int?) -> String {
+        Self.fitted(seqAndNumber(widths) + "  ", what, author: nil, width: width)
     }
 
     /// `  9  #3 ` beside ` 12  #10`: the seq and the todo's number in columns as wide as

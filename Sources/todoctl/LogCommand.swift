@@ -10,7 +10,9 @@ struct LogCommand: AsyncParsableCommand {
         discussion: """
             A change marked (step N) goes with change N: one command made them (`done 1 2 3`, \
             an import, a completion and the next occurrence it made), and one undo takes them \
-            back together.
+            back together. In a terminal (or with COLUMNS) a line ends at its edge, what the \
+            change did cut with … (the client's name going first where that leaves it under 12 \
+            columns); through a pipe it is whole.
 
             With --json each line is one change in the shape of the daemon's broadcasts \
             (change, seq, todo) plus at, client, program and before: a stream that \

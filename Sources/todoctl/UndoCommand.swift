@@ -31,7 +31,9 @@ struct UndoCommand: AsyncParsableCommand {
             lists what it would take back and asks above \(Selection.askAbove) steps (commands, \
             counted as it takes them back; --yes \
             does not ask; without a terminal it refuses). Naming an undo (`todoctl undo SEQ`) \
-            redoes it. See the changes with `todoctl log`.
+            redoes it. See the changes with `todoctl log`. In a terminal (or with COLUMNS) the \
+            lines end at its edge, cut with … as log's are, and the sentences naming another \
+            client's change are wrapped.
 
             Undoing a parent's creation deletes its subtasks too, as rm does, in one step. \
             After `undo SEQ --force`, undo goes on with the changes before, leaving what the \
@@ -78,9 +80,8 @@ struct UndoCommand: AsyncParsableCommand {
             if since != nil {
                 // Seqs right-aligned and numbers left-aligned, so that every column starts where the one above does.
                 let widths = JournaledChange.widths(of: undone.changes)
-                let lines = undone.changes.map { change in
-                    change.seqAndNumber(widths) + "  \(change.what)\(change.stepMark)   \(TerminalText.escaped(change.author))"
-                }
+                // Within the terminal, less the two spaces the confirmation indents them by.
+                let lines = undone.changes.map { $0.undoLine(widths, width: Terminal.knownWidth.map { $0 - 2 }) }
                 try Selection.confirm(lines, count: steps.count, found: "undo --since would take back \(Self.counted(steps.count, lines.count))",
                                       noun: "steps", action: "take back", yes: yes)
                 if steps.count > Selection.askAbove && !yes { named = [] }
@@ -133,8 +134,10 @@ struct UndoCommand: AsyncParsableCommand {
     }
 
     private func say(_ line: String) {
+        // Wrapped at the terminal's edge between words, as the message it is (at 40 columns it ran past it).
+        let text = Terminal.knownWidth.map { TerminalText.wrapped(line, toWidth: $0).joined(separator: "\n") } ?? line
         // With --json, stdout holds the JSON array only: the naming goes to stderr.
-        if json { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { Terminal.print(line) }
+        if json { FileHandle.standardError.write(Data((text + "\n").utf8)) } else { Terminal.print(text) }
     }
 
     /// `body`, whose refusal by the daemon (nothing to undo, a conflict) prints `[]` first
@@ -163,7 +166,7 @@ struct UndoCommand: AsyncParsableCommand {
         // In columns, as the log's: past seq 99 (or #9) the lines wandered.
         let widths = JournaledChange.widths(of: list.changes)
         for change in list.changes {
-            Terminal.print("\(change.seqAndNumber(widths))  \(change.what)")
+            Terminal.print(change.changedLine(widths, width: Terminal.knownWidth))
         }
     }
 }

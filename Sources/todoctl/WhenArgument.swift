@@ -8,8 +8,11 @@ import TodoViewModel
 /// `--older-than`: one grammar for all of them, read against the clock every date in
 /// todoctl reads (`WallClock`, which tests set with TODOD_TEST_NOW), in local time.
 ///
-/// - a duration back from now: `90s`, `10m`, `2h`, `3d`, `1w`, `1y`; `-10m` is the same (a
-///   dash reads naturally as "back"); `m` is minutes here, a month is `1 month ago`
+/// - a duration back from now: `90s`, `10m`, `2h`, `3d`, `1w`, `1mo`, `1y`; `-10m` is the
+///   same (a dash reads naturally as "back"). `m` is minutes to log, undo and purge, whose
+///   changes are minutes apart, and months to burndown (`Units.days`), whose bars are days
+///   and weeks: `--since 1m` drew today alone (outside probe). `min` and `mo` say which
+///   in either.
 /// - `3 days ago`, `an hour ago`, `2 weeks ago`, `1 month ago`, `a year ago`
 /// - `today`, `yesterday` (their midnight), a date `2026-11-21` (its midnight), a date
 ///   and time `2026-11-21 14:02` (or `2026-11-21T14:02`), a time today `14:02`
@@ -19,6 +22,22 @@ import TodoViewModel
 struct WhenArgument: ExpressibleByArgument {
     let date: Date
 
+    /// What a duration's units are to the command reading it: the units differ in `m` alone.
+    enum Units {
+        /// log, undo, purge: `m` is minutes.
+        case minutes
+        /// burndown, drawn by day or week: `m` is months.
+        case days
+
+        /// The units, for `--help`.
+        var help: String {
+            switch self {
+            case .minutes: "s, m or min (minutes), h, d, w, mo (months), y"
+            case .days: "d, w, m or mo (months), y"
+            }
+        }
+    }
+
     init?(argument: String) {
         guard case .success(let date) = Self.parse(argument, now: WallClock.now()) else { return nil }
         self.date = date
@@ -26,7 +45,16 @@ struct WhenArgument: ExpressibleByArgument {
 
     /// For `transform:`: the instant, or why the text names none, with the forms.
     static func checked(_ text: String) throws -> WhenArgument {
-        switch parse(text, now: WallClock.now()) {
+        try checked(text, units: .minutes)
+    }
+
+    /// `checked(_:)` for burndown, where `1m` is a month.
+    static func checkedDays(_ text: String) throws -> WhenArgument {
+        try checked(text, units: .days)
+    }
+
+    private static func checked(_ text: String, units: Units) throws -> WhenArgument {
+        switch parse(text, now: WallClock.now(), units: units) {
         case .success(let date): return WhenArgument(date: date)
         case .failure(let problem): throw problem
         }
@@ -34,7 +62,13 @@ struct WhenArgument: ExpressibleByArgument {
 
     private init(date: Date) { self.date = date }
 
-    static let accepted = "10m, 2h, 3d, 1w, 1y (or -10m …), 3 days ago, today, yesterday, 2026-11-21, 2026-11-21 14:02 or 14:02"
+    static let accepted = accepted(.minutes)
+
+    /// The forms, with the units as `units` reads them.
+    static func accepted(_ units: Units) -> String {
+        let durations = units == .minutes ? "10m, 2h, 3d, 1w, 1mo, 1y (or -10m …)" : "3d, 2w, 1m, 1y (or -2w …)"
+        return "\(durations) with units \(units.help), 3 days ago, today, yesterday, 2026-11-21, 2026-11-21 14:02 or 14:02"
+    }
 
     static var defaultValueDescription: String { accepted }
 
@@ -46,7 +80,8 @@ struct WhenArgument: ExpressibleByArgument {
     /// The earliest time taken (year 1): the wire codes times as ISO 8601 years 1 to 9999.
     static let earliest = Date(timeIntervalSince1970: -62_135_596_800)
 
-    static func parse(_ typed: String, now: Date) -> Result<Date, Problem> {
+    static func parse(_ typed: String, now: Date, units: Units = .minutes) -> Result<Date, Problem> {
+        let accepted = accepted(units)
         let text = typed.trimmingCharacters(in: .whitespaces).lowercased()
         if text.hasPrefix("+") {
             return .failure(Problem(description: "\(typed) is in the future, and this looks back: write \(text.dropFirst()) for that long ago (the forms: \(accepted))"))
@@ -54,7 +89,7 @@ struct WhenArgument: ExpressibleByArgument {
         if text.hasPrefix("in ") {
             return .failure(Problem(description: "\(typed) is in the future, and this looks back: write \(text.dropFirst(3)) ago for that long ago (the forms: \(accepted))"))
         }
-        guard let date = instant(text, now: now) else {
+        guard let date = instant(text, now: now, units: units) else {
             let reason = impossibility(of: text).map { $0 + "; " } ?? ""
             return .failure(Problem(description: "\(reason)give one of: \(accepted)"))
         }
@@ -69,16 +104,22 @@ struct WhenArgument: ExpressibleByArgument {
 
     private static let seconds: [String: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
 
-    private static func instant(_ text: String, now: Date) -> Date? {
-        // 10m, -10m
-        let amount = text.hasPrefix("-") ? String(text.dropFirst()) : text
-        if let unit = amount.last, let size = seconds[String(unit)], let count = Int(amount.dropLast()), count >= 0 {
-            return now.addingTimeInterval(-Double(count) * size)
-        }
+    private static func instant(_ text: String, now: Date, units: Units) -> Date? {
         let here = LocalMinute(now)
-        // 1y: a year of the calendar back, as `1 year ago`
-        if amount.last == "y", let count = Int(amount.dropLast()), (0..<10_000).contains(count) {
-            return LocalMinute.instant(here.date.adding(years: -count), hour: here.hour, minute: here.minute)
+        // 10m, -10m, 10min, 2mo: digits, then the unit.
+        let amount = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        let digits = amount.prefix { $0.isASCII && $0.isNumber }
+        if !digits.isEmpty, let count = Int(digits) {
+            var unit = String(amount.dropFirst(digits.count))
+            if unit == "min" { unit = "m" } else if unit == "m" && units == .days { unit = "mo" }
+            if let size = seconds[unit] { return now.addingTimeInterval(-Double(count) * size) }
+            // Months and years of the calendar back, as `1 month ago`.
+            switch unit {
+            case "mo" where count < 100_000: return LocalMinute.instant(here.date.adding(months: -count), hour: here.hour, minute: here.minute)
+            case "y" where count < 10_000: return LocalMinute.instant(here.date.adding(years: -count), hour: here.hour, minute: here.minute)
+            // A date (2026-11-21) or a time (14:02) starts with digits too.
+            default: break
+            }
         }
         let words = text.split(separator: " ").map(String.init)
         // 3 days ago, an hour ago

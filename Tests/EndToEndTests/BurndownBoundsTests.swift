@@ -18,13 +18,13 @@ struct BurndownBoundsTests {
         try await daemon.stop()
     }
 
-    @Test("COLUMNS=10 says how many columns burndown needs; COLUMNS=99999 draws lines no wider than the cap")
+    @Test("COLUMNS=10 says how many columns burndown needs (14: it draws narrower than 32 now); COLUMNS=99999 draws lines no wider than the cap")
     func widths() async throws {
         let daemon = try await DaemonProcess.start(environment: fixedClock)
         _ = try await daemon.todoctl("add", "Pay rent", environment: fixedClock)
         let narrow = try await daemon.todoctl("burndown", environment: fixedClock.merging(["COLUMNS": "10"]) { $1 })
         #expect(narrow.status == 64, "\(narrow.status) \(narrow.stdout)")
-        #expect(narrow.stderr.contains("burndown needs 32 columns to draw; this terminal has 10"), "\(narrow.stderr)")
+        #expect(narrow.stderr.contains("burndown needs 14 columns to draw; this terminal has 10"), "\(narrow.stderr)")
         let wide = try await daemon.todoctl("burndown", environment: fixedClock.merging(["COLUMNS": "99999"]) { $1 })
         #expect(wide.status == 0 && wide.lines.allSatisfy { $0.count <= 500 }, "\(wide.lines.map(\.count).max() ?? 0)")
         try await daemon.stop()

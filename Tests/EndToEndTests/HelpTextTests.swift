@@ -28,4 +28,22 @@ struct HelpTextTests {
             }
         }
     }
+
+    @Test("each thing issue 27 built is in the --help the man page is made from: the reports' options and forms, undo that steps back, redo, undo --since asking, the nearest command, why a date does not exist, H/M/L, watch's prompt keys")
+    func issue27IsInTheHelp() async throws {
+        let wide = ["COLUMNS": "500"]
+        for (command, phrases) in [
+            (["list"], ["--sort", "--limit", "--columns"]), (["tags"], ["tag"]), (["projects"], ["project"]), (["summary"], ["project"]),
+            (["calendar"], ["feb 2027", "2027-02", "brackets ([23]", "under 22 the grid itself"]),
+            (["burndown"], ["--weekly", "--json", "open/done", "1m is a month", "m or mo (months)"]),
+            (["undo"], ["again takes back the change before", "lists what it would take back and asks above 3", "is named, with that client", "cut with … as log's are"]),
+            (["redo"], ["Put back what the last undo took back"]), (["log"], ["cut with …", "m or min (minutes)"]),
+            ([], ["refused with the nearest command"]),
+            (["add"], ["February 2026 has 28 days", "did you mean tomorrow?", "H, M or L, medium, any case"]),
+            (["watch"], ["Ctrl-A Home", "Ctrl-U Ctrl-K", "Ctrl-W", "An old value starts selected (reversed): typing replaces it", "-p H|M|L"]),
+        ] {
+            let help = try await run("todoctl", command + ["--help"], environment: wide).stdout.replacingOccurrences(of: "\n", with: " ")
+            for phrase in phrases { #expect(help.contains(phrase), "todoctl \(command.joined(separator: " ")) --help lacks \"\(phrase)\"") }
+        }
+    }
 }

@@ -90,20 +90,12 @@ struct ReportTests {
         for command in ["list", "next", "summary"] {
             let result = try await run("todoctl", [command], environment: daemon.environment.merging(fixedClock) { $1 }.merging(["COLUMNS": "\(columns)"]) { $1 })
             #expect(result.status == 0, "\(command): \(result.stderr)")
-            let wide = result.lines.filter { Self.columns(of: $0) > columns }
+            let wide = result.lines.filter { terminalColumns(of: $0) > columns }
             #expect(wide.isEmpty, "\(command) at \(columns) columns:\n\(result.stdout)")
         }
         try await daemon.stop()
     }
 
-    /// Columns on a terminal, for the characters these tests use: CJK and emoji take two.
-    private static func columns(of line: String) -> Int {
-        line.unicodeScalars.reduce(0) { sum, scalar in
-            let wide = (0x1100...0x115F).contains(scalar.value) || (0x2E80...0xA4CF).contains(scalar.value)
-                || (0xAC00...0xD7A3).contains(scalar.value) || (0xFF00...0xFF60).contains(scalar.value) || (0x1F300...0x1FAFF).contains(scalar.value)
-            return sum + (wide ? 2 : 1)
-        }
-    }
 }
 
 extension ReportTests {
@@ -157,7 +149,7 @@ extension ReportTests {
         let now = try await daemon.todoctl("calendar", environment: fixedClock)
         #expect(now.lines.first == "        November 2026" && now.lines.last == "Mo 30  #2 Fix tap", "\(now.stdout)\(now.stderr)")
         let refused = try await daemon.todoctl("calendar", "2026-13")
-        #expect(refused.status == 64 && refused.stderr.contains("2026-13 is not a month: write YEAR-MONTH"), "\(refused.status) \(refused.stderr)")
+        #expect(refused.status == 64 && refused.stderr.contains("2026-13 is not a month: give") && refused.stderr.contains("or YEAR-MONTH (2027-02)"), "\(refused.status) \(refused.stderr)")
         // There is no year 0 (found from outside: it drew "January 0" with an empty grid).
         let yearZero = try await daemon.todoctl("calendar", "0000-01")
         #expect(yearZero.status == 64 && yearZero.stderr.contains("a year from 0001"), "\(yearZero.status) \(yearZero.stderr)")
@@ -281,6 +273,112 @@ extension ReportTests {
         #expect(wider.status == 0 && wider.stderr.isEmpty, "\(wider)")
         #expect(wider.lines.count == 4 && wider.lines.allSatisfy { $0.count <= 34 && ($0.hasSuffix("+1") || $0.hasSuffix("+2")) }, "\(wider.stdout)")
         #expect(wider.lines.contains { $0.contains("home.…") }, "\(wider.stdout)")
+        try await daemon.stop()
+    }
+}
+
+extension ReportTests {
+    /// A daemon whose journal began on 2026-10-20, now 2026-11-28 (a Saturday), COLUMNS as given.
+    private func sixWeeksOfJournal() async throws -> (DaemonProcess, [String: String]) {
+        let directory = try makeTemporaryDirectory()
+        let now = MovableClock(in: directory)
+        try now.set("2026-10-20T09:00:00Z")
+        let clock = ["TODOD_TEST_NOW": now.variable, "TZ": "UTC"]
+        let daemon = try await DaemonProcess.start(in: directory, environment: clock)
+        for words in [["add", "Dig beds"], ["add", "東京で会議の準備をする"], ["add", "Call Ann"]] {
+            let added = try await run("todoctl", words, environment: daemon.environment.merging(clock) { $1 })
+            #expect(added.status == 0, "\(words): \(added.stderr)")
+        }
+        try now.set("2026-11-28T09:00:00Z")
+        let done = try await run("todoctl", ["done", "1"], environment: daemon.environment.merging(clock) { $1 })
+        #expect(done.status == 0, "\(done.stderr)")
+        return (daemon, clock)
+    }
+
+    @Test("burndown draws under 32 columns, down to 20, every line within them (it was refused: needs 32 columns; outside probe)", arguments: [20, 24, 31])
+    func narrowBurndown(columns: Int) async throws {
+        let (daemon, clock) = try await sixWeeksOfJournal()
+        let drawn = try await run("todoctl", ["burndown"], environment: daemon.environment.merging(clock) { $1 }.merging(["COLUMNS": "\(columns)"]) { $1 })
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        #expect(drawn.lines.allSatisfy { terminalColumns(of: $0) <= columns }, "\(columns):\n\(drawn.stdout)")
+        let bars = drawn.lines.filter { $0.contains("│") }
+        #expect(bars.count == 14 && bars.last?.hasPrefix("▶ 28 Nov │") == true && bars.last?.hasSuffix("2/1") == true, "\(columns):\n\(drawn.stdout)")
+        #expect(drawn.stdout.contains("█ open") && drawn.stdout.contains("▓ done") && drawn.stdout.contains("open/done"), "\(drawn.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("burndown --since 1m starts a month back, as 1mo and 1 month ago do (1m was a minute: today alone; outside probe); log's 1m stays a minute, 1mo a month")
+    func burndownMonths() async throws {
+        let (daemon, clock) = try await sixWeeksOfJournal()
+        for since in ["1m", "-1m", "1mo", "1 month ago"] {
+            let json = try jsonArray(try await run("todoctl", ["burndown", "--json", "--since", since], environment: daemon.environment.merging(clock) { $1 }).stdout)
+            #expect(json.first?["date"] as? String == "2026-10-28" && json.count == 32, "\(since): \(json.first ?? [:]) \(json.count)")
+        }
+        let weeks = try jsonArray(try await run("todoctl", ["burndown", "--weekly", "--json", "--since", "1m"], environment: daemon.environment.merging(clock) { $1 }).stdout)
+        #expect(weeks.first?["date"] as? String == "2026-10-26", "\(weeks.first ?? [:])")
+        // To log, whose changes are minutes apart, m is minutes (50000m, under 35 days, reaches
+        // the done alone), mo months (2mo reaches the adds too).
+        let minutes = try await run("todoctl", ["log", "--since", "50000m"], environment: daemon.environment.merging(clock) { $1 })
+        #expect(minutes.lines.count == 1 && minutes.stdout.contains("done"), "\(minutes.stdout)\(minutes.stderr)")
+        let months = try await run("todoctl", ["log", "--since", "2mo"], environment: daemon.environment.merging(clock) { $1 })
+        #expect(months.lines.count == 4, "\(months.stdout)\(months.stderr)")
+        let help = try await run("todoctl", ["burndown", "--help"], environment: daemon.environment)
+        #expect(help.stdout.replacingOccurrences(of: "\n", with: " ").contains("m or mo (months)"), "\(help.stdout)")
+        try await daemon.stop()
+    }
+}
+
+extension ReportTests {
+    @Test("calendar without colours (a pipe, NO_COLOR) marks today in brackets, in the grid and the list, at 40, 24 and 12 columns, wide titles within them (today was unmarked; outside probe)", arguments: [40, 24, 12])
+    func todayInPlainText(columns: Int) async throws {
+        let daemon = try await smallList()
+        let added = try await daemon.todoctl("add", "東京で会議の準備をするとても長いタイトル", "due:today", environment: fixedClock)
+        #expect(added.status == 0, "\(added.stderr)")
+        let drawn = try await daemon.todoctl("calendar", environment: fixedClock.merging(["COLUMNS": "\(columns)", "NO_COLOR": "1"]) { $1 })
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        #expect(drawn.lines.allSatisfy { terminalColumns(of: $0) <= columns }, "\(columns):\n\(drawn.stdout)")
+        // 2026-11-23 is a Monday: the week's row begins with it.
+        let grid = ["48[23] 24  25  26  27  28  29", "[23]24 25 26 27 28 29"]
+        #expect(columns < 22 || drawn.lines.contains { grid.contains($0.trimmingCharacters(in: .whitespaces)) }, "\(columns):\n\(drawn.stdout)")
+        #expect(drawn.lines.contains { $0.hasPrefix("[") && $0.contains("#6 東") }, "\(columns):\n\(drawn.stdout)")
+        #expect(drawn.lines.contains { $0.hasPrefix(" ") && $0.contains("#2 Fix") }, "\(columns):\n\(drawn.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("calendar takes a month by name as people type it: feb (the next), February 2027, 2027 feb, 2027-02; a misspelt one is refused with the name meant and the forms (calendar feb was refused; outside probe)")
+    func monthByName() async throws {
+        let daemon = try await smallList()
+        for words in [["feb"], ["February", "2027"], ["2027", "feb"], ["2027-02"], ["FEB 2027"], ["febr"]] {
+            let drawn = try await daemon.todoctl(["calendar"] + words, environment: fixedClock)
+            #expect(drawn.status == 0 && drawn.lines.first == "        February 2027", "\(words): \(drawn.stdout)\(drawn.stderr)")
+        }
+        let november = try await daemon.todoctl("calendar", "nov", environment: fixedClock)
+        #expect(november.lines.first == "        November 2026", "\(november.stdout)\(november.stderr)")
+        let pastFebruary = try await daemon.todoctl("calendar", "feb", "2026", environment: fixedClock)
+        #expect(pastFebruary.lines.first == "        February 2026", "\(pastFebruary.stdout)\(pastFebruary.stderr)")
+        for (words, said) in [
+            (["febuary"], "febuary is not a month: did you mean february? give its name or first three letters"),
+            (["2027"], "2027 is not a month: 2027 is a year alone; give"), (["feb", "27"], "feb 27 is not a month: give"),
+            (["fe"], "fe is not a month: give its name"),
+        ] {
+            let refused = try await daemon.todoctl(["calendar"] + words, environment: fixedClock)
+            #expect(refused.status == 64 && refused.stderr.contains(said) && refused.stderr.contains("or YEAR-MONTH (2027-02)"), "\(words): \(refused.stderr)")
+        }
+        try await daemon.stop()
+    }
+
+    @Test("list --columns '' says that no column was named, and lists them; --sort '' names no key; --sort dew suggests due, as a mistyped command is told the nearest (outside probe)")
+    func emptyColumnsAndNearestKey() async throws {
+        let daemon = try await smallList()
+        let empty = try await daemon.todoctl("list", "--columns", "")
+        #expect(empty.status == 64, "\(empty.status)")
+        #expect(empty.stderr.contains("--columns '' names no column: give one or more of number, done, priority, title, due, tags, project, state, wait, created, updated, id"), "\(empty.stderr)")
+        let noKey = try await daemon.todoctl("list", "--sort", "")
+        #expect(noKey.status == 64 && noKey.stderr.contains("--sort '' names no key: give one or more of number, due, priority"), "\(noKey.stderr)")
+        let dew = try await daemon.todoctl("list", "--sort", "dew")
+        #expect(dew.status == 64 && dew.stderr.contains("unknown sort key 'dew' in --sort 'dew'; did you mean due?"), "\(dew.stderr)")
+        let column = try await daemon.todoctl("list", "--columns", "number,dew")
+        #expect(column.status == 64 && column.stderr.contains("did you mean due?"), "\(column.stderr)")
         try await daemon.stop()
     }
 }

@@ -157,11 +157,13 @@ struct UndoRedoTests {
     }
 
     /// Four changes: watch adds #1, todoctl adds #2 and #3 and retitles #1.
-    private func fourChanges(_ daemon: DaemonProcess) async throws {
+    private func fourChanges(
+        _ daemon: DaemonProcess, watchAdds title: String = "Added in watch", then commands: [[String]] = [["add", "Two"], ["add", "Three"], ["edit", "2", "--title", "Second"]]
+    ) async throws {
         let watch = try await TodoClient.connect(to: daemon.socketPath, program: "watch")
-        _ = try await watch.request(.requestNewTodo(NewTodo(title: "Added in watch")))
+        _ = try await watch.request(.requestNewTodo(NewTodo(title: title)))
         await watch.close()
-        for command in [["add", "Two"], ["add", "Three"], ["edit", "2", "--title", "Second"]] {
+        for command in commands {
             let result = try await run("todoctl", command, environment: daemon.environment)
             #expect(result.status == 0, "\(command): \(result.stderr)")
         }
@@ -188,6 +190,28 @@ struct UndoRedoTests {
         #expect(screen.contains("(undo of 1)"), "\(screen)")
         let left = try await daemon.todoctl("list")
         #expect(left.stdout == "no open todos\n", "\(left.stdout)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("undo --since takes back what it listed, not what another client adds while it asks: watch's todo made during the question stays, and redo puts back the four")
+    func sinceWhileAnotherClientWrites() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await fourChanges(daemon)
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl undo --since 1h; echo \"exit=$?\"")
+        try await tmux.waitFor("Take back these 4 steps? [y/N]")
+        let watch = try await TodoClient.connect(to: daemon.socketPath, program: "watch")
+        _ = try await watch.request(.requestNewTodo(NewTodo(title: "Added while undo asked")))
+        await watch.close()
+        try await tmux.type("y")
+        let screen = try await tmux.waitFor("exit=0")
+        #expect(screen.contains("took back 4 steps"), "\(screen)")
+        let left = try await daemon.todoctl("list")
+        #expect(left.lines.count == 1 && left.stdout.contains("Added while undo asked"), "\(left.stdout)")
+        let redone = try await daemon.todoctl("redo")
+        #expect(redone.status == 0, "\(redone.stderr)")
+        #expect(try await daemon.todoctl("list").lines.count == 4)
         await tmux.kill()
         try await daemon.stop()
     }
@@ -472,5 +496,51 @@ struct UndoRedoTests {
             else { #expect(occurrence["title"] as? String == "Feed the cat", "\(occurrence)") }
             try await daemon.stop()
         }
+    }
+}
+
+extension UndoRedoTests {
+    @Test("in 40 columns log, undo --since (its list and its naming of watch's change) and undo's lines stay within them, cut with … (they ran past the edge and wrapped; outside probe)")
+    func narrowUndoAndLog() async throws {
+        let daemon = try await DaemonProcess.start()
+        try await fourChanges(
+            daemon, watchAdds: "東京で会議の準備をするとても長いタイトル",
+            then: [["add", "Water the plants on the balcony every morning"], ["add", "Three"], ["edit", "2", "--title", "Water the ferns 🌿 on the balcony"]])
+        let narrow = ["COLUMNS": "40"]
+        let log = try await daemon.todoctl("log", environment: narrow)
+        #expect(log.lines.count == 4 && log.lines.allSatisfy { terminalColumns(of: $0) <= 40 }, "\(log.stdout)")
+        #expect(log.lines.allSatisfy { $0.first?.isNumber == true && $0.last != " " } && log.lines.contains { $0.hasSuffix("…") }, "\(log.stdout)")
+        // A pipe without COLUMNS is not cut: a script reads the whole line.
+        let whole = try await daemon.todoctl("log")
+        #expect(whole.lines.contains { $0.contains("\"Water the ferns 🌿 on the balcony\"   todoctl (client") }, "\(whole.stdout)")
+
+        // In a 40-column terminal, the list undo --since asks about keeps a line a change.
+        let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1", "PATH": binaryDirectory + ":/usr/bin:/bin"]) { $1 })
+        try await tmux.resize(columns: 40, rows: 20)
+        try await tmux.type("clear; todoctl undo --since 1h")
+        let asked = try await tmux.waitFor("[y/N]")
+        // A line a change, watch's named, then the question: no line wrapped into another.
+        let shown = asked.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("$") }
+        #expect(shown.count == 5 && shown.prefix(4).allSatisfy { $0.hasPrefix("  ") && $0.contains("#") }, "\(asked)")
+        #expect(shown.first?.hasSuffix("   watch (client 1)") == true && shown.contains { $0.hasSuffix("…") }, "\(asked)")
+        try await tmux.type("n")
+        try await tmux.waitFor("nothing changed")
+        await tmux.kill()
+
+        let undone = try await daemon.todoctl("undo", "--since", "1h", "--yes", environment: narrow)
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(undone.lines.allSatisfy { terminalColumns(of: $0) <= 40 }, "\(undone.stdout)")
+        // The naming of watch's change is wrapped between words, not cut: all of it is there.
+        #expect(undone.stdout.replacingOccurrences(of: "\n", with: " ").contains("taking back change 1 by watch (client"), "\(undone.stdout)")
+        // What it took back, a line a change after "took back 4 steps:".
+        let changed = undone.lines.drop { !$0.hasPrefix("took back 4 steps") }.dropFirst()
+        #expect(!changed.isEmpty && changed.allSatisfy { $0.range(of: #"^ *[0-9]+  #[0-9]"#, options: .regularExpression) != nil }, "\(undone.stdout)")
+        // A done says nothing after its padded verb: without the author, the line ended in its spaces.
+        let added = try await daemon.todoctl("add", "Four", "--json")
+        let done = try await daemon.todoctl("done", String(try jsonObject(added.stdout)["number"] as? Int ?? 0))
+        #expect(done.status == 0, "\(done.stderr)")
+        let last = try await daemon.todoctl("log", "--limit", "1", environment: narrow)
+        #expect(last.lines.count == 1 && last.lines[0].hasSuffix("  done"), "\(last.stdout.debugDescription)")
+        try await daemon.stop()
     }
 }

@@ -155,6 +155,20 @@ struct WatchTests {
         try await daemon.stop()
     }
 
+    @Test("watch's a line names an option that does not read as typed, -p hi, with H, M or L, and keeps the line (it said pri:hi; outside probe)")
+    func addPromptNamesTheOptionTyped() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watch(daemon)
+        try await tmux.keys("a")
+        try await tmux.keys("Buy milk -p hi", "Enter")
+        let screen = try await tmux.waitFor("-p hi: \"hi\" is not understood as a priority; -p takes H, M or L")
+        #expect(!screen.contains("pri:hi") && screen.contains("add: Buy milk -p hi"), "\(screen)")
+        await tmux.kill()
+        let listed = try await daemon.todoctl("list")
+        #expect(listed.stdout == "no open todos\n", "\(listed.stdout)")
+        try await daemon.stop()
+    }
+
     @Test("watch's a line reads quotes as a shell reads the same words after todoctl add: Pay \"bill x:y\" due:\"next fri\" +home (it refused x:y and \"next as no modifiers; outside probe)")
     func addPromptQuotes() async throws {
         let daemon = try await DaemonProcess.start()

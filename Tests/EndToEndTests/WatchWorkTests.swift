@@ -125,6 +125,22 @@ struct WatchWorkTests {
         try await daemon.stop()
     }
 
+    @Test("the rest of readline's keys in a real prompt: Alt-B and Alt-F move a word, Ctrl-K and Ctrl-U cut to an end, Ctrl-A to the start, Right a character (issue 27 names each)")
+    func promptOtherEditingKeys() async throws {
+        let daemon = try await DaemonProcess.start()
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("no open todos")
+        try await tmux.keys("a")
+        // alpha beta gamma| → alpha beta |gamma → alpha beta | → |alpha beta → al|pha beta
+        // → |pha beta → pha| beta → phase| beta → phase beta x|
+        try await tmux.keys("alpha beta gamma", "M-b", "C-k", "C-a", "Right", "Right", "C-u", "M-f", "se", "C-e", "x", "Enter")
+        try await tmux.waitUntil("the added row") { $0.contains("#1 [ ]   ") && !$0.contains("add:") }
+        let todo = try await shown(daemon, 1)
+        #expect(todo["title"] as? String == "phase beta x", "\(todo)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("Alt-keys in a real prompt are Alt-keys: Alt-D and Alt-X keep the prompt and the todo, Alt-Backspace takes the word back")
     func promptAltKeys() async throws {
         let daemon = try await DaemonProcess.start()

@@ -124,9 +124,49 @@ extension BurndownViewTests {
             let legendStart = lines.first.map { $0.prefix { $0 == " " }.count }
             #expect(barStart == 13 && legendStart == barStart, "\(width): \(text)")
         }
-        for width in [1, 10, 20, minimum - 1] {
+        // Under it the narrow layouts (below); under theirs, `▶ ` + `29 Nov` + ` │` and a bar of 4.
+        for width in [1, 10, 13] {
             let lines = view.lines(width: width, styler: plain)
-            #expect(lines == ["burndown needs \(minimum) columns to draw; this terminal has \(width): widen it, set COLUMNS, or use --json"], "\(width): \(lines)")
+            #expect(lines == ["burndown needs 14 columns to draw; this terminal has \(width): widen it, set COLUMNS, or use --json"], "\(width): \(lines)")
         }
+    }
+
+    @Test("under 32 columns it draws, not refuses (outside probe): the labels lose their weekday, the numbers stand as open/done, then go; every line within the width, every mark named, today marked, at every width down to 14 (numbers from 18)", arguments: Array(14...31))
+    func narrowerThanTheFullLayout(width: Int) {
+        let lines = BurndownView(periods: days, weekly: false, today: today).lines(width: width, styler: plain)
+        let text = lines.joined(separator: "\n")
+        #expect(lines.allSatisfy { TerminalText.width($0) <= width }, "\(width):\n\(text)")
+        #expect(text.contains("█ open") && text.contains("▓ done") && text.contains("▶ today"), "\(width):\n\(text)")
+        let bars = lines.filter { $0.contains("│") }
+        #expect(bars.count == 4 && bars.last?.hasPrefix("▶  2 Dec │█") == true && bars.first?.hasPrefix("  29 Nov │█") == true, "\(width):\n\(text)")
+        // The numbers while they fit, as open/done under that heading.
+        let numbered = width >= 18
+        #expect(text.contains("open/done") == numbered && (bars.last?.hasSuffix(" 2/3") ?? false) == numbered, "\(width):\n\(text)")
+    }
+
+    @Test("at 20 and 24 columns: the bars under the legend, a label a day without its weekday, open/done at the right, the axis; a week is Wk 49, and 2026-W53 across the new year")
+    func narrowLayouts() {
+        let twenty = BurndownView(periods: days, weekly: false, today: today).lines(width: 20, styler: plain)
+        #expect(twenty == [
+            "          █ open",
+            "          ▓ done",
+            "          ▶ today",
+            "           open/done",
+            "  29 Nov │█████  6/0",
+            "  30 Nov │████▓▓ 5/2",
+            "   1 Dec │████   5/0",
+            "▶  2 Dec │██▓▓   2/3",
+            "         └──────",
+            "          0    7",
+        ], "\(twenty.joined(separator: "\n"))")
+        let weeks = [
+            Burndown.Period(date: LocalDate("2026-12-28")!, open: 6, done: 2, added: 8),
+            Burndown.Period(date: LocalDate("2027-01-04")!, open: 2, done: 5, added: 1),
+        ]
+        let weekly = BurndownView(periods: weeks, weekly: true, today: LocalDate("2027-01-05")!).lines(width: 24, styler: plain)
+        #expect(weekly.contains { $0.hasPrefix("  2026-W53 │") } && weekly.contains { $0.hasPrefix("▶ 2027-W01 │") }, "\(weekly.joined(separator: "\n"))")
+        #expect(weekly.allSatisfy { TerminalText.width($0) <= 24 }, "\(weekly.joined(separator: "\n"))")
+        let thisYear = BurndownView(periods: Array(weeks.prefix(1)), weekly: true, today: LocalDate("2026-12-30")!).lines(width: 24, styler: plain)
+        #expect(thisYear.contains { $0.hasPrefix("▶ Wk 53 │") }, "\(thisYear.joined(separator: "\n"))")
     }
 }

@@ -78,7 +78,7 @@ struct CalendarViewTests {
         #expect(forty == "Th 31  #3 東京で会議の準備をするとても…", "\(forty ?? "")")
     }
 
-    @Test("under 30 columns the grid drops its week numbers, under 28 its marks (they touched the next day: 27³28¹29), under 21 it is left out, and the list keeps its days (at 20 its 30-column lines wrapped; outside probe)")
+    @Test("under 30 columns the grid drops its week numbers, under 28 its marks (they touched the next day: 27³28¹29), under 22 it is left out, and the list keeps its days (at 20 its 30-column lines wrapped; outside probe)")
     func narrowerThanTheGrid() {
         let view = CalendarView(year: 2026, month: 12, today: today, todos: boundary)
         #expect(Array(view.lines(width: 28, styler: plain).prefix(7)) == [
@@ -92,12 +92,12 @@ struct CalendarViewTests {
         ], "\(view.lines(width: 28, styler: plain))")
         #expect(view.lines(width: 24, styler: plain) == [
             "    December 2026",
-            "Mo Tu We Th Fr Sa Su",
-            "    1  2  3  4  5  6",
-            " 7  8  9 10 11 12 13",
-            "14 15 16 17 18 19 20",
-            "21 22 23 24 25 26 27",
-            "28 29 30 31",
+            " Mo Tu We Th Fr Sa Su",
+            "     1  2  3  4  5  6",
+            "  7  8  9 10 11 12 13",
+            " 14 15 16 17 18 19 20",
+            " 21 22 23 24 25 26 27",
+            " 28 29 30 31",
             "",
             "Tu  1  #1 Dig beds",
             "Tu  1  #2 Call Ann",
@@ -107,12 +107,35 @@ struct CalendarViewTests {
         #expect(CalendarView(year: 2026, month: 12, today: today, todos: []).lines(width: 12, styler: plain) == ["  Dec 2026", "", "nothing due", "in December", "2026"])
     }
 
-    @Test("today is in reverse video with colours, and plain without")
+    @Test("today is in reverse video with colours, and in brackets without (NO_COLOR, a pipe: it was not marked at all; outside probe)")
     func todayHighlighted() {
         let coloured = CalendarView(year: 2026, month: 11, today: today, todos: []).lines(width: 80, styler: TextStyler(colours: true))
         #expect(coloured.contains { $0.contains("\u{1B}[7m23\u{1B}[0m") }, "\(coloured)")
+        #expect(!coloured.joined().contains("[23"), "\(coloured)")
         let plainLines = CalendarView(year: 2026, month: 11, today: today, todos: []).lines(width: 80, styler: plain)
         #expect(!plainLines.joined().contains("\u{1B}"), "\(plainLines)")
-        #expect(plainLines.contains("48 23  24  25  26  27  28  29"), "\(plainLines)")
+        #expect(plainLines.contains("48[23] 24  25  26  27  28  29"), "\(plainLines)")
+    }
+
+    @Test("without colours today keeps its brackets at every width, in the grid and in the list, wide titles cut within the width and the columns kept", arguments: Array(12...40))
+    func todayInBracketsAtEveryWidth(width: Int) {
+        let todos = boundary + [todo(7, "東京で会議 🙂 today", due: today), todo(8, "Sunday's", due: LocalDate("2026-11-29"))]
+        let lines = CalendarView(year: 2026, month: 11, today: today, todos: todos).lines(width: width, styler: plain)
+        #expect(lines.allSatisfy { TerminalText.width($0) <= width }, "\(width): \(lines.joined(separator: "\n"))")
+        let list = Array(lines.drop { !$0.isEmpty }.dropFirst())
+        // Today's todo, in brackets; the others' days in spaces, so that their numbers stay in one column.
+        #expect(list.filter { $0.hasPrefix("[") }.count == 1 && list.first { $0.hasPrefix("[") }?.contains("#7 東") == true, "\(width): \(list)")
+        #expect(Set(list.map { $0.prefix { $0 != "#" }.count }).count == 1, "\(width): \(list)")
+        if width >= CalendarView.gridWidthWithoutMarks {
+            // In the grid: `[23]` over its space and mark, or `[23]24` without the marks.
+            #expect(lines.contains { $0.contains("[23]") && $0.contains("24") && $0.contains("29") }, "\(width): \(lines.joined(separator: "\n"))")
+        }
+    }
+
+    @Test("without the marks, a Sunday today closes its bracket at the line's end, within the grid's 22 columns")
+    func sundayInBrackets() {
+        let lines = CalendarView(year: 2026, month: 11, today: LocalDate("2026-11-29")!, todos: []).lines(width: 22, styler: plain)
+        #expect(lines.contains(" 23 24 25 26 27 28[29]"), "\(lines.joined(separator: "\n"))")
+        #expect(lines.allSatisfy { TerminalText.width($0) <= 22 }, "\(lines)")
     }
 }

@@ -52,6 +52,21 @@ struct WatchScreenEditingTests {
         #expect(screen.handle(.enter) == .add(NewTodo(title: "Read -d fri"), typed: TypedText(.add, "Read -- -d fri")))
     }
 
+    @Test("a's options that do not read are named as typed, with what they take: -p hi, --priority=hi, -d 2026-02-30, -d tomorow (it named pri:hi, a word the user never typed; outside probe)", arguments: [
+        ("Buy milk -p hi", "-p hi: \"hi\" is not understood as a priority; -p takes H, M or L (or high, medium/normal, low; any case)"),
+        ("Buy milk --priority=hi", "--priority=hi: \"hi\" is not understood as a priority; --priority takes H, M or L"),
+        ("Buy milk -d 2026-02-30", "-d 2026-02-30: February 2026 has 28 days"),
+        ("Buy milk -d tomorow", "-d tomorow: \"tomorow\" is not understood as a date; did you mean -d tomorrow? -d takes"),
+        ("Buy milk pri:hi", "pri:hi: \"hi\" is not understood as a priority; priority: takes H, M or L"),
+    ])
+    func optionNamedAsTyped(line: String, said: String) {
+        var screen = screen([])
+        _ = screen.handle(.character("a"))
+        _ = type(line, into: &screen)
+        #expect(screen.handle(.enter) == nil)
+        #expect(screen.message?.hasPrefix(said) == true && screen.message?.contains("pri:hi") == line.contains("pri:hi"), "\(screen.message ?? "")")
+    }
+
     @Test("a takes depends: and scheduled: as add does (they were dropped without a word; outside probe P7-10)")
     func addWithDependsAndScheduled() {
         var screen = screen([])
@@ -83,8 +98,9 @@ struct WatchScreenEditingTests {
         ("Pay -n notes", "-n: not read here"), ("Pay -d", "-d: give it a value"), ("Pay --due", "--due: give it a value"),
         ("Pay -p urgent", "urgent"),
         // The same field twice with two values (the last silently won; outside probe).
-        ("Pay pri:H pri:L", "pri:H and pri:L both give the priority"), ("Pay -d fri due:mon", "due:fri and due:mon both give the due date"),
-        ("Pay project:a -t project:b", "project:a and +project:b both give the project"),
+        // An option named as typed, not as the modifier it stands for (outside probe).
+        ("Pay pri:H pri:L", "pri:H and pri:L both give the priority"), ("Pay -d fri due:mon", "-d fri and due:mon both give the due date"),
+        ("Pay project:a -t project:b", "project:a and -t project:b both give the project"),
         // A tag with a space went into the title, unsaid (outside probe).
         (#"Tagged -t "two words""#, #"-t "two words" is not one tag"#), ("Tagged --tag=a,b", #"--tag "a,b" is not one tag"#),
     ])

@@ -70,7 +70,7 @@ struct TodoSortTests {
         #expect {
             try TodoSort(keys)
         } throws: { error in
-            (error as? TodoSort.UnknownKey)?.description.contains("named twice in --sort \(keys)") == true
+            (error as? TodoSort.UnknownKey)?.description.contains("named twice in --sort '\(keys)'") == true
         }
     }
 
@@ -102,7 +102,7 @@ struct TodoSortTests {
             try TodoSort("-description")
         } throws: { error in
             let text = (error as? TodoSort.UnknownKey)?.description ?? ""
-            return text.hasPrefix("unknown sort key 'description' in --sort -description; did you mean title? (Taskwarrior's description is todoctl's title) the keys are")
+            return text.hasPrefix("unknown sort key 'description' in --sort '-description'; did you mean title? (Taskwarrior's description is todoctl's title) the keys are")
         }
         #expect {
             try TodoSort("due,priorty")
