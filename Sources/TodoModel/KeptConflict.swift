@@ -43,6 +43,7 @@ public struct KeptConflict: Sendable, Equatable, Codable {
         case .completedAt: return local.completedAt == nil ? .reopen(ref) : .complete(ref)
         case .deletedAt: return local.deletedAt == nil ? .restore(ref) : .delete(ref)
         case .scheduled: edit = TodoEdit(scheduled: local.scheduled, clearScheduled: local.scheduled == nil)
+        case .until: edit = TodoEdit(until: local.until, clearUntil: local.until == nil)
         // Dependencies, like annotations, merge as sets: never a conflict.
         case .annotations, .depends, .foreign: return nil
         }

@@ -80,6 +80,7 @@ public struct JournaledChange: Sendable, Equatable, Codable {
         // By id's first 8 characters, which name a todo wherever a reference is taken: the
         // journal's todo holds ids, not the numbers they had.
         case .scheduled: todo.scheduled?.description ?? "none"
+        case .until: todo.until?.description ?? "none"
         case .depends: todo.depends.isEmpty ? "none" : todo.depends.map { String($0.uuidString.lowercased().prefix(8)) }.joined(separator: ", ")
         }
     }
