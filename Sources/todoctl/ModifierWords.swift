@@ -126,8 +126,6 @@ enum ModifierWords {
     private static func advice(for error: TaskwarriorWordError, use: TaskwarriorWords.Use) -> String {
         let keep = use == .filter ? "" : "\nTo keep \"\(error.word)\" in the title, write it after --: todoctl \(use == .add ? "add TITLE" : "edit N TITLE") -- \(error.word)"
         switch error {
-        case .notModelled(_, "until"): return ": give it a due: date, and delete it when that day has passed" + keep
-        case .notModelled: return keep
         case .notInFilter(_, "wait"): return ": list the waiting todos with `todoctl list --waiting`"
         case .notInFilter: return ": `todoctl show N` says how a todo repeats"
         case .attributeModifier(_, "due", _): return ": use --due-before DATE, --due-after DATE or --overdue"
@@ -143,7 +141,7 @@ enum ModifierWords {
     }
 
     /// Help for the words' argument.
-    static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, priority:H|M|L (pri:), recur:PERIOD"
+    static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, scheduled:DATE, until:DATE, priority:H|M|L (pri:), recur:PERIOD"
     /// The same for a filter, which cannot ask for wait: or recur: yet.
-    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:), scheduled.before:DATE, scheduled.after:DATE, depends:N (the todos waiting for #N); project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
+    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, due.before:DATE, due.after:DATE, priority:H|M|L (pri:), scheduled.before:DATE, scheduled.after:DATE, until.before:DATE, until.after:DATE, depends:N (the todos waiting for #N); project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
 }
