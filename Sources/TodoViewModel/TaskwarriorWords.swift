@@ -287,26 +287,18 @@ public struct TaskwarriorWords: Sendable, Equatable {
                 return
             }
             try readDepends(value, word: word, use: use)
-        case "scheduled":
+        case "scheduled", "until":
+            // The same words, each its own fields: the day, its removal, a filter's span.
+            let (field, clear) = name == "until" ? (\Self.until, \Self.clearUntil) : (\Self.scheduled, \Self.clearScheduled)
             guard let date = try day(value, name: name, word: word, use: use, today: today) else {
-                clearScheduled = true
+                self[keyPath: clear] = true
                 return
             }
             if use == .filter, let span = Self.span(of: name) {
                 narrow(span, to: date)
                 return
             }
-            scheduled = date
-        case "until":
-            guard let date = try day(value, name: name, word: word, use: use, today: today) else {
-                clearUntil = true
-                return
-            }
-            if use == .filter, let span = Self.span(of: name) {
-                narrow(span, to: date)
-                return
-            }
-            until = date
+            self[keyPath: field] = date
         default:
             throw Self.unknown(word, name: name)
         }
