@@ -20,7 +20,8 @@ struct AddCommand: AsyncParsableCommand {
             takes scheduled.before:DATE and scheduled.after:DATE); until:DATE (or --until DATE: \
             the last day it is kept open, as Taskwarrior's until: once that day has passed the \
             daemon deletes it if still open, and a repeating todo makes no occurrence due after \
-            it; a filter takes until.before:DATE, until.after:DATE and +UNTIL). due:, wait:, \
+            it; a day already over is refused; a filter takes until.before:DATE, until.after:DATE \
+            and +UNTIL). due:, wait:, \
             scheduled: and until: take the same dates. A field is given once: due:fri due:mon, \
             pri:H pri:L or project:a project:b is refused, naming both.
 
@@ -62,6 +63,7 @@ struct AddCommand: AsyncParsableCommand {
             throw ValidationError("a todo needs a title: give its words (todoctl add Buy milk); +tag, pri:H and due:fri set fields and are no title")
         }
         if new.recurrence?.basis == .due && new.due == nil { throw ValidationError("due: \(TodoValidation.repeatWithoutDue)") }
+        try ModifierWords.refusePassed(until: new.until)
     }
 
     /// The todo the options and the words give.

@@ -148,6 +148,7 @@ struct EditCommand: AsyncParsableCommand {
         edit.clearDepends = edit.clearDepends || modifiers.clearDepends
         (edit.scheduled, edit.clearScheduled) = (modifiers.scheduled, modifiers.clearScheduled)
         if modifiers.until != nil || modifiers.clearUntil { (edit.until, edit.clearUntil) = (modifiers.until, modifiers.clearUntil) }
+        try ModifierWords.refusePassed(until: edit.until)
         return edit == TodoEdit() ? nil : edit
     }
 

@@ -122,6 +122,15 @@ enum ModifierWords {
         return first.name
     }
 
+    /// Refuses an until day already over: the daemon deletes such a todo at its next
+    /// midnight, so the todo would vanish a while after it was seemingly kept.
+    static func refusePassed(until: LocalDate?) throws {
+        let today = WallClock.today()
+        guard let until, until < today else { return }
+        throw ValidationError(
+            "until:\(until) has passed (today is \(today)): a todo is deleted once its until day is over; give today or a later day, or remove the todo (todoctl rm)")
+    }
+
     /// What todoctl offers instead, where a flag or a command does what the word cannot.
     private static func advice(for error: TaskwarriorWordError, use: TaskwarriorWords.Use) -> String {
         let keep = use == .filter ? "" : "\nTo keep \"\(error.word)\" in the title, write it after --: todoctl \(use == .add ? "add TITLE" : "edit N TITLE") -- \(error.word)"

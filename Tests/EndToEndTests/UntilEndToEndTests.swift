@@ -33,6 +33,11 @@ struct UntilEndToEndTests {
         #expect(flagged.status == 0, "\(flagged.stderr)")
         #expect(try await daemon.todoctl("show", "2", environment: env).stdout.contains("\n  until     2031-01-03 ("))
 
+        // A day already over would have the todo deleted at the next midnight: refused, nothing added.
+        let passed = try await daemon.todoctl("add", "Too late", "until:2031-01-01", environment: env)
+        #expect(passed.status == 64 && passed.stderr.contains("until:2031-01-01 has passed (today is 2031-01-02)"), "\(passed.stderr)")
+        #expect(try await daemon.todoctl("edit", "3", "until:yesterday", environment: env).status == 64)
+
         let watcher = try daemon.connect()
         _ = try await watcher.awaitLine(containing: "responseHello")
         try now.set("2031-01-03T00:00:01Z")
