@@ -69,6 +69,23 @@ struct UntilEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("an until day made through one daemon sharing PostgreSQL is in the store's todo JSON, and the other daemon shows it and filters by it")
+    func sharedStore() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let added = try await first.todoctl("add", "Renew passport", "until:2099-01-01")
+        #expect(added.status == 0, "\(added.stderr)")
+        let stored = try await server.psql("SELECT todo->>'until' FROM todo WHERE number = 1")
+        #expect(stored == "2099-01-01", "\(stored)")
+        try await awaitSequence(1, on: second)
+        #expect(try await second.todoctl("show", "1").stdout.contains("\n  until     2099-01-01 ("))
+        #expect(try await second.todoctl("list", "+UNTIL").stdout.contains("Renew passport"))
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
     @Test("an until set in the real task survives import into todod, an edit there and the export back: task imports the edited day and the untouched one at its own time")
     func taskwarriorRoundTrip() async throws {
         let env = ["TZ": "UTC"]
