@@ -10,7 +10,8 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     case missingValue(word: String, name: String)
     /// `wait:` or `recur:` in a filter: a filter cannot ask for it yet.
     case notInFilter(word: String, name: String)
-    /// `due.before:fri`: Taskwarrior's attribute modifiers are not read yet.
+    /// `due.by:fri`, `wait.before:fri`: Taskwarrior's other attribute modifiers (todod reads a day's
+    /// `.before:` and `.after:`) are not read yet.
     case attributeModifier(word: String, name: String, modifier: String)
     /// `-shop` when adding: a new todo has no tag to remove.
     case removalInAdd(word: String)

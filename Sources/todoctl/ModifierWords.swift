@@ -137,7 +137,7 @@ enum ModifierWords {
         switch error {
         case .notInFilter(_, "wait"): return ": list the waiting todos with `todoctl list --waiting`"
         case .notInFilter: return ": `todoctl show N` says how a todo repeats"
-        case .attributeModifier(_, "due", _): return ": use --due-before DATE, --due-after DATE or --overdue"
+        case .attributeModifier(_, "due", _): return ": a filter takes due.before:DATE and due.after:DATE (or --due-before, --due-after, --overdue)"
         case .attributeModifier: return ": use the filter options (todoctl list --help)"
         case .wordInFilter(let word) where word.first.map({ $0.isNumber || $0 == "#" }) == true:
             return "; nor is it a todo: a todo is named by its number (1 or more), its id, or 8 or more leading characters of its id"
