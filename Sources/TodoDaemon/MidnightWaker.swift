@@ -6,7 +6,8 @@ import TodoModel
 import TodoServers
 
 /// Ends the waiting of todos whose day has come, so that they appear in every list at
-/// once: at start, then at each local midnight. No polling: one timer, armed for the next
+/// once, and deletes the open todos whose until day has passed (they expire, as in
+/// Taskwarrior): at start, then at each local midnight. No polling: one timer, armed for the next
 /// midnight on the wall clock (`CLOCK_REALTIME`, which libdispatch arms as an absolute
 /// timerfd), so it also fires right after a suspend that slept through midnight, or after
 /// the clock was set past it.
@@ -47,6 +48,8 @@ final class MidnightWaker: Sendable {
         onCore { [model, logger] in
             let woken = model.endWaiting(on: today)
             if woken > 0 { logger.info("waiting is over", metadata: ["todos": "\(woken)", "day": "\(today)"]) }
+            let expired = model.expire(on: today)
+            if expired > 0 { logger.info("expired: past their until day, deleted", metadata: ["todos": "\(expired)", "day": "\(today)"]) }
         }
     }
 

@@ -9,7 +9,7 @@ import TodoModel
 /// DUE (a day: `DUE;VALUE=DATE`), STATUS COMPLETED / CANCELLED (deleted), COMPLETED,
 /// CATEGORIES (tags; spaces become `-`), CREATED, LAST-MODIFIED, SEQUENCE (the revision),
 /// RRULE (the recurrence, when it is `FREQ=DAILY|WEEKLY|MONTHLY|YEARLY` with an `INTERVAL`,
-/// or every weekday). RELATED-TO (a parent) names the parent by its UID, both ways. The
+/// or every weekday; its `UNTIL` is the todo's until day, the series' last). RELATED-TO (a parent) names the parent by its UID, both ways. The
 /// project is `X-TODOD-PROJECT`, and also a category `project:NAME`, so that an app that
 /// shows only CATEGORIES (a phone's) shows it; read back, that category is the project,
 /// not a tag (a file without X-TODOD-PROJECT gets its project from the category).
@@ -144,6 +144,7 @@ public enum ICalendarFormat {
         // always keeps the same text, however a writer ordered its lines.
         let categories = tags(lines.filter { $0.line.name == "CATEGORIES" }.map(\.line))
         let project = first(projectProperty)?.line.text ?? categories.lazy.compactMap(projectName).first
+        let rule = first("RRULE").flatMap { Self.rule($0.line.value) }
         var imported = ImportedTodo(
             id: UUID(uuidString: uid) ?? StableID.uuid(for: "ical\n" + uid), title: title,
             notes: first("DESCRIPTION")?.line.text ?? "", priority: priority(first("PRIORITY")?.line),
@@ -151,9 +152,9 @@ public enum ICalendarFormat {
             createdAt: created ?? modified, updatedAt: modified,
             completedAt: status == "COMPLETED" || (completed != nil && status != "CANCELLED") ? completed ?? modified : nil,
             deletedAt: status == "CANCELLED" ? modified : nil,
-            recurrence: first("RRULE").flatMap { recurrence($0.line.value) },
+            recurrence: rule?.recurrence,
             parentID: parentID(lines.map(\.line).filter { $0.name == "RELATED-TO" && !isNested($0, all) }),
-            project: project.flatMap { $0.isEmpty ? nil : $0 }, source: foreignKey)
+            project: project.flatMap { $0.isEmpty ? nil : $0 }, until: rule?.until, source: foreignKey)
         let derived = derivedLines(imported.todo(number: 0), zone: zone)
         let shadowed = shadowOrder.flatMap { name in
             let originals = all.filter { $0.name == name && !isNested($0, all) }
@@ -182,13 +183,24 @@ public enum ICalendarFormat {
     private static let weekdays = "MO,TU,WE,TH,FR"
 
     /// An RRULE todod can hold: `FREQ=DAILY|WEEKLY|MONTHLY|YEARLY` with an optional
-    /// `INTERVAL` (and `WKST`), or every weekday; nil for any other (`COUNT`, `UNTIL`, `BYDAY`, …).
+    /// `INTERVAL` (and `WKST`), or every weekday; nil for any other (`COUNT`, `BYDAY`, …).
     static func recurrence(_ rule: String) -> Recurrence? {
+        self.rule(rule)?.recurrence
+    }
+
+    /// An RRULE todod can hold (`recurrence(_:)`) and its `UNTIL`, the day the series ends
+    /// (`Todo.until`: no occurrence due after it), the day of its date or date-time as written.
+    static func rule(_ rule: String) -> (recurrence: Recurrence, until: LocalDate?)? {
         var parts: [String: String] = [:]
         for part in rule.uppercased().split(separator: ";") {
             let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
             guard pair.count == 2, parts[pair[0]] == nil else { return nil }
             parts[pair[0]] = pair[1]
+        }
+        var until: LocalDate?
+        if let text = parts.removeValue(forKey: "UNTIL") {
+            guard let day = BasicTime.date(String(text.prefix(8))) else { return nil }
+            until = day
         }
         let interval = parts.removeValue(forKey: "INTERVAL").map { Int($0) ?? 0 } ?? 1
         parts["WKST"] = nil
@@ -197,16 +209,18 @@ public enum ICalendarFormat {
             (1...Recurrence.maximumCount).contains(interval) else { return nil }
         if let days = parts.removeValue(forKey: "BYDAY") {
             guard days == weekdays, interval == 1, unit == .day || unit == .week, parts.isEmpty else { return nil }
-            return Recurrence(count: 1, unit: .weekday)
+            return (Recurrence(count: 1, unit: .weekday), until)
         }
-        return parts.isEmpty ? Recurrence(count: interval, unit: unit) : nil
+        return parts.isEmpty ? (Recurrence(count: interval, unit: unit), until) : nil
     }
 
-    /// todod's rule as an RRULE (counted from the due date: RRULE knows no other way).
-    static func rrule(_ rule: Recurrence) -> String {
+    /// todod's rule as an RRULE (counted from the due date: RRULE knows no other way), with
+    /// `UNTIL` the series' last day when it has one (a date, as the DUE it repeats is).
+    static func rrule(_ rule: Recurrence, until: LocalDate? = nil) -> String {
         let frequencies: [Recurrence.Unit: String] = [.day: "DAILY", .week: "WEEKLY", .month: "MONTHLY", .year: "YEARLY"]
-        if rule.unit == .weekday { return "FREQ=DAILY;BYDAY=" + weekdays }
-        return "FREQ=\(frequencies[rule.unit] ?? "DAILY")" + (rule.count == 1 ? "" : ";INTERVAL=\(rule.count)")
+        let end = until.map { ";UNTIL=" + BasicTime.dateText($0) } ?? ""
+        if rule.unit == .weekday { return "FREQ=DAILY;BYDAY=" + weekdays + end }
+        return "FREQ=\(frequencies[rule.unit] ?? "DAILY")" + (rule.count == 1 ? "" : ";INTERVAL=\(rule.count)") + end
     }
 
     /// The parent a VTODO names (RELATED-TO without RELTYPE, or RELTYPE=PARENT), as the id
@@ -292,7 +306,11 @@ public enum ICalendarFormat {
         let named = categories(of: todo)
         if !named.isEmpty { lines += original("CATEGORIES") { tags($0) == named } ?? derived["CATEGORIES"] ?? [] }
         if let project = todo.project { lines.append(ContentLine(projectProperty, text: project)) }
-        lines += original("RRULE") { recurrence($0[0].value)?.period == todo.recurrence?.period } ?? derived["RRULE"] ?? []
+        // One todod cannot hold (nil) stays while todod's todo does not repeat either.
+        lines += original("RRULE") { kept in
+            let rule = Self.rule(kept[0].value)
+            return rule?.recurrence.period == todo.recurrence?.period && (rule == nil || rule?.until == todo.until)
+        } ?? derived["RRULE"] ?? []
         lines += relatedTo(todo, kept: kept, parents: parents)
         lines += kept.filter { (!mapped.contains($0.name) && !isParentLink($0)) || isNested($0, kept) }
         lines.append(ContentLine("END", value: "VTODO"))
@@ -325,7 +343,7 @@ public enum ICalendarFormat {
             "STATUS": [ContentLine("STATUS", value: todo.isDeleted ? "CANCELLED" : todo.isCompleted ? "COMPLETED" : "NEEDS-ACTION")],
         ]
         if let due = todo.due { lines["DUE"] = [ContentLine("DUE", [("VALUE", "DATE")], value: BasicTime.dateText(due))] }
-        if let rule = todo.recurrence { lines["RRULE"] = [ContentLine("RRULE", value: rrule(rule))] }
+        if let rule = todo.recurrence { lines["RRULE"] = [ContentLine("RRULE", value: rrule(rule, until: todo.until))] }
         let named = categories(of: todo)
         if !named.isEmpty {
             lines["CATEGORIES"] = [ContentLine("CATEGORIES", value: named.map(ContentLine.escaped).joined(separator: ","))]

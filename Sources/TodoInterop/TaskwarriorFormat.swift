@@ -8,9 +8,9 @@ import TodoModel
 /// as annotations dated by their leading day, as before todod had annotations); `recur` is also the todo's recurrence when todod can hold it
 /// (Taskwarrior's `parent` names a recurrence's template, not a parent todo: it is not a
 /// subtask link; a template and its instances are one todo, see `TaskwarriorSeries`); `wait`
-/// is the day the todo waits for, `scheduled` the day work on it may begin; `start` is when it was started (`todoctl start`); `depends`
+/// is the day the todo waits for, `scheduled` the day work on it may begin, `until` the last day it is kept open; `start` is when it was started (`todoctl start`); `depends`
 /// names the todos it waits for (their uuids, as todod keeps them). Everything else of the task (its status words, the exact
-/// time of `wait` and `scheduled`, `recur`, user-defined attributes, and the exact times behind a
+/// time of `wait`, `scheduled` and `until`, `recur`, user-defined attributes, and the exact times behind a
 /// due day) is kept in `foreign["taskwarrior"]` and written back as it was while the todo's
 /// own fields still say the same, so a round trip through todod loses nothing.
 public enum TaskwarriorFormat {
@@ -123,7 +123,8 @@ public enum TaskwarriorFormat {
             annotations: annotations, project: fields["project"]?.string,
             started: status == "pending" || status == "waiting" ? try time("start") : nil, carriesStart: true,
             depends: try dependencies(fields["depends"], position: position),
-            scheduled: try time("scheduled").map { LocalDate($0, in: zone) }, source: foreignKey)
+            scheduled: try time("scheduled").map { LocalDate($0, in: zone) }, until: try time("until").map { LocalDate($0, in: zone) },
+            source: foreignKey)
     }
 
     /// Taskwarrior's `depends`: an array of uuids (2.6.2's export and 3's), or one string of
@@ -219,9 +220,16 @@ public enum TaskwarriorFormat {
         task["project"] = todo.project.map(InteropJSON.string)
         task["start"] = todo.started.map { .string(BasicTime.utcText($0)) }
         // As `wait`: the exact time comes back while the day is the same.
-        let originalScheduled = original["scheduled"]?.string.flatMap { BasicTime.instant($0, in: zone) }.map { LocalDate($0, in: zone) }
-        if originalScheduled != todo.scheduled {
+        func originalDay(_ key: String) -> LocalDate? {
+            original[key]?.string.flatMap { BasicTime.instant($0, in: zone) }.map { LocalDate($0, in: zone) }
+        }
+        if originalDay("scheduled") != todo.scheduled {
             task["scheduled"] = todo.scheduled.map { .string(BasicTime.utcText(BasicTime.midnight(of: $0, in: zone))) }
+        }
+        // todod keeps a todo open through its until day: its last second (Taskwarrior's `eod`),
+        // so that task expires it when todod does.
+        if originalDay("until") != todo.until {
+            task["until"] = todo.until.map { .string(BasicTime.utcText(BasicTime.midnight(of: $0.adding(days: 1), in: zone).addingTimeInterval(-1))) }
         }
         // As the task had them when they are the same (its order, its form); else an array, as 2.6.2 exports.
         let originalDepends = try? dependencies(original["depends"], position: uuid)

@@ -16,7 +16,8 @@ public enum TodoJSONFormat {
                     tags: todo.tags, createdAt: todo.createdAt, updatedAt: todo.updatedAt,
                     completedAt: todo.completedAt, deletedAt: todo.deletedAt, foreign: todo.foreign,
                     recurrence: todo.recurrence, parentID: todo.parent.flatMap { ids[$0] }, wait: todo.wait,
-                    annotations: todo.annotations, project: todo.project, started: todo.started, carriesStart: true, depends: todo.depends, scheduled: todo.scheduled)
+                    annotations: todo.annotations, project: todo.project, started: todo.started, carriesStart: true, depends: todo.depends, scheduled: todo.scheduled,
+                    until: todo.until)
             }
         } catch let DecodingError.keyNotFound(key, context) {
             throw InteropError(path(context.codingPath), "has no \"\(key.stringValue)\"; --from json reads what `todoctl export --to json` writes")

@@ -39,6 +39,8 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
     public var depends: [UUID]?
     /// The day work on it may begin (Taskwarrior's `scheduled`); nil leaves todod's, as `wait`.
     public var scheduled: LocalDate?
+    /// The last day it is kept open (Taskwarrior's `until`); nil leaves todod's, as `scheduled`.
+    public var until: LocalDate?
     /// The format it comes from, as its key in `foreign` (`"taskwarrior"`, `"todotxt"`): an
     /// import replaces that format's fields (the key and its `key.` ones) and keeps the other
     /// formats', so a todo.txt round trip keeps a Taskwarrior series; nil (todod's own JSON,
@@ -50,7 +52,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         tags: [String] = [], createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
         deletedAt: Date? = nil, foreign: [String: String] = [:], recurrence: Recurrence? = nil, parentID: UUID? = nil,
         wait: LocalDate? = nil, annotations: [Annotation]? = nil, project: String? = nil, started: Date? = nil,
-        carriesStart: Bool = false, depends: [UUID]? = nil, scheduled: LocalDate? = nil, source: String? = nil
+        carriesStart: Bool = false, depends: [UUID]? = nil, scheduled: LocalDate? = nil, until: LocalDate? = nil, source: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -72,6 +74,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         self.carriesStart = carriesStart || started != nil
         self.depends = depends
         self.scheduled = scheduled
+        self.until = until
         self.source = source
     }
 
@@ -84,7 +87,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
             revision: revision, recurrence: recurrence?.anchored(to: due), parent: parent, wait: wait, foreign: foreign,
             annotations: annotations?.map { Annotation(entry: $0.entry.roundedToMilliseconds, description: $0.description) } ?? [],
             project: project, started: started?.roundedToMilliseconds, depends: depends ?? [],
-            scheduled: scheduled)
+            scheduled: scheduled, until: until)
     }
 
     /// `current` replaced by this import, or nil when it changes nothing: the fields are
@@ -108,6 +111,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         if !carriesStart { next.started = current.started }
         if depends == nil { next.depends = current.depends }
         next.scheduled = scheduled ?? current.scheduled
+        next.until = until ?? current.until
         next.previous = current.previous
         // A todo was made once; and a completion the source dates by its day alone (todo.txt)
         // is the same completion as todod's on that day.
@@ -146,6 +150,7 @@ extension ImportedTodo {
             carriesStart: try c.decodeIfPresent(Bool.self, forKey: .carriesStart) ?? false,
             depends: try c.decodeIfPresent([UUID].self, forKey: .depends),
             scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled),
+            until: try c.decodeIfPresent(LocalDate.self, forKey: .until),
             source: try c.decodeIfPresent(String.self, forKey: .source))
     }
 }

@@ -55,6 +55,7 @@ public struct KeptConflict: Sendable, Equatable, Codable {
         case .completedAt: return local.completedAt == nil ? .reopen(ref) : .complete(ref)
         case .deletedAt: return local.deletedAt == nil ? .restore(ref) : .delete(ref)
         case .scheduled: edit = TodoEdit(scheduled: local.scheduled, clearScheduled: local.scheduled == nil)
+        case .until: edit = TodoEdit(until: local.until, clearUntil: local.until == nil)
         case .depends: edit = TodoEdit(addDepends: local.depends.compactMap { numbers[$0] }.sorted(), clearDepends: true)
         case .annotations, .foreign: return nil
         }

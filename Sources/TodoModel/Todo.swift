@@ -77,6 +77,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         var started: Date?
         var depends: [UUID]
         var scheduled: LocalDate?
+        var until: LocalDate?
     }
 
     public var id: UUID {
@@ -190,6 +191,14 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         set { update { $0.scheduled = newValue } }
     }
 
+    /// The last day it is kept open (Taskwarrior's `until`): once that day has passed an open
+    /// todo expires (the daemon deletes it), and a repeating one makes no occurrence due
+    /// after it; nil for none.
+    public var until: LocalDate? {
+        get { box.fields.until }
+        set { update { $0.until = newValue } }
+    }
+
     /// `ids` sorted and each once, as `depends` holds them.
     public static func dependencySet(_ ids: [UUID]) -> [UUID] {
         Set(ids).sorted { $0.uuidString < $1.uuidString }
@@ -218,7 +227,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         deletedAt: Date? = nil, revision: Int = 1,
         recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, previous: Int? = nil,
         foreign: [String: String] = [:], annotations: [Annotation] = [], project: String? = nil,
-        started: Date? = nil, depends: [UUID] = [], scheduled: LocalDate? = nil
+        started: Date? = nil, depends: [UUID] = [], scheduled: LocalDate? = nil, until: LocalDate? = nil
     ) {
         box = Box(
             Fields(
@@ -226,13 +235,19 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
                 createdAt: createdAt, updatedAt: updatedAt ?? createdAt, completedAt: completedAt, deletedAt: deletedAt,
                 revision: revision, recurrence: recurrence, parent: parent, wait: wait, previous: previous,
                 foreign: foreign, annotations: annotations, project: project, started: started,
-                depends: depends.isEmpty ? [] : Self.dependencySet(depends), scheduled: scheduled))
+                depends: depends.isEmpty ? [] : Self.dependencySet(depends), scheduled: scheduled, until: until))
     }
 
     /// The most tags a todo holds; also checked where edits add tags to the stored ones.
     public static let maximumTagCount = 32
 
     public var isCompleted: Bool { completedAt != nil }
+
+    /// Open (neither done nor deleted) with its until day before `today`: the daemon deletes it.
+    public func isExpired(on today: LocalDate) -> Bool {
+        guard let until, until < today else { return false }
+        return !isCompleted && !isDeleted
+    }
     /// Started and not stopped (Taskwarrior's `+ACTIVE`).
     public var isActive: Bool { started != nil }
     public var isDeleted: Bool { deletedAt != nil }
@@ -249,7 +264,7 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
 extension Todo {
     private enum CodingKeys: String, CodingKey {
         case id, number, title, notes, priority, due, tags, createdAt, updatedAt, completedAt, deletedAt, revision
-        case recurrence, parent, wait, previous, foreign, annotations, project, started, depends, scheduled
+        case recurrence, parent, wait, previous, foreign, annotations, project, started, depends, scheduled, until
     }
 
     public init(from decoder: any Decoder) throws {
@@ -288,14 +303,15 @@ extension Todo {
             project: try c.decodeIfPresent(String.self, forKey: .project),
             started: try c.decodeIfPresent(Date.self, forKey: .started),
             depends: try c.decodeIfPresent([UUID].self, forKey: .depends) ?? [],
-            scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled))
+            scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled),
+            until: try c.decodeIfPresent(LocalDate.self, forKey: .until))
     }
 
     /// Every field is written, absent ones as `null`, so that the JSON schema is stable;
     /// the id in lowercase, as `uuidgen` prints it. `foreign` only when it holds something:
     /// most todos never came from another program; `annotations` likewise, so that a todo
     /// without them is the same bytes as before they existed; `project` too (an older
-    /// client reads a todo without one as it always did); `started`, `depends` and `scheduled` likewise.
+    /// client reads a todo without one as it always did); `started`, `depends`, `scheduled` and `until` likewise.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id.uuidString.lowercased(), forKey: .id)
@@ -320,6 +336,7 @@ extension Todo {
         if let started { try c.encode(started, forKey: .started) }
         if !depends.isEmpty { try c.encode(depends.map { $0.uuidString.lowercased() }, forKey: .depends) }
         if let scheduled { try c.encode(scheduled, forKey: .scheduled) }
+        if let until { try c.encode(until, forKey: .until) }
     }
 
     /// What a list's table, its `--columns` (but `id` and `updated`), its `--sort` (but

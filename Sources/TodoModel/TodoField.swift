@@ -17,6 +17,8 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
     case depends
     /// The day work on it may begin.
     case scheduled
+    /// The last day it is kept open.
+    case until
 
     public func isEqual(in a: Todo, and b: Todo) -> Bool {
         switch self {
@@ -36,6 +38,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .started: a.started == b.started
         case .depends: a.depends == b.depends
         case .scheduled: a.scheduled == b.scheduled
+        case .until: a.until == b.until
         }
     }
 
@@ -59,6 +62,7 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .started: result.started = source.started
         case .depends: result.depends = source.depends
         case .scheduled: result.scheduled = source.scheduled
+        case .until: result.until = source.until
         }
         return result
     }

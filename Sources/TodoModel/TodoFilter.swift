@@ -67,6 +67,12 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     public var scheduledBefore: LocalDate?
     /// Scheduled strictly after this day (`scheduled.after:`; unscheduled todos are left out).
     public var scheduledAfter: LocalDate?
+    /// Only the todos with an until day (`+UNTIL`).
+    public var hasUntil: Bool
+    /// Kept open strictly before this day (`until.before:`; todos without an until day are left out).
+    public var untilBefore: LocalDate?
+    /// Kept open strictly after this day (`until.after:`; todos without an until day are left out).
+    public var untilAfter: LocalDate?
     /// Not a filter: the shape of the answer's todos. When set, each comes as the members a
     /// list's table shows (`Todo.encodeRow`), not the whole todo: `todoctl list` of 10,000
     /// read three times the bytes it showed (docs/PERFORMANCE.md). A daemon that does not
@@ -82,7 +88,8 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         dueBefore: LocalDate? = nil, dueAfter: LocalDate? = nil, dueOn: LocalDate? = nil, noDue: Bool = false,
         waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil, active: Bool = false,
         blocked: Bool? = nil, blocking: Bool? = nil, dependsOn: [Int] = [], ready: Bool = false, hasScheduled: Bool = false,
-        scheduledBefore: LocalDate? = nil, scheduledAfter: LocalDate? = nil, rows: Bool = false
+        scheduledBefore: LocalDate? = nil, scheduledAfter: LocalDate? = nil,
+        hasUntil: Bool = false, untilBefore: LocalDate? = nil, untilAfter: LocalDate? = nil, rows: Bool = false
     ) {
         self.status = status
         self.tags = (tag.map { [$0] } ?? []) + tags.filter { $0 != tag }
@@ -104,6 +111,9 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         self.hasScheduled = hasScheduled
         self.scheduledBefore = scheduledBefore
         self.scheduledAfter = scheduledAfter
+        self.hasUntil = hasUntil
+        self.untilBefore = untilBefore
+        self.untilAfter = untilAfter
         self.rows = rows
     }
 
@@ -151,11 +161,9 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         if let priority, todo.priority != priority { return false }
         if active && !todo.isActive { return false }
         if hasScheduled && todo.scheduled == nil { return false }
-        if scheduledBefore != nil || scheduledAfter != nil {
-            guard let scheduled = todo.scheduled else { return false }
-            if let scheduledBefore, !(scheduled < scheduledBefore) { return false }
-            if let scheduledAfter, !(scheduled > scheduledAfter) { return false }
-        }
+        if !Self.day(todo.scheduled, isAfter: scheduledAfter, before: scheduledBefore) { return false }
+        if hasUntil && todo.until == nil { return false }
+        if !Self.day(todo.until, isAfter: untilAfter, before: untilBefore) { return false }
         if let pressingOn, !Self.isPressing(todo, on: pressingOn) { return false }
         if let search, !search.isEmpty,
             todo.title.range(of: search, options: .caseInsensitive) == nil,
@@ -188,6 +196,14 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         return have.count == wanted.count || have.dropFirst(wanted.count).first == "."
     }
 
+    /// Whether `day` lies strictly between `after` and `before` (`scheduled.after:`,
+    /// `until.before:` …); a todo without that day lies in no span, and any lies in none asked.
+    static func day(_ day: LocalDate?, isAfter after: LocalDate?, before: LocalDate?) -> Bool {
+        guard after != nil || before != nil else { return true }
+        guard let day else { return false }
+        return (after.map { day > $0 } ?? true) && (before.map { day < $0 } ?? true)
+    }
+
     /// Whether `todo` is for now on `today`, whatever its state: overdue, due within
     /// `soonDays`, of high priority, or scheduled for today or before. `next` orders these (NextOrder).
     public static func isPressing(_ todo: Todo, on today: LocalDate) -> Bool {
@@ -210,7 +226,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
 
 extension TodoFilter {
     private enum CodingKeys: String, CodingKey {
-        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, active, blocked, blocking, dependsOn, ready, hasScheduled, scheduledBefore, scheduledAfter, rows
+        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, active, blocked, blocking, dependsOn, ready, hasScheduled, scheduledBefore, scheduledAfter, hasUntil, untilBefore, untilAfter, rows
     }
 
     /// Every field may be absent. The old single `tag` is still read, as one more tag.
@@ -238,6 +254,9 @@ extension TodoFilter {
             hasScheduled: try container.decodeIfPresent(Bool.self, forKey: .hasScheduled) ?? false,
             scheduledBefore: try container.decodeIfPresent(LocalDate.self, forKey: .scheduledBefore),
             scheduledAfter: try container.decodeIfPresent(LocalDate.self, forKey: .scheduledAfter),
+            hasUntil: try container.decodeIfPresent(Bool.self, forKey: .hasUntil) ?? false,
+            untilBefore: try container.decodeIfPresent(LocalDate.self, forKey: .untilBefore),
+            untilAfter: try container.decodeIfPresent(LocalDate.self, forKey: .untilAfter),
             rows: try container.decodeIfPresent(Bool.self, forKey: .rows) ?? false)
     }
 
@@ -266,6 +285,9 @@ extension TodoFilter {
         if hasScheduled { try container.encode(true, forKey: .hasScheduled) }
         try container.encodeIfPresent(scheduledBefore, forKey: .scheduledBefore)
         try container.encodeIfPresent(scheduledAfter, forKey: .scheduledAfter)
+        if hasUntil { try container.encode(true, forKey: .hasUntil) }
+        try container.encodeIfPresent(untilBefore, forKey: .untilBefore)
+        try container.encodeIfPresent(untilAfter, forKey: .untilAfter)
         if rows { try container.encode(true, forKey: .rows) }
     }
 }

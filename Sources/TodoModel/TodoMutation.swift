@@ -18,11 +18,13 @@ public struct NewTodo: Sendable, Codable, Equatable {
     public var depends: [Int]?
     /// The day work on it may begin (`scheduled:fri`).
     public var scheduled: LocalDate?
+    /// The last day it is kept open (`until:fri`).
+    public var until: LocalDate?
 
     public init(
         title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil, tags: [String] = [],
         recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, project: String? = nil, depends: [Int]? = nil,
-        scheduled: LocalDate? = nil
+        scheduled: LocalDate? = nil, until: LocalDate? = nil
     ) {
         self.title = title
         self.notes = notes
@@ -35,6 +37,7 @@ public struct NewTodo: Sendable, Codable, Equatable {
         self.project = project
         self.depends = depends?.isEmpty == true ? nil : depends
         self.scheduled = scheduled
+        self.until = until
     }
 }
 
@@ -81,6 +84,10 @@ public struct TodoEdit: Sendable, Codable, Equatable {
     public var scheduled: LocalDate?
     /// Not scheduled any more (wins over `scheduled`).
     public var clearScheduled: Bool
+    /// A new last day it is kept open.
+    public var until: LocalDate?
+    /// Kept open for good (`until:`; wins over `until`).
+    public var clearUntil: Bool
 
     public init(
         title: String? = nil, notes: String? = nil, priority: Priority? = nil, due: LocalDate? = nil,
@@ -89,7 +96,7 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         wait: LocalDate? = nil, clearWait: Bool = false, annotate: String? = nil, denotate: String? = nil,
         project: String? = nil, clearProject: Bool = false, active: Bool? = nil,
         addDepends: [Int] = [], removeDepends: [Int] = [], clearDepends: Bool = false,
-        scheduled: LocalDate? = nil, clearScheduled: Bool = false
+        scheduled: LocalDate? = nil, clearScheduled: Bool = false, until: LocalDate? = nil, clearUntil: Bool = false
     ) {
         self.title = title
         self.notes = notes
@@ -115,6 +122,8 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         self.clearDepends = clearDepends
         self.scheduled = scheduled
         self.clearScheduled = clearScheduled
+        self.until = until
+        self.clearUntil = clearUntil
     }
 
     /// Whether it changes what the todo waits for (the store resolves the numbers: `DependencyRule`).
@@ -138,6 +147,7 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         if clearWait { edited.wait = nil } else if let wait { edited.wait = wait }
         if clearProject { edited.project = nil } else if let project { edited.project = project }
         if clearScheduled { edited.scheduled = nil } else if let scheduled { edited.scheduled = scheduled }
+        if clearUntil { edited.until = nil } else if let until { edited.until = until }
         return edited
     }
 }
@@ -169,7 +179,9 @@ extension TodoEdit {
             removeDepends: try c.decodeIfPresent([Int].self, forKey: .removeDepends) ?? [],
             clearDepends: try c.decodeIfPresent(Bool.self, forKey: .clearDepends) ?? false,
             scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled),
-            clearScheduled: try c.decodeIfPresent(Bool.self, forKey: .clearScheduled) ?? false)
+            clearScheduled: try c.decodeIfPresent(Bool.self, forKey: .clearScheduled) ?? false,
+            until: try c.decodeIfPresent(LocalDate.self, forKey: .until),
+            clearUntil: try c.decodeIfPresent(Bool.self, forKey: .clearUntil) ?? false)
     }
 }
 
@@ -307,6 +319,7 @@ extension NewTodo {
             wait: try c.decodeIfPresent(LocalDate.self, forKey: .wait),
             project: try c.decodeIfPresent(String.self, forKey: .project),
             depends: try c.decodeIfPresent([Int].self, forKey: .depends),
-            scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled))
+            scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled),
+            until: try c.decodeIfPresent(LocalDate.self, forKey: .until))
     }
 }

@@ -40,6 +40,11 @@ final class CommittedTodos: Sendable {
         table.withValue { $0.waitingOver(on: today) }
     }
 
+    /// The open todos whose until day is before `today`.
+    func expired(on today: LocalDate) -> [Todo] {
+        table.withValue { $0.expired(on: today) }
+    }
+
     /// On the core: a batch this daemon committed (its purges and its changes).
     func take(_ results: [TodoWriteResult]) {
         table.withValue { table in

@@ -40,7 +40,8 @@ enum JournalRecord {
             project TEXT,
             started INTEGER,
             depends TEXT,
-            scheduled TEXT
+            scheduled TEXT,
+            until TEXT
         );
         -- By number, not id: a new todo's number is the highest, so its entry appends to the
         -- index instead of dirtying a random page of it (ids are random).

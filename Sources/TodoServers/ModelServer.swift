@@ -126,6 +126,18 @@ public final class ModelServer: Sendable {
         return over.count
     }
 
+    /// Deletes every open todo whose until day is before `today` (`Todo.isExpired`), as
+    /// Taskwarrior deletes a pending task past its until: a delete committed, journaled (undo
+    /// restores it) and broadcast like any client's. A repeating one ends its series so, as
+    /// its next occurrence would be past its until too. Call it on the core. Returns how many.
+    public func expire(on today: LocalDate) -> Int {
+        let expired = todos.expired(on: today)
+        for todo in expired {
+            bus.publish(.requestWriteTodo(.delete(.id(todo.id))))
+        }
+        return expired.count
+    }
+
     static func describe(_ error: any Error) -> String {
         String(describing: error).replacingOccurrences(of: "\n", with: " ")
     }

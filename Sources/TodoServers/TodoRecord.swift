@@ -11,13 +11,13 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
     /// Every column, in the table's order (the journal holds them too).
     static let columns: [String] = [
         "id", "number", "title", "notes", "priority", "due", "tags", "createdAt", "updatedAt", "completedAt", "deletedAt", "revision",
-        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started", "depends", "scheduled",
+        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started", "depends", "scheduled", "until",
     ]
 
     /// The columns an update may change: id, number and creation time never do.
     static let mutableColumns: [String] = [
         "title", "notes", "priority", "due", "tags", "updatedAt", "completedAt", "deletedAt", "revision",
-        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started", "depends", "scheduled",
+        "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started", "depends", "scheduled", "until",
     ]
 
     var todo: Todo
@@ -53,7 +53,8 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
             project: try row.decode(String?.self, forColumn: "project"),
             started: try row.decode(Int64?.self, forColumn: "started").map(Date.init(millisecondsSince1970:)),
             depends: try TodoRecord.depends(row.decode(String?.self, forColumn: "depends")),
-            scheduled: try row.decode(String?.self, forColumn: "scheduled").flatMap(LocalDate.init))
+            scheduled: try row.decode(String?.self, forColumn: "scheduled").flatMap(LocalDate.init),
+            until: try row.decode(String?.self, forColumn: "until").flatMap(LocalDate.init))
     }
 
     func encode(to container: inout PersistenceContainer) throws {
@@ -72,7 +73,7 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
                 todo.parent, todo.wait?.description, todo.previous,
                 try TodoRecord.foreignJSON(todo.foreign), try TodoRecord.annotationsJSON(todo.annotations), todo.project,
                 todo.started?.millisecondsSince1970,
-                TodoRecord.dependsText(todo.depends), todo.scheduled?.description,
+                TodoRecord.dependsText(todo.depends), todo.scheduled?.description, todo.until?.description,
             ]
         }
     }

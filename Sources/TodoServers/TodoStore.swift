@@ -97,6 +97,7 @@ public final class TodoStore: Sendable {
         registerStartedMigration(&migrator)
         registerDependsMigration(&migrator)
         registerScheduledMigration(&migrator)
+        registerUntilMigration(&migrator)
         JournalRecord.registerRedoMigration(&migrator)
         migrator.registerMigration("v3: journal") { db in
             try db.execute(sql: JournalRecord.createTable)

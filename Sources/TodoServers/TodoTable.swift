@@ -80,6 +80,12 @@ struct TodoTable {
         todos.values.filter { $0.wait.map { $0 <= today } == true && !$0.isCompleted && !$0.isDeleted }
     }
 
+    /// The open todos whose until day is before `today`: expired, as Taskwarrior deletes a
+    /// pending task past its until.
+    func expired(on today: LocalDate) -> [Todo] {
+        todos.values.filter { $0.isExpired(on: today) }
+    }
+
     /// The todos in the default order, sorted by position so that no Todo is copied while
     /// sorting (a Todo is a dozen fields, several of them reference-counted).
     static func defaultOrder(_ todos: [UUID: Todo]) -> [Todo] {

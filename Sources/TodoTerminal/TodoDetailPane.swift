@@ -29,9 +29,10 @@ public struct TodoDetailPane: Sendable {
         ]
         // Only when set: most todos have neither, and the pane keeps its lines for them. The
         // pane has the todo alone, so the todos it waits for are counted; `show` names them.
-        if todo.scheduled != nil || !todo.depends.isEmpty {
+        if todo.scheduled != nil || !todo.depends.isEmpty || todo.until != nil {
             let waits = todo.depends.isEmpty ? "none" : "\(todo.depends.count) todo\(todo.depends.count == 1 ? "" : "s") (todoctl show \(todo.number) names them)"
-            fields.insert("scheduled: \(todo.scheduled?.description ?? "no day")  depends on: \(waits)", at: 4)
+            let until = todo.until.map { "  until: \($0)" } ?? ""
+            fields.insert("scheduled: \(todo.scheduled?.description ?? "no day")\(until)  depends on: \(waits)", at: 4)
         }
         var lines = fields.flatMap { TerminalText.wrapped($0, toWidth: columns) }
         let notes = TerminalText.escaped(todo.notes.replacingOccurrences(of: "\t", with: "    "), keeping: ["\n"])

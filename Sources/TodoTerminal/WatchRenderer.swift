@@ -159,6 +159,9 @@ public struct WatchRenderer: Sendable {
         if filter.hasScheduled { parts.append("scheduled") }
         if let day = filter.scheduledBefore { parts.append("scheduled<\(day)") }
         if let day = filter.scheduledAfter { parts.append("scheduled>\(day)") }
+        if filter.hasUntil { parts.append("until") }
+        if let day = filter.untilBefore { parts.append("until<\(day)") }
+        if let day = filter.untilAfter { parts.append("until>\(day)") }
         return parts.joined(separator: " ")
     }
 

@@ -182,7 +182,7 @@ extension WatchScreen {
                     tags: filter.tags + words.tags, recurrence: words.recurrence, wait: words.wait,
                     project: words.project ?? filter.project.flatMap { $0.isEmpty ? nil : $0 },
                     // As add takes them: dropped here, `depends:28 scheduled:fri` added a todo without either (outside probe P7-10).
-                    depends: words.depends, scheduled: words.scheduled),
+                    depends: words.depends, scheduled: words.scheduled, until: words.until),
                 typed: typed)
         case .title(let id, let revision):
             return .edit(id, revision: revision, TodoEdit(title: text), typed: typed)

@@ -79,6 +79,7 @@ public struct JournaledChange: Sendable, Equatable, Codable {
         case .project: todo.project ?? "none"
         case .started: todo.started.map { LocalMinute($0).description } ?? "none"
         case .scheduled: todo.scheduled?.description ?? "none"
+        case .until: todo.until?.description ?? "none"
         // By number where the reader knew it (a conflict), else by the id's first 8 characters,
         // which name a todo wherever a reference is taken: the journal's todo holds ids, not
         // the numbers they had.

@@ -8,11 +8,10 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     case unreadableValue(word: String, name: String, value: String, accepted: String, suggestion: String?, reason: String?)
     /// `due:` with nothing after it, where nothing cannot mean "remove".
     case missingValue(word: String, name: String)
-    /// `scheduled:`, `until:`: fields todod does not keep yet.
-    case notModelled(word: String, name: String)
     /// `wait:` or `recur:` in a filter: a filter cannot ask for it yet.
     case notInFilter(word: String, name: String)
-    /// `due.before:fri`: Taskwarrior's attribute modifiers are not read yet.
+    /// `due.by:fri`, `wait.before:fri`: Taskwarrior's other attribute modifiers (todod reads a day's
+    /// `.before:` and `.after:`) are not read yet.
     case attributeModifier(word: String, name: String, modifier: String)
     /// `-shop` when adding: a new todo has no tag to remove.
     case removalInAdd(word: String)
@@ -35,7 +34,7 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     public var word: String {
         switch self {
         case .unknownModifier(let word, _, _), .unreadableValue(let word, _, _, _, _, _), .missingValue(let word, _),
-            .notModelled(let word, _), .notInFilter(let word, _), .attributeModifier(let word, _, _), .removalInAdd(let word),
+            .notInFilter(let word, _), .attributeModifier(let word, _, _), .removalInAdd(let word),
             .wordInFilter(let word), .secondValueInFilter(let word, _, _), .secondValue(let word, _, _), .virtualTag(let word, _), .virtualTagLeftOut(let word),
             .virtualTagNotTaken(let word, _):
             word
@@ -61,8 +60,6 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
             return "\(word): \"\(value)\" is not understood as \(what); \(meant)\(name): takes \(accepted)"
         case .missingValue(let word, let name):
             return "\(word) needs a value after the colon (\(TaskwarriorWords.spelled(name)))"
-        case .notModelled(let word, let name):
-            return "\(word): todod does not keep \(name == "until" ? "an until date" : "a \(name) date") yet"
         case .notInFilter(let word, let name):
             return "\(word): a filter cannot ask for \(name == "wait" ? "a wait date" : "a repeat period") yet"
         case .attributeModifier(let word, let name, let modifier):

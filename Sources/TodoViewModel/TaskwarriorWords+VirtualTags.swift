@@ -15,7 +15,7 @@ extension TaskwarriorWords {
 
     /// The virtual tags a filter takes, for messages and help.
     public static let virtualTagsTaken =
-        "+OVERDUE, +DUE, +TODAY, +TOMORROW, +YESTERDAY, +WEEK, +MONTH, +QUARTER, +YEAR, +PENDING, +COMPLETED, +DELETED, +WAITING, +ACTIVE, +BLOCKED (-BLOCKED, +UNBLOCKED), +BLOCKING (-BLOCKING), +READY and +SCHEDULED"
+        "+OVERDUE, +DUE, +TODAY, +TOMORROW, +YESTERDAY, +WEEK, +MONTH, +QUARTER, +YEAR, +PENDING, +COMPLETED, +DELETED, +WAITING, +ACTIVE, +BLOCKED (-BLOCKED, +UNBLOCKED), +BLOCKING (-BLOCKING), +READY, +SCHEDULED and +UNTIL"
 
     mutating func applyVirtualTag(_ name: String, word: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) {
         guard use == .filter else { throw .virtualTag(word: word, name: name) }
@@ -53,6 +53,7 @@ extension TaskwarriorWords {
             try ask(status: .open, word: word)
             ready = true
         case "SCHEDULED": hasScheduled = true
+        case "UNTIL": hasUntil = true
         default: throw .virtualTagNotTaken(word: word, name: name)
         }
     }

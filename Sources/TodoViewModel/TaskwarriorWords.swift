@@ -75,6 +75,16 @@ public struct TaskwarriorWords: Sendable, Equatable {
     /// around that day), strict as Taskwarrior's.
     public var scheduledBefore: LocalDate?
     public var scheduledAfter: LocalDate?
+    /// `until:DATE` in an add or an edit: the last day the todo is kept open.
+    public var until: LocalDate?
+    /// An empty `until:` in an edit: kept open for good.
+    public var clearUntil = false
+    /// `+UNTIL`: the todos with an until day.
+    public var hasUntil = false
+    /// A filter's `until.before:DATE` and `until.after:DATE` (`until:DATE`: both around that
+    /// day), strict as Taskwarrior's.
+    public var untilBefore: LocalDate?
+    public var untilAfter: LocalDate?
     /// In an add or an edit, the word that gave each field and what it gave (`pri:H`,
     /// "high"): a second word giving it something else is refused, as it silently won.
     private var given: [String: GivenWord] = [:]
@@ -199,11 +209,16 @@ public struct TaskwarriorWords: Sendable, Equatable {
         let parts = name.split(separator: ".")
         if parts.count == 2 {
             guard Self.modifierNames.contains(String(parts[0])) else { throw Self.unknown(word, name: String(parts[0])) }
-            // The scheduled day's span, as Taskwarrior's `scheduled.before:` asks; the others are not read yet.
-            if parts[0] == "scheduled", use == .filter, let side = ["before": true, "below": true, "after": false, "above": false][String(parts[1])] {
+            // A day's span, as Taskwarrior's `due.before:`, `scheduled.after:`, `until.before:`
+            // ask; the other attribute modifiers are not read yet.
+            if use == .filter, let span = Self.span(of: String(parts[0])),
+                let side = ["before": true, "below": true, "after": false, "above": false][String(parts[1])]
+            {
                 guard !value.isEmpty else { throw .missingValue(word: word, name: name) }
-                let date = try Self.date(value, word: word, name: "scheduled", use: use, today: today)
-                if side { scheduledBefore = min(scheduledBefore ?? date, date) } else { scheduledAfter = max(scheduledAfter ?? date, date) }
+                let date = try Self.date(value, word: word, name: String(parts[0]), use: use, today: today)
+                if side { self[keyPath: span.before] = min(self[keyPath: span.before] ?? date, date) } else {
+                    self[keyPath: span.after] = max(self[keyPath: span.after] ?? date, date)
+                }
                 return
             }
             throw .attributeModifier(word: word, name: String(parts[0]), modifier: String(parts[1]))
@@ -229,23 +244,17 @@ public struct TaskwarriorWords: Sendable, Equatable {
             try once("project", word: word, value: value, use: use)
             if use == .edit && value.isEmpty { clearProject = true } else { project = value }
         case "due":
-            if value.isEmpty {
-                try once("due date", word: word, value: "", use: use)
+            guard let date = try day(value, name: name, word: word, use: use, today: today) else {
                 clearDue = true
                 return
             }
-            let date = try Self.date(value, word: word, name: "due", use: use, today: today)
-            try once("due date", word: word, value: date.description, use: use)
             try ask(due: date, word: word, use: use)
         case "wait":
             guard use != .filter else { throw .notInFilter(word: word, name: "wait") }
-            if value.isEmpty {
-                try once("wait date", word: word, value: "", use: use)
+            guard let date = try day(value, name: name, word: word, use: use, today: today) else {
                 clearWait = true
                 return
             }
-            let date = try Self.date(value, word: word, name: "wait", use: use, today: today)
-            try once("wait date", word: word, value: date.description, use: use)
             wait = date
         case "priority", "pri":
             // An edit's (or a filter's) empty pri: is Taskwarrior's "no priority", which todod
@@ -278,23 +287,18 @@ public struct TaskwarriorWords: Sendable, Equatable {
                 return
             }
             try readDepends(value, word: word, use: use)
-        case "scheduled":
-            if value.isEmpty {
-                try once("scheduled date", word: word, value: "", use: use)
-                clearScheduled = true
+        case "scheduled", "until":
+            // The same words, each its own fields: the day, its removal, a filter's span.
+            let (field, clear) = name == "until" ? (\Self.until, \Self.clearUntil) : (\Self.scheduled, \Self.clearScheduled)
+            guard let date = try day(value, name: name, word: word, use: use, today: today) else {
+                self[keyPath: clear] = true
                 return
             }
-            let date = try Self.date(value, word: word, name: "scheduled", use: use, today: today)
-            if use == .filter {
-                // That day: after the one before and before the one after.
-                scheduledBefore = min(scheduledBefore ?? date.adding(days: 1), date.adding(days: 1))
-                scheduledAfter = max(scheduledAfter ?? date.adding(days: -1), date.adding(days: -1))
+            if use == .filter, let span = Self.span(of: name) {
+                narrow(span, to: date)
                 return
             }
-            try once("scheduled date", word: word, value: date.description, use: use)
-            scheduled = date
-        case "until":
-            throw .notModelled(word: word, name: name)
+            self[keyPath: field] = date
         default:
             throw Self.unknown(word, name: name)
         }
@@ -338,6 +342,41 @@ public struct TaskwarriorWords: Sendable, Equatable {
     mutating func ask(due date: LocalDate, word: String, use: Use) throws(TaskwarriorWordError) {
         if use == .filter, let due, due != date { throw .secondValueInFilter(word: word, name: "due date", earlier: due.description) }
         due = date
+    }
+
+    /// The day a date modifier (`due:`, `wait:`, `scheduled:`, `until:`) gives, read as
+    /// `due:` reads it (a filter's as a filter's dates), and given once in an add or an edit;
+    /// nil for an empty one, an edit's "remove it" (add and filter refused it before).
+    private mutating func day(_ value: String, name: String, word: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) -> LocalDate? {
+        let field = "\(name) date"
+        guard !value.isEmpty else {
+            try once(field, word: word, value: "", use: use)
+            return nil
+        }
+        let date = try Self.date(value, word: word, name: name, use: use, today: today)
+        try once(field, word: word, value: date.description, use: use)
+        return date
+    }
+
+    /// Where a filter keeps the span of the day `name` gives (`due.before:`, `scheduled.after:`,
+    /// `until:DAY`); nil for a modifier without one.
+    private static func span(of name: String) -> DaySpan? {
+        switch name {
+        case "due": (\.dueAfter, \.dueBefore)
+        case "scheduled": (\.scheduledAfter, \.scheduledBefore)
+        case "until": (\.untilAfter, \.untilBefore)
+        default: nil
+        }
+    }
+
+    /// The fields of a day's span in a filter: strictly after the one, before the other.
+    private typealias DaySpan = (after: WritableKeyPath<TaskwarriorWords, LocalDate?>, before: WritableKeyPath<TaskwarriorWords, LocalDate?>)
+
+    /// A filter's `scheduled:DAY` or `until:DAY`: that day, after the one before and before
+    /// the one after (within a span asked already).
+    private mutating func narrow(_ span: DaySpan, to date: LocalDate) {
+        self[keyPath: span.before] = min(self[keyPath: span.before] ?? date.adding(days: 1), date.adding(days: 1))
+        self[keyPath: span.after] = max(self[keyPath: span.after] ?? date.adding(days: -1), date.adding(days: -1))
     }
 
     private static func date(_ value: String, word: String, name: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) -> LocalDate {

@@ -87,7 +87,7 @@ extension JSONOutput {
     }
 
     /// `NewTodo`'s synthesized conformance: every field, the optional ones only when set;
-    /// sorted, so depends, due, notes, parent, priority, project, scheduled, tags, title, wait.
+    /// sorted, so depends, due, notes, parent, priority, project, scheduled, tags, title, until, wait.
     fileprivate mutating func newTodo(_ new: NewTodo) {
         raw("{")
         if let depends = new.depends {
@@ -126,6 +126,10 @@ extension JSONOutput {
         }
         raw("],\"title\":")
         string(new.title)
+        if let until = new.until {
+            raw(",\"until\":")
+            string(until.description)
+        }
         if let wait = new.wait {
             raw(",\"wait\":")
             string(wait.description)

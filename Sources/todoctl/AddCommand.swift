@@ -17,8 +17,12 @@ struct AddCommand: AsyncParsableCommand {
             recur:PERIOD (the periods --every takes); depends:3,5 (or --depends 3,5: the \
             todos it waits for, by number; blocked while one is open, +BLOCKED finds it); \
             scheduled:DATE (the day work on it may begin: next weighs it from then; a filter \
-            takes scheduled.before:DATE and scheduled.after:DATE). until: is refused: todod \
-            does not keep it yet. A field is given once: due:fri due:mon, \
+            takes scheduled.before:DATE and scheduled.after:DATE); until:DATE (or --until DATE: \
+            the last day it is kept open, as Taskwarrior's until: once that day has passed the \
+            daemon deletes it if still open, and a repeating todo makes no occurrence due after \
+            it; a day already over is refused; a filter takes until.before:DATE, until.after:DATE \
+            and +UNTIL). due:, wait:, \
+            scheduled: and until: take the same dates. A field is given once: due:fri due:mon, \
             pri:H pri:L or project:a project:b is refused, naming both.
 
             Which words are modifiers: +word, -word (a sign, then what may start a Taskwarrior \
@@ -39,7 +43,7 @@ struct AddCommand: AsyncParsableCommand {
             word meant (tomorow: did you mean tomorrow?), exit 64.
             """)
 
-    @Argument(help: ArgumentHelp("The title's words, and modifiers: +tag, project:NAME, due:DATE, wait:DATE, pri:H|M|L, recur:PERIOD.", valueName: "word"))
+    @Argument(help: ArgumentHelp("The title's words, and modifiers: +tag, project:NAME, due:DATE, wait:DATE, until:DATE, pri:H|M|L, recur:PERIOD.", valueName: "word"))
     var title: [String] = []
     @Option(name: .shortAndLong, help: "Free text notes.") var notes: String?
     @Option(name: .shortAndLong, help: "high, normal or low: H, M or L, medium, any case.", completion: Priority.completion, transform: Priority.checked)
@@ -63,6 +67,7 @@ struct AddCommand: AsyncParsableCommand {
             throw ValidationError("a todo needs a title: give its words (todoctl add Buy milk); +tag, pri:H and due:fri set fields and are no title")
         }
         if new.recurrence?.basis == .due && new.due == nil { throw ValidationError("due: \(TodoValidation.repeatWithoutDue)") }
+        try ModifierWords.refusePassed(until: new.until)
     }
 
     /// The todo the options and the words give.
@@ -72,6 +77,7 @@ struct AddCommand: AsyncParsableCommand {
         try ModifierWords.refuseClash("pri:", words.priority.map { $0 }, "-p", priority.map { $0 }, field: "priority") { $0?.rawValue ?? "" }
         try ModifierWords.refuseClash("due:", words.due.map { $0 }, "--due", due.map { $0.date }, field: "due date", describe: day)
         try ModifierWords.refuseClash("wait:", words.wait.map { $0 }, "--wait", planning.wait.map { $0.date }, field: "wait date", describe: day)
+        try ModifierWords.refuseClash("until:", words.until.map { $0 }, "--until", planning.until.map { $0.date }, field: "until date", describe: day)
         try ModifierWords.refuseClash(
             "recur:", words.recurrence.map { $0 }, "--every/--every-after", planning.recurrence.map { $0 }, field: "repeat") { $0?.description ?? "" }
         let project = try ModifierWords.project(option: project, words: words, tags: tags)
@@ -80,7 +86,7 @@ struct AddCommand: AsyncParsableCommand {
             due: words.due ?? due?.date, tags: (tags + words.tags).filter { !$0.hasPrefix(TaskwarriorWords.projectTagPrefix) },
             recurrence: words.recurrence ?? planning.recurrence, parent: planning.parent?.number,
             wait: words.wait ?? planning.wait?.date, project: project, depends: words.depends + (planning.depends?.numbers ?? []),
-            scheduled: words.scheduled)
+            scheduled: words.scheduled, until: words.until ?? planning.until?.date)
     }
 
     func run() async throws {

@@ -78,6 +78,9 @@ struct AppliedContext {
         both.hasScheduled = own.hasScheduled || theirs.hasScheduled
         both.scheduledBefore = [own.scheduledBefore, theirs.scheduledBefore].compactMap(\.self).min()
         both.scheduledAfter = [own.scheduledAfter, theirs.scheduledAfter].compactMap(\.self).max()
+        both.hasUntil = own.hasUntil || theirs.hasUntil
+        both.untilBefore = [own.untilBefore, theirs.untilBefore].compactMap(\.self).min()
+        both.untilAfter = [own.untilAfter, theirs.untilAfter].compactMap(\.self).max()
         // The narrower project: home.garden within home; two apart match nothing.
         switch (own.project, theirs.project) {
         case let (mine?, context?) where mine != context:

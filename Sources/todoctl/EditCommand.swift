@@ -24,7 +24,8 @@ struct EditCommand: AsyncParsableCommand {
             recur: removes that field, an empty pri: gives the priority normal, as a new todo has; an \
             empty project: or -project:NAME takes a todo out of its project; depends:7 adds a todo \
             it waits for, depends:-7 takes one away, an empty depends: clears them; an empty \
-            scheduled: unschedules it), and other words are a new title (words after -- are \
+            scheduled: unschedules it; until:DATE sets the last day it is kept open and an empty \
+            until: or --no-until keeps it open for good), and other words are a new title (words after -- are \
             title words as typed). A new title is for one todo: `todoctl edit 16 2026 budget` \
             retitles #16 "2026 budget".
 
@@ -120,6 +121,9 @@ struct EditCommand: AsyncParsableCommand {
             "wait:", given(modifiers.wait, cleared: modifiers.clearWait), planning.noWait ? "--no-wait" : "--wait",
             given(planning.set.wait?.date, cleared: planning.noWait), field: "wait date", describe: day)
         try ModifierWords.refuseClash(
+            "until:", given(modifiers.until, cleared: modifiers.clearUntil), planning.noUntil ? "--no-until" : "--until",
+            given(planning.set.until?.date, cleared: planning.noUntil), field: "until date", describe: day)
+        try ModifierWords.refuseClash(
             "recur:", given(modifiers.recurrence, cleared: modifiers.clearRecurrence), planning.noEvery ? "--no-every" : "--every",
             given(planning.set.recurrence, cleared: planning.noEvery), field: "repeat") { $0?.description ?? "" }
         let newProject = try ModifierWords.project(option: project, words: modifiers, tags: addTags)
@@ -143,6 +147,8 @@ struct EditCommand: AsyncParsableCommand {
         edit.removeDepends = modifiers.removedDepends
         edit.clearDepends = edit.clearDepends || modifiers.clearDepends
         (edit.scheduled, edit.clearScheduled) = (modifiers.scheduled, modifiers.clearScheduled)
+        if modifiers.until != nil || modifiers.clearUntil { (edit.until, edit.clearUntil) = (modifiers.until, modifiers.clearUntil) }
+        try ModifierWords.refusePassed(until: edit.until)
         return edit == TodoEdit() ? nil : edit
     }
 

@@ -113,6 +113,7 @@ struct FilterOptions: ParsableArguments {
             dueBefore: before, dueAfter: after, dueOn: words.due ?? dueOn?.date, noDue: noDue, waiting: words.waiting,
             project: words.project ?? project, active: words.active,
             blocked: words.blocked, blocking: words.blocking, dependsOn: words.depends, ready: words.ready, hasScheduled: words.hasScheduled,
-            scheduledBefore: words.scheduledBefore, scheduledAfter: words.scheduledAfter))
+            scheduledBefore: words.scheduledBefore, scheduledAfter: words.scheduledAfter,
+            hasUntil: words.hasUntil, untilBefore: words.untilBefore, untilAfter: words.untilAfter))
     }
 }

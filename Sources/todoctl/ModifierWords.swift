@@ -122,15 +122,22 @@ enum ModifierWords {
         return first.name
     }
 
+    /// Refuses an until day already over: the daemon deletes such a todo at its next
+    /// midnight, so the todo would vanish a while after it was seemingly kept.
+    static func refusePassed(until: LocalDate?) throws {
+        let today = WallClock.today()
+        guard let until, until < today else { return }
+        throw ValidationError(
+            "until:\(until) has passed (today is \(today)): a todo is deleted once its until day is over; give today or a later day, or remove the todo (todoctl rm)")
+    }
+
     /// What todoctl offers instead, where a flag or a command does what the word cannot.
     private static func advice(for error: TaskwarriorWordError, use: TaskwarriorWords.Use) -> String {
         let keep = use == .filter ? "" : "\nTo keep \"\(error.word)\" in the title, write it after --: todoctl \(use == .add ? "add TITLE" : "edit N TITLE") -- \(error.word)"
         switch error {
-        case .notModelled(_, "until"): return ": give it a due: date, and delete it when that day has passed" + keep
-        case .notModelled: return keep
         case .notInFilter(_, "wait"): return ": list the waiting todos with `todoctl list --waiting`"
         case .notInFilter: return ": `todoctl show N` says how a todo repeats"
-        case .attributeModifier(_, "due", _): return ": use --due-before DATE, --due-after DATE or --overdue"
+        case .attributeModifier(_, "due", _): return ": a filter takes due.before:DATE and due.after:DATE (or --due-before, --due-after, --overdue)"
         case .attributeModifier: return ": use the filter options (todoctl list --help)"
         case .wordInFilter(let word) where word.first.map({ $0.isNumber || $0 == "#" }) == true:
             return "; nor is it a todo: a todo is named by its number (1 or more), its id, or 8 or more leading characters of its id"
@@ -143,7 +150,7 @@ enum ModifierWords {
     }
 
     /// Help for the words' argument.
-    static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, priority:H|M|L (pri:), recur:PERIOD"
+    static let help = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, wait:DATE, scheduled:DATE, until:DATE, priority:H|M|L (pri:), recur:PERIOD"
     /// The same for a filter, which cannot ask for wait: or recur: yet.
-    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, priority:H|M|L (pri:), scheduled.before:DATE, scheduled.after:DATE, depends:N (the todos waiting for #N); project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
+    static let filterHelp = "Taskwarrior's modifiers: +tag, -tag, project:NAME (pro:), due:DATE, due.before:DATE, due.after:DATE, priority:H|M|L (pri:), scheduled.before:DATE, scheduled.after:DATE, until.before:DATE, until.after:DATE, depends:N (the todos waiting for #N); project: alone for no project, pri: alone for normal; one priority and one due day; and its virtual tags \(TaskwarriorWords.virtualTagsTaken)"
 }

@@ -4,7 +4,8 @@ import TodoTerminal
 import TodoViewModel
 
 /// `show`'s lines for the planning fields: how it repeats and when the next one would be
-/// due, what it is a subtask of, what it waits for and what waits for it, and until when it waits.
+/// due, what it is a subtask of, what it waits for and what waits for it, until when it waits,
+/// and the last day it is kept open.
 struct PlanningLines {
     let fields: [(String, String)]
 
@@ -13,7 +14,9 @@ struct PlanningLines {
         var fields: [(String, String)] = []
         if let rule = detail.todo.recurrence, let next = detail.nextDue(completingOn: today) {
             let when = rule.basis == .due && detail.due != nil ? "the next is due \(next)" : "done today, the next would be due \(next)"
-            fields.append(("repeats", "\(rule); \(when)"))
+            // Past its until day no occurrence is made (`Todo.nextOccurrence`).
+            let ends = detail.todo.until.map { next > $0 } == true
+            fields.append(("repeats", ends ? "\(rule); the last: the next would be due \(next), after its until day" : "\(rule); \(when)"))
         }
         if let parent = detail.todo.parent {
             let title = detail.parentTodo.map { " " + TerminalText.escaped($0.title) } ?? ""
@@ -31,6 +34,10 @@ struct PlanningLines {
         }
         if let scheduled = detail.todo.scheduled {
             fields.append(("scheduled", scheduled > LocalDate(Date()) ? "\(scheduled) (next weighs it from then)" : "\(scheduled)"))
+        }
+        if let until = detail.todo.until {
+            let what = detail.todo.recurrence != nil ? "the series ends: no occurrence due after it, and one still open is deleted after it" : "deleted after it if still open"
+            fields.append(("until", detail.todo.isCompleted || detail.todo.isDeleted ? "\(until)" : "\(until) (\(what))"))
         }
         if let wait = detail.todo.wait {
             let today = LocalDate(Date())

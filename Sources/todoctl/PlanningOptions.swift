@@ -2,7 +2,7 @@ import ArgumentParser
 import TodoModel
 import TodoViewModel
 
-/// The planning options `add` and `edit` share: recurrence, parent, dependencies, wait.
+/// The planning options `add` and `edit` share: recurrence, parent, dependencies, wait, until.
 struct PlanningOptions: ParsableArguments {
     // Unconditional: a value may start with a dash (`--wait -1d`, `--parent -1`), which read as
     // an option ("Missing value"); now it is read, and refused with why where it is none.
@@ -16,6 +16,8 @@ struct PlanningOptions: ParsableArguments {
     var depends: DependsNumbers?
     @Option(parsing: .unconditional, help: ArgumentHelp("Hide it from the default list until this day: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked)
     var wait: DueDateArgument?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep it open through this day, as until:DATE does: deleted once the day has passed, and a repeat makes no todo due after it: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked)
+    var until: DueDateArgument?
 
     func validate() throws {
         if every != nil && everyAfter != nil { throw ValidationError("--every and --every-after contradict each other: give one") }
@@ -35,11 +37,13 @@ struct PlanningEditOptions: ParsableArguments {
     @Flag(help: "Make it a todo of its own again.") var noParent = false
     @Flag(help: "Make it wait for no todo (depends: does too).") var noDepends = false
     @Flag(help: "Stop waiting: show it in the default list now.") var noWait = false
+    @Flag(help: "Keep it open for good: no until day (until: does too).") var noUntil = false
 
     func validate() throws {
         for (given, flag, option) in [
             (set.recurrence != nil && noEvery, "--no-every", "--every"), (set.parent != nil && noParent, "--no-parent", "--parent"),
             (set.wait != nil && noWait, "--no-wait", "--wait"), (set.depends != nil && noDepends, "--no-depends", "--depends"),
+            (set.until != nil && noUntil, "--no-until", "--until"),
         ] where given {
             throw ValidationError("\(option) and \(flag) contradict each other: give one")
         }
@@ -54,6 +58,8 @@ struct PlanningEditOptions: ParsableArguments {
         edit.clearParent = noParent
         edit.wait = set.wait?.date
         edit.clearWait = noWait
+        edit.until = set.until?.date
+        edit.clearUntil = noUntil
         edit.addDepends = set.depends?.numbers ?? []
         edit.clearDepends = noDepends
         return edit

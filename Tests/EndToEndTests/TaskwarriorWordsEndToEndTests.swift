@@ -339,7 +339,7 @@ struct TaskwarriorWordsEndToEndTests {
         (["add", "x", "prio:H"], "prio: is not a modifier; did you mean priority: (pri:)?"),
         (["add", "x", "due:tomorow"], "due:tomorow: \"tomorow\" is not understood as a date; did you mean due:tomorrow?"),
         (["add", "x", "due:2026-02-30"], "due:2026-02-30: February 2026 has 28 days"),
-        (["add", "x", "until:fri"], "todod does not keep an until date yet"),
+        (["add", "x", "until:fri", "until:mon"], "until:fri and until:mon both give the until date, and a todo has one: give one of them"),
         (["list", "wait:fri"], "wait:fri: a filter cannot ask for a wait date yet: list the waiting todos with `todoctl list --waiting`"),
         (["list", "bread"], "\"bread\" is not a modifier"),
     ])

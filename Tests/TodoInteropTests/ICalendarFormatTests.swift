@@ -163,6 +163,27 @@ struct ICalendarFormatTests {
             == imported.map(\.recurrence))
     }
 
+    @Test("An RRULE's UNTIL is the repeating todo's until day, both ways (such a rule was only kept); one written as a time is kept while the day is the same; a todo that does not repeat writes none")
+    func until() throws {
+        let file = vtodo("UID:a", "SUMMARY:Standup notes", "DUE;VALUE=DATE:20261201", "RRULE:FREQ=WEEKLY;UNTIL=20261222")
+            + vtodo("UID:b", "SUMMARY:Water plants", "DUE;VALUE=DATE:20261201", "RRULE:FREQ=DAILY;UNTIL=20261210T230000Z")
+        let imported = try ICalendarFormat.decode(file, now: now, zone: utc)
+        #expect(imported.map(\.recurrence) == [Recurrence(count: 1, unit: .week), Recurrence(count: 1, unit: .day)])
+        #expect(imported.map(\.until) == [LocalDate("2026-12-22"), LocalDate("2026-12-10")])
+        func rrule(_ todo: Todo) -> [String] {
+            ContentLine.unfold(ICalendarFormat.encode([todo], zone: utc)).map(String.init).filter { $0.hasPrefix("RRULE") }
+        }
+        var standup = todos(imported)[0]
+        #expect(rrule(standup) == ["RRULE:FREQ=WEEKLY;UNTIL=20261222"])
+        #expect(rrule(todos(imported)[1]) == ["RRULE:FREQ=DAILY;UNTIL=20261210T230000Z"])
+        standup.until = LocalDate("2027-01-05")
+        #expect(rrule(standup) == ["RRULE:FREQ=WEEKLY;UNTIL=20270105"])
+        standup.until = nil
+        #expect(rrule(standup) == ["RRULE:FREQ=WEEKLY"])
+        let once = Todo(number: 3, title: "Renew passport", createdAt: now, until: LocalDate("2026-12-24"))
+        #expect(!ICalendarFormat.encode([once], zone: utc).contains("UNTIL"))
+    }
+
     @Test("RELATED-TO names the parent by the id its UID becomes, and stays in the file as written")
     func parent() throws {
         let child = try #require(try ICalendarFormat.decode(ICalendarFixtures.nextcloud, now: now, zone: utc).first)

@@ -33,6 +33,15 @@ struct TodoJSONFormatTests {
         #expect(replaced.depends == [] && replaced.scheduled == LocalDate("2026-12-01"), "an absent scheduled leaves todod's, as wait")
     }
 
+    @Test("A todo's until day comes back as written (it was left out of what todod's own JSON imports)")
+    func until() throws {
+        let created = Date(millisecondsSince1970: 1_795_000_000_000)
+        let passport = Todo(number: 1, title: "Renew passport", createdAt: created, until: LocalDate("2026-12-24"))
+        let imported = try TodoJSONFormat.decode(TodoJSONFormat.encode([passport]))
+        #expect(imported.first?.until == LocalDate("2026-12-24"))
+        #expect(imported.first?.todo(number: 1).until == LocalDate("2026-12-24"))
+    }
+
     @Test("A recurrence comes back, and a parent's number becomes its id in the file")
     func planning() throws {
         let created = Date(millisecondsSince1970: 1_795_000_000_000)

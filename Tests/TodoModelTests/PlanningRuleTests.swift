@@ -95,6 +95,45 @@ struct PlanningRuleTests {
         #expect(Todo(number: 5, title: "once", createdAt: created).nextOccurrence(completedOn: day("2026-11-22")) == nil)
     }
 
+    @Test("until ends a series: an occurrence due on the until day is made, with the same until; none due after it (Taskwarrior makes no instance past a template's until)")
+    func untilEndsTheSeries() throws {
+        let weekly = Todo(
+            number: 4, title: "Standup notes", due: day("2026-11-20"), createdAt: created, recurrence: Recurrence("1w"), until: day("2026-11-27"))
+        let last = try #require(weekly.nextOccurrence(completedOn: day("2026-11-20")))
+        #expect(last.due == day("2026-11-27") && last.until == day("2026-11-27"))
+        let made = Todo(last, number: 5, createdAt: created, previous: 4)
+        #expect(made.until == day("2026-11-27"))
+        #expect(made.nextOccurrence(completedOn: day("2026-11-27")) == nil)
+        // After completion: counted from the day it is done, and ended as well.
+        let afterDone = Todo(number: 6, title: "Descale", createdAt: created, recurrence: Recurrence(count: 1, unit: .week, basis: .completion), until: day("2026-12-01"))
+        #expect(afterDone.nextOccurrence(completedOn: day("2026-11-23"))?.due == day("2026-11-30"))
+        #expect(afterDone.nextOccurrence(completedOn: day("2026-11-25")) == nil)
+    }
+
+    @Test("an open todo expires once its until day has passed, not on it; a done or deleted one never does")
+    func expiry() {
+        let open = Todo(number: 1, title: "Renew passport", createdAt: created, until: day("2026-11-27"))
+        #expect(!open.isExpired(on: day("2026-11-27")))
+        #expect(open.isExpired(on: day("2026-11-28")))
+        var done = open
+        done.completedAt = created
+        #expect(!done.isExpired(on: day("2026-12-01")))
+        var deleted = open
+        deleted.deletedAt = created
+        #expect(!deleted.isExpired(on: day("2026-12-01")))
+        #expect(!Todo(number: 2, title: "no until", createdAt: created).isExpired(on: day("2099-01-01")))
+    }
+
+    @Test("an edit sets and clears the until day, as it does the wait")
+    func untilEdits() {
+        let todo = Todo(number: 3, title: "t", createdAt: created)
+        let set = TodoEdit(until: day("2026-12-24")).applied(to: todo)
+        #expect(set.until == day("2026-12-24"))
+        #expect(TodoEdit(until: day("2026-12-31"), clearUntil: true).applied(to: set).until == nil)
+        #expect(TodoField.until.isEqual(in: set, and: todo) == false)
+        #expect(TodoField.until.copied(from: set, to: todo).until == day("2026-12-24"))
+    }
+
     @Test("an edit sets and clears the rule, the parent and the wait")
     func edits() throws {
         let todo = Todo(number: 3, title: "t", due: day("2026-01-31"), createdAt: created)

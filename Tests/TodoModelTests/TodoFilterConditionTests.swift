@@ -49,6 +49,21 @@ struct TodoFilterConditionTests {
         #expect(todos.filter(TodoFilter().matches).map(\.number) == [1, 2, 3])
     }
 
+    @Test("until before and after are strict and leave out todos without an until day; hasUntil asks for one")
+    func untilRange() {
+        let todos = [
+            Todo(number: 1, title: "a", createdAt: at(0), until: day("2026-11-21")),
+            Todo(number: 2, title: "b", createdAt: at(0), until: day("2026-11-24")),
+            Todo(number: 3, title: "c", createdAt: at(0), scheduled: day("2026-11-22")),
+        ]
+        #expect(todos.filter(TodoFilter(untilBefore: day("2026-11-24")).matches).map(\.number) == [1])
+        #expect(todos.filter(TodoFilter(untilAfter: day("2026-11-21")).matches).map(\.number) == [2])
+        #expect(todos.filter(TodoFilter(untilBefore: day("2026-11-30"), untilAfter: day("2026-11-21")).matches).map(\.number) == [2])
+        #expect(todos.filter(TodoFilter(hasUntil: true).matches).map(\.number) == [1, 2])
+        let coded = try? JSONDecoder().decode(TodoFilter.self, from: JSONEncoder().encode(TodoFilter(hasUntil: true, untilBefore: day("2026-12-01"), untilAfter: day("2026-11-01"))))
+        #expect(coded == TodoFilter(hasUntil: true, untilBefore: day("2026-12-01"), untilAfter: day("2026-11-01")))
+    }
+
     @Test("search finds text in the title or notes in any case; priority is exact")
     func searchAndPriority() {
         #expect(numbers(TodoFilter(search: "SKIMMED")) == [2])

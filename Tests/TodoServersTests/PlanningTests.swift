@@ -118,6 +118,34 @@ struct PlanningTests {
         }
     }
 
+    @Test("once its until day has passed an open todo is deleted with a change every View receives, and an undo brings it back with its until; done ones and those still in their day are left; the day is in the SQLite file")
+    func expire() async throws {
+        let directory = try TemporaryDirectory()
+        let today = LocalDate("2026-11-23")!
+        try await withHarness(directory) { h in
+            _ = await h.change(.requestNewTodo(NewTodo(title: "Renew passport", until: today.adding(days: -1))))
+            _ = await h.change(.requestNewTodo(NewTodo(title: "Last day today", until: today)))
+            _ = await h.change(.requestNewTodo(NewTodo(title: "Done in time", until: today.adding(days: -3))))
+            _ = await h.change(.requestCompleteTodo(.number(3)))
+            #expect(try h.store.loadAll().todos.first { $0.number == 2 }?.until == today)
+            let changes = h.bus.subscribe(to: [.responseTodoViewModel])
+            #expect(await h.onCore { $0.expire(on: today) } == 1)
+            let expired = await first(from: changes)
+            guard case .responseTodoViewModel(let change)? = expired?.view else {
+                Issue.record("no change: \(String(describing: expired))")
+                return
+            }
+            #expect(change.todo.number == 1 && change.kind == .deleted)
+            #expect(await h.list(TodoFilter())?.todos.map(\.number) == [2])
+            // A delete as any other: journaled, so undo restores it.
+            let undone = h.bus.subscribe(to: [.responseUndo])
+            await h.core.publish(h.bus, .requestUndo(TodoUndo()), correlation: h.nextCorrelation())
+            #expect(await first(from: undone) != nil)
+            let restored = try #require(await h.detail(.number(1)))
+            #expect(!restored.todo.isDeleted && restored.todo.until == today.adding(days: -1))
+        }
+    }
+
     @Test("the journal keeps the planning fields: each todo's last entry is the todo as stored")
     func journaled() async throws {
         let directory = try TemporaryDirectory()

@@ -42,4 +42,17 @@ struct WatchDependsTests {
         screen.incorporate(list([flour, cake], asOf: 3))
         #expect(row("Bake cake").contains("#2 [ ]"), "\(renderer.render(screen))")
     }
+
+    @Test("the detail pane names the until day on that line, also for a todo with nothing else on it, and the header names until.before: and +UNTIL")
+    func untilPaneAndHeader() {
+        let today = LocalDate(year: 2026, month: 11, day: 23)!
+        var passport = todo(4, "Renew passport")
+        passport.until = LocalDate(year: 2026, month: 12, day: 24)
+        let pane = TodoDetailPane(passport, today: today).lines(columns: 80)
+        #expect(pane.contains("scheduled: no day  until: 2026-12-24  depends on: none"), "\(pane)")
+        var screen = WatchScreen(rows: 8, columns: 100)
+        screen.incorporate(list([passport], filter: TodoFilter(hasUntil: true, untilBefore: LocalDate(year: 2027, month: 1, day: 1))))
+        let frame = WatchRenderer(styler: TextStyler(colours: false)).render(screen)
+        #expect(frame.first?.contains("until until<2027-01-01") == true, "\(frame)")
+    }
 }

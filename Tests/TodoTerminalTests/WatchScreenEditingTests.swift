@@ -77,6 +77,16 @@ struct WatchScreenEditingTests {
         #expect(screen.handle(.enter) == .add(new, typed: TypedText(.add, line)))
     }
 
+    @Test("a takes until: as add does, the same dates as due: (it was refused as not kept)")
+    func addWithUntil() {
+        var screen = screen([])
+        _ = screen.handle(.character("a"))
+        let line = "Renew passport until:2026-12-24"
+        _ = type(line, into: &screen)
+        let new = NewTodo(title: "Renew passport", until: LocalDate(year: 2026, month: 12, day: 24))
+        #expect(screen.handle(.enter) == .add(new, typed: TypedText(.add, line)))
+    }
+
     @Test("a reads quotes as a shell reads the same words after todoctl add: due:\"next fri\", \"Buy x:y\" +shop, 'Re: meeting'; an apostrophe in a word stays (quotes gave a confusing refusal; outside probe)")
     func addWithQuotes() {
         let nextFriday = DueDateParser.parse("next fri", today: today)

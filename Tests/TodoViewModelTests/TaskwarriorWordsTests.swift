@@ -168,8 +168,8 @@ struct TaskwarriorWordsTests {
         #expect(both.dueAfter == day("2026-11-15") && both.dueBefore == today, "\(both)")
     }
 
-    // Each refusal's advice works: upper-case tags of one's own are taken (+Work), and
-    // due.before: is itself refused (they said "in lower case" and "due.before:").
+    // Each refusal's advice works: upper-case tags of one's own are taken (+Work) (they said
+    // "in lower case" and "due.before:", which was refused then).
     @Test("a virtual tag cannot be added or removed, is refused where todod cannot ask for it yet, and two states contradict; the advice names only what works", arguments: [
         ("x +OVERDUE", TaskwarriorWords.Use.add, "+OVERDUE: OVERDUE is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, a name that is not one of Taskwarrior's virtual tags"),
         ("-COMPLETED", .edit, "-COMPLETED: COMPLETED is one of Taskwarrior's virtual tags, which say what a todo is (due, done …): it cannot be added or removed; give a tag of your own, a name that is not one of Taskwarrior's virtual tags"),
@@ -237,11 +237,37 @@ struct TaskwarriorWordsTests {
         #expect(refusal(line) == message)
     }
 
-    @Test("until: is refused as not kept yet, never put in a title", arguments: [
-        ("x until:fri", "until:fri: todod does not keep an until date yet"),
-    ])
-    func notModelled(line: String, message: String) {
-        #expect(refusal(line) == message)
+    @Test("until:DATE gives the last day a todo is kept open, read as due: reads a date (it was refused as not kept); an edit's empty until: clears it; a filter takes until.before:, until.after: and until:DAY, strictly")
+    func until() throws {
+        let added = try parse("Renew passport until:2026-12-24 due:2026-12-20")
+        #expect(added.title == ["Renew", "passport"] && added.until == LocalDate("2026-12-24") && added.due == LocalDate("2026-12-20"))
+        // The same words as due: (today is 2026-11-22, a Sunday).
+        #expect(try parse("x until:fri").until == LocalDate("2026-11-27"))
+        let endOfMonth = try parse("x due:eom").due
+        #expect(try parse("x until:eom").until == endOfMonth)
+        #expect(try parse("until:", .edit).clearUntil)
+        #expect(refusal("x until:") == "until: needs a value after the colon (until:)")
+        let filter = try parse("until.before:2026-12-01 until.after:2026-11-20", .filter)
+        #expect(filter.untilBefore == LocalDate("2026-12-01") && filter.untilAfter == LocalDate("2026-11-20"))
+        let day = try parse("until:2026-11-27", .filter)
+        #expect(day.untilBefore == LocalDate("2026-11-28") && day.untilAfter == LocalDate("2026-11-26"))
+        #expect(try parse("+UNTIL", .filter).hasUntil)
+        #expect(refusal("x until:fri until:mon") == "until:fri and until:mon both give the until date, and a todo has one: give one of them")
+        #expect(refusal("x until:fridy")?.hasPrefix("until:fridy: \"fridy\" is not understood as a date") == true)
+    }
+
+    @Test("due:, wait:, scheduled: and until: are read by one reader: each refuses what due: refuses and says so in its own name")
+    func oneDateReader() {
+        for name in ["due", "wait", "scheduled", "until"] {
+            #expect(refusal("x \(name):2026-02-30") == "\(name):2026-02-30: February 2026 has 28 days")
+            #expect(refusal("x \(name):fri \(name):mon") == "\(name):fri and \(name):mon both give the \(name) date, and a todo has one: give one of them")
+        }
+    }
+
+    @Test("due.before: and due.after: ask for a span of due days in a filter, as --due-before and --due-after do (they were refused as attribute modifiers)")
+    func dueSpan() throws {
+        let filter = try parse("due.before:2026-12-01 due.after:2026-11-20", .filter)
+        #expect(filter.dueBefore == LocalDate("2026-12-01") && filter.dueAfter == LocalDate("2026-11-20"))
     }
 
     @Test("scheduled:DATE gives the day work may begin (it was refused as not kept); an edit's empty scheduled: unschedules; a filter takes scheduled.before:, scheduled.after: and scheduled:DAY, strictly")
@@ -302,7 +328,7 @@ struct TaskwarriorWordsTests {
         ("bread", .filter, "\"bread\" is not a modifier: a filter takes +tag, -tag, project:, due: and priority: (pri:)"),
         ("wait:fri", .filter, "wait:fri: a filter cannot ask for a wait date yet"),
         ("recur:1w", .filter, "recur:1w: a filter cannot ask for a repeat period yet"),
-        ("due.before:fri", .filter, "due.before:fri: due.before: is not understood yet (Taskwarrior's attribute modifiers)"),
+        ("due.by:fri", .filter, "due.by:fri: due.by: is not understood yet (Taskwarrior's attribute modifiers)"),
         ("x due:", .add, "due: needs a value after the colon (due:)"),
         ("x pri:", .add, "pri: needs a value after the colon (priority: (pri:))"),
         ("x pri:X", .add, "pri:X: \"X\" is not understood as a priority; priority: takes \(TaskwarriorWords.acceptedPriorities)"),

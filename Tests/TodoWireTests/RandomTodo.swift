@@ -26,6 +26,6 @@ enum RandomTodo {
             foreign: Bool.random() ? [text(): text(), "taskwarrior": text()] : [:],
             annotations: (0..<Int.random(in: 0...2)).map { _ in Annotation(entry: instant(), description: text()) },
             project: Bool.random() ? text() : nil, started: Bool.random() ? instant() : nil,
-            depends: (0..<Int.random(in: 0...2)).map { _ in UUID() })
+            depends: (0..<Int.random(in: 0...2)).map { _ in UUID() }, scheduled: day(), until: day())
     }
 }

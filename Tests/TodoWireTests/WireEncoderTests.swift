@@ -62,6 +62,7 @@ struct WireEncoderTests {
                 title: "Tricky \"quotes\" \\ /\n\u{1} é 😀", notes: "a\tb", priority: .high, due: LocalDate("2026-02-28"),
                 tags: ["x\"y", "wörk"], parent: 12, wait: LocalDate("2026-02-01"))), id: "r\u{7}", program: "todo\"ctl"),
             WireFrame(event: .requestNewTodo(NewTodo(title: "w", wait: LocalDate("2026-03-01"))), program: "watch"),
+            WireFrame(event: .requestNewTodo(NewTodo(title: "u", wait: LocalDate("2026-03-01"), scheduled: LocalDate("2026-03-02"), until: LocalDate("2026-03-31"))), program: "todoctl"),
             WireFrame(event: .requestNewTodo(NewTodo(title: "d", due: LocalDate("2026-03-01"), depends: [3, 12_345])), id: "r3", program: "todoctl"),
             WireFrame(event: .requestTodoViewModels(TodoFilter(blocked: true, rows: true)), id: "r4", program: "todoctl"),
             WireFrame(event: .responseTodoDetail(TodoDetailViewModel(waiting, dependsOn: [plain], blocks: [late])), id: "d2", client: 1),
