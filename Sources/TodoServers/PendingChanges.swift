@@ -184,6 +184,8 @@ extension PendingChanges {
         /// first), and reopened (an undone completion deletes the next occurrence first).
         private let completedInStep: [UInt64: Set<UUID>]
         private let reopenedInStep: [UInt64: Set<UUID>]
+        /// When each todo a step reopened had been completed, as this machine had it (step → id → time).
+        private let reopenedCompletion: [UInt64: [UUID: Date]]
 
         /// The first change made again is numbered two after `after`: no client sees a number
         /// twice, and the gap tells every View to read its list again. With none made again,
@@ -193,6 +195,9 @@ extension PendingChanges {
             self.after = after
             completedInStep = Self.steps(of: pending) { $0.after.isCompleted && $0.before?.isCompleted == false }
             reopenedInStep = Self.steps(of: pending) { !$0.after.isCompleted && $0.before?.isCompleted == true }
+            reopenedCompletion = pending.reduce(into: [:]) { steps, entry in
+                if !entry.after.isCompleted, let completed = entry.before?.completedAt { steps[entry.step, default: [:]][entry.after.id] = completed }
+            }
             transaction = try TodoTransaction(db: db, now: now)
         }
 
@@ -205,6 +210,7 @@ extension PendingChanges {
                 return
             }
             guard let current else { return try remake(after, before: before, as: entry) }
+            if try keepsOccurrenceOfRefusedReopen(before: before, after: after, current: current, as: entry) { return }
             if try keepsTouchedOccurrence(before: before, after: after, current: current, as: entry) { return }
             var was = before
             was.id = current.id
@@ -254,6 +260,18 @@ extension PendingChanges {
             stopped.updatedAt = max(entry.at, repeated.updatedAt)
             try write(stopped, before: repeated, as: entry)
             return true
+        }
+
+        /// A next occurrence deleted here with the reopening (or undone completion) of the one it
+        /// repeats, which another machine completed meanwhile: that reopen is a conflict (the
+        /// store's completion stays), so its consequence does not apply either, and the
+        /// occurrence stays the series' open one. It was deleted, and the series had none
+        /// (outside probe 7, O6: done and reopened here, done there). True when it is kept so.
+        private func keepsOccurrenceOfRefusedReopen(before: Todo, after: Todo, current: Todo, as entry: JournalEntry) throws -> Bool {
+            guard after.isDeleted, !before.isDeleted, !current.isDeleted, let previous = current.previous,
+                  let repeated = try transaction.todos(.number(previous)).first, let completedThere = repeated.completedAt,
+                  let completedHere = reopenedCompletion[entry.step]?[repeated.id] else { return false }
+            return completedThere != completedHere
         }
 
         /// Whether the todo numbered `number` has subtasks, live ones.

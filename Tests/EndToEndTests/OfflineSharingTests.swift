@@ -623,6 +623,42 @@ extension OfflineSharingTests {
     /// second daemon, alone with the store away, takes the completion back with `reopen` or
     /// `undo`; the first touches the next occurrence meanwhile with `edits`; the second is
     /// started again once the store is back, and shares.
+    @Test("O6: a repeating todo completed and reopened here while another machine completed it: the reopen is a conflict, and the other's next occurrence stays, the series' one open occurrence")
+    func reopenedHereCompletedThere() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let added = try await first.todoctl("add", "water the plants", "--due", "2026-12-01", "--every", "weekly")
+        #expect(added.status == 0, "\(added.stderr)")
+        try await awaitSequence(1, on: second)
+        try await server.stopServer()
+        for arguments in [["done", "1"], ["reopen", "1"]] {
+            let away = try await second.todoctl(arguments)
+            #expect(away.status == 0 && away.stderr.contains("saved on this machine"), "\(arguments): \(away.stderr)")
+        }
+        _ = try await second.stop()
+        try await server.startServer()
+        try await first.awaitLog(containing: "reachable again")
+        let done = try await first.todoctl("done", "1")
+        #expect(done.status == 0, "\(done.stderr)")
+        let again = try await DaemonProcess.start(in: second.directory, arguments: ["--store", server.uri])
+        try await again.awaitLog(containing: "are shared")
+        try await awaitAlike([first, again], on: server)
+        for daemon in [first, again] {
+            let open = try jsonArray(try await daemon.todoctl("list", "--json").stdout)
+            #expect(open.count == 1 && open.first?["title"] as? String == "water the plants" && open.first?["number"] as? Int != 1
+                    && !(open.first?["recurrence"] == nil || open.first?["recurrence"] is NSNull), "one open occurrence, repeating: \(open)")
+            let one = try jsonObject(try await daemon.todoctl("show", "1", "--json").stdout)
+            #expect(!(one["completedAt"] == nil || one["completedAt"] is NSNull), "#1 stays done: \(one)")
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        }
+        let conflicts = try jsonArray(try await again.todoctl("conflicts", "--json").stdout)
+        #expect(conflicts.map { "#\($0["number"] as? Int ?? 0) \($0["field"] as? String ?? "")" } == ["#1 completedAt"], "\(conflicts)")
+        for daemon in [first, again] { try await daemon.stop() }
+        try await server.stop()
+    }
+
     private func seriesMerge(offline: [String], online: [[String]]) async throws -> (PostgresServer, DaemonProcess, DaemonProcess) {
         let server = try await PostgresServer.start()
         let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
