@@ -24,9 +24,6 @@ public final class PostgresStore: SharedStore, Sendable {
     /// A password file passed over was said so in the log, once.
     private let toldIgnoredPasswordFile = Mutex(false)
     private let writer: Mutex<PostgresConnection?>
-    /// When a write last failed to connect: the next tries again only `retryAfter` later.
-    private let writerFailedAt = Mutex<ContinuousClock.Instant?>(nil)
-    static let retryAfter = Duration.milliseconds(250)
     /// The tables exist: made sure of on the first connection that succeeds.
     private let tablesReady = Mutex(false)
     let watching = Mutex(Watch())
@@ -228,22 +225,7 @@ public final class PostgresStore: SharedStore, Sendable {
                                    kind: .unreachable, cause: problem)
         }
         if let connection = writer.withLock({ $0 }), !connection.isClosed { return connection }
-        // A write that found the store away a moment ago does not try again at once: writes while it is
-        // away then cost what SQLite's do (todobench scenario 7 measured each attempt at about as much as
-        // the write itself), one attempt per `retryAfter`; once the listener finds it back, at once.
-        let status = reachability.status
-        if !status.reachable, let failed = writerFailedAt.withLock({ $0 }), ContinuousClock.now - failed < Self.retryAfter {
-            let problem = status.problem ?? "it could not be reached"
-            throw SharedStoreError("\(uri) is unreachable (\(problem)): \(PostgresStore.nothingWritten); \(PostgresStore.reconnects)",
-                                   kind: .unreachable, cause: problem)
-        }
-        let connection: PostgresConnection
-        do {
-            connection = try connect()
-        } catch {
-            writerFailedAt.withLock { $0 = .now }
-            throw error
-        }
+        let connection = try connect()
         writer.withLock { $0 = connection }
         logger.notice("connected again to the shared store", metadata: ["store": "\(uri)"])
         return connection
