@@ -77,6 +77,9 @@ extension PostgresStore {
         public, and ALL on those tables, TO the role); and to a server that takes writes (not a standby)
         """
 
+    /// Why a Unix socket could not be reached when its file is not there.
+    static let noSocket = "there is no PostgreSQL socket there: is PostgreSQL running, and is host= its socket directory?"
+
     /// The SQLSTATE of a database that is not there: a name to fix at start, an outage once
     /// it was used (`connect`).
     static let undefinedDatabase = "3D000"
@@ -134,7 +137,7 @@ extension PostgresStore {
         // A sandbox (the systemd unit's RestrictAddressFamilies=AF_UNIX) forbids network sockets.
         case EAFNOSUPPORT:
             return "todod may not open network sockets here: under systemd, add RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 beside Environment=TODOD_STORE=… in the unit's drop-in (systemctl --user edit todod.service)"
-        case ENOENT: return "there is no PostgreSQL socket there: is PostgreSQL running, and is host= its socket directory?"
+        case ENOENT: return noSocket
         case ECONNREFUSED: return "nothing listens there (connection refused): is PostgreSQL running, and listening there (listen_addresses, port)?"
         case EACCES, EPERM:
             return """

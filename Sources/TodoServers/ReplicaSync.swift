@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import NIOCore
 import SharedStoreContract
 import Synchronization
 import TodoEvents
@@ -40,6 +41,8 @@ public final class ReplicaSync: Sendable {
     let pending: PendingChanges
     /// How many they are, for the status (read on the core, changed on the storage queue).
     private let pendingCount = Atomic<Int>(0)
+    /// A status with the count of kept writes is due on the core (`tellCountSoon`).
+    private let countDue: NIOLoopBoundBox<Bool>
     /// How many conflicts of sharing them are open, for the status (as `pendingCount`; the
     /// `ConflictKeeper` lowers it as they are taken or left).
     private let conflictCount = Atomic<Int>(0)
@@ -53,6 +56,7 @@ public final class ReplicaSync: Sendable {
         self.todos = todos
         pending = PendingChanges(store: access.store)
         state = Mutex(State(replicaChecked: replicaChecked))
+        countDue = .makeBoxSendingValue(false, eventLoop: access.core)
         pendingCount.store((try? pending.count()) ?? 0, ordering: .relaxed)
         conflictCount.store((try? access.store.conflicts(all: false).count) ?? 0, ordering: .relaxed)
         shared.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
@@ -180,7 +184,7 @@ public final class ReplicaSync: Sendable {
         let written = results.reduce(0) { count, result in if case .written(_, let changes) = result { count + changes.count } else { count } }
         if written > 0 {
             pendingCount.add(written, ordering: .relaxed)
-            tellStatus()
+            tellCountSoon()
         }
         // The outage was logged as it began, and its count is logged as it ends (SharedStoreMonitor).
         if let count = offlineWrites.counted(written) {
@@ -228,6 +232,23 @@ public final class ReplicaSync: Sendable {
         conflictCount.subtract(1, ordering: .relaxed)
         tellStatus()
     }
+
+    /// Tells every client how many writes are kept here, once in `countInterval`: a status
+    /// frame at each kept write cost a seventh of its time (todobench scenario 7: kept writes
+    /// at 0.78× SQLite's with one each, 0.91× without). The count of a burst's last write is
+    /// told when its interval is up; `todoctl status` reads the count at once.
+    private func tellCountSoon() {
+        access.returnToCore { [self] in
+            guard !countDue.value else { return }
+            countDue.value = true
+            access.core.scheduleTask(in: Self.countInterval) { [self] in
+                countDue.value = false
+                access.bus.publish(.responseSharedStore(statusToTell(renumbered: [])))
+            }
+        }
+    }
+
+    static let countInterval = TimeAmount.milliseconds(100)
 
     /// Tells every client how many changes wait here (watch's line counts them), which todos
     /// the sharing just renumbered, and where it made the changes again.
