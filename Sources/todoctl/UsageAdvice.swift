@@ -28,6 +28,8 @@ enum UsageAdvice {
         case "--limit <n>": "give a number of changes: todoctl \(command) --limit 20"
         case "<ref>": "give a todo's number (or id): todoctl \(command) 3\(command == "annotate" ? " Called back" : command == "denotate" ? " Called" : "")"
         case "<seq>": "give a change's seq, as `todoctl log` shows them: todoctl undo 12"
+        // `conflicts take -4` said only this: -4 reads as an option (outside probe 7, P7-12).
+        case "<n>": "give a conflict's number, from 1, as `todoctl conflicts` lists them: todoctl conflicts take 1 (or leave 1)"
         case "--to <to>": "say which format to write: todoctl export --to taskwarrior (or ical, todotxt, json), -o FILE for a file"
         case "--from <from>": "say which format it reads: todoctl import --from taskwarrior FILE (or ical, todotxt, json; - or no FILE for stdin)"
         case "<file>": "give the file, or - for stdin: todoctl \(command) FILE"

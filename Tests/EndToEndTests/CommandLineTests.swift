@@ -315,6 +315,8 @@ extension CommandLineTests {
         (["export"], "todoctl: Missing expected argument '--to <to>': say which format to write: todoctl export --to taskwarrior (or ical, todotxt, json), -o FILE for a file"),
         (["import"], "todoctl: Missing expected argument '--from <from>': say which format it reads: todoctl import --from taskwarrior FILE"),
         (["undo", "abc"], "todoctl: The value 'abc' is invalid for '<seq>': give a change's seq, as `todoctl log` shows them: todoctl undo 12"),
+        (["conflicts", "take", "-4"],
+         "todoctl: Missing expected argument '<n>': give a conflict's number, from 1, as `todoctl conflicts` lists them: todoctl conflicts take 1 (or leave 1)"),
     ])
     func argumentParserErrorsAdvise(arguments: [String], first: String) async throws {
         let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
