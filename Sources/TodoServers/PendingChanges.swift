@@ -42,6 +42,12 @@ struct PendingChanges {
         /// Todos changed here that another machine purged meanwhile, made again as this
         /// machine's changes left them (deleted, unless restored here).
         var remade: [Todo]
+
+        /// This page's outcome, then `next`'s: from the first's base, everything taken and pushed.
+        func followed(by next: Shared) -> Shared {
+            Shared(base: base, taken: taken + next.taken, shared: shared + next.shared, rebased: rebased || next.rebased,
+                   conflicts: conflicts + next.conflicts, renumbered: renumbered + next.renumbered, remade: remade + next.remade)
+        }
     }
 
     static func registerMigration(_ migrator: inout DatabaseMigrator) {
@@ -104,10 +110,18 @@ struct PendingChanges {
         }
     }
 
+    /// The most pending changes one shared transaction takes: it holds the store's write lock,
+    /// which every other daemon's write waits for (10 s at most: `lock_timeout`), and 10,000
+    /// changes kept through a long outage took seconds in one. Cut where a step ends, so that
+    /// one command's changes go to the store together.
+    static let pageSize = 1_000
+
     /// Inside the shared transaction `write` (its lock held), begun after `mark.base`, whose
-    /// changes since are `first` (their first page): shares the pending changes, as the
-    /// type's comment says. Commits the store's transaction (`write.commit`) before this
-    /// replica's; when that throws, nothing changed.
+    /// changes since are `first` (their first page): shares a page of the pending changes
+    /// (`pageSize`), as the type's comment says. Commits the store's transaction
+    /// (`write.commit`) before this replica's; when that throws, nothing changed. The changes
+    /// after the page stay pending here, after what was pushed, under a new push id: made again
+    /// here on the page's outcome (the store's lock is free by then), shared by the next page.
     func share(_ mark: Mark, theirs first: SharedChanges, through write: any SharedWrite, now: Date) throws -> Shared {
         try store.pool.write { db in
             var theirs = first
@@ -115,13 +129,18 @@ struct PendingChanges {
             let pending = try JournalRecord.entries(
                 Row.fetchAll(db, sql: "SELECT * FROM journal WHERE seq > ? ORDER BY seq", arguments: [Int64(mark.base)]), in: db)
             let through = try write.pushed(mark.push)
+            let unpushed = pending.filter { $0.seq > through }
+            let page = Array(unpushed.prefix(Self.pageLength(of: unpushed)))
+            let rest = Array(unpushed.dropFirst(page.count))
+            // How far the store holds this replica's changes once the page is in: all of them, or the page's.
+            let pushedThrough = rest.isEmpty ? local : page.last?.seq ?? local
             if theirs.firstSeq == nil, through == 0 {
-                // Nobody wrote meanwhile: the pending changes follow the store's last as they are.
+                // Nobody wrote meanwhile: the page follows the store's last change as it is.
                 let counters = try Counters.load(db)
-                try write.commit(SharedChanges(entries: pending, number: counters.number, change: local,
-                                               push: SharedPush(id: mark.push, through: local)))
-                try db.execute(sql: "DELETE FROM pending")
-                return Shared(base: mark.base, taken: [], shared: pending, rebased: false, conflicts: [], renumbered: [], remade: [])
+                try write.commit(SharedChanges(entries: page, number: counters.number, change: pushedThrough,
+                                               push: SharedPush(id: mark.push, through: pushedThrough)))
+                try Self.markPending(after: rest.isEmpty ? nil : pushedThrough, in: db)
+                return Shared(base: mark.base, taken: [], shared: page, rebased: false, conflicts: [], renumbered: [], remade: [])
             }
             try Self.rewind(pending, to: mark.base, in: db)
             var taken = try TodoStore.apply(theirs, in: db).entries
@@ -131,15 +150,33 @@ struct PendingChanges {
             }
             var rebase = try Rebase(db: db, now: now, base: mark.base, after: max(UInt64(try Counters.load(db).change), local),
                                     pending: pending)
-            for entry in pending where entry.seq > through { try rebase.take(entry) }
-            let shared = try rebase.finish()
-            try write.commit(SharedChanges(entries: shared, number: rebase.transaction.counters.number,
-                                           change: UInt64(rebase.transaction.counters.change),
-                                           push: SharedPush(id: mark.push, through: local)))
-            try db.execute(sql: "DELETE FROM pending")
-            return Shared(base: mark.base, taken: taken, shared: shared, rebased: true, conflicts: rebase.conflicts,
+            for entry in page { try rebase.take(entry) }
+            let pushed = rebase.toPush()
+            try write.commit(SharedChanges(entries: pushed.entries, number: pushed.number, change: pushed.change,
+                                           push: SharedPush(id: mark.push, through: pushedThrough)))
+            // The store's lock is free: the rest are made again here alone, after what was pushed.
+            for entry in rest { try rebase.take(entry) }
+            _ = try rebase.finish()
+            try Self.markPending(after: rest.isEmpty ? nil : pushed.change, in: db)
+            return Shared(base: mark.base, taken: taken, shared: pushed.entries, rebased: true, conflicts: rebase.conflicts,
                           renumbered: rebase.renumbered, remade: rebase.remade)
         }
+    }
+
+    /// How many of `entries` one page takes: `pageSize`, and the rest of the last one's step.
+    static func pageLength(of entries: [JournalEntry]) -> Int {
+        guard entries.count > pageSize else { return entries.count }
+        var length = pageSize
+        while length < entries.count, entries[length].step == entries[length - 1].step { length += 1 }
+        return length
+    }
+
+    /// Every change shared (nil), or those after `base` still pending, under a new push id: the
+    /// next page's push is told from this one's by the store.
+    private static func markPending(after base: UInt64?, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM pending")
+        guard let base else { return }
+        try db.execute(sql: "INSERT INTO pending (base, push) VALUES (?, ?)", arguments: [Int64(base), UUID().uuidString])
     }
 
     /// Takes the pending changes back out of the table and the journal, newest first: the
@@ -395,6 +432,13 @@ extension PendingChanges {
         }
 
         /// Saves the counters and the conflicts; returns the changes made again.
+        /// What the changes made again so far give the store: them, the counters as they leave them
+        /// (past every number a client saw, also when none was made again).
+        mutating func toPush() -> (entries: [JournalEntry], number: Int, change: UInt64) {
+            if shared.isEmpty { transaction.numberNextChange(after + 2, gap: false) }
+            return (shared, transaction.counters.number, UInt64(transaction.counters.change))
+        }
+
         mutating func finish() throws -> [JournalEntry] {
             // Nothing made again (each change a conflict, or already so): the numbers the pending
             // changes had here are still not given again, and the next change shows clients a gap.

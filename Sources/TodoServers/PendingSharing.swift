@@ -8,22 +8,29 @@ import TodoModel
 /// conflicts by their cause, todos made again. At start (`ReplicaStart`) and once the store is
 /// back (`ReplicaSync`).
 enum PendingSharing {
-    /// Shares `pending`'s changes through `shared`, in one shared transaction begun after the
-    /// store's change they follow, which must be the replica's: `refuse` throws if not (a
-    /// running daemon refuses writes for good); without it, a `TodoStoreError` (at start, which
-    /// then stops). Nil when there are none.
+    /// Shares `pending`'s changes through `shared`, a page (`PendingChanges.pageSize`) in each
+    /// shared transaction, so that other daemons' writes go on between them; each begun after
+    /// the store's change the pending ones follow, which must be the replica's: `refuse` throws
+    /// if not (a running daemon refuses writes for good); without it, a `TodoStoreError` (at
+    /// start, which then stops). Nil when there are none; else what the pages did, together.
     static func share(_ pending: PendingChanges, through shared: any SharedStore, now: Date,
                       refuse: ((SharedChanges, UInt64) throws -> Void)? = nil) throws -> PendingChanges.Shared? {
-        guard let mark = try pending.mark() else { return nil }
-        return try shared.write(after: mark.base) { write in
-            let theirs = try write.changes(after: mark.base)
-            if let refuse {
-                try refuse(theirs, mark.base)
-            } else if let reason = try ReplicaCheck.notReplica(pending.store, of: theirs, replica: mark.base) {
-                throw TodoStoreError(reason)
+        var outcome: PendingChanges.Shared?
+        while let mark = try pending.mark() {
+            let page = try shared.write(after: mark.base) { write in
+                let theirs = try write.changes(after: mark.base)
+                if let refuse {
+                    try refuse(theirs, mark.base)
+                } else if let reason = try ReplicaCheck.notReplica(pending.store, of: theirs, replica: mark.base) {
+                    throw TodoStoreError(reason)
+                }
+                return try pending.share(mark, theirs: theirs, through: write, now: now)
             }
-            return try pending.share(mark, theirs: theirs, through: write, now: now)
+            outcome = outcome.map { $0.followed(by: page) } ?? page
+            // Each page ends the mark or leaves a new one (a new push id): the same again would go round for ever.
+            if try pending.mark() == mark { throw TodoStoreError("sharing the pending changes after change \(mark.base) did not get past it: stop todod and report this") }
         }
+        return outcome
     }
 
     /// What happened to a field changed here while the store was unreachable, by why it is a conflict.

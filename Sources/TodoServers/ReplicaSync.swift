@@ -205,7 +205,8 @@ public final class ReplicaSync: Sendable {
         let renumbered = outcome.renumbered.map { SharedStoreStatus.Renumbering(was: $0.was, now: $0.now) }
         guard outcome.rebased else { return tellStatus(renumbered: renumbered) }
         let loaded = try access.store.loadAll()
-        let changes = outcome.taken + outcome.shared
+        // In the order they were numbered: pages of a long share take others' changes between them.
+        let changes = (outcome.taken + outcome.shared).sorted { $0.seq < $1.seq }
         let status = statusToTell(renumbered: renumbered, rewoundTo: outcome.base)
         access.returnToCore { [todos, bus = access.bus] in
             todos.replace(with: TodoTable(loaded.todos, lastChange: loaded.lastChange))
