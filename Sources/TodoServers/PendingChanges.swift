@@ -116,50 +116,57 @@ struct PendingChanges {
     /// one command's changes go to the store together.
     static let pageSize = 1_000
 
-    /// Inside the shared transaction `write` (its lock held), begun after `mark.base`, whose
-    /// changes since are `first` (their first page): shares a page of the pending changes
-    /// (`pageSize`), as the type's comment says. Commits the store's transaction
-    /// (`write.commit`) before this replica's; when that throws, nothing changed. The changes
-    /// after the page stay pending here, after what was pushed, under a new push id: made again
-    /// here on the page's outcome (the store's lock is free by then), shared by the next page.
-    func share(_ mark: Mark, theirs first: SharedChanges, through write: any SharedWrite, now: Date) throws -> Shared {
+    /// Shares a page of the pending changes (`pageSize`) through `shared`, in one shared
+    /// transaction begun after `mark.base`, as the type's comment says; `check` sees the
+    /// store's changes since first and throws when the replica is none of the store's. The
+    /// store's transaction commits before this replica's; when either throws, nothing changed.
+    /// The changes after the page stay pending here, after what was pushed, under a new push
+    /// id: made again here on the page's outcome once the store's lock is free, shared by the
+    /// next page. A long outage's changes are taken back out before the lock is taken, since
+    /// every other daemon's write waits while it is held.
+    func sharePage(_ mark: Mark, through shared: any SharedStore, now: Date, check: (SharedChanges) throws -> Void) throws -> Shared {
         try store.pool.write { db in
-            var theirs = first
             let local = UInt64(try Counters.load(db).change)
             let pending = try JournalRecord.entries(
                 Row.fetchAll(db, sql: "SELECT * FROM journal WHERE seq > ? ORDER BY seq", arguments: [Int64(mark.base)]), in: db)
-            let through = try write.pushed(mark.push)
-            let unpushed = pending.filter { $0.seq > through }
-            let page = Array(unpushed.prefix(Self.pageLength(of: unpushed)))
-            let rest = Array(unpushed.dropFirst(page.count))
-            // How far the store holds this replica's changes once the page is in: all of them, or the page's.
-            let pushedThrough = rest.isEmpty ? local : page.last?.seq ?? local
-            if theirs.firstSeq == nil, through == 0 {
-                // Nobody wrote meanwhile: the page follows the store's last change as it is.
-                let counters = try Counters.load(db)
-                try write.commit(SharedChanges(entries: page, number: counters.number, change: pushedThrough,
+            let long = pending.count > Self.pageSize
+            if long { try Self.rewind(pending, to: mark.base, in: db) }
+            return try shared.write(after: mark.base) { write in
+                var theirs = try write.changes(after: mark.base)
+                try check(theirs)
+                let through = try write.pushed(mark.push)
+                let unpushed = pending.filter { $0.seq > through }
+                let page = Array(unpushed.prefix(Self.pageLength(of: unpushed)))
+                let rest = Array(unpushed.dropFirst(page.count))
+                // How far the store holds this replica's changes once the page is in: all of them, or the page's.
+                let pushedThrough = rest.isEmpty ? local : page.last?.seq ?? local
+                if !long, theirs.firstSeq == nil, through == 0 {
+                    // Nobody wrote meanwhile: the changes follow the store's last as they are.
+                    let counters = try Counters.load(db)
+                    try write.commit(SharedChanges(entries: page, number: counters.number, change: pushedThrough,
+                                                   push: SharedPush(id: mark.push, through: pushedThrough)))
+                    try Self.markPending(after: nil, in: db)
+                    return Shared(base: mark.base, taken: [], shared: page, rebased: false, conflicts: [], renumbered: [], remade: [])
+                }
+                if !long { try Self.rewind(pending, to: mark.base, in: db) }
+                var taken = try TodoStore.apply(theirs, in: db).entries
+                while theirs.more {
+                    theirs = try write.changes(after: theirs.change)
+                    taken += try TodoStore.apply(theirs, in: db).entries
+                }
+                var rebase = try Rebase(db: db, now: now, base: mark.base, after: max(UInt64(try Counters.load(db).change), local),
+                                        pending: pending)
+                for entry in page { try rebase.take(entry) }
+                let pushed = rebase.toPush()
+                try write.commit(SharedChanges(entries: pushed.entries, number: pushed.number, change: pushed.change,
                                                push: SharedPush(id: mark.push, through: pushedThrough)))
-                try Self.markPending(after: rest.isEmpty ? nil : pushedThrough, in: db)
-                return Shared(base: mark.base, taken: [], shared: page, rebased: false, conflicts: [], renumbered: [], remade: [])
+                // The store's lock is free: the rest are made again here alone, after what was pushed.
+                for entry in rest { try rebase.take(entry) }
+                _ = try rebase.finish()
+                try Self.markPending(after: rest.isEmpty ? nil : pushed.change, in: db)
+                return Shared(base: mark.base, taken: taken, shared: pushed.entries, rebased: true, conflicts: rebase.conflicts,
+                              renumbered: rebase.renumbered, remade: rebase.remade)
             }
-            try Self.rewind(pending, to: mark.base, in: db)
-            var taken = try TodoStore.apply(theirs, in: db).entries
-            while theirs.more {
-                theirs = try write.changes(after: theirs.change)
-                taken += try TodoStore.apply(theirs, in: db).entries
-            }
-            var rebase = try Rebase(db: db, now: now, base: mark.base, after: max(UInt64(try Counters.load(db).change), local),
-                                    pending: pending)
-            for entry in page { try rebase.take(entry) }
-            let pushed = rebase.toPush()
-            try write.commit(SharedChanges(entries: pushed.entries, number: pushed.number, change: pushed.change,
-                                           push: SharedPush(id: mark.push, through: pushedThrough)))
-            // The store's lock is free: the rest are made again here alone, after what was pushed.
-            for entry in rest { try rebase.take(entry) }
-            _ = try rebase.finish()
-            try Self.markPending(after: rest.isEmpty ? nil : pushed.change, in: db)
-            return Shared(base: mark.base, taken: taken, shared: pushed.entries, rebased: true, conflicts: rebase.conflicts,
-                          renumbered: rebase.renumbered, remade: rebase.remade)
         }
     }
 

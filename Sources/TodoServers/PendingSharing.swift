@@ -17,14 +17,12 @@ enum PendingSharing {
                       refuse: ((SharedChanges, UInt64) throws -> Void)? = nil) throws -> PendingChanges.Shared? {
         var outcome: PendingChanges.Shared?
         while let mark = try pending.mark() {
-            let page = try shared.write(after: mark.base) { write in
-                let theirs = try write.changes(after: mark.base)
+            let page = try pending.sharePage(mark, through: shared, now: now) { theirs in
                 if let refuse {
                     try refuse(theirs, mark.base)
                 } else if let reason = try ReplicaCheck.notReplica(pending.store, of: theirs, replica: mark.base) {
                     throw TodoStoreError(reason)
                 }
-                return try pending.share(mark, theirs: theirs, through: write, now: now)
             }
             outcome = outcome.map { $0.followed(by: page) } ?? page
             // Each page ends the mark or leaves a new one (a new push id): the same again would go round for ever.
