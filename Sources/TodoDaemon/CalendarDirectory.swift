@@ -55,6 +55,8 @@ final class CalendarDirectory: Sendable {
     private let unwritten: UnwrittenCalendarFiles
     /// Files removed by another program, whose todos are deleted once removals have been quiet.
     private let removals: QuietRemovals
+    /// A lock shared by the core (writing files for the bus's changes) and `todod.ical-dir` (reading
+    /// and parsing the files another program changed, a blocking read kept off the core); each hold is short.
     private let state = Mutex(State())
 
     /// Checks DIR, writes the todos that have no file there, imports the files in it, then watches it.

@@ -61,7 +61,7 @@ public enum Daemon {
         let systemd = SystemdReporter()
         let idle = IdleClock(core: coreLoop)
         let monitor = model.replicaSync.map { sync in
-            SharedStoreMonitor(sync: sync, bus: bus, logger: logger) { work in coreLoop.execute(work) }
+            SharedStoreMonitor(sync: sync, bus: bus, logger: logger, core: coreLoop)
         }
         // The registry first, telling the status line its count itself: the status then counts
         // the registry's clients, with no box to fill in after.

@@ -21,7 +21,9 @@ final class MidnightWaker: Sendable {
     private let onCore: ModelServer.Executor
     private let logger: Logger
     private let queue = DispatchQueue(label: "todod.midnight")
-    private let stopped = Mutex(false)
+    /// Set by the stopping task, read on `todod.midnight` when the timer fires: an atomic flag,
+    /// no lock, set once and never cleared.
+    private let stopped = Atomic(false)
 
     init(model: ModelServer, clock: @escaping @Sendable () -> Date, timeZone: TimeZone = .current,
          logger: Logger, onCore: @escaping ModelServer.Executor) {
@@ -40,7 +42,7 @@ final class MidnightWaker: Sendable {
 
     /// The armed timer then fires once more at most, doing nothing.
     func stop() {
-        stopped.withLock { $0 = true }
+        stopped.store(true, ordering: .relaxed)
     }
 
     private func wake() {
@@ -66,7 +68,7 @@ final class MidnightWaker: Sendable {
         // The handler holds its own source until it fires; cancelling it lets both go.
         source.setEventHandler { [weak self] in
             source.cancel()
-            guard let self, !self.stopped.withLock({ $0 }) else { return }
+            guard let self, !self.stopped.load(ordering: .relaxed) else { return }
             self.wake()
             self.arm()
         }

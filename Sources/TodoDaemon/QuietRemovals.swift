@@ -15,6 +15,8 @@ final class QuietRemovals: Sendable {
         var generation = 0
     }
 
+    /// A lock shared by two threads: `todod.ical-dir` counts each removal as inotify reads it, and
+    /// Dispatch's timer queue takes the names once quiet; neither is the core, and neither waits on it.
     private let state = Mutex(State())
 
     /// The file `name` was removed: `handOn` gets it, with the others removed meanwhile, once

@@ -1,6 +1,6 @@
 import Logging
+import NIOCore
 import SharedStoreContract
-import Synchronization
 import TodoEvents
 import TodoServers
 
@@ -11,18 +11,16 @@ import TodoServers
 struct SharedStoreMonitor: Sendable {
     let sync: ReplicaSync
 
-    /// Observes at once; publishes on the core through `onCore`.
-    init(sync: ReplicaSync, bus: EventBus, logger: Logger,
-         onCore: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+    /// Observes at once; each change is told on `core` (the store reports from its listener's
+    /// and its writer's threads), where whether the outage was said is kept, bound to the loop.
+    init(sync: ReplicaSync, bus: EventBus, logger: Logger, core: any EventLoop) {
         self.sync = sync
         let (store, offline) = (sync.shared, sync.offlineWrites)
         // Whether the outage was said: a new cause while it lasts (a closed connection, then no socket) is a shorter line.
-        let unreachable = Mutex(!store.status.reachable)
-        store.watchStatus { status in
-            let ongoing = unreachable.withLock { told in
-                defer { told = !status.reachable }
-                return told
-            }
+        let unreachable = NIOLoopBoundBox.makeBoxSendingValue(!store.status.reachable, eventLoop: core)
+        store.watchStatus { status in core.execute {
+            let ongoing = unreachable.value
+            unreachable.value = !status.reachable
             if status.reachable {
                 let count = offline.take()
                 logger.notice("the shared store is reachable again; writes go through it (\(count) kept on this machine while it was unreachable, shared now)",
@@ -36,8 +34,8 @@ struct SharedStoreMonitor: Sendable {
                     Writes kept here are counted, not logged each: the count comes when it is back
                     """, metadata: ["store": "\(status.store)", "problem": "\(status.problem ?? "")"])
             }
-            onCore { bus.publish(.responseSharedStore(sync.status)) }
-        }
+            bus.publish(.responseSharedStore(sync.status))
+        } }
     }
 
     var status: SharedStoreStatus { sync.status }

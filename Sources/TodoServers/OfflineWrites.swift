@@ -12,6 +12,8 @@ public final class OfflineWrites: Sendable {
         var told: ContinuousClock.Instant?
     }
 
+    /// A lock shared by two threads: `todod.storage` counts as it commits offline, the core takes
+    /// the count when the store is back (SharedStoreMonitor); a hop to the core per offline commit would slow the write path.
     private let state = Mutex(State())
     /// How often the count so far is logged while the offline writes go on.
     let interval: Duration
