@@ -119,12 +119,25 @@ struct ListCommand: AsyncParsableCommand {
         // Said, not just done, by the default table as by --columns: at 40 columns the
         // project column went without a word, and the tags too without --columns (outside probe).
         if let width = Terminal.knownWidth, !leftOut.isEmpty {
-            // Those chosen that fit; else the fewest that show what was left out.
-            let fewer = columns.map { $0.filter { !leftOut.contains($0) } } ?? [.number, .title] + leftOut
+            let fewer = Self.fewer(outline, chosen: columns, leftOut: leftOut, width: width)
             Terminal.error("""
                 \(Self.listed(leftOut.map(\.rawValue))) did not fit in \(width) columns and \(leftOut.count == 1 ? "was" : "were") left out: \
                 widen the terminal (or COLUMNS), or choose fewer columns: --columns \(fewer.map(\.rawValue).joined(separator: ","))
                 """)
+        }
+    }
+
+    /// The `--columns` to suggest when `leftOut` did not fit in `width`: those chosen that
+    /// fit, or by default number and title with those left out; then less what `width`
+    /// still leaves out of that, until it all fits. The default's suggestion named the very
+    /// columns that did not fit, and more than were shown (outside probe 10, 16 columns).
+    private static func fewer(_ outline: TodoOutline, chosen: [TodoColumn]?, leftOut: [TodoColumn], width: Int) -> [TodoColumn] {
+        var fewer = chosen.map { $0.filter { !leftOut.contains($0) } } ?? [.number, .title] + leftOut
+        while true {
+            let still = TodoTable.fitted(outline, columns: fewer, styler: Terminal.styler, width: width).leftOut
+            let kept = fewer.filter { !still.contains($0) }
+            guard !still.isEmpty, !kept.isEmpty, kept != fewer else { return fewer }
+            fewer = kept
         }
     }
 

@@ -338,6 +338,23 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
+    @Test("undo --since stops at a purge as undo does: it takes back the changes after it, and with none refuses as undo does, leaving a todo made before it (it deleted it; outside probe 10)")
+    func sinceStopsAtPurge() async throws {
+        let daemon = try await DaemonProcess.start()
+        for command in [["add", "Keep me"], ["add", "Gone"], ["rm", "2"], ["purge", "--yes"]] {
+            let result = try await run("todoctl", command, environment: daemon.environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let refused = try await daemon.todoctl("undo", "--since", "1h")
+        #expect(refused.status == 1 && refused.stderr.contains("does not step back past a purge"), "\(refused.stdout)\(refused.stderr)")
+        _ = try await daemon.todoctl("add", "After the purge")
+        let after = try await daemon.todoctl("undo", "--since", "1h")
+        #expect(after.status == 0 && after.stdout.contains("(undo of 5)") && !after.stdout.contains("(undo of 1)"), "\(after.stdout)\(after.stderr)")
+        let kept = try await show(daemon, "1")
+        #expect(kept["deletedAt"] is NSNull, "undo --since reached past the purge: \(kept)")
+        try await daemon.stop()
+    }
+
     @Test("two plain undos at once take back two steps, as two undos in a row would, each saying what it took back")
     func concurrentUndos() async throws {
         let daemon = try await DaemonProcess.start()
