@@ -54,6 +54,11 @@ struct ReportTests {
         let refused = try await daemon.todoctl("list", "--sort", "due,prio")
         #expect(refused.status == 64, "\(refused.status)")
         #expect(refused.stderr.contains("unknown sort key 'prio'") && refused.stderr.contains("number, due, priority, title, created, updated, project"), "\(refused.stderr)")
+        // Given twice, refused: the last silently won (outside probe 10).
+        let twice = try await daemon.todoctl("list", "--sort", "due", "--sort", "-title")
+        #expect(twice.status == 64 && twice.stderr.contains("--sort is given 2 times") && twice.stderr.contains("--sort due,-title"), "\(twice.status) \(twice.stderr)")
+        let limits = try await daemon.todoctl("list", "--limit", "2", "--limit", "3")
+        #expect(limits.status == 64 && limits.stderr.contains("--limit is given 2 times (2, 3)"), "\(limits.status) \(limits.stderr)")
         try await daemon.stop()
     }
 
