@@ -321,13 +321,19 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
-    @Test("after a purge, undo stops there however many changes come after, and says so without naming a change log does not show")
-    func undoStopsAtPurge() async throws {
+    /// A daemon whose #1 was added before a purge (changes 1 to 4: #2 added, deleted, purged).
+    private func keptAndPurged() async throws -> DaemonProcess {
         let daemon = try await DaemonProcess.start()
         for command in [["add", "Keep me"], ["add", "Gone"], ["rm", "2"], ["purge", "--yes"]] {
             let result = try await run("todoctl", command, environment: daemon.environment)
             #expect(result.status == 0, "\(command): \(result.stderr)")
         }
+        return daemon
+    }
+
+    @Test("after a purge, undo stops there however many changes come after, and says so without naming a change log does not show")
+    func undoStopsAtPurge() async throws {
+        let daemon = try await keptAndPurged()
         let right = try await daemon.todoctl("undo")
         #expect(right.status == 1 && right.stderr.contains("purge") && !right.stderr.contains(" 4"), "\(right.stdout)\(right.stderr)")
         _ = try await daemon.todoctl("add", "After the purge")
@@ -342,11 +348,7 @@ struct UndoRedoTests {
 
     @Test("undo --since stops at a purge as undo does: it takes back the changes after it, and with none refuses as undo does, leaving a todo made before it (it deleted it; outside probe 10)")
     func sinceStopsAtPurge() async throws {
-        let daemon = try await DaemonProcess.start()
-        for command in [["add", "Keep me"], ["add", "Gone"], ["rm", "2"], ["purge", "--yes"]] {
-            let result = try await run("todoctl", command, environment: daemon.environment)
-            #expect(result.status == 0, "\(command): \(result.stderr)")
-        }
+        let daemon = try await keptAndPurged()
         let refused = try await daemon.todoctl("undo", "--since", "1h")
         #expect(refused.status == 1 && refused.stderr.contains("does not step back past a purge"), "\(refused.stdout)\(refused.stderr)")
         _ = try await daemon.todoctl("add", "After the purge")
