@@ -34,6 +34,12 @@ public struct UndoWalk: Sendable {
         }
 
         public var isChange: Bool { undoneSteps.isEmpty }
+
+        /// Made after the purge numbered `lastPurge` (0: none) with every row still there:
+        /// `undo` does not step back past a step that is not.
+        public func isAfter(purge lastPurge: UInt64) -> Bool {
+            step > lastPurge && seqs.lowerBound == step && whole
+        }
     }
 
     /// What `undo` found.
@@ -86,7 +92,7 @@ public struct UndoWalk: Sendable {
         var walk = UndoWalk()
         var visited = false
         while let step = try next() {
-            guard step.step > lastPurge, step.seqs.lowerBound == step.step, step.whole else { return .purged }
+            guard step.isAfter(purge: lastPurge) else { return .purged }
             visited = true
             if walk.visit(step) && step.isChange { return .change(step) }
         }
@@ -106,16 +112,26 @@ public struct UndoWalk: Sendable {
         return walk.takenBack.contains(step) ? by[step] : nil
     }
 
+    /// What `undo --since` found: the changes to take back, newest first, and whether the
+    /// walk stopped at a purge before reaching `since`.
+    public struct SinceChanges: Sendable, Equatable {
+        public var steps: [Step]
+        public var stoppedAtPurge: Bool
+    }
+
     /// The changes in effect made at or after `since` (those whose newest row is `through`
     /// or before: the last a preview listed), which `undo --since` takes back: newest first.
-    public static func changes(since: Date, through: UInt64?, _ next: () throws -> Step?) rethrows -> [Step] {
+    /// It stops at a purge (`lastPurge`) as `undoTarget` does: what it would reach past it
+    /// has lost part of its history, and plain `undo` would refuse to take it back.
+    public static func changes(since: Date, through: UInt64?, lastPurge: UInt64 = 0, _ next: () throws -> Step?) rethrows -> SinceChanges {
         var walk = UndoWalk()
         var found: [Step] = []
         while let step = try next() {
             guard step.at >= since else { break }
+            guard step.isAfter(purge: lastPurge) else { return SinceChanges(steps: found, stoppedAtPurge: true) }
             if walk.visit(step), step.isChange, step.seqs.upperBound <= through ?? .max { found.append(step) }
         }
-        return found
+        return SinceChanges(steps: found, stoppedAtPurge: false)
     }
 
     /// The undo `redo` takes back: the newest undo in effect, unless a change in effect

@@ -17,8 +17,12 @@ extension TodoStore {
                 : "the journal holds no change \(seq); the last is \(last)"
         } else if let since = undo.since {
             var journal = try JournalSteps(in: db)
-            steps = try UndoWalk.changes(since: since, through: undo.through) { try journal.next() }.map(\.step)
-            what = "no change made since then is still in effect (undos, redos and changes already undone are stepped past)"
+            // As plain undo, --since does not step back past a purge: only what came after it.
+            let found = try UndoWalk.changes(since: since, through: undo.through, lastPurge: PurgeMark.newest(in: db)) { try journal.next() }
+            steps = found.steps.map(\.step)
+            what = found.stoppedAtPurge
+                ? "a purge (`todoctl purge`) removed deleted todos and their history since then, and undo does not step back past a purge; no change made after it is still in effect; an older change can still be undone by its number: `todoctl undo SEQ`"
+                : "no change made since then is still in effect (undos, redos and changes already undone are stepped past)"
         } else {
             var journal = try JournalSteps(in: db)
             switch try UndoWalk.undoTarget(lastPurge: PurgeMark.newest(in: db), { try journal.next() }) {

@@ -3,7 +3,8 @@ import TodoViewModel
 
 /// `todoctl calendar`: a month as a grid of ISO weeks (Monday first, the week's number
 /// on the left), each day with due todos marked with their count (`12²`), today in
-/// reverse video, or without colours (NO_COLOR, a pipe) in brackets (`[12]`, and its
+/// reverse video, or without colours (NO_COLOR, a pipe) in brackets (`[12]`, `[12²]` with
+/// todos due, the `]` in the next day's space, and its
 /// todos' days in the list: without them today was not marked at all; outside probe);
 /// under it, the month's due todos, one a line, titles cut with `…` to the width given.
 /// The grid is 30 columns; on a narrower terminal it drops the week numbers (28 columns),
@@ -91,14 +92,19 @@ public struct CalendarView: Sendable {
                 let count = counts[date.day] ?? 0
                 let number = Self.padded(String(date.day), 2)
                 if date == today, !styler.colours {
-                    line += "[" + number + (marks ? "]" : "")
-                    closing = !marks
+                    // With todos due today, its count stays (`[27²]`, the `]` in the next
+                    // day's space): `[27]` over the mark dropped the count of the day it
+                    // matters most for (outside probe 10).
+                    let shown = marks && count > 0
+                    line += "[" + number + (shown ? Self.mark(count) : marks ? "]" : "")
+                    closing = !marks || shown
                     continue
                 }
                 let style: TextStyler.Style? = date == today ? .reverse : (count > 0 ? .yellow : nil)
                 line += lead + styler.apply(style, to: number) + (marks ? styler.apply(.yellow, to: Self.mark(count)) : "")
             }
-            if closing { line += "]" }
+            // A Sunday's `]` past the grid only where the width has room for it.
+            if closing, TerminalText.width(line) < width { line += "]" }
             lines.append(line.trimmingTrailingSpaces())
             monday = monday.adding(days: 7)
         }

@@ -159,9 +159,16 @@ public struct TodoTable: Sendable {
         if projectWidth > 0 && room.project == 0 { columns.append(.project) }
         if dueWidth > 0 && room.due == 0 { columns.append(.due) }
         // A row's tags go entirely where not even `+N` fits beside the fewest title columns (`write`).
-        let fixed = numberWidth + 7 + min(titleWidth, 5) + 2 + (room.project == 0 ? 0 : room.project + 1) + room.due
-        if rows.contains(where: { !$0.todo.tags.isEmpty && fixed + 1 + Self.digits($0.todo.tags.count) > limit }) { columns.append(.tags) }
+        if countedTagsWidth > 0 && !countsFit(limit - numberWidth - 7 - 2 - (room.project == 0 ? 0 : room.project + 1) - room.due) {
+            columns.append(.tags)
+        }
         return columns
+    }
+
+    /// Whether the widest `+N` fits beside the fewest title columns in `shared` (what titles
+    /// and tags share): if not, no row shows its `+N`, so that every title is cut alike.
+    private func countsFit(_ shared: Int) -> Bool {
+        shared - countedTagsWidth >= min(titleWidth, 5)
     }
 
     /// The columns the due date and the project take in rows `limit` columns wide (0: left
@@ -213,7 +220,6 @@ public struct TodoTable: Sendable {
         // Number, box and mark with their spaces before the title; due and tags after it.
         let lead = numberWidth + 7
         let shortestTitle = min(titleWidth, 10)
-        let fewestTitleColumns = min(titleWidth, 5)
         let (dueColumns, projectColumns) = layout(fitting: limit)
         let due = TerminalText.fitting(row.dueText ?? "", toWidth: dueColumns)
         let project = projectColumns == 0 ? nil : TerminalText.fitting(row.todo.project.map { TerminalText.escaped($0) } ?? "", toWidth: projectColumns)
@@ -237,7 +243,13 @@ public struct TodoTable: Sendable {
         // with fewer tags had wider titles: the due column wandered at 40 columns); a row
         // whose tags do not fit then gives them up, as below.
         let shared = limit - lead - 2 - projectTail - dueColumns
-        let columnTitle = limit == .max ? titleWidth : max(min(titleWidth, shared - tagsShare(of: shared)), shortestTitle)
+        // At least `shortestTitle`, but never so many that the widest `+N` has no room
+        // beside it: a row with tags then cut its title 2 columns shorter than one without,
+        // and the due column wandered again (outside probe 10, 40 columns).
+        let countsShown = limit == .max || countsFit(shared)
+        let titleRoom = countsShown ? shared - countedTagsWidth : shared
+        let columnTitle = limit == .max ? titleWidth
+            : max(1, min(max(min(titleWidth, shared - tagsShare(of: shared)), shortestTitle), titleRoom))
         // Without a width (a pipe), nothing is given up and nothing measured.
         if limit != .max {
             while lead + columnTitle + tail() > limit, !tags.isEmpty {
@@ -245,7 +257,7 @@ public struct TodoTable: Sendable {
                 hidden += 1
                 tagsLine = tagsText()
             }
-            if lead + fewestTitleColumns + tail() > limit {
+            if !countsShown {
                 countsHidden = false
                 tagsLine = tagsText()
             }

@@ -73,7 +73,13 @@ public enum DueDateParser {
         if let day = dayBeforeTime(in: word) {
             return "\(word): todod keeps days, not times of day, yet: give the day alone, \(day)"
         }
-        let words = word.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        var words = word.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        // `feb30` (due:feb30 has no space) read as `feb 30`: it was only "not understood".
+        if words.count == 1, let split = words[0].firstIndex(where: \.isNumber), split > words[0].startIndex,
+            words[0][..<split].allSatisfy(\.isLetter), words[0][split...].allSatisfy(\.isNumber)
+        {
+            words = [String(words[0][..<split]), String(words[0][split...])]
+        }
         if words.count == 2, let (month, day) = month(words[0]).map({ ($0, words[1]) }) ?? month(words[1]).map({ ($0, words[0]) }),
             let day = count(day)
         {

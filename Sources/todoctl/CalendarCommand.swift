@@ -11,7 +11,7 @@ struct CalendarCommand: AsyncParsableCommand {
             The current month, or the one given (feb, feb 2027, 2027-02). Weeks run Monday to Sunday, each \
             with its ISO week number on the left; a day with open todos due carries their count \
             (12² is two due on the 12th, ⁺ more than nine); today is in reverse video, or in \
-            brackets ([23], and [Mo 23] in the list) with NO_COLOR or through a pipe. The \
+            brackets ([23], [23²] with two due, and [Mo 23] in the list) with NO_COLOR or through a pipe. The \
             month's due todos follow the grid, their \
             titles cut with … to the terminal's width ($COLUMNS, else the terminal's, else 80); \
             narrower than the grid's 30 columns its week numbers go, under 28 the counts' marks \

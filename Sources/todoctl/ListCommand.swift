@@ -51,10 +51,16 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup(title: "Filter") var filter: FilterOptions
     @Flag(help: "Only todos waiting for a later day (--wait), which the other lists leave out.") var waiting = false
     // Unconditional: the keys may start with a dash (`--sort -due`), which would read as an option.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Sort by these keys, comma-separated, - before one for descending: \(TodoSort.keyList).", valueName: "keys"))
-    var sort: String?
+    // Kept as given, each time, so that a second --sort or --limit is refused: the last
+    // silently won, where add and edit refuse a field given twice (outside probe 10).
+    @Option(name: .customLong("sort"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Sort by these keys, comma-separated, - before one for descending: \(TodoSort.keyList).", valueName: "keys"))
+    var sorts: [String] = []
     // Unconditional: `--limit -1` said "Missing value"; now it says what --limit takes.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Show only the first N todos.", valueName: "N")) var limit: Int?
+    @Option(name: .customLong("limit"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Show only the first N todos.", valueName: "N"))
+    var limits: [Int] = []
+    var sort: String? { sorts.last }
+    var limit: Int? { limits.last }
     @Option(help: ArgumentHelp("Show these columns, comma-separated, in this order: \(TodoColumn.nameList). --json ignores it.", valueName: "columns"))
     var columns: String?
     @OptionGroup var connection: ConnectionOptions
@@ -68,6 +74,12 @@ struct ListCommand: AsyncParsableCommand {
                 """)
         }
         try filter.refuseRefs()
+        if sorts.count > 1 {
+            throw ValidationError("--sort is given \(sorts.count) times (\(sorts.joined(separator: "; "))): give it once, its keys comma-separated (--sort \(sorts.joined(separator: ",")))")
+        }
+        if limits.count > 1 {
+            throw ValidationError("--limit is given \(limits.count) times (\(limits.map(String.init).joined(separator: ", "))): give it once")
+        }
         if let sort {
             do { _ = try TodoSort(sort) } catch { throw ValidationError(error.description) }
         }
@@ -119,12 +131,25 @@ struct ListCommand: AsyncParsableCommand {
         // Said, not just done, by the default table as by --columns: at 40 columns the
         // project column went without a word, and the tags too without --columns (outside probe).
         if let width = Terminal.knownWidth, !leftOut.isEmpty {
-            // Those chosen that fit; else the fewest that show what was left out.
-            let fewer = columns.map { $0.filter { !leftOut.contains($0) } } ?? [.number, .title] + leftOut
+            let fewer = Self.fewer(outline, chosen: columns, leftOut: leftOut, width: width)
             Terminal.error("""
                 \(Self.listed(leftOut.map(\.rawValue))) did not fit in \(width) columns and \(leftOut.count == 1 ? "was" : "were") left out: \
                 widen the terminal (or COLUMNS), or choose fewer columns: --columns \(fewer.map(\.rawValue).joined(separator: ","))
                 """)
+        }
+    }
+
+    /// The `--columns` to suggest when `leftOut` did not fit in `width`: those chosen that
+    /// fit, or by default number and title with those left out; then less what `width`
+    /// still leaves out of that, until it all fits. The default's suggestion named the very
+    /// columns that did not fit, and more than were shown (outside probe 10, 16 columns).
+    private static func fewer(_ outline: TodoOutline, chosen: [TodoColumn]?, leftOut: [TodoColumn], width: Int) -> [TodoColumn] {
+        var fewer = chosen.map { $0.filter { !leftOut.contains($0) } } ?? [.number, .title] + leftOut
+        while true {
+            let still = TodoTable.fitted(outline, columns: fewer, styler: Terminal.styler, width: width).leftOut
+            let kept = fewer.filter { !still.contains($0) }
+            guard !still.isEmpty, !kept.isEmpty, kept != fewer else { return fewer }
+            fewer = kept
         }
     }
 

@@ -19,7 +19,7 @@ struct TodoctlCommand: AsyncParsableCommand {
             Taskwarrior's modify and info with edit and show), \
             and Taskwarrior's order, todos or a filter before the command (`todoctl +home list`, \
             `todoctl 1 modify pri:H`), with todoctl's (`todoctl list +home`, `todoctl edit 1 pri:H`; exit 64); \
-            so are Taskwarrior's burndown.daily (todoctl burndown) and start and stop, which todoctl has not yet.
+            so is Taskwarrior's burndown.daily (todoctl burndown).
 
             Exit status: 0 done; 1 refused by the daemon (not found, invalid, conflict), or a \
             bulk change not confirmed; 64 bad usage; 69 the daemon cannot be reached; 77 the \

@@ -268,19 +268,21 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
-    @Test("undo --json and redo --json with nothing to do print [] on stdout (they printed nothing), the reason on stderr, exit 1")
+    @Test("undo --json and redo --json with nothing to do print [] on stdout (they printed nothing, then [ and ] on two lines), the reason on stderr, exit 1")
     func nothingToDoJSONIsEmptyArray() async throws {
         let daemon = try await DaemonProcess.start()
         for command in ["undo", "redo"] {
             let result = try await daemon.todoctl(command, "--json")
             #expect(result.status == 1 && result.stderr.contains("nothing to \(command)"), "\(command): \(result.status) \(result.stderr)")
             #expect((try? jsonArray(result.stdout))?.isEmpty == true, "\(command): \(result.stdout)")
+            // `[]` itself, for a script comparing to it (it was `[`, a blank line and `]`; outside probe 10).
+            #expect(result.stdout == "[]\n", "\(command): \(result.stdout)")
         }
         // undo --since refused for want of a yes (more than 3 steps, no terminal) prints [] too (it printed nothing; outside probe).
         for title in ["A", "B", "C", "D"] { _ = try await daemon.todoctl("add", title) }
         let since = try await daemon.todoctl("undo", "--since", "1h", "--json")
         #expect(since.status == 1 && since.stderr.contains("cannot ask without a terminal"), "\(since.status) \(since.stderr)")
-        #expect((try? jsonArray(since.stdout))?.isEmpty == true, "undo --since: \(since.stdout)")
+        #expect(since.stdout == "[]\n", "undo --since: \(since.stdout)")
         try await daemon.stop()
     }
 
@@ -319,13 +321,19 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
-    @Test("after a purge, undo stops there however many changes come after, and says so without naming a change log does not show")
-    func undoStopsAtPurge() async throws {
+    /// A daemon whose #1 was added before a purge (changes 1 to 4: #2 added, deleted, purged).
+    private func keptAndPurged() async throws -> DaemonProcess {
         let daemon = try await DaemonProcess.start()
         for command in [["add", "Keep me"], ["add", "Gone"], ["rm", "2"], ["purge", "--yes"]] {
             let result = try await run("todoctl", command, environment: daemon.environment)
             #expect(result.status == 0, "\(command): \(result.stderr)")
         }
+        return daemon
+    }
+
+    @Test("after a purge, undo stops there however many changes come after, and says so without naming a change log does not show")
+    func undoStopsAtPurge() async throws {
+        let daemon = try await keptAndPurged()
         let right = try await daemon.todoctl("undo")
         #expect(right.status == 1 && right.stderr.contains("purge") && !right.stderr.contains(" 4"), "\(right.stdout)\(right.stderr)")
         _ = try await daemon.todoctl("add", "After the purge")
@@ -335,6 +343,19 @@ struct UndoRedoTests {
         #expect(stopped.status == 1 && stopped.stderr == right.stderr, "\(stopped.stdout)\(stopped.stderr)")
         let kept = try await show(daemon, "1")
         #expect(kept["deletedAt"] is NSNull, "undo reached past the purge: \(kept)")
+        try await daemon.stop()
+    }
+
+    @Test("undo --since stops at a purge as undo does: it takes back the changes after it, and with none refuses as undo does, leaving a todo made before it (it deleted it; outside probe 10)")
+    func sinceStopsAtPurge() async throws {
+        let daemon = try await keptAndPurged()
+        let refused = try await daemon.todoctl("undo", "--since", "1h")
+        #expect(refused.status == 1 && refused.stderr.contains("does not step back past a purge"), "\(refused.stdout)\(refused.stderr)")
+        _ = try await daemon.todoctl("add", "After the purge")
+        let after = try await daemon.todoctl("undo", "--since", "1h")
+        #expect(after.status == 0 && after.stdout.contains("(undo of 5)") && !after.stdout.contains("(undo of 1)"), "\(after.stdout)\(after.stderr)")
+        let kept = try await show(daemon, "1")
+        #expect(kept["deletedAt"] is NSNull, "undo --since reached past the purge: \(kept)")
         try await daemon.stop()
     }
 

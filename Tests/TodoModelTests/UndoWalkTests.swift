@@ -104,6 +104,18 @@ struct UndoWalkTests {
     func since() {
         let journal = [Self.change(1), Self.change(2), Self.change(3), Self.undo(4, of: 3), Self.change(5), Self.change(6)]
         let found = UndoWalk.changes(since: Self.t0.addingTimeInterval(2), through: 5, Self.newestFirst(journal))
-        #expect(found.map(\.step) == [5, 2])
+        #expect(found.steps.map(\.step) == [5, 2])
+        #expect(!found.stoppedAtPurge)
+    }
+
+    @Test("--since stops at a purge as undo does: it takes back only the changes made after it")
+    func sinceStopsAtPurge() {
+        // Change 3 was a purge; changes 1 and 2 are before it, 4 and 5 after.
+        let journal = [Self.change(1), Self.change(2), Self.change(4), Self.change(5)]
+        let found = UndoWalk.changes(since: Self.t0, through: nil, lastPurge: 3, Self.newestFirst(journal))
+        #expect(found.steps.map(\.step) == [5, 4])
+        #expect(found.stoppedAtPurge)
+        let none = UndoWalk.changes(since: Self.t0, through: nil, lastPurge: 3, Self.newestFirst([Self.change(1), Self.change(2)]))
+        #expect(none.steps.isEmpty && none.stoppedAtPurge)
     }
 }

@@ -127,9 +127,19 @@ struct CalendarViewTests {
         #expect(list.filter { $0.hasPrefix("[") }.count == 1 && list.first { $0.hasPrefix("[") }?.contains("#7 東") == true, "\(width): \(list)")
         #expect(Set(list.map { $0.prefix { $0 != "#" }.count }).count == 1, "\(width): \(list)")
         if width >= CalendarView.gridWidthWithoutMarks {
-            // In the grid: `[23]` over its space and mark, or `[23]24` without the marks.
-            #expect(lines.contains { $0.contains("[23]") && $0.contains("24") && $0.contains("29") }, "\(width): \(lines.joined(separator: "\n"))")
+            // In the grid: `[23¹]24`, its count kept and the `]` in the next day's space, or `[23]24` without the marks.
+            let today = width >= CalendarView.gridWidthWithoutWeeks ? "[23¹]24" : "[23]24"
+            #expect(lines.contains { $0.contains(today) && $0.contains("29") }, "\(width): \(lines.joined(separator: "\n"))")
         }
+    }
+
+    @Test("without colours today keeps the count of its todos due, the ] in the next day's space (`[23]` dropped it; outside probe 10)")
+    func todayKeepsItsCount() {
+        let todos = [todo(1, "One", due: today), todo(2, "Two", due: today), todo(3, "Next", due: LocalDate("2026-11-24"))]
+        let lines = CalendarView(year: 2026, month: 11, today: today, todos: todos).lines(width: 80, styler: plain)
+        #expect(lines.contains("48[23²]24¹ 25  26  27  28  29"), "\(lines.joined(separator: "\n"))")
+        let none = CalendarView(year: 2026, month: 11, today: today, todos: []).lines(width: 80, styler: plain)
+        #expect(none.contains("48[23] 24  25  26  27  28  29"), "\(none.joined(separator: "\n"))")
     }
 
     @Test("without the marks, a Sunday today closes its bracket at the line's end, within the grid's 22 columns")

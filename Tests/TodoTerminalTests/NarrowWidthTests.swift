@@ -67,6 +67,25 @@ struct NarrowWidthTests {
         #expect(tooWide(lines, columns) == [], "\(columns) columns")
     }
 
+    @Test("rows without tags cut their titles as those with tags do when only +N fits, so the due column does not wander (outside probe 10: 2 columns apart at 40)", arguments: Array(34...46))
+    func dueLinesUpWithAndWithoutTags(columns: Int) {
+        let rows = [
+            todo(2, "File taxes before the deadline", priority: .high, due: today.adding(days: 3), tags: ["money"], project: "admin"),
+            todo(25, "Pay bill", priority: .high, due: today.adding(days: 7)),
+            todo(26, "Buy milk and eggs", due: today.adding(days: 1), tags: ["shop"]),
+            todo(3, "Call plumber", due: today.adding(days: 7), tags: ["home"], project: "home.repairs"),
+            todo(17, "Dec tenancy renewal", due: today.adding(days: 13)),
+        ].map { TodoViewModel($0, today: today) }
+        let lines = TodoTable(rows: rows, styler: TextStyler(colours: false), maximumTitleWidth: columns).render(width: columns)
+        // ` in ` with its space: the project `admin` ends in `in`.
+        let dueStarts = lines.map { line in
+            line.range(of: "tomorrow").map { TerminalText.width(line[..<$0.lowerBound]) }
+                ?? line.range(of: " in ").map { TerminalText.width(line[..<$0.lowerBound]) + 1 }
+        }
+        #expect(Set(dueStarts).count == 1 && dueStarts[0] != nil, "\(columns) columns: \(lines)")
+        #expect(tooWide(lines, columns) == [], "\(columns) columns")
+    }
+
     @Test("one row's long tag does not cut every title: the other rows keep theirs whole, due dates line up, and that row shows +1 (outside probe: every title cut to 10 columns at 80)", arguments: [80, 100])
     func longTagCutsOnlyItsRow(columns: Int) {
         let rows = [

@@ -59,6 +59,13 @@ struct DueDateParserTests {
             "\(String(describing: DueDateParser.impossibility(of: text)))")
     }
 
+    @Test("a month and a day run together, as due:feb30 gives them, are explained as with the space (feb30 was only not understood; outside probe 10)")
+    func monthAndDayTogether() {
+        #expect(DueDateParser.impossibility(of: "feb30") == "feb30: February has 28 days, 29 in a leap year")
+        #expect(DueDateParser.impossibility(of: "apr31") == "apr31: April has 30 days")
+        #expect(DueDateParser.impossibility(of: "dec24") == nil && DueDateParser.impossibility(of: "v2") == nil)
+    }
+
     @Test("day 00 is said to be no day, not a day past the month's end (2026-02-00 said February 2026 has 28 days; outside probe)")
     func dayZero() {
         #expect(DueDateParser.impossibility(of: "2026-02-00") == "2026-02-00: there is no day 00; days run from 01 to 28 in February 2026")
