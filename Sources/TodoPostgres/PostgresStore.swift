@@ -126,19 +126,17 @@ public final class PostgresStore: SharedStore, Sendable {
         var cause: String?
         var silent = false
         do {
-            // No socket file there: PostgreSQL is not running (it removes its socket as it stops). Said
-            // without an attempt, which costs the password file's read and a wait on NIO's thread at each
-            // write kept while it is away (todobench scenario 7: kept writes at 0.63× SQLite's without this).
-            if let socket = uri.socketPath, access(socket, F_OK) != 0, errno == ENOENT {
-                cause = PostgresStore.noSocket
-                throw SharedStoreError("could not connect to \(uri): \(PostgresStore.noSocket); \(PostgresStore.nothingWritten); \(advice)",
-                                       kind: .unreachable, cause: PostgresStore.noSocket)
-            }
             let tls = try StoreTLS(uri: uri)
-            let password = self.password ?? passwordFromFiles()
             let connection = try PostgresStore.attempt("connect to \(uri)", whenUnreachable: advice) {
                 do {
-                    return try openSession(tls: tls, password: password)
+                    // No socket file there: PostgreSQL is not running (it removes its socket as it stops),
+                    // said as the attempt would say it, without one: it costs the password file's read and a
+                    // wait on NIO's thread at each write kept while it is away (todobench scenario 7: kept
+                    // writes at 0.63× SQLite's with it).
+                    if let socket = uri.socketPath, access(socket, F_OK) != 0, errno == ENOENT {
+                        throw IOError(errnoCode: ENOENT, reason: "connect")
+                    }
+                    return try openSession(tls: tls, password: self.password ?? passwordFromFiles())
                 } catch {
                     cause = PostgresStore.reason(error)
                     silent = error is Deadline.Expired
