@@ -24,8 +24,9 @@ public final class ReplicaSync: Sendable {
         /// The store was found to hold this database's history (at start, or at the first
         /// connection when it was unreachable then).
         var replicaChecked: Bool
-        /// Why the database is no replica of the shared store, found after start: writes are refused with it.
-        var notReplica: String?
+        /// The database was found no replica of the shared store after start: every write is refused
+        /// (`refused`), the reason told once in the log and the status.
+        var refusedForGood = false
     }
 
     public let shared: any SharedStore
@@ -75,7 +76,7 @@ public final class ReplicaSync: Sendable {
     /// not checked at start (the store was unreachable), checks it and catches it up now.
     /// Throws while that cannot be done, and for good once it is found to be no replica.
     private func checkReplica() throws {
-        let (checked, refused) = state.withLock { ($0.replicaChecked, $0.notReplica != nil) }
+        let (checked, refused) = state.withLock { ($0.replicaChecked, $0.refusedForGood) }
         if refused { throw SharedStoreError(Self.refused) }
         guard !checked else { return }
         // The database was found the store's replica at start (or empty): one ahead of it sends its changes back.
@@ -91,8 +92,8 @@ public final class ReplicaSync: Sendable {
     /// store's status) and to each writer; returns the error to throw.
     private func refuseWrites(_ reason: String) -> SharedStoreError {
         let first = state.withLock { state in
-            defer { state.notReplica = state.notReplica ?? reason }
-            return state.notReplica == nil
+            defer { state.refusedForGood = true }
+            return !state.refusedForGood
         }
         if first {
             access.logger.critical("this database is no replica of the shared store as it is now: writes are refused; stop todod and see the message",
@@ -178,7 +179,7 @@ public final class ReplicaSync: Sendable {
                 for good on every machine); purge again once it is back
                 """, kind: .unreachable)
         }
-        if state.withLock({ $0.notReplica }) != nil { throw error }
+        if state.withLock({ $0.refusedForGood }) { throw error }
         let reason = shared.status.problem ?? error.cause ?? error.message
         let results = try pending.commit(mutations, at: now, by: authors, steps: steps).map { $0.unshared(because: reason) }
         let written = results.reduce(0) { count, result in if case .written(_, let changes) = result { count + changes.count } else { count } }
@@ -308,7 +309,7 @@ public final class ReplicaSync: Sendable {
     private func catchUpLater(upTo: UInt64?) {
         access.storage.async { [self] in
             // Refused for good: the store's changes are not taken, and that was said once (not at every heartbeat).
-            guard state.withLock({ $0.notReplica }) == nil else { return }
+            guard !state.withLock({ $0.refusedForGood }) else { return }
             do {
                 do {
                     try catchUpNow(upTo: upTo)
