@@ -14,7 +14,7 @@ import TodoModel
 /// Two connections: the writer, used only from the ModelServer's storage queue (it blocks
 /// on postgres-nio's futures there, never on an event loop, each wait with a deadline), and
 /// the listener, which `LISTEN`s for the writers' `NOTIFY`, checks the store's last change
-/// every few seconds, and reconnects with backoff when it is dropped (PostgresStore+Listener.swift).
+/// every few seconds, and reconnects with backoff when it is dropped (`PostgresListener`).
 public final class PostgresStore: SharedStore, Sendable {
     /// Where the store is (no password in it).
     public let uri: StoreURI
@@ -26,16 +26,9 @@ public final class PostgresStore: SharedStore, Sendable {
     private let writer: Mutex<PostgresConnection?>
     /// The tables exist: made sure of on the first connection that succeeds.
     private let tablesReady = Mutex(false)
-    let watching = Mutex(Watch())
-    let listenerQueue = DispatchQueue(label: "todod.postgres.listener")
     let reachability: StoreReachability
-
-    struct Watch {
-        var changed: (@Sendable (UInt64?) -> Void)?
-        var connection: PostgresConnection?
-        var closed = false
-        var failures = 0
-    }
+    /// The second connection, which hears the other daemons' changes (`PostgresListener`).
+    private let listener: PostgresListener
 
     /// Connects and creates the tables on first use. Blocks: call it off any event loop.
     /// - Parameter startUnreachable: when the store cannot be reached (as opposed to refusing
@@ -47,7 +40,9 @@ public final class PostgresStore: SharedStore, Sendable {
         self.logger = logger
         self.password = password
         writer = Mutex(nil)
-        reachability = StoreReachability(store: "\(uri)")
+        let reachability = StoreReachability(store: "\(uri)")
+        self.reachability = reachability
+        listener = PostgresListener(uri: uri, logger: logger, reachability: reachability)
         do {
             let connection = try connect(advice: PostgresStore.atStart)
             writer.withLock { $0 = connection }
@@ -103,11 +98,12 @@ public final class PostgresStore: SharedStore, Sendable {
         reachability.refuse(problem)
     }
 
+    public func watch(_ changed: @escaping @Sendable (UInt64?) -> Void) {
+        listener.watch(changed) { [self] in try connect(advice: "todod keeps trying") }
+    }
+
     public func close() {
-        let connections = watching.withLock { watch -> [PostgresConnection] in
-            watch.closed = true
-            return [watch.connection].compactMap { $0 }
-        } + [writer.withLock { $0 }].compactMap { $0 }
+        let connections = [listener.close(), writer.withLock { $0 }].compactMap { $0 }
         for connection in connections { try? connection.close().wait() }
     }
 

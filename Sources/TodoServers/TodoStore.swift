@@ -8,6 +8,16 @@ import TodoModel
 ///
 /// The file is marked as todod's (`PRAGMA application_id`, see `DatabaseFile`): an
 /// existing file is opened only when it is empty or todod's own.
+///
+/// Why one type over many files (`TodoStore+*.swift`): every query goes through the one
+/// pool, and the migrator below must know every column in the order it was added, so the
+/// schema cannot be split among types that each own part of it. The files are cut by what
+/// the schema grew: one per column a migration added, with its migration and how it is read
+/// and written (`+Annotations`, `+Depends`, `+Project`, `+Started`, `+DayColumns`,
+/// `+Planning`, `+Interop`), and one per concern that reads several tables inside a commit
+/// (`+Journal`, `+JournalPages`, `+Steps`, `+Undo`, `+Replay`, `+Shared`, `+Conflicts`,
+/// `+Maintenance`). The work on rows is in types of their own (`TodoTransaction`,
+/// `JournalUndo`, `JournalRecord`, `TodoRecord`); what is left here is SQL.
 public final class TodoStore: Sendable {
     public let path: String
     let pool: DatabasePool

@@ -16,6 +16,10 @@ import Glibc
 /// `todobench`: starts its own release todod on a temporary socket and database (and, for the
 /// shared store, its own PostgreSQL), runs the scenarios of docs/PERFORMANCE.md and prints a
 /// table. `make bench` runs it.
+///
+/// Why one type over several files (`Bench+*.swift`): each scenario is a few methods on the
+/// run's shared state (the daemon, the peers, the table, the options) and has its file, named
+/// after the scenario as docs/PERFORMANCE.md names it; this file starts the run and prints.
 @main
 struct Bench {
     static func main() async {
