@@ -15,6 +15,10 @@ import TodoModel
 /// on postgres-nio's futures there, never on an event loop, each wait with a deadline), and
 /// the listener, which `LISTEN`s for the writers' `NOTIFY`, checks the store's last change
 /// every few seconds, and reconnects with backoff when it is dropped (`PostgresListener`).
+///
+/// Two more files extend it, each with what uses the writer's connection in its own way:
+/// `+Migration` (`--migrate-to`'s one-transaction copy) and `+Failures` (every statement
+/// run with a deadline, and postgres-nio's errors told as what happened and what to do).
 public final class PostgresStore: SharedStore, Sendable {
     /// Where the store is (no password in it).
     public let uri: StoreURI
