@@ -105,9 +105,9 @@ public final class PostgresServer: Sendable {
 
     // MARK: SQL through psql
 
-    /// One SQL statement's rows through psql, unaligned.
-    public func psql(_ sql: String) async throws -> String {
-        try await runAsServerUser(Self.binaries + "/psql", "-h", directory, "-d", database, "-XAtc", sql)
+    /// One SQL statement's rows through psql, unaligned; in `database` when given, else this server's own.
+    public func psql(_ sql: String, database name: String? = nil) async throws -> String {
+        try await runAsServerUser(Self.binaries + "/psql", "-h", directory, "-d", name ?? database, "-XAtc", sql)
     }
 
     /// One value through psql over TCP at `host` and this server's port, with `password`, as a
@@ -170,6 +170,41 @@ public final class PostgresServer: Sendable {
     /// The database made (again), empty.
     public func createDatabase() async throws {
         try await runAsServerUser(Self.binaries + "/createdb", "-h", directory, database)
+    }
+
+    // MARK: pgbench
+
+    /// A database of its own, `name`, with this one's tables (their definitions, no rows): for
+    /// `pgbench` to write the same rows as todod without touching what the daemons hold.
+    public func copyTables(to name: String) async throws {
+        let file = directory + "/tables-\(UUID().uuidString.prefix(8)).sql"
+        try await runAsServerUser(Self.binaries + "/pg_dump", "-h", directory, "--schema-only", "-f", file, database)
+        try await runAsServerUser(Self.binaries + "/createdb", "-h", directory, name)
+        try await runAsServerUser(Self.binaries + "/psql", "-h", directory, "-d", name, "-Xq", "-v", "ON_ERROR_STOP=1", "-f", file)
+    }
+
+    /// PostgreSQL's own `pgbench` running `script` (its SQL, written to a file here) on the
+    /// database `name` with `clients` connections, each one transaction in flight, for `seconds`
+    /// (whole, at least 3: in a shorter run its start-up weighs on the rate): transactions a second, not counting the connections' set-up, and
+    /// their average latency in seconds, as pgbench reports them.
+    public func pgbench(_ script: String, clients: Int, seconds: Double, database name: String) async throws -> (perSecond: Double, latency: Double) {
+        let file = directory + "/script-\(UUID().uuidString.prefix(8)).sql"
+        try script.write(toFile: file, atomically: true, encoding: .utf8)
+        let said = try await runAsServerUser(
+            Self.binaries + "/pgbench", "-h", directory, "-n", "-f", file, "-c", "\(clients)", "-j", "\(clients)",
+            "-T", "\(max(3, Int(seconds.rounded(.up))))", name)
+        func figure(after label: String) -> Double? {
+            guard let line = said.split(separator: "\n").first(where: { $0.hasPrefix(label) }) else { return nil }
+            return line.dropFirst(label.count).split(separator: " ").first.flatMap { Double($0) }
+        }
+        guard let perSecond = figure(after: "tps = "), let latency = figure(after: "latency average = ") else {
+            throw HarnessFailure("pgbench said no tps and latency: \(said)")
+        }
+        // A client whose statement failed stops, and the rate would be of the others alone.
+        guard figure(after: "number of failed transactions: ") == 0, !said.contains("aborted") else {
+            throw HarnessFailure("pgbench's transactions failed: \(said)")
+        }
+        return (perSecond, latency / 1000)
     }
 
     // MARK: Running PostgreSQL's programs

@@ -32,8 +32,9 @@ extension Bench {
         let b = try await startDaemon(in: work + "/shared-b", store: postgres.uri)
         let alone = try await startDaemon(in: work + "/sqlite-alone")
         try await propagation(from: a, to: b)
-        let oneOnline = try await sharedWrites(a, b, alone: alone)
-        try await offline(a, alone: alone, postgres: postgres, oneOnline: oneOnline)
+        let online = try await sharedWrites(a, b, alone: alone)
+        try await sameRowsByPgbench(on: postgres, asTodod: online)
+        try await offline(a, alone: alone, postgres: postgres, oneOnline: online.one)
         for daemon in [a, b, alone] { try await daemon.stop() }
         table.note("7", "PostgreSQL \(postgres.version) (Debian's), started by todobench: initdb in a private directory, default settings (fsync and synchronous_commit on: a commit returns once PostgreSQL has flushed its WAL, so every write through daemon A or B was on disk when acknowledged), on a Unix socket of its own, no TCP; daemons A and B share it (todod --store), each with its own SQLite replica; \"SQLite alone\" is a third todod without a store, in the same run; B stays connected while A is written to, and catches up on each of A's commits")
     }
@@ -97,8 +98,8 @@ extension Bench {
     }
 
     /// Durable writes through PostgreSQL and through SQLite alone, their runs in turn; then
-    /// 8 clients over both daemons of the shared store. Returns 1 client's through PostgreSQL.
-    private func sharedWrites(_ a: BenchDaemon, _ b: BenchDaemon, alone: BenchDaemon) async throws -> Summary {
+    /// 8 clients over both daemons of the shared store. Returns 1 and 8 clients' through PostgreSQL.
+    private func sharedWrites(_ a: BenchDaemon, _ b: BenchDaemon, alone: BenchDaemon) async throws -> (one: Summary, eight: Summary) {
         let add: @Sendable (TodoClient) async throws -> Void = { _ = try await $0.request(.requestNewTodo(NewTodo(title: "Bench write"))) }
         var eightOnOne: Summary?, oneOnOne: Summary?
         for count in [1, 8] {
@@ -124,8 +125,53 @@ extension Bench {
                       comparison: "8 on one daemon: \(eightOnOne.rate)", ratio: both.perSecond / eightOnOne.perSecond,
                       notes: "\(both.latencies); the daemons take PostgreSQL's counter lock in turn, and each catches up on the other's commits")
         }
-        guard let oneOnOne else { throw BenchError("scenario 7 measured no write through PostgreSQL") }
-        return oneOnOne
+        guard let oneOnOne, let eightOnOne else { throw BenchError("scenario 7 measured no write through PostgreSQL") }
+        return (oneOnOne, eightOnOne)
+    }
+
+    /// What PostgreSQL itself commits of the rows a todod write commits there, as `pgbench` runs
+    /// it (1 and 8 clients, one transaction in flight each, as the TodoClients had), against
+    /// daemon A's writes (`asTodod`). The script is a todod add's transaction statement for
+    /// statement (`PostgresSchema`): the counters locked, the journal entry and the todo in one
+    /// statement, the counters set with the NOTIFY, the commit; with a journal entry and a todo
+    /// that daemon A wrote (their JSON as it stored them), in a database of its own with the same
+    /// tables, so that the daemons' store is not touched.
+    private func sameRowsByPgbench(on postgres: PostgresServer, asTodod online: (one: Summary, eight: Summary)) async throws {
+        progress("7. pgbench: the rows of a todod write, 1 and 8 clients, in a database of its own")
+        let rows = "pgbench_rows"
+        try await postgres.copyTables(to: rows)
+        _ = try await postgres.psql("INSERT INTO counter (name, value) VALUES ('number', 0), ('change', 0)", database: rows)
+        func literal(_ sql: String) async throws -> String {
+            let json = try await postgres.psql(sql)
+            guard !json.isEmpty else { throw BenchError("daemon A wrote nothing to PostgreSQL to copy: \(sql) gave no row") }
+            return "'" + json.replacingOccurrences(of: "'", with: "''") + "'::jsonb"
+        }
+        let entry = try await literal("SELECT entry::text FROM journal ORDER BY seq DESC LIMIT 1")
+        let todo = try await literal("SELECT todo::text FROM todo ORDER BY number DESC LIMIT 1")
+        let script = """
+            BEGIN;
+            SELECT c.name, c.value FROM counter c ORDER BY c.name FOR UPDATE OF c;
+            WITH k AS (SELECT max(value) FILTER (WHERE name = 'change') + 1 AS seq, max(value) FILTER (WHERE name = 'number') + 1 AS number FROM counter),
+                u AS (SELECT gen_random_uuid() AS id),
+                appended AS (INSERT INTO journal (seq, id, number, at, entry) SELECT k.seq, u.id, k.number, now(), \(entry) FROM k, u)
+            INSERT INTO todo (id, number, revision, todo) SELECT u.id, k.number, 1, \(todo) FROM k, u
+                ON CONFLICT (id) DO UPDATE SET number = excluded.number, revision = excluded.revision, todo = excluded.todo;
+            WITH counted AS (UPDATE counter SET value = value + 1 WHERE name IN ('number', 'change')) SELECT pg_notify('todod_changes', 'pgbench');
+            COMMIT;
+
+            """
+        for (count, todod) in [(1, online.one), (8, online.eight)] {
+            var runs: [(perSecond: Double, latency: Double)] = []
+            for _ in 0..<options.runs {
+                runs.append(try await postgres.pgbench(script, clients: count, seconds: options.duration, database: rows))
+            }
+            let perSecond = median(runs.map(\.perSecond)), latency = median(runs.map(\.latency))
+            let clients = count == 1 ? "1 TodoClient" : "\(count) TodoClients"
+            table.add("7", "durable writes, \(clients) on daemon A: PostgreSQL through todod ÷ pgbench, the same rows", todod: todod.rate,
+                      comparison: "pgbench, \(count) client\(count == 1 ? "" : "s"): \(formatCount(Int(perSecond.rounded())))/s", ratio: todod.perSecond / perSecond,
+                      goal: .ratio(atLeast: 0.5, todod.perSecond / perSecond),
+                      notes: "todod \(todod.latencies); pgbench latency average \(formatDuration(UInt64(latency * 1e9))), medians of \(runs.count) runs of \(max(3, Int(options.duration.rounded(.up)))) s; the same five statements a transaction")
+        }
     }
 
     /// `body` run with PostgreSQL stopped, started again after it; the watchdog follows its new postmaster.
