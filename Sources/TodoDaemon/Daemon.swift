@@ -78,12 +78,11 @@ public enum Daemon {
         }
         // Waiting todos whose day has come appear now, and each midnight after.
         let waker = MidnightWaker(model: model, clock: WallClock.now, logger: logger) { work in coreLoop.execute(work) }
-        waker.start()
-        defer { waker.stop() }
         logger.info("todod \(TodoVersion.current) listening", metadata: ["socket": "\(configuration.socketPath)", "database": "\(store.path)", "files": "\(fileLimit)"])
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: ModelService(server: model)),
+            .init(service: MidnightService(waker: waker)),
             .init(service: listener),
             .init(service: SystemdService(systemd: systemd, status: status, core: coreLoop, logger: logger)),
         ]

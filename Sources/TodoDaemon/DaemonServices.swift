@@ -17,6 +17,19 @@ struct ModelService: Service {
     }
 }
 
+/// The midnight waker for the run: it wakes what is due as the group starts, and stops
+/// at shutdown, once the listener has answered its clients (the group stops its services
+/// in the reverse of their order), so no todo wakes or expires while the daemon closes.
+struct MidnightService: Service {
+    let waker: MidnightWaker
+
+    func run() async {
+        waker.start()
+        try? await gracefulShutdown()
+        waker.stop()
+    }
+}
+
 /// Tells systemd the daemon is ready, keeps its status line and watchdog fed, and that
 /// it is stopping. Without systemd every call is a no-op.
 ///
