@@ -14,8 +14,45 @@ enum LeadingOptions {
     /// unchanged when no known command follows (then ArgumentParser says what is wrong).
     /// Before `help` or `--help` they are dropped: help is the same whatever the socket.
     static func movedAfterCommand(_ arguments: [String]) -> [String] {
+        let (leading, rest) = leadingOptions(of: arguments[...])
+        guard !leading.isEmpty, let command = rest.first else { return movedAfterSubcommand(arguments) }
+        if ["help", "--help", "-h"].contains(command) { return Array(rest) }
+        guard isCommand(command) else { return arguments }
+        return movedAfterSubcommand([command] + leading + rest.dropFirst())
+    }
+
+    /// `todoctl conflicts --socket PATH take 1` (and `todoctl --socket PATH conflicts take 1`,
+    /// whose options the step before moved here): the options moved on after a command's own
+    /// subcommand, which reads them; before it, ArgumentParser took them for the parent's and
+    /// refused the subcommand's name (outside probe 11, F2).
+    /// A subcommand that never asks the daemon (context's, which keeps its contexts in a file
+    /// of this user's) has no `--socket` to read: the socket is left out there, as before help.
+    private static func movedAfterSubcommand(_ arguments: [String]) -> [String] {
+        guard let name = arguments.first, let command = command(named: name), !command.configuration.subcommands.isEmpty else { return arguments }
+        var (leading, rest) = leadingOptions(of: arguments.dropFirst())
+        guard !leading.isEmpty else { return arguments }
+        let named = rest.first.flatMap { word in
+            command.configuration.subcommands.first { ([$0.configuration.commandName ?? ""] + $0.configuration.aliases).contains(word) }
+        }
+        guard let target = named ?? command.configuration.defaultSubcommand else { return arguments }
+        if !MistypedOption.options(of: target).contains("--socket") {
+            var kept: [String] = []
+            var index = leading.startIndex
+            while index < leading.endIndex {
+                if leading[index] == "--socket" { index += 2; continue }
+                if !leading[index].hasPrefix("--socket=") { kept.append(leading[index]) }
+                index += 1
+            }
+            leading = kept
+        }
+        guard named != nil, let word = rest.first else { return [name] + leading + rest }
+        return [name, word] + leading + rest.dropFirst()
+    }
+
+    /// The `--socket PATH`, `--socket=PATH`, `--json` and `-j` at the start of `arguments`, and what follows them.
+    private static func leadingOptions(of arguments: ArraySlice<String>) -> (leading: [String], rest: ArraySlice<String>) {
         var leading: [String] = []
-        var rest = arguments[...]
+        var rest = arguments
         while let first = rest.first {
             if first == "--socket", rest.count >= 2 {
                 leading += rest.prefix(2)
@@ -27,10 +64,7 @@ enum LeadingOptions {
                 break
             }
         }
-        guard !leading.isEmpty, let command = rest.first else { return arguments }
-        if ["help", "--help", "-h"].contains(command) { return Array(rest) }
-        guard isCommand(command) else { return arguments }
-        return [command] + leading + rest.dropFirst()
+        return (leading, rest)
     }
 
     static func isCommand(_ name: String) -> Bool {

@@ -60,6 +60,29 @@ struct CommandLineTests {
 }
 
 extension CommandLineTests {
+    @Test("--socket and --json before a command with subcommands, or between it and its subcommand, reach the subcommand (conflicts take, context define): they were refused as unknown options (exit 64)")
+    func socketBeforeANestedCommand() async throws {
+        let daemon = try await DaemonProcess.start()
+        // No TODOD_SOCKET: only the option names the daemon; XDG_CONFIG_HOME keeps contexts in the test's directory.
+        let environment = ["XDG_CONFIG_HOME": daemon.environment["XDG_CONFIG_HOME"] ?? ""]
+        let socket = daemon.socketPath
+        for form in [["--socket", socket, "conflicts", "list", "--json"], ["--json", "--socket=\(socket)", "conflicts", "list"],
+                     ["conflicts", "--socket", socket, "list", "--json"]] {
+            let listed = try await run("todoctl", form, environment: environment)
+            #expect(listed.status == 0 && listed.stdout == "[]\n", "\(form): \(listed.status) \(listed.stdout)\(listed.stderr)")
+        }
+        for form in [["--socket", socket, "conflicts", "take", "1"], ["conflicts", "--socket", socket, "leave", "1"]] {
+            let refused = try await run("todoctl", form, environment: environment)
+            // The daemon's answer (no such conflict), not a usage error.
+            #expect(refused.status == 1 && !refused.stderr.contains("Unknown option"), "\(form): \(refused.status) \(refused.stderr)")
+        }
+        let defined = try await run("todoctl", ["--socket", socket, "context", "define", "work", "project:work"], environment: environment)
+        #expect(defined.status == 0, "\(defined.status) \(defined.stdout)\(defined.stderr)")
+        let contexts = try await run("todoctl", ["context", "--socket", socket, "apply"], environment: environment)
+        #expect(contexts.status == 0 && contexts.stdout.contains("work"), "\(contexts.status) \(contexts.stdout)\(contexts.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("todoctl --socket P help and --socket P --help print what todoctl help and --help print")
     func helpAfterSocket() async throws {
         let plain = try await run("todoctl", ["--help"])
