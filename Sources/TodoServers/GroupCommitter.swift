@@ -155,7 +155,9 @@ final class GroupCommitter: Sendable {
                 if (error as? SharedStoreError)?.kind != .unreachable {
                     access.logger.error("write failed, nothing written", metadata: ["writes": "\(mutations.count)", "error": "\(error)"])
                 }
-                let reason = ModelServer.describe(error)
+                // SQLite's errors in words (a full disk says so and what to do): a replica's catch-up
+                // before the write let them out raw (outside probe 11, F3).
+                let reason = access.store.describe(error)
                 results = mutations.map { .failed($0, error is SharedStoreError ? .sharedStore(reason) : .storage(reason)) }
             }
             access.core.execute { self.finish(batch, results) }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import SharedStoreContract
 
@@ -49,6 +50,11 @@ enum ReplicaStart {
             try ReplicaCheck.refuseUnlessMarked(store, as: shared.status.store)
             logger.warning("starting from this machine's copy: the shared store is unreachable", metadata: ["error": "\(error)"])
             return false
+        } catch let error as DatabaseError {
+            // A new replica on a disk too small for the store's todos died with SQLite's bare words (outside probe 11, F3).
+            throw TodoStoreError(
+                "this machine's copy \(store.path) could not take the shared store's changes, so todod did not start: "
+                    + TodoStoreError(error, database: store.path).message)
         }
     }
 

@@ -516,6 +516,30 @@ struct PostgresOutageTests {
         try await server.stop()
     }
 
+    @Test("a new replica on a disk too small for the store's todos: todod does not start and says so, which file, that the disk is full and what to do (it died with SQLite's bare error)")
+    func newReplicaOnASmallDisk() async throws {
+        let server = try await PostgresServer.start()
+        let writer = try await DaemonProcess.start(arguments: ["--store", server.uri, "--log-level", "warning"])
+        // About 2.5 MB of todos in the store: 40 of 60 KiB of notes.
+        let notes = String(repeating: "a long note that needs its own pages. ", count: 1_600)
+        for index in 1...40 {
+            let added = try await writer.todoctl("add", "big \(index)", "--notes", notes)
+            try #require(added.status == 0, "\(added.stderr)")
+        }
+        let directory = try makeTemporaryDirectory()
+        let mounted = try await run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", directory])
+        try #require(mounted.status == 0, "cannot mount a tmpfs: \(mounted.stderr)")
+        defer { _ = umount2(directory, Int32(MNT_DETACH)) }
+        let started = try await run(binaryDirectory + "/todod", [
+            "--socket", directory + "/todod.sock", "--database", directory + "/todos.sqlite", "--store", server.uri, "--log-level", "warning",
+        ])
+        #expect(started.status != 0)
+        #expect(started.stderr.contains("could not take the shared store's changes, so todod did not start"), "\(started.stderr)")
+        #expect(started.stderr.contains("\(directory) is full") && started.stderr.contains("free some space"), "\(started.stderr)")
+        try await writer.stop()
+        try await server.stop()
+    }
+
     @Test("a change PostgreSQL took but this machine's full disk kept from the replica: the client is told so, and the replica takes it once there is room")
     func replicaDiskFull() async throws {
         let server = try await PostgresServer.start()
@@ -534,6 +558,11 @@ struct PostgresOutageTests {
         #expect(added.stderr.contains("the shared store committed this change, but this machine's database could not"), "\(added.stderr)")
         let stored = try await server.psql("SELECT count(*) FROM todo WHERE todo->>'title' = 'large'")
         #expect(stored == "1")
+        // The next write, while the disk is still full, is told in the same words, not as SQLite's
+        // raw error (outside probe 11, F3: "SQLite error 13: database or disk is full - while executing …").
+        let next = try await daemon.todoctl("add", "next")
+        #expect(next.status != 0 && next.stderr.contains("is full") && next.stderr.contains("free some space"), "\(next.stderr)")
+        #expect(!next.stderr.contains("while executing"), "\(next.stderr)")
         try FileManager.default.removeItem(atPath: directory + "/filler")
         // The heartbeat (every 5 s) finds the store ahead, and the replica catches up.
         try await awaitSequence(2, on: daemon)
