@@ -162,7 +162,13 @@ extension WatchScreen {
             // read stays in the prompt with what was meant below it.
             let words: TaskwarriorWords
             do throws(WatchAddLine.Refusal) {
-                let line = try WatchAddLine.read(ShellWords.split(text))
+                let split: [String]
+                do throws(ShellWords.UnclosedQuote) {
+                    split = try ShellWords.split(text)
+                } catch {
+                    throw WatchAddLine.Refusal(message: error.description)
+                }
+                let line = try WatchAddLine.read(split)
                 do throws(TaskwarriorWordError) {
                     words = try TaskwarriorWords.parse(line.words, use: .add, today: today)
                 } catch {

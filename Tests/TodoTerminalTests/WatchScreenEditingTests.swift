@@ -123,6 +123,30 @@ struct WatchScreenEditingTests {
         #expect(screen.message?.contains(message) == true, "\(screen.message ?? "no message")")
     }
 
+    @Test("a with a quote never closed stays in the prompt, refused as a shell refuses the line after todoctl add (the quote went into the title; outside probe 10)", arguments: [
+        (#"Buy "milk"#, #"the quote opened before milk is not closed: close it, or put \ before it"#),
+        ("Buy 'milk now", #"the quote opened before milk is not closed"#), (#"Buy milk ""#, "the quote opened at the end is not closed"),
+        ("Buy the kids' toys", "the quote opened after kids is not closed"),
+    ])
+    func unclosedQuoteRefused(line: String, message: String) {
+        var screen = screen([])
+        _ = screen.handle(.character("a"))
+        _ = type(line, into: &screen)
+        #expect(screen.handle(.enter) == nil)
+        #expect(screen.mode == .prompting(.add, LineEditor(line)))
+        #expect(screen.message?.contains(message) == true, "\(screen.message ?? "no message")")
+    }
+
+    @Test("a keeps a quote with a \\ before it, and an apostrophe inside a word, in the title")
+    func escapedQuoteKept() {
+        for (line, title) in [(#"Buy \"milk"#, #"Buy "milk"#), ("Call Mum's friend", "Call Mum's friend"), (#"Say \'hi\' twice"#, "Say 'hi' twice")] {
+            var screen = screen([])
+            _ = screen.handle(.character("a"))
+            _ = type(line, into: &screen)
+            #expect(screen.handle(.enter) == .add(NewTodo(title: title), typed: TypedText(.add, line)), "\(line)")
+        }
+    }
+
     @Test("x and d in the deleted view say to press u to restore, and send nothing")
     func toggleInDeletedView() {
         var deleted = todo(1, "gone")
