@@ -112,6 +112,7 @@ extension WatchScreen {
     /// selected: typing replaces it, a movement key keeps it to edit.
     private mutating func open(_ prompt: (TodoViewModel) -> WatchPrompt, text: (TodoViewModel) -> String) {
         guard let selected else { return }
+        promptTodo = (selected.id, selected.numberText)
         mode = .prompting(prompt(selected), LineEditor(text(selected), selected: true))
     }
 

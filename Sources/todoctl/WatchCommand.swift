@@ -17,6 +17,8 @@ struct WatchCommand: AsyncParsableCommand {
             In a prompt, the line edits as readline's does:
             \(WatchKeys.promptPage.map { "  " + $0 }.joined(separator: "\n"))
             An old value starts selected (reversed): typing replaces it, a movement keeps it. \
+            A field's prompt names its todo (#24 title:); an edit of a todo deleted meanwhile \
+            is not saved, and the message says how to restore it. \
             a's line is `todoctl add`'s: a title, then -d DATE, -p H|M|L, -t TAG, --wait DATE, \
             --every PERIOD or the modifiers due:DATE pri:H +tag project:NAME recur:1w wait:DATE \
             (`Pay bill -d fri -p high`), read as a shell reads the same words after `todoctl add`: quotes \
