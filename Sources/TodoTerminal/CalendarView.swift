@@ -4,13 +4,14 @@ import TodoViewModel
 /// `todoctl calendar`: a month as a grid of ISO weeks (Monday first, the week's number
 /// on the left), each day with due todos marked with their count (`12²`), today in
 /// reverse video, or without colours (NO_COLOR, a pipe) in brackets (`[12]`, `[12²]` with
-/// todos due, the `]` in the next day's space, and its
-/// todos' days in the list: without them today was not marked at all; outside probe);
-/// under it, the month's due todos, one a line, titles cut with `…` to the width given.
-/// The grid is 30 columns; on a narrower terminal it drops the week numbers (28 columns),
-/// then the marks of counts (22 columns: a space and a day's digits, coloured when due,
-/// today's `]` in the next day's space), and under that it is left out, the month's name
-/// and its list kept: a grid past the edge wrapped into a jumble of numbers.
+/// todos due), and its todos' days in the list: without them today was not marked at all;
+/// outside probe); under it, the month's due todos, one a line, titles cut with `…` to the
+/// width given. The grid is 30 columns; on a narrower terminal it drops the week numbers
+/// (28 columns), then the marks of counts (21 columns: a space and a day's digits, coloured
+/// when due), and under that it is left out, the month's name and its list kept: a grid
+/// past the edge wrapped into a jumble of numbers. Without colours, a month with today in
+/// it gives each day a column more (38, 35 and 28 columns), so that today's brackets touch
+/// neither the day before nor the day after (`27² [28]  29`), nor a Monday's week number.
 public struct CalendarView: Sendable {
     public let year: Int
     public let month: Int
@@ -40,13 +41,43 @@ public struct CalendarView: Sendable {
         grid(width: width, styler: styler) + list(width: width, styler: styler)
     }
 
-    /// The grid's width with the week numbers, and without them (a day's two digits and mark).
+    /// How the grid is drawn: with the week numbers or not, the counts' marks or not, and a
+    /// column after each day for today's `]` (`brackets`).
+    struct Layout: Equatable {
+        let weeks: Bool
+        let marks: Bool
+        let brackets: Bool
+
+        /// A day's columns: a space (today's `[`), its two digits, its mark, and the column
+        /// for today's `]`.
+        var cell: Int { 3 + (marks ? 1 : 0) + (brackets ? 1 : 0) }
+        /// The week's number, and a space before a Monday's `[` (`48[23]` ran them together).
+        var weekColumns: Int { weeks ? (brackets ? 3 : 2) : 0 }
+        var width: Int { weekColumns + 7 * cell }
+    }
+
+    /// The grid's widths with colours: with the week numbers, without them (a day's two
+    /// digits and mark), without the marks too: in three columns a day's mark touched the
+    /// next day's digits (`27³28¹29` at 25 columns; outside probe), so there a due day is
+    /// only coloured.
     public static let gridWidth = 2 + 7 * 4
     public static let gridWidthWithoutWeeks = 7 * 4
-    /// Without the marks too: in three columns a day's mark touched the next day's digits
-    /// (`27³28¹29` at 25 columns; outside probe), so there a due day is only coloured. A
-    /// column more for a Sunday's `]` (today, without colours).
-    public static let gridWidthWithoutMarks = 7 * 3 + 1
+    public static let gridWidthWithoutMarks = 7 * 3
+    /// The same without colours and with today in the month, each day a column wider for
+    /// today's brackets: over the day's space and its next day's, they touched the marks
+    /// and digits around them (`27²[28]`, `[23²]24`; outside probe 10).
+    public static let bracketedGridWidth = 3 + 7 * 5
+    public static let bracketedGridWidthWithoutWeeks = 7 * 5
+    public static let bracketedGridWidthWithoutMarks = 7 * 4
+
+    /// The richest grid that fits `width`: the week numbers go first, then the marks; nil
+    /// where not even a day's digits fit.
+    func layout(width: Int, styler: TextStyler) -> Layout? {
+        let brackets = !styler.colours && today.year == year && today.month == month
+        return [(true, true), (false, true), (false, false)].lazy
+            .map { Layout(weeks: $0.0, marks: $0.1, brackets: brackets) }
+            .first { $0.width <= width }
+    }
 
     /// The year in four digits, as dates and the month argument write it: "January 0001",
     /// not "January 1".
@@ -57,18 +88,16 @@ public struct CalendarView: Sendable {
 
     /// The month's name over the grid, a header of weekdays, a line a week; within `width`
     /// (see the type), the name alone, shortened (Dec 2026) where it does not fit.
-    public func grid(width: Int = CalendarView.gridWidth, styler: TextStyler) -> [String] {
-        let weeks = width >= Self.gridWidth
-        let marks = width >= Self.gridWidthWithoutWeeks
-        let gridWidth = weeks ? Self.gridWidth : marks ? Self.gridWidthWithoutWeeks : Self.gridWidthWithoutMarks
+    public func grid(width: Int = CalendarView.bracketedGridWidth, styler: TextStyler) -> [String] {
+        let layout = layout(width: width, styler: styler)
         let long = "\(Self.monthNames[month - 1]) \(yearText)"
         let title = long.count <= width ? long : "\(Self.monthNames[month - 1].prefix(3)) \(yearText)"
-        let left = max(0, (min(gridWidth, width) - title.count) / 2)
+        let left = max(0, (min(layout?.width ?? width, width) - title.count) / 2)
         var lines = [String(repeating: " ", count: left) + styler.apply(.bold, to: title)]
-        guard width >= Self.gridWidthWithoutMarks else { return lines }
-        // A day is a space, its two digits and its mark; without the marks, a space and its
-        // digits, under its weekday's name.
-        let header = (weeks ? "Wk" : "") + Self.dayNames.map { marks ? " \($0) " : " \($0)" }.joined()
+        guard let layout else { return lines }
+        let blank = String(repeating: " ", count: layout.cell)
+        // Each weekday's name over its day's digits.
+        let header = (layout.weeks ? Self.padded("Wk", layout.weekColumns, after: true) : "") + Self.dayNames.map { " \($0)" + blank.dropFirst(3) }.joined()
         lines.append(styler.apply(.dim, to: header).trimmingTrailingSpaces())
         let days = LocalDate.daysIn(month: month, year: year)
         guard let first = LocalDate(year: year, month: month, day: 1) else { return lines }
@@ -77,34 +106,27 @@ public struct CalendarView: Sendable {
         // The Monday on or before the 1st: the grid's first row starts there.
         var monday = first.adding(days: -Self.isoWeekdayIndex(first))
         while monday.daysSince1970 <= first.adding(days: days - 1).daysSince1970 {
-            var line = weeks ? styler.apply(.dim, to: Self.padded(String(Self.isoWeek(of: monday)), 2)) : ""
-            // Without colours, today is in brackets: `[12]` over its space and mark, or
-            // without marks `[12` and the `]` in the next day's space.
-            var closing = false
+            var line = layout.weeks ? styler.apply(.dim, to: Self.padded(String(Self.isoWeek(of: monday)), 2)) + blank.prefix(layout.weekColumns - 2) : ""
             for offset in 0..<7 {
                 let date = monday.adding(days: offset)
-                let lead = closing ? "]" : " "
-                closing = false
                 guard date.year == year, date.month == month else {
-                    line += lead + (marks ? "   " : "  ")
+                    line += blank
                     continue
                 }
                 let count = counts[date.day] ?? 0
                 let number = Self.padded(String(date.day), 2)
-                if date == today, !styler.colours {
-                    // With todos due today, its count stays (`[27²]`, the `]` in the next
-                    // day's space): `[27]` over the mark dropped the count of the day it
-                    // matters most for (outside probe 10).
-                    let shown = marks && count > 0
-                    line += "[" + number + (shown ? Self.mark(count) : marks ? "]" : "")
-                    closing = !marks || shown
+                let mark = layout.marks ? Self.mark(count) : ""
+                if date == today, layout.brackets {
+                    // Its count inside (`[27²]`: `[27]` over the mark dropped the count of the
+                    // day it matters most for; outside probe 10), the `]` in its own column.
+                    // `[` against the digits: `[ 1]` read as two words.
+                    let opened = date.day < 10 ? " [" + String(date.day) : "[" + number
+                    line += opened + (count > 0 ? mark + "]" : "]" + mark)
                     continue
                 }
                 let style: TextStyler.Style? = date == today ? .reverse : (count > 0 ? .yellow : nil)
-                line += lead + styler.apply(style, to: number) + (marks ? styler.apply(.yellow, to: Self.mark(count)) : "")
+                line += " " + styler.apply(style, to: number) + styler.apply(.yellow, to: mark) + (layout.brackets ? " " : "")
             }
-            // A Sunday's `]` past the grid only where the width has room for it.
-            if closing, TerminalText.width(line) < width { line += "]" }
             lines.append(line.trimmingTrailingSpaces())
             monday = monday.adding(days: 7)
         }
@@ -153,7 +175,9 @@ public struct CalendarView: Sendable {
         return (thursday.daysSince1970 - january1.daysSince1970) / 7 + 1
     }
 
-    private static func padded(_ text: String, _ width: Int) -> String {
-        String(repeating: " ", count: max(0, width - text.count)) + text
+    /// `text` in `width` columns, the spaces before it (a number's), or after it.
+    private static func padded(_ text: String, _ width: Int, after: Bool = false) -> String {
+        let spaces = String(repeating: " ", count: max(0, width - text.count))
+        return after ? text + spaces : spaces + text
     }
 }

@@ -187,6 +187,13 @@ public struct TodoTable: Sendable {
         return (due, project)
     }
 
+    /// A row's due date in `columns`: its words where they fit, else their short form
+    /// (`13d`, `TodoViewModel.shortDueText`), which a cut would make misleading (`in 1…`).
+    static func dueText(of row: TodoViewModel, fitting columns: Int) -> String {
+        guard let text = row.dueText else { return "" }
+        return TerminalText.width(text) <= columns ? text : row.shortDueText ?? text
+    }
+
     /// What goes around an outline entry's title: its indent, and a parent's progress
     /// (`[2/5]`; `[2/5 ▸]` when `watch` folds its subtasks away).
     public static func outlineParts(_ entry: TodoOutline.Entry, folded: Bool = false) -> (prefix: String, suffix: String) {
@@ -198,8 +205,9 @@ public struct TodoTable: Sendable {
     /// `limit` columns gives up title first, every row's alike so that the due dates line
     /// up (down to 10 columns), then a row's last tags,
     /// shown as `+N`: a tag is never cut in the middle. Narrower still (below about 30
-    /// columns), the due column gives up its end, alike in every row so that the columns
-    /// stay aligned, or goes when not even `today` would fit, then the `+N`; the title keeps
+    /// columns), the due column narrows, alike in every row so that the columns stay
+    /// aligned, a date that no longer fits in words shown short (`13d`), or goes when not
+    /// even `today` would fit, then the `+N`; the title keeps
     /// a few columns, so that the line never runs past `limit`.
     public func line(
         _ row: TodoViewModel, titlePrefix: String = "", titleSuffix: String = "", dimmed: Bool = false, fittingWidth limit: Int = .max
@@ -221,7 +229,7 @@ public struct TodoTable: Sendable {
         let lead = numberWidth + 7
         let shortestTitle = min(titleWidth, 10)
         let (dueColumns, projectColumns) = layout(fitting: limit)
-        let due = TerminalText.fitting(row.dueText ?? "", toWidth: dueColumns)
+        let due = TerminalText.fitting(Self.dueText(of: row, fitting: dueColumns), toWidth: dueColumns)
         let project = projectColumns == 0 ? nil : TerminalText.fitting(row.todo.project.map { TerminalText.escaped($0) } ?? "", toWidth: projectColumns)
         let projectTail = projectColumns == 0 ? 0 : projectColumns + 1
         var tags = row.todo.tags.map { TerminalText.escaped("#" + $0) }

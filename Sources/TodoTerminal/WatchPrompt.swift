@@ -32,6 +32,14 @@ public enum WatchPrompt: Sendable, Equatable {
         }
     }
 
+    /// The todo whose field it edits; nil for a prompt that edits none.
+    public var todo: UUID? {
+        switch self {
+        case .title(let id, _), .due(let id, _), .tags(let id, _), .every(let id, _), .parent(let id, _), .wait(let id, _): id
+        case .add, .search, .tag: nil
+        }
+    }
+
     /// The words before the typed text.
     public var label: String {
         switch self {

@@ -112,6 +112,7 @@ extension WatchScreen {
     /// selected: typing replaces it, a movement key keeps it to edit.
     private mutating func open(_ prompt: (TodoViewModel) -> WatchPrompt, text: (TodoViewModel) -> String) {
         guard let selected else { return }
+        promptTodo = (selected.id, selected.numberText)
         mode = .prompting(prompt(selected), LineEditor(text(selected), selected: true))
     }
 
@@ -162,7 +163,13 @@ extension WatchScreen {
             // read stays in the prompt with what was meant below it.
             let words: TaskwarriorWords
             do throws(WatchAddLine.Refusal) {
-                let line = try WatchAddLine.read(ShellWords.split(text))
+                let split: [String]
+                do throws(ShellWords.UnclosedQuote) {
+                    split = try ShellWords.split(text)
+                } catch {
+                    throw WatchAddLine.Refusal(message: error.description)
+                }
+                let line = try WatchAddLine.read(split)
                 do throws(TaskwarriorWordError) {
                     words = try TaskwarriorWords.parse(line.words, use: .add, today: today)
                 } catch {

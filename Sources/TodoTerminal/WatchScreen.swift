@@ -83,6 +83,10 @@ public struct WatchScreen: Sendable {
     /// Open and done todos in the whole database, for the header.
     public var totals = TotalsTracker()
     public internal(set) var mode: Mode = .browsing
+    /// The todo a field's prompt edits, by id and number (`#24`), for the prompt's label: the
+    /// selection moves on when that todo leaves the view, and the prompt (`title: …`) then
+    /// seemed to edit the row selected (outside probe 10).
+    public internal(set) var promptTodo: (id: UUID, number: String)?
     /// What went wrong, in red on the bottom lines until the next key.
     public internal(set) var message: String?
     /// What went right (notes saved, a change undone), plain, until the next key.
@@ -198,7 +202,8 @@ public struct WatchScreen: Sendable {
         // The terminal's own columns: laid out in 20 and cut at the edge by the renderer,
         // the cursor went past the edge of a narrower terminal, out of sight (outside probe).
         let width = min(columns, terminalColumns)
-        let whole = prompt.label + (prompt.label == "/" ? "" : ": ")
+        let number = promptTodo.flatMap { $0.id == prompt.todo ? $0.number + " " : nil } ?? ""
+        let whole = number + prompt.label + (prompt.label == "/" ? "" : ": ")
         // The label gives way to the text where it would leave the text under 5 columns.
         let label = TerminalText.width(whole) + 1 + 5 <= width ? whole : ""
         let room = max(width - TerminalText.width(label) - 1, 1)

@@ -38,6 +38,19 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
         guard let today else { return due.description }
         return Self.describe(due: due, today: today)
     }
+    /// `dueText` in at most 5 columns, for a table too narrow for it: `today`, `13d` (in 13
+    /// days), `-3d` (3 days overdue), the year (`2029`) a thousand days or more away. Cut
+    /// instead, `in 13 days` showed as `in 1…`, read as in one day (outside probe 10).
+    public var shortDueText: String? {
+        guard let due = todo.due else { return nil }
+        guard let today else { return due.description }
+        let days = today.days(until: due)
+        switch days {
+        case 0: return "today"
+        case -999...999: return "\(days)d"
+        default: return String(due.year)
+        }
+    }
     /// Due before today and still open.
     public var isOverdue: Bool {
         guard let today, let due = todo.due else { return false }

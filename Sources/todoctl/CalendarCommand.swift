@@ -11,12 +11,13 @@ struct CalendarCommand: AsyncParsableCommand {
             The current month, or the one given (feb, feb 2027, 2027-02). Weeks run Monday to Sunday, each \
             with its ISO week number on the left; a day with open todos due carries their count \
             (12² is two due on the 12th, ⁺ more than nine); today is in reverse video, or in \
-            brackets ([23], [23²] with two due, and [Mo 23] in the list) with NO_COLOR or through a pipe. The \
-            month's due todos follow the grid, their \
+            brackets ([23], [23²] with two due, and [Mo 23] in the list) with NO_COLOR or through a pipe, \
+            where each day of today's month takes a column more, so that the brackets touch no day \
+            beside them (27² [28]  29). The month's due todos follow the grid, their \
             titles cut with … to the terminal's width ($COLUMNS, else the terminal's, else 80); \
-            narrower than the grid's 30 columns its week numbers go, under 28 the counts' marks \
-            (due days only coloured), and under 22 the grid itself, the month's name and its \
-            todos kept.
+            narrower than the grid's 30 columns (38 with brackets) its week numbers go, under 28 \
+            (35) the counts' marks (due days only coloured), and under 21 (28) the grid itself, \
+            the month's name and its todos kept.
             """,
         aliases: ["cal"])
 

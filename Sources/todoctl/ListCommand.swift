@@ -18,9 +18,11 @@ struct ListCommand: AsyncParsableCommand {
             refused. Rows fit the terminal's width ($COLUMNS, else the terminal's; at most 500): \
             titles take what the other columns leave, cut with …; with --columns, the last \
             columns are then cut (tags between tags, the rest counted as +N), or left out when \
-            under 3 columns. Without --columns, titles give way down to 10 columns, then a row's \
+            under 3 columns, the title last of all (the columns before it go whole, and it is cut \
+            to what they leave). Without --columns, titles give way down to 10 columns, then a row's \
             last tags (counted as +N), the projects (which take at most a fifth of the width), \
-            the due dates. A column left out, with --columns or without, is named by a line on \
+            the due dates. A due date that no longer fits in words is shown short: today, 13d (in \
+            13 days), -3d (3 days overdue). A column left out, with --columns or without, is named by a line on \
             stderr; under about 12 columns each row is cut at the edge. Piped without COLUMNS, \
             titles stop at 60 columns. An applied context (todoctl context) narrows the list too, and the \
             first line names it (not with --json).

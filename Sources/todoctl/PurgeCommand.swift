@@ -16,8 +16,8 @@ struct PurgeCommand: AsyncParsableCommand {
             never reused.
             """)
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Only todos deleted longer ago than this: \(WhenArgument.accepted).", valueName: "when"),
-        transform: WhenArgument.checked)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only todos deleted longer ago than this: \(WhenArgument.accepted(.spelledOut)); `6m` is refused, asking whether 6mo or 6min is meant.", valueName: "when"),
+        transform: WhenArgument.checkedSpelledOut)
     var olderThan: WhenArgument?
     @Flag(name: .shortAndLong, help: "Do not ask.") var yes = false
     @OptionGroup var connection: ConnectionOptions

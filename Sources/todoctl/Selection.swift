@@ -28,6 +28,8 @@ struct Selection: ParsableArguments {
             return options
         } catch let error as ValidationError {
             throw error
+        } catch let error as ShellWords.UnclosedQuote {
+            throw ValidationError("--filter '\(expression)': \(error)")
         } catch {
             throw ValidationError("--filter '\(expression)': \(FilterOptions.message(for: error))")
         }

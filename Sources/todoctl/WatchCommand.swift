@@ -17,11 +17,14 @@ struct WatchCommand: AsyncParsableCommand {
             In a prompt, the line edits as readline's does:
             \(WatchKeys.promptPage.map { "  " + $0 }.joined(separator: "\n"))
             An old value starts selected (reversed): typing replaces it, a movement keeps it. \
+            A field's prompt names its todo (#24 title:); an edit of a todo deleted meanwhile \
+            is not saved, and the message says how to restore it. \
             a's line is `todoctl add`'s: a title, then -d DATE, -p H|M|L, -t TAG, --wait DATE, \
             --every PERIOD or the modifiers due:DATE pri:H +tag project:NAME recur:1w wait:DATE \
             (`Pay bill -d fri -p high`), read as a shell reads the same words after `todoctl add`: quotes \
             keep a value or a phrase together (`Pay bill due:"next fri"`, `"Buy x:y" +shop`), an apostrophe \
-            in a word stays (Mum's), and words after -- are title words. \
+            in a word stays (Mum's), a quote never closed is refused as a shell refuses it (\\" keeps \
+            a quote in the title: Buy \\"milk), and words after -- are title words. \
             Esc in the list goes back to the filter watch started with (the search and tag set \
             in watch cleared); in a prompt, it leaves changing nothing. \
             The context applied when watch starts (todoctl context) holds with its filter, and the \

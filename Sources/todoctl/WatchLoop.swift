@@ -205,10 +205,20 @@ struct WatchLoop {
     /// A prompt's edit refused as the todo changed meanwhile: the prompt comes back at the
     /// todo's new revision, so that Enter saves what was typed over the other change and
     /// Escape keeps it (the old revision was sent again and refused, forever; outside probe).
+    /// A todo deleted meanwhile takes no edit at any revision: the prompt closes, saying so,
+    /// what was not saved and how to bring the todo back (it offered "Enter saves yours over
+    /// it", and Enter was refused as the todo is deleted; outside probe 10).
     static func afterConflict(_ command: WatchScreen.Command, _ error: any Error) -> (WatchScreen.Command, String)? {
-        guard case .refused(let refusal)? = error as? TodoClientError, refusal.code == .conflict, let current = refusal.todo,
-              case .edit(let id, _, let edit, let typed?) = command, let prompt = typed.prompt.at(revision: current.todo.revision)
+        guard case .refused(let refusal)? = error as? TodoClientError, let current = refusal.todo,
+              case .edit(let id, let revision, let edit, let typed?) = command
         else { return nil }
+        if current.isDeleted, refusal.code == .conflict || refusal.code == .deleted {
+            let number = current.numberText
+            let said = "\(number) was deleted elsewhere while you edited it, so its \(typed.prompt.label) \"\(typed.text)\" was not saved: "
+                + "todoctl restore \(current.number) brings it back (or u in the deleted list, which f shows), to edit it again"
+            return (.edit(id, revision: revision, edit, typed: nil), said)
+        }
+        guard refusal.code == .conflict, let prompt = typed.prompt.at(revision: current.todo.revision) else { return nil }
         let retry = WatchScreen.Command.edit(id, revision: current.todo.revision, edit, typed: TypedText(prompt, typed.text))
         return (retry, "\(current.numberText) was changed meanwhile (now revision \(current.todo.revision)): Enter saves yours over it, Escape keeps it")
     }

@@ -9,10 +9,12 @@ import TodoViewModel
 /// todoctl reads (`WallClock`, which tests set with TODOD_TEST_NOW), in local time.
 ///
 /// - a duration back from now: `90s`, `10m`, `2h`, `3d`, `1w`, `1mo`, `1y`; `-10m` is the
-///   same (a dash reads naturally as "back"). `m` is minutes to log, undo and purge, whose
+///   same (a dash reads naturally as "back"). `m` is minutes to log and undo, whose
 ///   changes are minutes apart, and months to burndown (`Units.days`), whose bars are days
-///   and weeks: `--since 1m` drew today alone (outside probe). `min` and `mo` say which
-///   in either.
+///   and weeks: `--since 1m` drew today alone (outside probe). To purge's `--older-than`
+///   (`Units.spelledOut`) it is neither: deleted todos are kept for months, and `6m` read
+///   as minutes purged nearly all of them for good (outside probe 10), so it is refused,
+///   asking which was meant. `min` and `mo` say which in all of them.
 /// - `3 days ago`, `an hour ago`, `2 weeks ago`, `1 month ago`, `a year ago`
 /// - `today`, `yesterday` (their midnight), a date `2026-11-21` (its midnight), a date
 ///   and time `2026-11-21 14:02` (or `2026-11-21T14:02`), a time today `14:02`
@@ -28,12 +30,15 @@ struct WhenArgument: ExpressibleByArgument {
         case minutes
         /// burndown, drawn by day or week: `m` is months.
         case days
+        /// purge, which cannot be undone: `m` is refused, `min` or `mo` said.
+        case spelledOut
 
         /// The units, for `--help`.
         var help: String {
             switch self {
             case .minutes: "s, m or min (minutes), h, d, w, mo (months), y"
             case .days: "d, w, m or mo (months), y"
+            case .spelledOut: "s, min (minutes), h, d, w, mo (months), y"
             }
         }
     }
@@ -53,6 +58,11 @@ struct WhenArgument: ExpressibleByArgument {
         try checked(text, units: .days)
     }
 
+    /// `checked(_:)` for purge, where `6m` is refused as neither minutes nor months.
+    static func checkedSpelledOut(_ text: String) throws -> WhenArgument {
+        try checked(text, units: .spelledOut)
+    }
+
     private static func checked(_ text: String, units: Units) throws -> WhenArgument {
         switch parse(text, now: WallClock.now(), units: units) {
         case .success(let date): return WhenArgument(date: date)
@@ -66,7 +76,11 @@ struct WhenArgument: ExpressibleByArgument {
 
     /// The forms, with the units as `units` reads them.
     static func accepted(_ units: Units) -> String {
-        let durations = units == .minutes ? "10m, 2h, 3d, 1w, 1mo, 1y (or -10m …)" : "3d, 2w, 1m, 1y (or -2w …)"
+        let durations = switch units {
+        case .minutes: "10m, 2h, 3d, 1w, 1mo, 1y (or -10m …)"
+        case .days: "3d, 2w, 1m, 1y (or -2w …)"
+        case .spelledOut: "30min, 2h, 30d, 1w, 6mo, 1y (or -30d …)"
+        }
         return "\(durations) with units \(units.help), 3 days ago, today, yesterday, 2026-11-21, 2026-11-21 14:02 or 14:02"
     }
 
@@ -86,6 +100,9 @@ struct WhenArgument: ExpressibleByArgument {
         if text.hasPrefix("+") {
             return .failure(Problem(description: "\(typed) is in the future, and this looks back: write \(text.dropFirst()) for that long ago (the forms: \(accepted))"))
         }
+        if units == .spelledOut, let count = ambiguousMinutes(text) {
+            return .failure(Problem(description: "\(typed): did you mean \(count)mo (months) or \(count)min (minutes)? m is either, and a purge cannot be undone"))
+        }
         if text.hasPrefix("in ") {
             return .failure(Problem(description: "\(typed) is in the future, and this looks back: write \(text.dropFirst(3)) ago for that long ago (the forms: \(accepted))"))
         }
@@ -100,6 +117,13 @@ struct WhenArgument: ExpressibleByArgument {
             return .failure(Problem(description: "\(typed) is later than now, and this looks back: give a time before now (\(accepted))"))
         }
         return .success(date)
+    }
+
+    /// The count of `6m` or `-6m`: a duration in `m`, which purge refuses.
+    private static func ambiguousMinutes(_ text: String) -> Substring? {
+        let amount = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        let digits = amount.prefix { $0.isASCII && $0.isNumber }
+        return !digits.isEmpty && amount.dropFirst(digits.count) == "m" ? digits : nil
     }
 
     private static let seconds: [String: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]

@@ -35,6 +35,30 @@ struct CommandLineTests {
         try await daemon.stop()
     }
 
+    @Test("purge --older-than refuses 6m, asking whether 6mo or 6min is meant, and purges nothing: m is minutes to log and undo, and a purge cannot be undone (outside probe 10)")
+    func purgeRefusesAmbiguousMinutes() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        for command in [["add", "Old"], ["rm", "1"]] {
+            let result = try await daemon.todoctl(command, environment: fixedClock)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        for form in ["6m", "-6m"] {
+            let refused = try await daemon.todoctl("purge", "--yes", "--older-than", form, environment: fixedClock)
+            #expect(refused.status == 64, "\(form): \(refused.status) \(refused.stdout)")
+            #expect(refused.stderr.contains("did you mean 6mo (months) or 6min (minutes)?"), "\(form): \(refused.stderr)")
+        }
+        // 6min and 6mo are taken; the todo deleted at the clock's minute is younger than either.
+        for form in ["6min", "6mo", "6 minutes ago"] {
+            let taken = try await daemon.todoctl("purge", "--yes", "--older-than", form, environment: fixedClock)
+            #expect(taken.status == 0 && !taken.stdout.contains("purged for good"), "\(form): \(taken.status) \(taken.stdout)\(taken.stderr)")
+        }
+        let deleted = try await daemon.todoctl("list", "--deleted", environment: fixedClock)
+        #expect(deleted.stdout.contains("Old"), "\(deleted.stdout)\(deleted.stderr)")
+        let help = try await run("todoctl", ["purge", "--help"], environment: ["COLUMNS": "200"])
+        #expect(help.stdout.contains("min (minutes)") && help.stdout.contains("6mo or 6min"), "\(help.stdout)")
+        try await daemon.stop()
+    }
+
     @Test("every message leads with todoctl:, usage errors as the rest (ArgumentParser's Error: was the odd one out beside todoctl: unknown command; outside probe)", arguments: [
         ["add", "x", "prio:H"], ["add", "x", "--due", "someday"], ["list", "--limit", "0"], ["ad", "x"], ["show", "x y"],
     ])

@@ -34,7 +34,7 @@ struct HelpTextTests {
         let wide = ["COLUMNS": "500"]
         for (command, phrases) in [
             (["list"], ["--sort", "--limit", "--columns"]), (["tags"], ["tag"]), (["projects"], ["project"]), (["summary"], ["project"]),
-            (["calendar"], ["feb 2027", "2027-02", "brackets ([23]", "under 22 the grid itself"]),
+            (["calendar"], ["feb 2027", "2027-02", "brackets ([23]", "under 21 (28) the grid itself", "27² [28]  29"]),
             (["burndown"], ["--weekly", "--json", "open/done", "1m is a month", "m or mo (months)"]),
             (["undo"], ["again takes back the change before", "lists what it would take back and asks above 3", "is named, with that client", "cut with … as log's are"]),
             (["redo"], ["Put back what the last undo took back"]), (["log"], ["cut with …", "m or min (minutes)"]),

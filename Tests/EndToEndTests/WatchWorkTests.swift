@@ -223,6 +223,30 @@ struct WatchWorkTests {
         try await daemon.stop()
     }
 
+    @Test("a title typed for a todo deleted meanwhile closes the prompt saying so, what was not saved and how to restore it; the prompt names its todo while the selection moves on (it offered Enter saves yours over it, then Enter failed; outside probe 10)")
+    func promptAfterDeletion() async throws {
+        let daemon = try await DaemonProcess.start()
+        _ = try await daemon.todoctl("add", "rent")
+        _ = try await daemon.todoctl("add", "bank")
+        let tmux = try await watch(daemon)
+        try await tmux.waitFor("> #2 [ ]   bank")
+        try await tmux.keys("e")
+        try await tmux.waitFor("#2 title: bank")
+        _ = try await daemon.todoctl("rm", "2")
+        // The row goes and the selection moves to #1; the prompt still says whose title it is.
+        try await tmux.waitUntil("#2 gone, its prompt kept") { !$0.contains("#2 [ ]") && $0.contains("> #1") && $0.contains("#2 title: bank") }
+        try await tmux.keys("call the bank", "Enter")
+        let flat = { (screen: String) in screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") }
+        let said = try await tmux.waitUntil("the deletion said") {
+            flat($0).contains("#2 was deleted elsewhere while you edited it, so its title \"call the bank\" was not saved: todoctl restore 2 brings it back")
+        }
+        #expect(!flat(said).contains("Enter saves yours") && !said.contains("title: "), "the prompt is closed, offering nothing: \(said)")
+        let shownNow = try await shown(daemon, 2)
+        #expect(shownNow["title"] as? String == "bank" && !(shownNow["deletedAt"] is NSNull), "\(shownNow)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
     @Test("E opens the notes in vi (Ctrl-C there is vi's) and saves them; changed meanwhile, the conflict is shown and the notes kept")
     func notesInEditor() async throws {
         let daemon = try await DaemonProcess.start()

@@ -49,8 +49,9 @@ struct CalendarViewTests {
     @Test("a month starting on a Sunday has its 1st alone at the end of the first week")
     func startsOnSunday() {
         let lines = CalendarView(year: 2026, month: 11, today: today, todos: boundary).lines(width: 80, styler: plain)
-        #expect(lines[2] == "44                          1", "\(lines)")
-        #expect(lines[7] == "49 30¹", "\(lines)")
+        // Without colours, with today in the month, each day a column wider for its brackets.
+        #expect(lines[2] == "44                                 1", "\(lines)")
+        #expect(lines[7] == "49  30¹", "\(lines)")
         #expect(lines.last == "Mo 30  #5 Last of November", "\(lines)")
     }
 
@@ -114,7 +115,7 @@ struct CalendarViewTests {
         #expect(!coloured.joined().contains("[23"), "\(coloured)")
         let plainLines = CalendarView(year: 2026, month: 11, today: today, todos: []).lines(width: 80, styler: plain)
         #expect(!plainLines.joined().contains("\u{1B}"), "\(plainLines)")
-        #expect(plainLines.contains("48[23] 24  25  26  27  28  29"), "\(plainLines)")
+        #expect(plainLines.contains("48 [23]  24   25   26   27   28   29"), "\(plainLines)")
     }
 
     @Test("without colours today keeps its brackets at every width, in the grid and in the list, wide titles cut within the width and the columns kept", arguments: Array(12...40))
@@ -126,26 +127,59 @@ struct CalendarViewTests {
         // Today's todo, in brackets; the others' days in spaces, so that their numbers stay in one column.
         #expect(list.filter { $0.hasPrefix("[") }.count == 1 && list.first { $0.hasPrefix("[") }?.contains("#7 東") == true, "\(width): \(list)")
         #expect(Set(list.map { $0.prefix { $0 != "#" }.count }).count == 1, "\(width): \(list)")
-        if width >= CalendarView.gridWidthWithoutMarks {
-            // In the grid: `[23¹]24`, its count kept and the `]` in the next day's space, or `[23]24` without the marks.
-            let today = width >= CalendarView.gridWidthWithoutWeeks ? "[23¹]24" : "[23]24"
+        if width >= CalendarView.bracketedGridWidthWithoutMarks {
+            // In the grid: `[23¹] 24`, its count kept, or `[23] 24` without the marks.
+            let today = width >= CalendarView.bracketedGridWidthWithoutWeeks ? "[23¹] 24" : "[23] 24"
             #expect(lines.contains { $0.contains(today) && $0.contains("29") }, "\(width): \(lines.joined(separator: "\n"))")
         }
     }
 
-    @Test("without colours today keeps the count of its todos due, the ] in the next day's space (`[23]` dropped it; outside probe 10)")
+    @Test("without colours today keeps the count of its todos due inside its brackets (`[23]` dropped it; outside probe 10)")
     func todayKeepsItsCount() {
         let todos = [todo(1, "One", due: today), todo(2, "Two", due: today), todo(3, "Next", due: LocalDate("2026-11-24"))]
         let lines = CalendarView(year: 2026, month: 11, today: today, todos: todos).lines(width: 80, styler: plain)
-        #expect(lines.contains("48[23²]24¹ 25  26  27  28  29"), "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains("48 [23²] 24¹  25   26   27   28   29"), "\(lines.joined(separator: "\n"))")
         let none = CalendarView(year: 2026, month: 11, today: today, todos: []).lines(width: 80, styler: plain)
-        #expect(none.contains("48[23] 24  25  26  27  28  29"), "\(none.joined(separator: "\n"))")
+        #expect(none.contains("48 [23]  24   25   26   27   28   29"), "\(none.joined(separator: "\n"))")
     }
 
-    @Test("without the marks, a Sunday today closes its bracket at the line's end, within the grid's 22 columns")
+    @Test("without the marks, a Sunday today closes its bracket at the line's end, within the grid's 28 columns")
     func sundayInBrackets() {
-        let lines = CalendarView(year: 2026, month: 11, today: LocalDate("2026-11-29")!, todos: []).lines(width: 22, styler: plain)
-        #expect(lines.contains(" 23 24 25 26 27 28[29]"), "\(lines.joined(separator: "\n"))")
-        #expect(lines.allSatisfy { TerminalText.width($0) <= 22 }, "\(lines)")
+        let lines = CalendarView(year: 2026, month: 11, today: LocalDate("2026-11-29")!, todos: []).lines(width: 28, styler: plain)
+        #expect(lines.contains(" 23  24  25  26  27  28 [29]"), "\(lines.joined(separator: "\n"))")
+        #expect(lines.allSatisfy { TerminalText.width($0) <= 28 }, "\(lines)")
+    }
+
+    /// Days around the end of November 2026 with todos due, wide titles among them.
+    private let aroundTheBoundary = [
+        todo(1, "東京で会議の準備 🙂", due: LocalDate("2026-11-22")), todo(2, "Rent", due: LocalDate("2026-11-27")),
+        todo(3, "Pay", due: LocalDate("2026-11-27")), todo(4, "会議", due: LocalDate("2026-11-29")),
+        todo(5, "Plan", due: LocalDate("2026-11-30")), todo(6, "Dig", due: LocalDate("2026-12-01")), todo(7, "Call", due: LocalDate("2026-12-02")),
+    ]
+
+    @Test("without colours every day of the grid stands apart at every width it is drawn at, today's brackets touching no day or week number beside them (27²[28] ran together; outside probe 10)", arguments: Array(12...40))
+    func gridReadableAtEveryWidth(width: Int) {
+        // Today beside days with todos due: on a Saturday after the 27th's, a Sunday, the last and first days of a month, a Monday.
+        for today in ["2026-11-28", "2026-11-29", "2026-11-30", "2026-12-01", "2026-11-23"] {
+            for (year, month) in [(2026, 11), (2026, 12)] {
+                let lines = CalendarView(year: year, month: month, today: LocalDate(today)!, todos: aroundTheBoundary).lines(width: width, styler: plain)
+                let shown = "\(width) columns, today \(today):\n\(lines.joined(separator: "\n"))"
+                #expect(lines.allSatisfy { TerminalText.width($0) <= width }, "\(shown)")
+                // A week's line: its number (with the week numbers), then each day alone: `27²`, `[28]`, `[28²]`.
+                let drawn = !lines[1].isEmpty
+                let weeks = drawn ? Array(lines.dropFirst(2).prefix { !$0.isEmpty }) : []
+                for line in weeks {
+                    let words = line.split(separator: " ")
+                    let days = lines[1].hasPrefix("Wk") ? words.dropFirst() : words[...]
+                    #expect(days.allSatisfy { $0.wholeMatch(of: /\[?\d{1,2}[¹²³⁴⁵⁶⁷⁸⁹⁺]?\]?/) != nil }, "\(shown)")
+                    #expect(line.contains("[") == line.contains("]"), "\(shown)")
+                }
+                // Today in brackets in the grid wherever it is drawn.
+                #expect(weeks.filter { $0.contains("[") }.count == (drawn && LocalDate(today)!.month == month ? 1 : 0), "\(shown)")
+            }
+        }
+        // The probe's case: the day before today with two due.
+        let probe = CalendarView(year: 2026, month: 11, today: LocalDate("2026-11-28")!, todos: aroundTheBoundary).lines(width: 40, styler: plain)
+        #expect(probe.contains("48  23   24   25   26   27² [28]  29¹"), "\(probe.joined(separator: "\n"))")
     }
 }

@@ -86,6 +86,23 @@ struct NarrowWidthTests {
         #expect(tooWide(lines, columns) == [], "\(columns) columns")
     }
 
+    @Test("at 24 columns and under, a due date that no longer fits in words is shown short, alike in list and watch, never cut in its number (`in 1…` for in 13 days; outside probe 10)", arguments: Array(20...24))
+    func dueShortWhenNarrow(columns: Int) {
+        let rows = [
+            todo(17, "Dec tenancy renewal", due: today.adding(days: 13), tags: ["home"]),
+            todo(2, "File taxes", due: today.adding(days: -3)),
+            todo(26, "Buy milk", due: today.adding(days: 1)),
+            todo(5, "Now", due: today),
+        ].map { TodoViewModel($0, today: today) }
+        let lines = TodoTable(rows: rows, styler: TextStyler(colours: false), maximumTitleWidth: columns).render(width: columns)
+        #expect(!["in 1…", "in…", "to…", "tomo…", "3 da…"].contains { lines.joined(separator: "\n").contains($0) }, "\(columns): \(lines.joined(separator: "\n"))")
+        // Shown where today fits beside the title's fewest columns (22), else left out.
+        for (line, due) in zip(lines, ["13d", "-3d", "1d", "today"]) {
+            #expect(line.contains(" \(due)") == (columns >= 22), "\(columns): \(line) should show \(due)")
+        }
+        #expect(tooWide(lines, columns) == [], "\(columns) columns")
+    }
+
     @Test("one row's long tag does not cut every title: the other rows keep theirs whole, due dates line up, and that row shows +1 (outside probe: every title cut to 10 columns at 80)", arguments: [80, 100])
     func longTagCutsOnlyItsRow(columns: Int) {
         let rows = [

@@ -37,6 +37,38 @@ struct TodoColumnsTableTests {
         ], "\(fitted.lines.joined(separator: "\n"))")
     }
 
+    @Test("on a narrow terminal the title is the last column to go: the columns after and before it are left out first, and it is cut to what they leave (at 16 columns project stayed and title went; outside probe 10)", arguments: [10, 12, 16, 20, 24])
+    func titleGoesLast(width: Int) throws {
+        let today = LocalDate(year: 2026, month: 11, day: 27)!
+        let rows = [
+            todo(3, "Call the plumber", due: today.adding(days: 7), tags: ["home"], project: "home.repairs"),
+            todo(17, "東京で会議の準備", due: today.adding(days: 13)),
+        ].map { TodoViewModel($0, today: today) }
+        let outline = TodoOutline(TodoViewModelList(filter: TodoFilter(), todos: rows, asOf: 1))
+        let fitted = TodoTable.fitted(outline, columns: try TodoColumn.parse("number,project,title,due,tags"), styler: plain, width: width)
+        #expect(fitted.lines.allSatisfy { TerminalText.width($0) <= width }, "\(width): \(fitted.lines.joined(separator: "\n"))")
+        #expect(!fitted.leftOut.contains(.title) && fitted.leftOut.contains(.tags), "\(width): \(fitted.leftOut)")
+        // The project, before the title, goes whole rather than cut under its 8 columns.
+        #expect(fitted.leftOut.contains(.project) == (width < 20), "\(width): \(fitted.lines.joined(separator: "\n"))")
+        #expect(fitted.lines.first?.contains("Title") == true, "\(width): \(fitted.lines.joined(separator: "\n"))")
+        // Each row keeps the start of its title.
+        #expect(fitted.lines[1].contains("Ca") && fitted.lines[2].contains("東"), "\(width): \(fitted.lines.joined(separator: "\n"))")
+        // The room of the columns left out goes to the title: 11 columns at 16, where it had 5.
+        if width == 16 { #expect(fitted.lines[1] == " #3  Call the p…", "\(fitted.lines.joined(separator: "\n"))") }
+    }
+
+    @Test("a due date too wide for its column is shown short (13d, -3d), never cut in a number: `in 1…` read as in one day (outside probe 10)")
+    func dueShownShort() throws {
+        let today = LocalDate(year: 2026, month: 11, day: 27)!
+        let rows = [
+            todo(1, "Pay", due: today.adding(days: 13)), todo(2, "Tax", due: today.adding(days: -3)),
+            todo(3, "Now", due: today), todo(4, "Far", due: today.adding(days: 40)),
+        ].map { TodoViewModel($0, today: today) }
+        let outline = TodoOutline(TodoViewModelList(filter: TodoFilter(), todos: rows, asOf: 1))
+        let fitted = TodoTable.fitted(outline, columns: try TodoColumn.parse("number,title,due"), styler: plain, width: 16)
+        #expect(fitted.lines == [" #  Title  Due", "#1  Pay    13d", "#2  Tax    -3d", "#3  Now    today", "#4  Far    40d"], "\(fitted.lines.joined(separator: "\n"))")
+    }
+
     @Test("a title longer than 60 columns is cut with …; an unknown column is refused with the nearest and the list")
     func longTitleAndRefusal() throws {
         let long = String(repeating: "会議", count: 40)

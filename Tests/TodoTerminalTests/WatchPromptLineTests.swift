@@ -27,13 +27,13 @@ struct WatchPromptLineTests {
         var screen = screen([todo(1, "Buy bread")])
         _ = screen.handle(.character("e"))
         let line = try #require(promptLine(screen))
-        #expect(line.text == "title: Buy bread▏", "\(line.text)")
+        #expect(line.text == "#1 title: Buy bread▏", "\(line.text)")
         let reversed = try #require(line.reversed)
         #expect(line.text[reversed] == "Buy bread", "\(line.text[reversed])")
-        let drawn = WatchRenderer(styler: TextStyler(colours: true)).render(screen).first { $0.hasPrefix("title:") } ?? ""
-        #expect(drawn == "title: \u{1B}[7mBuy bread\u{1B}[0m▏", "\(drawn.debugDescription)")
+        let drawn = WatchRenderer(styler: TextStyler(colours: true)).render(screen).first { $0.hasPrefix("#1 title:") } ?? ""
+        #expect(drawn == "#1 title: \u{1B}[7mBuy bread\u{1B}[0m▏", "\(drawn.debugDescription)")
         type("Buy sourdough bread", into: &screen)
-        #expect(promptLine(screen) == WatchStatusLine(kind: .prompt, text: "title: Buy sourdough bread▏"), "\(String(describing: promptLine(screen)))")
+        #expect(promptLine(screen) == WatchStatusLine(kind: .prompt, text: "#1 title: Buy sourdough bread▏"), "\(String(describing: promptLine(screen)))")
         let id = try #require(screen.selected?.id)
         let command = screen.handle(.enter)
         #expect(command == .edit(id, revision: 1, TodoEdit(title: "Buy sourdough bread"), typed: TypedText(.title(id, revision: 1), "Buy sourdough bread")), "\(String(describing: command))")
@@ -48,7 +48,7 @@ struct WatchPromptLineTests {
         for key in [Key.alt("d"), .alt("x"), .alt("u"), .alt("q")] {
             let command = screen.handle(key)
             #expect(command == nil, "\(key): \(String(describing: command))")
-            #expect(promptLine(screen)?.text == "title: Buy bread and more▏", "\(key): \(String(describing: promptLine(screen)))")
+            #expect(promptLine(screen)?.text == "#1 title: Buy bread and more▏", "\(key): \(String(describing: promptLine(screen)))")
         }
         _ = screen.handle(.escape)
         let before = screen.statusLines
@@ -63,8 +63,8 @@ struct WatchPromptLineTests {
     func selectedReversedWithoutColours() {
         var screen = screen([todo(1, "Buy bread")])
         _ = screen.handle(.character("e"))
-        let drawn = WatchRenderer(styler: TextStyler(colours: false)).render(screen).first { $0.hasPrefix("title:") } ?? ""
-        #expect(drawn == "title: \u{1B}[7mBuy bread\u{1B}[0m▏", "\(drawn.debugDescription)")
+        let drawn = WatchRenderer(styler: TextStyler(colours: false)).render(screen).first { $0.hasPrefix("#1 title:") } ?? ""
+        #expect(drawn == "#1 title: \u{1B}[7mBuy bread\u{1B}[0m▏", "\(drawn.debugDescription)")
     }
 
     @Test("Enter on the selected old value sends it unchanged")

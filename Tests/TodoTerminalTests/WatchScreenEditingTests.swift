@@ -104,7 +104,7 @@ struct WatchScreenEditingTests {
         }
     }
 
-    @Test("an option a does not take, or one without its value, stays in the prompt with what it takes", arguments: [
+    @Test("an option a does not take, one without its value, or a quote never closed stays in the prompt with what is wrong", arguments: [
         ("Pay -n notes", "-n: not read here"), ("Pay -d", "-d: give it a value"), ("Pay --due", "--due: give it a value"),
         ("Pay -p urgent", "urgent"),
         // The same field twice with two values (the last silently won; outside probe).
@@ -113,6 +113,11 @@ struct WatchScreenEditingTests {
         ("Pay project:a -t project:b", "project:a and -t project:b both give the project"),
         // A tag with a space went into the title, unsaid (outside probe).
         (#"Tagged -t "two words""#, #"-t "two words" is not one tag"#), ("Tagged --tag=a,b", #"--tag "a,b" is not one tag"#),
+        // A quote never closed, refused as a shell refuses the line after todoctl add (it went
+        // into the title; outside probe 10).
+        (#"Buy "milk"#, #"the quote opened before milk is not closed: close it, or put \ before it"#),
+        ("Buy 'milk now", #"the quote opened before milk is not closed"#), (#"Buy milk ""#, "the quote opened at the end is not closed"),
+        ("Buy the kids' toys", "the quote opened after kids is not closed"),
     ])
     func addOptionRefused(line: String, message: String) {
         var screen = screen([])
@@ -121,6 +126,16 @@ struct WatchScreenEditingTests {
         #expect(screen.handle(.enter) == nil)
         #expect(screen.mode == .prompting(.add, LineEditor(line)))
         #expect(screen.message?.contains(message) == true, "\(screen.message ?? "no message")")
+    }
+
+    @Test("a keeps a quote with a \\ before it, and an apostrophe inside a word, in the title")
+    func escapedQuoteKept() {
+        for (line, title) in [(#"Buy \"milk"#, #"Buy "milk"#), ("Call Mum's friend", "Call Mum's friend"), (#"Say \'hi\' twice"#, "Say 'hi' twice")] {
+            var screen = screen([])
+            _ = screen.handle(.character("a"))
+            _ = type(line, into: &screen)
+            #expect(screen.handle(.enter) == .add(NewTodo(title: title), typed: TypedText(.add, line)), "\(line)")
+        }
     }
 
     @Test("x and d in the deleted view say to press u to restore, and send nothing")
