@@ -41,10 +41,16 @@ enum ReplicaStart {
             // Marked once found the store's, before the fill: one the store interrupts goes on as its replica.
             try ReplicaCheck.markReplica(store, of: shared)
             try store.apply(page)
+            var filled = !page.entries.isEmpty || !page.purges.isEmpty
             while page.more {
                 page = try shared.changes(after: page.change)
                 try store.apply(page)
+                filled = true
             }
+            // Into the database file before the daemon serves: a new replica's whole fill sat in the
+            // -wal until a write of its own came (outside probe 11, F4), and a copy of the file alone,
+            // which docs/BACKUP.md says holds everything once the daemon is idle, held nothing.
+            if filled { try store.checkpoint() }
             return true
         } catch let error as SharedStoreError where error.kind == .unreachable {
             try ReplicaCheck.refuseUnlessMarked(store, as: shared.status.store)

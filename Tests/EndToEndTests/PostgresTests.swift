@@ -121,7 +121,7 @@ struct PostgresTests {
         try await server.stop()
     }
 
-    @Test("a new replica of a long history, and one that waited for PostgreSQL to come back, catch up page by page (over 1,000 changes, over 1 MiB) to the same todos")
+    @Test("a new replica of a long history, and one that waited for PostgreSQL to come back, catch up page by page (over 1,000 changes, over 1 MiB) to the same todos; the new one's are in its database file, not only its -wal, once it serves")
     func catchUpInPages() async throws {
         let server = try await PostgresServer.start()
         let writer = try await DaemonProcess.start(arguments: ["--store", server.uri])
@@ -144,6 +144,10 @@ struct PostgresTests {
         let fresh = try await DaemonProcess.start(arguments: ["--store", server.uri])
         let reads = try String(contentsOfFile: server.directory + "/server.log", encoding: .utf8).components(separatedBy: "WITH first AS").count - 1
         #expect(reads >= 3, "the new replica read the journal in \(reads) statements")
+        // Its fill is in the database file itself once it serves, not only in the -wal (outside probe 11, F4: 4 KiB).
+        let size = try FileManager.default.attributesOfItem(atPath: fresh.databasePath)[.size] as? Int ?? 0
+        let wal = (try? FileManager.default.attributesOfItem(atPath: fresh.databasePath + "-wal")[.size] as? Int) ?? 0
+        #expect(size > 1 << 20 && wal == 0, "the new replica's database file holds \(size) bytes, its -wal \(wal)")
         try await server.stopServer()
         let waiting = try await DaemonProcess.start(arguments: ["--store", server.uri])
         let listed = try await waiting.todoctl("list", "--json")
