@@ -58,7 +58,7 @@ struct TododCommand: AsyncParsableCommand {
     var store: String?
 
     @Option(help: ArgumentHelp(
-        "Copy the database's todos, numbers and journal into this empty PostgreSQL database (postgresql://USER@HOST/DB) and exit.",
+        "Copy the database's todos, numbers and journal into this empty PostgreSQL database (postgresql://USER@HOST/DB) and exit (another store's replica: --leave-store first).",
         valueName: "uri"))
     var migrateTo: String?
 

@@ -203,6 +203,26 @@ struct PostgresTests {
         try await run("/usr/bin/sqlite3", [daemon.databasePath, sql]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    @Test("--migrate-to refuses another store's replica, naming --leave-store (it took it, unshared changes and all, without a word); after leaving, it copies")
+    func migrateRefusesAnotherStoresReplica() async throws {
+        let server = try await PostgresServer.start()
+        let replica = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        _ = try await replica.todoctl("add", "kept")
+        try await replica.stop()
+        _ = try await server.psql("CREATE DATABASE other")
+        let other = server.uri.replacingOccurrences(of: "/\(server.database)?", with: "/other?")
+        let refused = try await run("todod", ["--migrate-to", other, "--database", replica.databasePath])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("is the replica of the shared store") && refused.stderr.contains("todod --leave-store --database \(replica.databasePath)"),
+                "\(refused.stderr)")
+        #expect(try await server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'", database: "other") == "0")
+        let left = try await run("todod", ["--leave-store", "--database", replica.databasePath])
+        #expect(left.status == 0, "\(left.stderr)")
+        let migrated = try await run("todod", ["--migrate-to", other, "--database", replica.databasePath])
+        #expect(migrated.status == 0 && migrated.stdout.contains("1 todo and 1 change copied"), "\(migrated.stdout)\(migrated.stderr)")
+        try await server.stop()
+    }
+
     @Test("--migrate-to copies a database into an empty PostgreSQL, refuses a non-empty one; a new replica rebuilds it and checks")
     func migrateRoundTrip() async throws {
         let server = try await PostgresServer.start()
