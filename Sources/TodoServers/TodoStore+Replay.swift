@@ -24,9 +24,13 @@ extension TodoStore {
         // Their seq of the change before in this request: a jump between two shows a purge there.
         var previousSeq: UInt64?
         var journal = try ReplayJournal(sources: sources, in: transaction.db)
-        for change in changes {
+        var renumbering = ReplayNumbers(last: transaction.counters.number)
+        for var change in changes {
+            let known = try latest[change.todo.id] ?? transaction.todos(.id(change.todo.id)).first
+            let holder = try known == nil ? numbers[change.todo.number] ?? transaction.todos(.number(change.todo.number)).first?.id : nil
+            change.todo = renumbering.numbered(change.todo, here: known, numberHeldByAnother: holder.map { $0 != change.todo.id } ?? false)
             let todo = change.todo
-            let current = try latest[todo.id] ?? transaction.todos(.id(todo.id)).first
+            let current = known
             let gap = previousSeq.map { change.seq > $0 + 1 } ?? false
             previousSeq = change.seq
             if let current {
@@ -37,11 +41,6 @@ extension TodoStore {
                 guard todo.revision > current.revision, todo.number == current.number, todo.createdAt == current.createdAt else {
                     return .failed(mutation, .invalid(
                         field: "todo", reason: "#\(todo.number) revision \(todo.revision) does not follow revision \(current.revision) of the same todo, and is not that revision as stored here: replay a whole log, in order, into an empty database (or into the one it was replayed into before)"))
-                }
-            } else {
-                let holder = try numbers[todo.number] ?? transaction.todos(.number(todo.number)).first?.id
-                guard holder == nil || holder == todo.id else {
-                    return .failed(mutation, .invalid(field: "todo", reason: "#\(todo.number) is another todo's number here: replay into an empty database"))
                 }
             }
             numbers[todo.number] = todo.id
