@@ -123,7 +123,7 @@ public struct UndoWalk: Sendable {
     /// or before: the last a preview listed), which `undo --since` takes back: newest first.
     /// By their time, not their number: a replica that shares changes it kept offline gives
     /// them numbers after the other machines' since then, so an older change may come after
-    /// a newer one (outside probe 7, O7). The walk goes back to `oldest`, the first row made
+    /// a newer one (O7). The walk goes back to `oldest`, the first row made
     /// at or after `since` (nil: none is), passing over the older steps between.
     /// It stops at a purge (`lastPurge`) as `undoTarget` does: what it would reach past it
     /// has lost part of its history, and plain `undo` would refuse to take it back.

@@ -26,11 +26,10 @@ extension TodoStore {
         var journal = try ReplayJournal(sources: sources, in: transaction.db)
         var renumbering = ReplayNumbers(last: transaction.counters.number)
         for var change in changes {
-            let known = try latest[change.todo.id] ?? transaction.todos(.id(change.todo.id)).first
-            let holder = try known == nil ? numbers[change.todo.number] ?? transaction.todos(.number(change.todo.number)).first?.id : nil
-            change.todo = renumbering.numbered(change.todo, here: known, numberHeldByAnother: holder.map { $0 != change.todo.id } ?? false)
+            let current = try latest[change.todo.id] ?? transaction.todos(.id(change.todo.id)).first
+            let holder = try current == nil ? numbers[change.todo.number] ?? transaction.todos(.number(change.todo.number)).first?.id : nil
+            change.todo = renumbering.numbered(change.todo, here: current, numberHeldByAnother: holder.map { $0 != change.todo.id } ?? false)
             let todo = change.todo
-            let current = known
             let gap = previousSeq.map { change.seq > $0 + 1 } ?? false
             previousSeq = change.seq
             if let current {
@@ -40,7 +39,7 @@ extension TodoStore {
                 }
                 guard todo.revision > current.revision, todo.number == current.number, todo.createdAt == current.createdAt else {
                     return .failed(mutation, .invalid(
-                        field: "todo", reason: "#\(todo.number) revision \(todo.revision) does not follow revision \(current.revision) of the same todo, and is not that revision as stored here: replay a whole log, in order, into an empty database (or into the one it was replayed into before)"))
+                        field: "todo", reason: "#\(todo.number) revision \(todo.revision) does not follow revision \(current.revision) of the same todo, and is not that revision as stored here: replay a whole log, in order, into an empty database (or into the one it was replayed into before); into a shared store's replica, another machine changed this todo since"))
                 }
             }
             numbers[todo.number] = todo.id
