@@ -121,15 +121,20 @@ public struct UndoWalk: Sendable {
 
     /// The changes in effect made at or after `since` (those whose newest row is `through`
     /// or before: the last a preview listed), which `undo --since` takes back: newest first.
+    /// By their time, not their number: a replica that shares changes it kept offline gives
+    /// them numbers after the other machines' since then, so an older change may come after
+    /// a newer one (O7). The walk goes back to `oldest`, the first row made
+    /// at or after `since` (nil: none is), passing over the older steps between.
     /// It stops at a purge (`lastPurge`) as `undoTarget` does: what it would reach past it
     /// has lost part of its history, and plain `undo` would refuse to take it back.
-    public static func changes(since: Date, through: UInt64?, lastPurge: UInt64 = 0, _ next: () throws -> Step?) rethrows -> SinceChanges {
+    public static func changes(since: Date, from oldest: UInt64?, through: UInt64?, lastPurge: UInt64 = 0,
+                               _ next: () throws -> Step?) rethrows -> SinceChanges {
         var walk = UndoWalk()
         var found: [Step] = []
-        while let step = try next() {
-            guard step.at >= since else { break }
+        guard let oldest else { return SinceChanges(steps: [], stoppedAtPurge: false) }
+        while let step = try next(), step.seqs.upperBound >= oldest {
             guard step.isAfter(purge: lastPurge) else { return SinceChanges(steps: found, stoppedAtPurge: true) }
-            if walk.visit(step), step.isChange, step.seqs.upperBound <= through ?? .max { found.append(step) }
+            if walk.visit(step), step.isChange, step.at >= since, step.seqs.upperBound <= through ?? .max { found.append(step) }
         }
         return SinceChanges(steps: found, stoppedAtPurge: false)
     }

@@ -24,9 +24,12 @@ extension TodoStore {
         // Their seq of the change before in this request: a jump between two shows a purge there.
         var previousSeq: UInt64?
         var journal = try ReplayJournal(sources: sources, in: transaction.db)
-        for change in changes {
+        var renumbering = ReplayNumbers(last: transaction.counters.number)
+        for var change in changes {
+            let current = try latest[change.todo.id] ?? transaction.todos(.id(change.todo.id)).first
+            let holder = try current == nil ? numbers[change.todo.number] ?? transaction.todos(.number(change.todo.number)).first?.id : nil
+            change.todo = renumbering.numbered(change.todo, here: current, numberHeldByAnother: holder.map { $0 != change.todo.id } ?? false)
             let todo = change.todo
-            let current = try latest[todo.id] ?? transaction.todos(.id(todo.id)).first
             let gap = previousSeq.map { change.seq > $0 + 1 } ?? false
             previousSeq = change.seq
             if let current {
@@ -36,12 +39,7 @@ extension TodoStore {
                 }
                 guard todo.revision > current.revision, todo.number == current.number, todo.createdAt == current.createdAt else {
                     return .failed(mutation, .invalid(
-                        field: "todo", reason: "#\(todo.number) revision \(todo.revision) does not follow revision \(current.revision) of the same todo, and is not that revision as stored here: replay a whole log, in order, into an empty database (or into the one it was replayed into before)"))
-                }
-            } else {
-                let holder = try numbers[todo.number] ?? transaction.todos(.number(todo.number)).first?.id
-                guard holder == nil || holder == todo.id else {
-                    return .failed(mutation, .invalid(field: "todo", reason: "#\(todo.number) is another todo's number here: replay into an empty database"))
+                        field: "todo", reason: "#\(todo.number) revision \(todo.revision) does not follow revision \(current.revision) of the same todo, and is not that revision as stored here: replay a whole log, in order, into an empty database (or into the one it was replayed into before); into a shared store's replica, another machine changed this todo since"))
                 }
             }
             numbers[todo.number] = todo.id

@@ -17,8 +17,11 @@ extension TodoStore {
                 : "the journal holds no change \(seq); the last is \(last)"
         } else if let since = undo.since {
             var journal = try JournalSteps(in: db)
+            // By time, not number: changes shared after an outage are numbered after newer ones (O7).
+            let oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM journal WHERE at >= ?", arguments: [since.millisecondsSince1970])
             // As plain undo, --since does not step back past a purge: only what came after it.
-            let found = try UndoWalk.changes(since: since, through: undo.through, lastPurge: PurgeMark.newest(in: db)) { try journal.next() }
+            let found = try UndoWalk.changes(since: since, from: oldest.map(UInt64.init), through: undo.through,
+                                             lastPurge: PurgeMark.newest(in: db)) { try journal.next() }
             steps = found.steps.map(\.step)
             what = found.stoppedAtPurge
                 ? "a purge (`todoctl purge`) removed deleted todos and their history since then, and undo does not step back past a purge; no change made after it is still in effect; an older change can still be undone by its number: `todoctl undo SEQ`"

@@ -14,7 +14,9 @@ struct ReplayCommand: AsyncParsableCommand {
             in batches of \(WireProtocol.maximumArrayLength), each batch all or nothing. A change \
             must follow its todo's current revision, so replay a whole log into an empty \
             database: it then holds the same todos, numbers, revisions and seqs (a purge's \
-            gap too). A change the database already holds, the same, is skipped: after an \
+            gap too). A new todo whose number another todo holds here (a replica's log \
+            replayed into its store) gets the next free one, said as `#4 is now #5`. A change \
+            the database already holds, the same, is skipped: after an \
             interruption, replay the same log again. A log with changes left out (a line cut \
             out, or the part `log --json --since` or `--limit` prints) is refused before \
             anything is written, naming the missing seqs (exit 65): replay the whole log, or \
@@ -62,13 +64,23 @@ struct ReplayCommand: AsyncParsableCommand {
                 Terminal.error(refusal)
                 throw ExitStatus.dataError
             }
+            var numbers = ReplayRenumbering(lines.map(\.change))
             var start = lines.startIndex
             while start < lines.endIndex {
                 let batch = try Self.batch(from: lines[start...], log: log)
                 do throws(TodoClientError) {
-                    let request = ReplayRequest(changes: batch.map(\.change), sources: Self.named(by: batch, in: log))
+                    let changes = try numbers.numbered(batch.map(\.change)) { (id: UUID) throws(TodoClientError) -> Int? in
+                        do throws(TodoClientError) { return try client.detail(.id(id)).todo.number } catch {
+                            if case .refused = error { return nil }
+                            throw error
+                        }
+                    }
+                    let request = ReplayRequest(changes: changes, sources: numbers.numbered(Self.named(by: batch, in: log)))
                     let list = try client.ask(.requestReplay(request)) {
                         if case .responseReplay(let list) = $0 { list } else { nil }
+                    }
+                    for (was, now) in numbers.learn(list.changes, sent: batch.map(\.change)) {
+                        Terminal.print("#\(was) is now #\(now): another todo had that number here")
                     }
                     replayed += list.changes.count
                     skipped += batch.count - list.changes.count

@@ -45,7 +45,7 @@ struct UndoCommand: AsyncParsableCommand {
     @Argument(help: "The change to undo (its seq, from `todoctl log`), with the rest of its step (its command); default: the last still in effect.")
     var seq: UInt64?
     // Unconditional: `--since -10m` starts with a dash.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Undo every change made since then and still in effect, newest first, as one step: \(WhenArgument.accepted).", valueName: "when"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Undo every change made since then (by its time, not its number) and still in effect, newest first, as one step: \(WhenArgument.accepted).", valueName: "when"),
         transform: WhenArgument.checked)
     var since: WhenArgument?
     @Flag(help: "Put old values back even where a later change set the field again.") var force = false

@@ -349,6 +349,63 @@ struct PostgresOutageTests {
         try await server.stop()
     }
 
+    @Test("a healing rewind of a todo this replica took from the store (its entry has no before) makes it again as it was: the same number, the same history (kinds, authors, times), told to watching clients as the store's changes after the point it went back to, both replicas alike")
+    func healedTodoTakenFromTheStore() async throws {
+        let server = try await PostgresServer.start()
+        let writer = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let other = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let one = try await writer.todoctl("add", "one")
+        #expect(one.status == 0, "\(one.stderr)")
+        let backup = try await server.dump()
+        // Made on the other daemon, taken by the writer from the store, then edited there: both lost by the store.
+        let made = try await other.todoctl("add", "from the other")
+        #expect(made.status == 0 && made.stdout.contains("#2"), "\(made.stdout)\(made.stderr)")
+        try await awaitAlike([writer, other], on: server)
+        let edited = try await writer.todoctl("edit", "2", "--priority", "high")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        try await awaitAlike([writer, other], on: server)
+        func history(_ daemon: DaemonProcess) async throws -> [String] {
+            try await daemon.todoctl("history", "2", "--json").lines.map(jsonObject).map {
+                "\($0["change"] ?? "") \($0["program"] ?? "") \($0["client"] ?? "") \($0["at"] ?? "") \($0.path("todo", "number") ?? "") \($0.path("todo", "title") ?? "") \($0.path("todo", "priority") ?? "")"
+            }
+        }
+        let before = try await history(writer)
+        #expect(before.count == 2, "\(before)")
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: writer.environment)
+        defer { events.stopNow() }
+        try await awaitClients(2, on: writer)
+
+        // A third daemon writes past the point the store went back to before the two find out (held still
+        // meanwhile): the writer's lost changes are rewound and made again on it.
+        kill(writer.pid, SIGSTOP)
+        kill(other.pid, SIGSTOP)
+        try await server.restore(backup)
+        let newcomer = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let past = try await newcomer.todoctl("edit", "1", "--title", "one edited")
+        kill(writer.pid, SIGCONT)
+        #expect(past.status == 0, "\(past.stderr)")
+        let after = try await writer.todoctl("add", "after")
+        kill(other.pid, SIGCONT)
+        #expect(after.status == 0, "\(after.stderr)")
+        try await awaitAlike([writer, other, newcomer], on: server)
+        // Watching clients are told the store's changes after the point it went back to, the todo made again under its number.
+        _ = try await events.awaitLine(containing: "added #3 after")
+        let told = events.output.split(separator: "\n").filter { $0.contains("from the other") }
+        #expect(!told.isEmpty && told.allSatisfy { $0.contains("#2 from the other") }, "\(events.output)")
+        for daemon in [writer, other, newcomer] {
+            let healed = try await history(daemon)
+            #expect(healed == before, "\(healed)\n\(before)\n\(daemon.log.suffix(1500))")
+            let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout).map { "\($0["number"] ?? "") \($0["title"] ?? "")" }
+            #expect(listed.sorted() == ["1 one edited", "2 from the other", "3 after"], "\(listed)")
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+        }
+        try await writer.stop()
+        try await other.stop()
+        try await newcomer.stop()
+        try await server.stop()
+    }
+
     @Test("Q7, R2: the store's database dropped and made again under a running daemon: its tables are said gone and writes kept on this machine, none made again empty; restored, they are shared and all goes on")
     func databaseMadeAgain() async throws {
         let server = try await PostgresServer.start()

@@ -32,4 +32,49 @@ struct PostgresUndoTests {
         try await second.stop()
         try await server.stop()
     }
+
+    @Test("O7: undo --since takes back the changes made since then by their time, not by their number: after a replica shares what it kept offline an hour ago, the other machine's recent change is taken back and the offline one is not")
+    func sinceGoesByTime() async throws {
+        let server = try await PostgresServer.start()
+        let directory = try makeTemporaryDirectory()
+        let now = MovableClock(in: directory)
+        try now.set("2026-11-27T10:00:00Z")
+        let clock = ["TODOD_TEST_NOW": now.variable, "TZ": "UTC"]
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri], environment: clock)
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri], environment: clock)
+        func succeed(_ daemon: DaemonProcess, _ arguments: String...) async throws -> CommandResult {
+            let result = try await daemon.todoctl(arguments, environment: clock)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result
+        }
+        _ = try await succeed(first, "add", "before")
+        try await server.stopServer()
+        let kept = try await succeed(first, "add", "offline an hour ago")
+        #expect(kept.stderr.contains("saved on this machine"), "\(kept.stderr)")
+        // An hour later the store is back; the second writes before the first shares, so the
+        // first's change of 10:00 gets a number above the second's of 11:00.
+        try now.set("2026-11-27T11:00:00Z")
+        kill(first.pid, SIGSTOP)
+        try await server.startServer()
+        let recent = try await succeed(second, "add", "recent on the other machine")
+        kill(first.pid, SIGCONT)
+        #expect(!recent.stderr.contains("saved on this machine"), "\(recent.stderr)")
+        try now.set("2026-11-27T11:01:00Z")
+        _ = try await succeed(first, "add", "recent here")
+        try await awaitAlike([first, second], on: server)
+        let order = try await server.psql("SELECT string_agg(entry->'after'->>'title', ',' ORDER BY seq) FROM journal")
+        #expect(order == "before,recent on the other machine,offline an hour ago,recent here", "\(order)")
+
+        try now.set("2026-11-27T11:05:00Z")
+        let undone = try await succeed(first, "undo", "--since", "10m")
+        #expect(undone.stdout.contains("took back 2 steps"), "\(undone.stdout)")
+        let listed = try jsonArray(try await first.todoctl("list", "--json").stdout).compactMap { $0["title"] as? String }.sorted()
+        #expect(listed == ["before", "offline an hour ago"], "\(listed) \(undone.stdout)")
+        // Nothing made since 11:05 is in effect: the offline change of 10:00 is not taken back now either.
+        let again = try await first.todoctl(["undo", "--since", "10m"], environment: clock)
+        #expect(again.status != 0 && again.stderr.contains("no change made since then is still in effect"), "\(again.stdout)\(again.stderr)")
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
 }

@@ -103,7 +103,7 @@ struct UndoWalkTests {
     @Test("--since takes the changes in effect since then, up to the last one listed")
     func since() {
         let journal = [Self.change(1), Self.change(2), Self.change(3), Self.undo(4, of: 3), Self.change(5), Self.change(6)]
-        let found = UndoWalk.changes(since: Self.t0.addingTimeInterval(2), through: 5, Self.newestFirst(journal))
+        let found = UndoWalk.changes(since: Self.t0.addingTimeInterval(2), from: 2, through: 5, Self.newestFirst(journal))
         #expect(found.steps.map(\.step) == [5, 2])
         #expect(!found.stoppedAtPurge)
     }
@@ -112,10 +112,21 @@ struct UndoWalkTests {
     func sinceStopsAtPurge() {
         // Change 3 was a purge; changes 1 and 2 are before it, 4 and 5 after.
         let journal = [Self.change(1), Self.change(2), Self.change(4), Self.change(5)]
-        let found = UndoWalk.changes(since: Self.t0, through: nil, lastPurge: 3, Self.newestFirst(journal))
+        let found = UndoWalk.changes(since: Self.t0, from: 1, through: nil, lastPurge: 3, Self.newestFirst(journal))
         #expect(found.steps.map(\.step) == [5, 4])
         #expect(found.stoppedAtPurge)
-        let none = UndoWalk.changes(since: Self.t0, through: nil, lastPurge: 3, Self.newestFirst([Self.change(1), Self.change(2)]))
+        let none = UndoWalk.changes(since: Self.t0, from: 1, through: nil, lastPurge: 3, Self.newestFirst([Self.change(1), Self.change(2)]))
         #expect(none.steps.isEmpty && none.stoppedAtPurge)
+    }
+
+    @Test("--since goes by the changes' time, not their number: changes kept offline an hour ago and shared after newer ones are passed over, the newer ones below them taken")
+    func sinceGoesByTime() {
+        // Changes 3 and 4 were made offline before `since` and shared after change 2, made since.
+        let old = Self.t0.addingTimeInterval(-3600)
+        let journal = [Self.change(1), Self.change(2), UndoWalk.Step(step: 3, at: old), UndoWalk.Step(step: 4, at: old), Self.change(5)]
+        let found = UndoWalk.changes(since: Self.t0.addingTimeInterval(2), from: 2, through: nil, Self.newestFirst(journal))
+        #expect(found.steps.map(\.step) == [5, 2])
+        let none = UndoWalk.changes(since: Self.t0.addingTimeInterval(9), from: nil, through: nil, Self.newestFirst(journal))
+        #expect(none.steps.isEmpty && !none.stoppedAtPurge)
     }
 }
