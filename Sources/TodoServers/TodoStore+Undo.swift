@@ -23,7 +23,9 @@ extension TodoStore {
             let found = try UndoWalk.changes(since: since, from: oldest.map(UInt64.init), through: undo.through,
                                              lastPurge: PurgeMark.newest(in: db)) { try journal.next() }
             steps = found.steps.map(\.step)
-            what = found.stoppedAtPurge
+            // An empty journal said "no change made since then is still in effect", as if there were older ones (outside probe 10).
+            what = last == 0 ? "the journal is empty"
+                : found.stoppedAtPurge
                 ? "a purge (`todoctl purge`) removed deleted todos and their history since then, and undo does not step back past a purge; no change made after it is still in effect; an older change can still be undone by its number: `todoctl undo SEQ`"
                 : "no change made since then is still in effect (undos, redos and changes already undone are stepped past)"
         } else {

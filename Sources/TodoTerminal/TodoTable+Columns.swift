@@ -16,9 +16,11 @@ extension TodoTable {
 
     /// `render`'s lines, and the columns `width` left out: for the user to hear of, as the
     /// table cannot say it (at 40 columns project went without a word; outside probe).
+    /// `cut` are the columns shown narrower than their widest cell (a project cut with `…`,
+    /// a due date shown short, tags as `+N`), the title aside, which gives way by design.
     public static func fitted(
         _ outline: TodoOutline, columns: [TodoColumn], styler: TextStyler, width: Int? = nil
-    ) -> (lines: [String], leftOut: [TodoColumn]) {
+    ) -> (lines: [String], leftOut: [TodoColumn], cut: [TodoColumn]) {
         let cells = outline.entries.map { entry in
             columns.map { column in
                 switch column {
@@ -33,6 +35,7 @@ extension TodoTable {
         var widths = columns.indices.map { index in
             max(TerminalText.width(columns[index].heading), cells.map { TerminalText.width($0[index]) }.max() ?? 0)
         }
+        let whole = widths
         // A due date that no longer fits in words is shown short (`13d`), not cut (`in 1…`).
         let shortDue = columns.contains(.due) ? outline.entries.map(\.row.shortDueText) : nil
         var shown = Array(columns.indices)
@@ -85,7 +88,8 @@ extension TodoTable {
         let rows = zip(outline.entries, cells).enumerated().map { index, row in
             line(row.1, styles: columns.map { style(of: $0, for: row.0.row, dimmed: row.0.isContext) }, shortDue: shortDue?[index])
         }
-        return ([heading] + rows, columns.indices.filter { !shown.contains($0) }.map { columns[$0] })
+        let cut = shown.filter { columns[$0] != .title && widths[$0] < whole[$0] }.map { columns[$0] }
+        return ([heading] + rows, columns.indices.filter { !shown.contains($0) }.map { columns[$0] }, cut)
     }
 
     /// `#home #work #errands` in `width` columns, whole tags only: those that fit, then `+N`

@@ -21,8 +21,13 @@ enum WatchAddLine {
         "--tag": ("+", "home"), "--wait": ("wait:", "fri"), "--every": ("recur:", "1w"), "--project": ("project:", "home"),
     ]
 
+    /// How to keep an option-looking word in the title, said only where such a word was
+    /// refused: said after every refusal, it followed a bad priority (`-p hi`) and a quote
+    /// never closed, which `--` does nothing for (outside probe 10).
+    static let titleWordsHint = "(after --, words are title words)"
+
     /// What a line takes, for messages and help.
-    static let taken = "-d DATE, -p H|M|L, -t TAG, --project NAME, --wait DATE, --every PERIOD, and due:DATE, pri:H, +tag, project:NAME, recur:1w (after --, words are title words)"
+    static let taken = "-d DATE, -p H|M|L, -t TAG, --project NAME, --wait DATE, --every PERIOD, and due:DATE, pri:H, +tag, project:NAME, recur:1w \(titleWordsHint)"
 
     /// A line's words as `TaskwarriorWords` reads them, and how the user typed each word
     /// an option became (`pri:hi` from `-p hi`), so that a refusal names what was typed.
@@ -45,7 +50,26 @@ enum WatchAddLine {
             message = message.replacingOccurrences(of: "did you mean \(name):", with: "did you mean \(option) ")
                 .replacingOccurrences(of: " \(name): takes", with: " \(option) takes")
         }
-        return Refusal(message: message + " (after --, words are title words)")
+        return Refusal(message: isTitleWordRefused(error) ? message + " " + titleWordsHint : message)
+    }
+
+    /// Whether `error` refuses a word shaped like a modifier or a tag that is none a new todo
+    /// takes (`Re:Zero`, `-shop`, `+OVERDUE`, `due.by:fri`): a word the user may have meant
+    /// for the title, which `--` keeps there. A value that does not read (`-p hi`, `due:x`)
+    /// or a field given twice was meant as the field it names.
+    private static func isTitleWordRefused(_ error: TaskwarriorWordError) -> Bool {
+        switch error {
+        case .unknownModifier, .attributeModifier, .removalInAdd, .virtualTag, .virtualTagNotTaken: true
+        default: false
+        }
+    }
+
+    /// A line of options or modifiers alone (`-p H`) is no todo: the daemon's "title: a todo
+    /// needs a title; it is empty" said nothing of the options (outside probe 10). The
+    /// example puts a title before the line as typed.
+    static func untitled(_ text: String) -> Refusal {
+        let typed = text.trimmingCharacters(in: .whitespaces)
+        return Refusal(message: "the line has options but no title words (\(typed)): put the todo's words before them, as in Buy milk \(typed)")
     }
 
     /// `words` with each option and its value as one modifier word, up to `--`.

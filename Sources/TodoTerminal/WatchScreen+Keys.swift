@@ -175,6 +175,7 @@ extension WatchScreen {
                 } catch {
                     throw WatchAddLine.refusal(error, in: line)
                 }
+                if words.title.isEmpty, !text.allSatisfy(\.isWhitespace) { throw WatchAddLine.untitled(text) }
             } catch {
                 mode = .prompting(prompt, LineEditor(text))
                 return say(error.message)

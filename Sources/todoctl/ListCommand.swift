@@ -23,7 +23,8 @@ struct ListCommand: AsyncParsableCommand {
             last tags (counted as +N), the projects (which take at most a fifth of the width), \
             the due dates. A due date that no longer fits in words is shown short: today, 13d (in \
             13 days), -3d (3 days overdue). A column left out, with --columns or without, is named by a line on \
-            stderr; under about 12 columns each row is cut at the edge. Piped without COLUMNS, \
+            stderr, with the --columns that fits: fewer columns, each but the title shown whole (no project \
+            cut with …, no short due date, no +N); under about 12 columns each row is cut at the edge. Piped without COLUMNS, \
             titles stop at 60 columns. An applied context (todoctl context) narrows the list too, and the \
             first line names it (not with --json).
             """,
@@ -142,17 +143,19 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     /// The `--columns` to suggest when `leftOut` did not fit in `width`: those chosen that
-    /// fit, or by default number and title with those left out; then less what `width`
-    /// still leaves out of that, until it all fits. The default's suggestion named the very
-    /// columns that did not fit, and more than were shown (outside probe 10, 16 columns).
+    /// fit, or by default number and title with those left out; then, one at a time from
+    /// the last, less each that `width` still leaves out or cuts, until all but the title
+    /// fit whole. The default's suggestion named the very columns that did not fit, and
+    /// more than were shown; then, at 16 columns, a project that fitted only cut to `home.re…`
+    /// (outside probe 10).
     private static func fewer(_ outline: TodoOutline, chosen: [TodoColumn]?, leftOut: [TodoColumn], width: Int) -> [TodoColumn] {
         var fewer = chosen.map { $0.filter { !leftOut.contains($0) } } ?? [.number, .title] + leftOut
-        while true {
-            let still = TodoTable.fitted(outline, columns: fewer, styler: Terminal.styler, width: width).leftOut
-            let kept = fewer.filter { !still.contains($0) }
-            guard !still.isEmpty, !kept.isEmpty, kept != fewer else { return fewer }
-            fewer = kept
+        while fewer.count > 1 {
+            let fitted = TodoTable.fitted(outline, columns: fewer, styler: Terminal.styler, width: width)
+            guard let last = fewer.last(where: { fitted.leftOut.contains($0) || fitted.cut.contains($0) }) else { break }
+            fewer.removeAll { $0 == last }
         }
+        return fewer
     }
 
     /// `line` cut at the terminal's edge, as the rows are (COLUMNS=5 ran lines past it; outside probe).

@@ -207,6 +207,10 @@ extension Priority: ExpressibleByArgument {
     /// the help and `pri:hi` name H, M and L too (outside probe).
     static func checked(_ text: String) throws -> Priority {
         guard let priority = Priority(argument: text) else {
+            // `-p ""` said "':  is not a priority", the empty value printed as nothing (outside probe 10).
+            if text.allSatisfy(\.isWhitespace) {
+                throw ValidationError("the priority is empty: give \(TaskwarriorWords.acceptedPriorities), or leave the option out")
+            }
             throw ValidationError("\(text) is not a priority: give \(TaskwarriorWords.acceptedPriorities)")
         }
         return priority

@@ -1,4 +1,5 @@
 import Foundation
+import TodoViewModel
 
 /// What to do about ArgumentParser's own usage errors, which say only what went wrong:
 /// `list --limit x` said "The value 'x' is invalid for '--limit <N>'", `show` alone
@@ -18,7 +19,30 @@ enum UsageAdvice {
         else { return nil }
         let argument = String(message[start..<message.index(before: message.endIndex)])
         guard !argument.contains("'") else { return nil }
-        return message + ": " + advice(for: argument, command: command)
+        return message + ": " + (tooLarge(value(in: message), for: argument, command: command) ?? advice(for: argument, command: command))
+    }
+
+    /// The value ArgumentParser quotes in "The value 'X' is invalid for '…'"; nil in its other messages.
+    private static func value(in message: String) -> String? {
+        guard let start = message.range(of: "The value '")?.upperBound,
+              let end = message.range(of: "' is invalid for '", options: .backwards)?.lowerBound, start <= end
+        else { return nil }
+        return String(message[start..<end])
+    }
+
+    /// What to say of a number too large for a number argument to hold: ArgumentParser
+    /// refuses it as it refuses `x`, and `list --limit 99999999999999999999` was told to
+    /// "give a number of todos" (outside probe 10). nil for any other value or argument.
+    private static func tooLarge(_ value: String?, for argument: String, command: String) -> String? {
+        guard let value, !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return switch argument {
+        case "--limit <N>":
+            "\(value) is too large: the most --limit takes is \(Int.max), and a limit above the number of todos shows them all, as no --limit does"
+        case "--limit <n>": "\(value) is too large: the most --limit takes is \(ChangeList.maximumChanges) changes: todoctl \(command) --limit \(ChangeList.maximumChanges)"
+        case "<seq>": "\(value) is too large: no change's seq is above \(UInt64.max); `todoctl log` shows them: todoctl undo 12"
+        case "<n>": "\(value) is too large: no conflict's number is above \(Int.max); `todoctl conflicts` lists them: todoctl conflicts take 1 (or leave 1)"
+        default: nil
+        }
     }
 
     /// What to give for `argument` (`--limit <N>`, `<ref>`), with an example to paste.

@@ -24,7 +24,9 @@ struct WatchCommand: AsyncParsableCommand {
             (`Pay bill -d fri -p high`), read as a shell reads the same words after `todoctl add`: quotes \
             keep a value or a phrase together (`Pay bill due:"next fri"`, `"Buy x:y" +shop`), an apostrophe \
             in a word stays (Mum's), a quote never closed is refused as a shell refuses it (\\" keeps \
-            a quote in the title: Buy \\"milk), and words after -- are title words. \
+            a quote in the title: Buy \\"milk), and words after -- are title words (said where a word \
+            shaped as an option, modifier or tag was refused: -n, Re:Zero, -shop); a line of options \
+            alone (-p H) is refused, asking for title words before them. \
             Esc in the list goes back to the filter watch started with (the search and tag set \
             in watch cleared); in a prompt, it leaves changing nothing. \
             The context applied when watch starts (todoctl context) holds with its filter, and the \

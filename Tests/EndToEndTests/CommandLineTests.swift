@@ -371,4 +371,20 @@ extension CommandLineTests {
         #expect(result.stderr.split(separator: "\n").first.map { $0.hasPrefix(first) } == true, "\(arguments): \(result.stderr)")
         #expect(result.stderr.contains("Usage: todoctl"), "\(arguments): \(result.stderr)")
     }
+
+    @Test("a number too large for its argument says it is too large and the most it takes, an empty -p that the priority is empty (they said give a number of todos, and ':  is not a priority'; outside probe 10)", arguments: [
+        (["list", "--limit", "99999999999999999999"],
+         "todoctl: The value '99999999999999999999' is invalid for '--limit <N>': 99999999999999999999 is too large: the most --limit takes is 9223372036854775807, and a limit above the number of todos shows them all"),
+        (["next", "--limit", "99999999999999999999"], "99999999999999999999 is too large: the most --limit takes is 9223372036854775807"),
+        (["log", "--limit", "99999999999999999999"], "99999999999999999999 is too large: the most --limit takes is 1000 changes: todoctl log --limit 1000"),
+        (["undo", "99999999999999999999"], "99999999999999999999 is too large: no change's seq is above 18446744073709551615"),
+        (["add", "X", "-p", ""],
+         "todoctl: The value '' is invalid for '-p <priority>': the priority is empty: give H, M or L (or high, medium/normal, low; any case), or leave the option out"),
+    ])
+    func tooLargeAndEmptyValuesSaid(arguments: [String], said: String) async throws {
+        let result = try await run("todoctl", arguments, environment: ["TODOD_SOCKET": "/nonexistent/todod.sock"])
+        #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
+        let first = String(result.stderr.split(separator: "\n").first ?? "")
+        #expect(first.contains(said) && !first.contains("give a number of") && !first.contains("  "), "\(arguments): \(result.stderr)")
+    }
 }

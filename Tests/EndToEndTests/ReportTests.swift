@@ -206,7 +206,8 @@ extension ReportTests {
         let tagWords = narrow.lines.dropFirst().flatMap { $0.split(separator: " ") }.filter { $0.hasPrefix("#") && $0.dropFirst().first?.isLetter == true }
         let whole: Set<Substring> = ["#outside", "#diy", "#desk", "#phone"]
         #expect(!tagWords.isEmpty && Set(tagWords).isSubset(of: whole), "\(narrow.stdout)")
-        #expect(narrow.stderr == "todoctl: project did not fit in 32 columns and was left out: widen the terminal (or COLUMNS), or choose fewer columns: --columns number,title,due,tags\n", "\(narrow.stderr)")
+        // The columns suggested are those that fit whole: the tags, cut to +1, go too.
+        #expect(narrow.stderr == "todoctl: project did not fit in 32 columns and was left out: widen the terminal (or COLUMNS), or choose fewer columns: --columns number,title,due\n", "\(narrow.stderr)")
         try await daemon.stop()
     }
 }
@@ -275,12 +276,17 @@ extension ReportTests {
             or choose fewer columns: --columns number,title
             """), "\(narrow.stderr)")
         // The --columns suggested fits where it was suggested (it named the very columns
-        // that did not fit, and more than were shown; outside probe 10).
-        for width in ["16", "26"] {
+        // that did not fit, and more than were shown; outside probe 10), each column but the
+        // title whole: at 16 columns it named the project, which fitted only cut (home.g…).
+        for width in ["16", "20", "24", "26"] {
             let refused = try await daemon.todoctl("list", environment: fixedClock.merging(["COLUMNS": width]) { $1 })
             let suggested = try #require(refused.stderr.split(separator: "--columns ").last.map { String($0.dropLast()) }, "\(refused.stderr)")
             let chosen = try await daemon.todoctl("list", "--columns", suggested, environment: fixedClock.merging(["COLUMNS": width]) { $1 })
             #expect(chosen.status == 0 && chosen.stderr.isEmpty, "\(width) columns, --columns \(suggested): \(chosen.stdout)\(chosen.stderr)")
+            let whole = ["project": "home.garden", "due": "in 8 days", "tags": "#desk #outside"]
+            for (column, widest) in whole where suggested.split(separator: ",").contains(Substring(column)) {
+                #expect(chosen.stdout.contains(widest), "\(width) columns, --columns \(suggested) cuts \(column): \(chosen.stdout)")
+            }
         }
         let wider = try await daemon.todoctl("list", environment: fixedClock.merging(["COLUMNS": "34"]) { $1 })
         #expect(wider.status == 0 && wider.stderr.isEmpty, "\(wider)")

@@ -382,6 +382,16 @@ struct UndoRedoTests {
         try await daemon.stop()
     }
 
+    @Test("undo --since on an empty journal says the journal is empty, as undo does (it said no change made since then is still in effect; outside probe 10)")
+    func sinceOnEmptyJournal() async throws {
+        let daemon = try await DaemonProcess.start()
+        for arguments in [["undo", "--since", "10m"], ["undo"]] {
+            let result = try await daemon.todoctl(arguments)
+            #expect(result.status == 1 && result.stderr.hasPrefix("todoctl: nothing to undo: the journal is empty"), "\(arguments): \(result.status) \(result.stderr)")
+        }
+        try await daemon.stop()
+    }
+
     @Test("redo where nothing was ever undone says so, naming no undo that never happened")
     func redoWithoutUndo() async throws {
         let daemon = try await DaemonProcess.start()
