@@ -135,12 +135,8 @@ struct PendingChanges {
                 let pending = try JournalRecord.entries(
                     Row.fetchAll(db, sql: "SELECT * FROM journal WHERE seq > ? ORDER BY seq", arguments: [Int64(mark.base)]), in: db)
                 let through = try write.pushed(mark.push)
-                let unpushed = pending.filter { $0.seq > through }
-                let page = Array(unpushed.prefix(Self.pageLength(of: unpushed)))
-                let rest = Array(unpushed.dropFirst(page.count))
-                // How far the store holds this replica's changes once the page is in: all of them, or the page's.
-                let pushedThrough = rest.isEmpty ? local : page.last?.seq ?? local
                 if theirs.firstSeq == nil, through == 0 {
+                    let (page, rest, pushedThrough) = Self.cut(pending, local: local)
                     // Nobody wrote meanwhile: the page follows the store's last change as it is.
                     let counters = try Counters.load(db)
                     try write.commit(SharedChanges(entries: page, number: counters.number, change: pushedThrough,
@@ -150,10 +146,14 @@ struct PendingChanges {
                 }
                 try Self.rewind(pending, to: mark.base, in: db)
                 var taken = try TodoStore.apply(theirs, in: db).entries
+                var purged = !theirs.purges.isEmpty
                 while theirs.more {
                     theirs = try write.changes(after: theirs.change)
                     taken += try TodoStore.apply(theirs, in: db).entries
+                    purged = purged || !theirs.purges.isEmpty
                 }
+                let unpushed = Self.unpushed(pending, through: through, holding: taken, purged: purged)
+                let (page, rest, pushedThrough) = Self.cut(unpushed, local: local)
                 var rebase = try PendingRebase(db: db, now: now, base: mark.base, after: max(UInt64(try Counters.load(db).change), local),
                                                pending: pending)
                 for entry in page { try rebase.take(entry) }
@@ -168,6 +168,32 @@ struct PendingChanges {
                               renumbered: rebase.renumbered, remade: rebase.remade)
             }
         }
+    }
+
+    /// The page of `unpushed` shared now, the rest left pending, and how far the store holds this
+    /// replica's changes once the page is in: all of them (`local`), or the page's.
+    private static func cut(_ unpushed: [JournalEntry], local: UInt64) -> (page: [JournalEntry], rest: [JournalEntry], pushedThrough: UInt64) {
+        let page = Array(unpushed.prefix(pageLength(of: unpushed)))
+        let rest = Array(unpushed.dropFirst(page.count))
+        return (page, rest, rest.isEmpty ? local : page.last?.seq ?? local)
+    }
+
+    /// The pending changes the store does not hold yet: those after what the push record says it
+    /// took (`through`), and those at or before it that the store's changes (`held`) do not hold.
+    /// The record counts this replica's change numbers, and a replica restored from a backup made
+    /// while it held pending changes (or a copy of one) gives its new changes the numbers of those
+    /// the original pushed since: they were skipped as shared and lost (outside probe 11, F12). A
+    /// change is the same one when it changed the same todo at the same instant (a push keeps
+    /// both). When the store purged meanwhile, a pushed change may be gone from it with its todo,
+    /// and sending it again would make the purged todo again: the record is trusted then.
+    static func unpushed(_ pending: [JournalEntry], through: UInt64, holding held: [JournalEntry], purged: Bool) -> [JournalEntry] {
+        guard through > 0, !purged else { return pending.filter { $0.seq > through } }
+        struct Same: Hashable {
+            let id: UUID
+            let at: Date
+        }
+        let taken = Set(held.map { Same(id: $0.after.id, at: $0.at) })
+        return pending.filter { $0.seq > through || !taken.contains(Same(id: $0.after.id, at: $0.at)) }
     }
 
     /// How many of `entries` one page takes: `pageSize`, and the rest of the last one's step.

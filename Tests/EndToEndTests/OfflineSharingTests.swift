@@ -710,3 +710,42 @@ extension OfflineSharingTests {
         try await server2.stop()
     }
 }
+
+extension OfflineSharingTests {
+    @Test("a replica restored from its own backup, made while it held changes not yet shared, shares the changes it makes after the restore: they took the numbers of changes the original had pushed since, and were skipped as shared, then gone (outside probe 11, F12)")
+    func restoredReplicaKeepsItsNewChanges() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        #expect(try await daemon.todoctl("add", "online").status == 0)
+        try await server.stopServer()
+        #expect(try await daemon.todoctl("add", "kept before the backup").status == 0)
+        let backup = daemon.directory + "/backup.sqlite"
+        let saved = try await daemon.todoctl("backup", "--force", backup)
+        try #require(saved.status == 0, "\(saved.stderr)")
+        #expect(try await daemon.todoctl("add", "kept after the backup").status == 0)
+        try await server.startServer()
+        // The original shares both kept changes (its push is recorded through the second).
+        #expect(try await daemon.todoctl("add", "shared by the original").status == 0)
+        try await server.awaitValue("SELECT count(*) FROM todo", "4")
+        _ = try await daemon.stop()
+
+        // The restore docs/BACKUP.md describes, while the store is away again.
+        try await server.stopServer()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: daemon.databasePath + suffix) }
+        try FileManager.default.copyItem(atPath: backup, toPath: daemon.databasePath)
+        let restored = try await DaemonProcess.start(in: daemon.directory, arguments: ["--store", server.uri])
+        let after = try await restored.todoctl("add", "made after the restore")
+        #expect(after.status == 0, "\(after.stderr)")
+        try await server.startServer()
+        #expect(try await restored.todoctl("add", "once the store is back").status == 0)
+        let stored = try await server.psql("SELECT string_agg(todo->>'title', ',' ORDER BY todo->>'title') FROM todo")
+        #expect(stored == "kept after the backup,kept before the backup,made after the restore,once the store is back,online,shared by the original", "\(stored)")
+        #expect(Set(try await titles(restored).values) == [
+            "online", "kept before the backup", "kept after the backup", "shared by the original", "made after the restore", "once the store is back",
+        ])
+        _ = try await restored.stop()
+        let check = try await restored.check()
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        try await server.stop()
+    }
+}
