@@ -216,20 +216,34 @@ extension Priority: ExpressibleByArgument {
     static let completion = CompletionKind.list(allCases.map(\.rawValue))
 }
 
-/// A due date as typed; read against today when the command runs.
+/// A due date as typed, with a time of day when one is given (`--due 'fri 9am'`); read
+/// against today and the minute it is now when the command runs.
 struct DueDateArgument: ExpressibleByArgument {
     let date: LocalDate
+    /// nil for the whole day.
+    let time: TimeOfDay?
 
     init?(argument: String) {
-        guard let date = DueDateParser.parse(argument, today: WallClock.today()) else { return nil }
-        self.date = date
+        let now = LocalMinute(WallClock.now())
+        guard let moment = DueDateParser.parseWithTime(argument, today: now.date, now: now.timeOfDay) else { return nil }
+        (date, time) = (moment.date, moment.time)
     }
 
-    /// For `transform:`: the date, or why the text names none (`2026-02-30`: February
-    /// 2026 has 28 days; `tomorow`: did you mean tomorrow?).
+    /// The day and its time, as the modifiers give them, to compare with theirs.
+    var moment: DayTime { DayTime(date, time) }
+
+    /// For `transform:`: the date and time, or why the text names none (`2026-02-30`: February
+    /// 2026 has 28 days; `tomorow`: did you mean tomorrow?; `25:00`: there is no hour 25).
     static func checked(_ text: String) throws -> DueDateArgument {
-        guard let date = DueDateArgument(argument: text) else { throw DateProblem(text) }
+        guard let date = DueDateArgument(argument: text) else { throw DateProblem(text, time: DueDateParser.timeProblem(with: text)) }
         return date
+    }
+
+    /// `checked` for a day alone (`--until`, which todod keeps by the day).
+    static func checkedDay(_ text: String) throws -> DueDateArgument {
+        let argument = try checked(text)
+        guard argument.time == nil else { throw DateProblem(text) }
+        return argument
     }
 
     static var defaultValueDescription: String { DueDateParser.accepted }
@@ -243,8 +257,9 @@ struct DueDateArgument: ExpressibleByArgument {
 struct DateProblem: Error, CustomStringConvertible {
     let description: String
 
-    init(_ text: String) {
-        if let reason = DueDateParser.impossibility(of: text) {
+    /// `time`: why its time of day does not read, said first where a time is taken.
+    init(_ text: String, time: String? = nil) {
+        if let reason = time ?? DueDateParser.impossibility(of: text) {
             description = reason
         } else {
             // ArgumentParser's Help line below lists the forms.

@@ -1,0 +1,79 @@
+import Testing
+import TodoModel
+import TodoViewModel
+
+/// The words for a day with a time of day (`due:2026-12-24T15:00`, `--due 'fri 9am'`, `eod`),
+/// read against a fixed today and minute; what is ambiguous is refused, saying why.
+@Suite("Times of day in the date words")
+struct TimeWordsTests {
+    /// Sunday 2026-11-22 (the fixtures' today), at 10:30.
+    let now = TimeOfDay(hour: 10, minute: 30)!
+
+    private func read(_ text: String) -> DayTime? { DueDateParser.parseWithTime(text, today: today, now: now) }
+    private func at(_ date: String, _ time: String?) -> DayTime { DayTime(LocalDate(date)!, time.flatMap(TimeOfDay.init)) }
+
+    @Test("ISO date-times, now, sod and eod as Taskwarrior has them, a time alone as the next one, and any day with a time after it or joined by @")
+    func forms() {
+        #expect(read("2026-12-24T15:00") == at("2026-12-24", "15:00"))
+        #expect(read("2026-12-24T15:00:30") == at("2026-12-24", "15:00"))
+        #expect(read("2026-12-24 15:00") == at("2026-12-24", "15:00"))
+        #expect(read("now") == at("2026-11-22", "10:30"))
+        #expect(read("eod") == at("2026-11-22", "23:59"))
+        #expect(read("sod") == at("2026-11-22", "00:00"))
+        // Taskwarrior's due:15:00: today's while it is to come, else tomorrow's.
+        #expect(read("15:00") == at("2026-11-22", "15:00"))
+        #expect(read("9am") == at("2026-11-23", "09:00"))
+        #expect(read("10:30") == at("2026-11-23", "10:30"))
+        #expect(read("noon") == at("2026-11-22", "12:00"))
+        #expect(read("tomorrow 15:00") == at("2026-11-23", "15:00"))
+        #expect(read("fri 9am") == at("2026-11-27", "09:00"))
+        #expect(read("Fri 3:30PM") == at("2026-11-27", "15:30"))
+        #expect(read("fri@9am") == at("2026-11-27", "09:00"))
+        #expect(read("dec 24 at 12am") == at("2026-12-24", "00:00"))
+        #expect(read("in 2 days 12pm") == at("2026-11-24", "12:00"))
+        // A day without a time is the whole day, as before.
+        #expect(read("tomorrow") == at("2026-11-23", nil))
+        #expect(at("2026-12-24", "15:00").description == "2026-12-24T15:00" && at("2026-12-24", nil).description == "2026-12-24")
+    }
+
+    @Test("A time that does not exist, a bare number and midnight are refused, saying why and what to write")
+    func refusals() {
+        for text in ["25:00", "fri 25:00", "2026-12-24T24:00", "13pm", "fri 9", "midnight", "fri@midnight", "12:5", "0am", "fri 9:60"] {
+            #expect(read(text) == nil, "\(text)")
+        }
+        #expect(DueDateParser.timeProblem(with: "25:00")?.contains("there is no hour 25") == true)
+        #expect(DueDateParser.timeProblem(with: "2026-12-24T24:00")?.contains("24:00 is 00:00 of the next day") == true)
+        #expect(DueDateParser.timeProblem(with: "13pm")?.contains("1am to 12pm") == true)
+        #expect(DueDateParser.timeProblem(with: "fri 9") == "fri 9: 9 is no time of day: write 9am, 9pm or 09:00")
+        #expect(DueDateParser.timeProblem(with: "midnight")?.contains("sod or 00:00 for the start, eod or 23:59 for the end") == true)
+        #expect(DueDateParser.timeProblem(with: "fri 9:60")?.contains("60 is no minute") == true)
+        #expect(DueDateParser.timeProblem(with: "tomorow") == nil)
+    }
+
+    @Test("due:, wait: and scheduled: keep a time with their day; until: and a filter's days take none, and say so; a second different time is refused")
+    func modifiers() throws {
+        let words = try TaskwarriorWords.parse(
+            ["Call", "the", "bank", "due:2026-12-24T15:00", "wait:fri@9am", "scheduled:eod"], use: .add, today: today, now: now)
+        #expect(words.title == ["Call", "the", "bank"])
+        #expect(words.dueMoment == at("2026-12-24", "15:00") && words.waitMoment == at("2026-11-27", "09:00"))
+        #expect(words.scheduled == LocalDate("2026-11-22") && words.scheduledTime == .endOfDay)
+        // One argument with a space, as the shell passes a quoted one.
+        let quoted = try TaskwarriorWords.parse(["x", "due:tomorrow 15:00"], use: .edit, today: today, now: now)
+        #expect(quoted.dueMoment == at("2026-11-23", "15:00") && quoted.title == ["x"])
+        let allDay = try TaskwarriorWords.parse(["x", "due:fri"], use: .add, today: today, now: now)
+        #expect(allDay.dueMoment == at("2026-11-27", nil))
+
+        func refusal(_ words: [String], _ use: TaskwarriorWords.Use = .add) -> String {
+            do {
+                _ = try TaskwarriorWords.parse(words, use: use, today: today, now: now)
+                return "taken"
+            } catch {
+                return error.message
+            }
+        }
+        #expect(refusal(["x", "until:2026-12-24T15:00"]).contains("give the day alone, 2026-12-24"))
+        #expect(refusal(["due:2026-12-24T15:00"], .filter).contains("give the day alone, 2026-12-24"))
+        #expect(refusal(["x", "due:fri", "due:fri@9am"]).contains("due:fri"))
+        #expect(refusal(["x", "due:fri@25:00"]).contains("there is no hour 25"))
+    }
+}
