@@ -134,7 +134,7 @@ extension WireDecoder {
             }
         }
         return TodoDetailViewModel(
-            todo, today: context.currentDay, parent: parent, subtasks: subtasks, dependsOn: dependsOn, blocks: blocks)
+            todo, today: context.currentDay, now: context.currentTime, parent: parent, subtasks: subtasks, dependsOn: dependsOn, blocks: blocks)
     }
 
     /// An array of todos, read from its nodes.

@@ -32,7 +32,7 @@ enum Session {
 
     static func run<T>(socketPath: String, _ body: (TodoConnection) throws -> T) throws -> T {
         do {
-            return try body(try TodoConnection(path: socketPath, program: ClientProgram.todoctl, today: today))
+            return try body(try TodoConnection(path: socketPath, program: ClientProgram.todoctl, today: today, now: now))
         } catch let error as TodoClientError {
             throw fail(error)
         }
@@ -42,7 +42,7 @@ enum Session {
     /// between reading the todo and sending the change.
     static func run<T>(_ options: ConnectionOptions, editing body: (TodoConnection) async throws -> T) async throws -> T {
         do {
-            return try await body(try TodoConnection(path: options.socketPath, program: ClientProgram.todoctl, today: today))
+            return try await body(try TodoConnection(path: options.socketPath, program: ClientProgram.todoctl, today: today, now: now))
         } catch let error as TodoClientError {
             throw fail(error)
         }
@@ -51,6 +51,8 @@ enum Session {
     /// The day the rows a command reads are said against: todoctl's clock (TODOD_TEST_NOW in
     /// tests), read here at the edge; the wire and the ViewModels read none.
     static let today: WireCodec.Today = { WallClock.today() }
+    /// The minute it is now, of the same clock: a todo due at 15:00 is overdue from then.
+    static let now: WireCodec.Now = { LocalMinute(WallClock.now()).timeOfDay }
 
     /// Prints the error and gives the exit code for it.
     static func fail(_ error: TodoClientError) -> ExitCode {

@@ -37,3 +37,25 @@ struct TimeWordsEndToEndTests {
         try await daemon.stop()
     }
 }
+
+/// What a due time means in list and show, at 09:00 on Monday 2026-11-23 (`fixedClock`).
+@Suite("Due times in list and show, through a real daemon")
+struct DueTimeListEndToEndTests {
+    @Test("list says today's due times from now (in 6 h, 1 h overdue) and another day's beside its words; show gives the time beside the date")
+    func listAndShow() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let environment = daemon.environment.merging(fixedClock) { $1 }
+        for words in [["Call", "the", "bank", "due:2026-11-23T15:00"], ["Stand-up", "due:2026-11-23T08:00"], ["Dentist", "due:2026-11-24T09:30"]] {
+            let added = try await run("todoctl", ["add"] + words, environment: environment)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let list = try await run("todoctl", ["list"], environment: environment)
+        let lines = list.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("Call the bank") && $0.contains("in 6 h") }, "\(list.stdout)")
+        #expect(lines.contains { $0.contains("Stand-up") && $0.contains("1 h overdue") }, "\(list.stdout)")
+        #expect(lines.contains { $0.contains("Dentist") && $0.contains("tomorrow 09:30") }, "\(list.stdout)")
+        let show = try await run("todoctl", ["show", "2"], environment: environment)
+        #expect(show.stdout.contains("2026-11-23 08:00 (1 h overdue)"), "\(show.stdout)")
+        try await daemon.stop()
+    }
+}

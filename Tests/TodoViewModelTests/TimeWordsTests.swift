@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TodoModel
 import TodoViewModel
@@ -75,5 +76,34 @@ struct TimeWordsTests {
         #expect(refusal(["due:2026-12-24T15:00"], .filter).contains("give the day alone, 2026-12-24"))
         #expect(refusal(["x", "due:fri", "due:fri@9am"]).contains("due:fri"))
         #expect(refusal(["x", "due:fri@25:00"]).contains("there is no hour 25"))
+    }
+}
+
+/// A row's due text and overdue mark with a due time, read against a day and a minute.
+@Suite("Due times in a list's rows")
+struct DueTimeRowTests {
+    let created = Date(timeIntervalSince1970: 0)
+
+    private func row(_ due: String, _ time: String?, now: String?) -> TodoViewModel {
+        TodoViewModel(
+            Todo(number: 1, title: "t", due: LocalDate(due), createdAt: created, dueTime: time.flatMap(TimeOfDay.init)),
+            today: today, now: now.flatMap(TimeOfDay.init))
+    }
+
+    @Test("A todo due today at a time is overdue from that minute, said in minutes or hours; another day's time stands beside its words; without a time or a minute, by the day as before")
+    func dueTexts() {
+        #expect(row("2026-11-22", "15:00", now: "10:30").dueText == "in 4 h" && !row("2026-11-22", "15:00", now: "10:30").isOverdue)
+        #expect(row("2026-11-22", "10:45", now: "10:30").dueText == "in 15 min")
+        #expect(row("2026-11-22", "10:30", now: "10:30").isOverdue && row("2026-11-22", "10:30", now: "10:30").dueText == "0 min overdue")
+        #expect(row("2026-11-22", "08:00", now: "10:30").dueText == "2 h overdue" && row("2026-11-22", "08:00", now: "10:30").isOverdue)
+        #expect(row("2026-11-23", "09:00", now: "10:30").dueText == "tomorrow 09:00" && !row("2026-11-23", "09:00", now: "10:30").isOverdue)
+        #expect(row("2026-11-25", "09:00", now: "10:30").dueText == "in 3 days 09:00")
+        #expect(row("2026-12-24", "15:00", now: "10:30").dueText == "2026-12-24 15:00")
+        #expect(row("2026-11-21", "23:00", now: "10:30").dueText == "1 day overdue" && row("2026-11-21", "23:00", now: "10:30").isOverdue)
+        // Without the minute (a View that knows only the day): today's time is not yet overdue.
+        #expect(row("2026-11-22", "08:00", now: nil).dueText == "today 08:00" && !row("2026-11-22", "08:00", now: nil).isOverdue)
+        #expect(row("2026-11-22", nil, now: "10:30").dueText == "today" && !row("2026-11-22", nil, now: "23:59").isOverdue)
+        // A row to send says its moment as the wire writes it.
+        #expect(TodoViewModel(Todo(number: 1, title: "t", due: LocalDate("2026-12-24"), createdAt: created, dueTime: TimeOfDay("15:00"))).dueText == "2026-12-24T15:00")
     }
 }
