@@ -225,6 +225,12 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         set { update { $0.scheduledTime = newValue } }
     }
 
+    /// Where it falls among due todos, a number to compare: its day, then its time, a whole
+    /// day's after every time of that day (it is due by the day's end); nil without a due date.
+    public var dueOrder: Int? {
+        due.map { $0.daysSince1970 * 1441 + (dueTime?.minutes ?? 1440) }
+    }
+
     /// `ids` sorted and each once, as `depends` holds them.
     public static func dependencySet(_ ids: [UUID]) -> [UUID] {
         Set(ids).sorted { $0.uuidString < $1.uuidString }
@@ -418,12 +424,12 @@ extension Todo {
 
 extension Todo {
     /// The default order: open before completed, then high priority first, then by due
-    /// date (undated last), then newest first. `number` breaks the remaining ties so
+    /// date and time (undated last; on one day a time before the whole day), then newest first. `number` breaks the remaining ties so
     /// that the order is total and every View agrees on it.
     public static func precedesInDefaultOrder(_ a: Todo, _ b: Todo) -> Bool {
         if a.isCompleted != b.isCompleted { return !a.isCompleted }
         if a.priority != b.priority { return a.priority > b.priority }
-        switch (a.due, b.due) {
+        switch (a.dueOrder, b.dueOrder) {
         case let (x?, y?) where x != y: return x < y
         case (.some, nil): return true
         case (nil, .some): return false

@@ -106,3 +106,19 @@ struct TimeOfDayTests {
         #expect(try #require(moved.replacing(current)).dueTime == nil)
     }
 }
+
+/// The default order with due times: by day, then time, a whole day's after the times of that day.
+@Suite("Due times in the default order")
+struct DueTimeOrderTests {
+    @Test("On one day a todo due at 09:00 comes before one due at 15:00, and both before one due all day; an earlier day still comes first")
+    func order() {
+        let created = Date(millisecondsSince1970: 1_780_000_000_000)
+        func todo(_ number: Int, _ due: String, _ time: String?) -> Todo {
+            Todo(number: number, title: "t", due: LocalDate(due), createdAt: created, dueTime: time.flatMap(TimeOfDay.init))
+        }
+        // Numbered so that the last tie-break (higher number first) would give another order.
+        let todos = [todo(3, "2026-12-24", nil), todo(2, "2026-12-24", "15:00"), todo(4, "2026-12-25", "08:00"), todo(1, "2026-12-24", "09:00"),
+                     todo(5, "2026-12-23", nil)]
+        #expect(todos.sorted(by: Todo.precedesInDefaultOrder).map(\.number) == [5, 1, 2, 3, 4])
+    }
+}

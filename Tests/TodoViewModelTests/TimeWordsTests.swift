@@ -107,3 +107,16 @@ struct DueTimeRowTests {
         #expect(TodoViewModel(Todo(number: 1, title: "t", due: LocalDate("2026-12-24"), createdAt: created, dueTime: TimeOfDay("15:00"))).dueText == "2026-12-24T15:00")
     }
 }
+
+@Suite("Due times in --sort due")
+struct DueTimeSortTests {
+    @Test("--sort due puts the times of one day in order, before that day's whole-day todo")
+    func sortByDue() throws {
+        let created = Date(timeIntervalSince1970: 0)
+        let rows = [("2026-12-24", nil), ("2026-12-24", "15:00"), ("2026-12-24", "09:00")].enumerated().map { index, due in
+            TodoViewModel(Todo(number: index + 1, title: "t", due: LocalDate(due.0), createdAt: created, dueTime: due.1.flatMap(TimeOfDay.init)))
+        }
+        #expect(try TodoSort("due").sorted(rows).map(\.number) == [3, 2, 1])
+        #expect(try TodoSort("-due").sorted(rows).map(\.number) == [1, 2, 3])
+    }
+}
