@@ -40,9 +40,9 @@ public final class TodoConnection {
     /// Connects, checks who listens, and reads the daemon's hello. `program` names this
     /// client in the journal (`todoctl`); `today` is the day the rows it reads say "in 3
     /// days" and overdue against, from the command's clock (none: rows without a day).
-    public init(path: String, program: String? = nil, today: WireCodec.Today? = nil) throws(TodoClientError) {
+    public init(path: String, program: String? = nil, today: WireCodec.Today? = nil, now: WireCodec.Now? = nil) throws(TodoClientError) {
         self.program = program
-        codec = WireCodec(today: today)
+        codec = WireCodec(today: today, now: now)
         let fd = try TrustedSocket.connect(to: path)
         var reader = FrameReader(fd: fd)
         do {

@@ -112,6 +112,10 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         if depends == nil { next.depends = current.depends }
         next.scheduled = scheduled ?? current.scheduled
         next.until = until ?? current.until
+        // No format carries a time of day yet: one set in todod stays while its day does.
+        if next.due == current.due { next.dueTime = current.dueTime }
+        if next.wait == current.wait { next.waitTime = current.waitTime }
+        if next.scheduled == current.scheduled { next.scheduledTime = current.scheduledTime }
         next.previous = current.previous
         // A todo was made once; and a completion the source dates by its day alone (todo.txt)
         // is the same completion as todod's on that day.

@@ -7,12 +7,13 @@ extension Todo {
         self.init(
             number: number, title: new.title, notes: new.notes, priority: new.priority, due: new.due, tags: new.tags,
             createdAt: createdAt, recurrence: new.recurrence.map { $0.dayOfMonth == nil ? $0.anchored(to: new.due) : $0 },
-            parent: new.parent, wait: new.wait, previous: previous, project: new.project, scheduled: new.scheduled, until: new.until)
+            parent: new.parent, wait: new.wait, previous: previous, project: new.project, scheduled: new.scheduled, until: new.until,
+            dueTime: new.dueTime, waitTime: new.waitTime, scheduledTime: new.scheduledTime)
     }
 
     /// The next occurrence of a recurring todo completed on `completedOn`: the same todo
     /// (title, notes, priority, tags, project, parent, rule) due one period on, its wait and its scheduled day moved
-    /// by the same span as its due date, and the series' last day (`until`) kept. Nil when the todo does not
+    /// by the same span as its due date, each at the same time of day, and the series' last day (`until`) kept. Nil when the todo does not
     /// repeat, or its next day would be past the calendar's end or past `until`: the series ends
     /// there, as Taskwarrior makes no instance due after a template's until.
     public func nextOccurrence(completedOn: LocalDate) -> NewTodo? {
@@ -23,7 +24,8 @@ extension Todo {
         return NewTodo(
             title: title, notes: notes, priority: priority, due: nextDue, tags: tags,
             recurrence: recurrence.dayOfMonth == nil ? recurrence.anchored(to: nextDue) : recurrence,
-            parent: parent, wait: nextWait, project: project, scheduled: nextScheduled, until: until)
+            parent: parent, wait: nextWait, project: project, scheduled: nextScheduled, until: until,
+            dueTime: dueTime, waitTime: waitTime, scheduledTime: scheduledTime)
     }
 }
 

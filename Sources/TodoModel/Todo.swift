@@ -78,6 +78,9 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         var depends: [UUID]
         var scheduled: LocalDate?
         var until: LocalDate?
+        var dueTime: TimeOfDay?
+        var waitTime: TimeOfDay?
+        var scheduledTime: TimeOfDay?
     }
 
     public var id: UUID {
@@ -102,7 +105,8 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
     }
     public var due: LocalDate? {
         get { box.fields.due }
-        set { update { $0.due = newValue } }
+        // A time belongs to its day: taking the day away takes the time too.
+        set { update { $0.due = newValue; if newValue == nil { $0.dueTime = nil } } }
     }
     public var tags: [String] {
         get { box.fields.tags }
@@ -144,7 +148,8 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
     /// Hidden from the default list until this day.
     public var wait: LocalDate? {
         get { box.fields.wait }
-        set { update { $0.wait = newValue } }
+        // A time belongs to its day: taking the day away takes the time too.
+        set { update { $0.wait = newValue; if newValue == nil { $0.waitTime = nil } } }
     }
     /// The number of the occurrence this one repeats (set when completing that one made it).
     public var previous: Int? {
@@ -188,7 +193,8 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
     /// day on; nil for none.
     public var scheduled: LocalDate? {
         get { box.fields.scheduled }
-        set { update { $0.scheduled = newValue } }
+        // A time belongs to its day: taking the day away takes the time too.
+        set { update { $0.scheduled = newValue; if newValue == nil { $0.scheduledTime = nil } } }
     }
 
     /// The last day it is kept open (Taskwarrior's `until`): once that day has passed an open
@@ -197,6 +203,32 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
     public var until: LocalDate? {
         get { box.fields.until }
         set { update { $0.until = newValue } }
+    }
+
+    /// The time of day it is due on its due day (`due:2026-12-24T15:00`): overdue from then;
+    /// nil for the whole day, as a todo without a time has always been. Set and cleared
+    /// with `due` (TodoEdit), undone, shared and in conflict with it (`TodoField.due`).
+    public var dueTime: TimeOfDay? {
+        get { box.fields.dueTime }
+        set { update { $0.dueTime = newValue } }
+    }
+
+    /// The time of day its waiting ends on its wait day; nil for that day's start (midnight).
+    public var waitTime: TimeOfDay? {
+        get { box.fields.waitTime }
+        set { update { $0.waitTime = newValue } }
+    }
+
+    /// The time of day work on it may begin on its scheduled day; nil for the whole day.
+    public var scheduledTime: TimeOfDay? {
+        get { box.fields.scheduledTime }
+        set { update { $0.scheduledTime = newValue } }
+    }
+
+    /// Where it falls among due todos, a number to compare: its day, then its time, a whole
+    /// day's after every time of that day (it is due by the day's end); nil without a due date.
+    public var dueOrder: Int? {
+        due.map { $0.daysSince1970 * 1441 + (dueTime?.minutes ?? 1440) }
     }
 
     /// `ids` sorted and each once, as `depends` holds them.
@@ -227,7 +259,8 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
         deletedAt: Date? = nil, revision: Int = 1,
         recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, previous: Int? = nil,
         foreign: [String: String] = [:], annotations: [Annotation] = [], project: String? = nil,
-        started: Date? = nil, depends: [UUID] = [], scheduled: LocalDate? = nil, until: LocalDate? = nil
+        started: Date? = nil, depends: [UUID] = [], scheduled: LocalDate? = nil, until: LocalDate? = nil,
+        dueTime: TimeOfDay? = nil, waitTime: TimeOfDay? = nil, scheduledTime: TimeOfDay? = nil
     ) {
         box = Box(
             Fields(
@@ -235,7 +268,10 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
                 createdAt: createdAt, updatedAt: updatedAt ?? createdAt, completedAt: completedAt, deletedAt: deletedAt,
                 revision: revision, recurrence: recurrence, parent: parent, wait: wait, previous: previous,
                 foreign: foreign, annotations: annotations, project: project, started: started,
-                depends: depends.isEmpty ? [] : Self.dependencySet(depends), scheduled: scheduled, until: until))
+                depends: depends.isEmpty ? [] : Self.dependencySet(depends), scheduled: scheduled, until: until,
+                // A time belongs to its day: none without one.
+                dueTime: due == nil ? nil : dueTime, waitTime: wait == nil ? nil : waitTime,
+                scheduledTime: scheduled == nil ? nil : scheduledTime))
     }
 
     /// The most tags a todo holds; also checked where edits add tags to the stored ones.
@@ -265,6 +301,7 @@ extension Todo {
     private enum CodingKeys: String, CodingKey {
         case id, number, title, notes, priority, due, tags, createdAt, updatedAt, completedAt, deletedAt, revision
         case recurrence, parent, wait, previous, foreign, annotations, project, started, depends, scheduled, until
+        case dueTime, waitTime, scheduledTime
     }
 
     public init(from decoder: any Decoder) throws {
@@ -304,14 +341,19 @@ extension Todo {
             started: try c.decodeIfPresent(Date.self, forKey: .started),
             depends: try c.decodeIfPresent([UUID].self, forKey: .depends) ?? [],
             scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled),
-            until: try c.decodeIfPresent(LocalDate.self, forKey: .until))
+            until: try c.decodeIfPresent(LocalDate.self, forKey: .until),
+            dueTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .dueTime),
+            waitTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .waitTime),
+            scheduledTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .scheduledTime))
     }
 
     /// Every field is written, absent ones as `null`, so that the JSON schema is stable;
     /// the id in lowercase, as `uuidgen` prints it. `foreign` only when it holds something:
     /// most todos never came from another program; `annotations` likewise, so that a todo
     /// without them is the same bytes as before they existed; `project` too (an older
-    /// client reads a todo without one as it always did); `started`, `depends`, `scheduled` and `until` likewise.
+    /// client reads a todo without one as it always did); `started`, `depends`, `scheduled` and `until` likewise,
+    /// and the times of day beside due, wait and scheduled (an older client skips them, and
+    /// reads the day alone).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id.uuidString.lowercased(), forKey: .id)
@@ -337,6 +379,9 @@ extension Todo {
         if !depends.isEmpty { try c.encode(depends.map { $0.uuidString.lowercased() }, forKey: .depends) }
         if let scheduled { try c.encode(scheduled, forKey: .scheduled) }
         if let until { try c.encode(until, forKey: .until) }
+        if let dueTime { try c.encode(dueTime, forKey: .dueTime) }
+        if let waitTime { try c.encode(waitTime, forKey: .waitTime) }
+        if let scheduledTime { try c.encode(scheduledTime, forKey: .scheduledTime) }
     }
 
     /// What a list's table, its `--columns` (but `id` and `updated`), its `--sort` (but
@@ -361,6 +406,10 @@ extension Todo {
         if !depends.isEmpty { try c.encode(depends.map { $0.uuidString.lowercased() }, forKey: .depends) }
         // `next` weighs it, from the rows.
         try c.encodeIfPresent(scheduled, forKey: .scheduled)
+        // A list marks what is overdue and waiting by the minute, and shows the times.
+        try c.encodeIfPresent(dueTime, forKey: .dueTime)
+        try c.encodeIfPresent(waitTime, forKey: .waitTime)
+        try c.encodeIfPresent(scheduledTime, forKey: .scheduledTime)
     }
 
     /// The todo as a list's row reads back (`init(rowFrom:)`): its row's fields, the others
@@ -369,18 +418,18 @@ extension Todo {
         Todo(
             id: Self.rowID, number: number, title: title, priority: priority, due: due, tags: tags, createdAt: createdAt,
             completedAt: completedAt, deletedAt: deletedAt, revision: 0, parent: parent, wait: wait, project: project, started: started,
-            depends: depends, scheduled: scheduled)
+            depends: depends, scheduled: scheduled, dueTime: dueTime, waitTime: waitTime, scheduledTime: scheduledTime)
     }
 }
 
 extension Todo {
     /// The default order: open before completed, then high priority first, then by due
-    /// date (undated last), then newest first. `number` breaks the remaining ties so
+    /// date and time (undated last; on one day a time before the whole day), then newest first. `number` breaks the remaining ties so
     /// that the order is total and every View agrees on it.
     public static func precedesInDefaultOrder(_ a: Todo, _ b: Todo) -> Bool {
         if a.isCompleted != b.isCompleted { return !a.isCompleted }
         if a.priority != b.priority { return a.priority > b.priority }
-        switch (a.due, b.due) {
+        switch (a.dueOrder, b.dueOrder) {
         case let (x?, y?) where x != y: return x < y
         case (.some, nil): return true
         case (nil, .some): return false

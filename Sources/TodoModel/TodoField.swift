@@ -20,24 +20,26 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
     /// The last day it is kept open.
     case until
 
+    /// A date and its time of day are one field (`due` is `due` and `dueTime`): set, undone and
+    /// shared together, as a todo is due at one moment.
     public func isEqual(in a: Todo, and b: Todo) -> Bool {
         switch self {
         case .title: a.title == b.title
         case .notes: a.notes == b.notes
         case .priority: a.priority == b.priority
-        case .due: a.due == b.due
+        case .due: a.due == b.due && a.dueTime == b.dueTime
         case .tags: a.tags == b.tags
         case .completedAt: a.completedAt == b.completedAt
         case .deletedAt: a.deletedAt == b.deletedAt
         case .recurrence: a.recurrence == b.recurrence
         case .parent: a.parent == b.parent
-        case .wait: a.wait == b.wait
+        case .wait: a.wait == b.wait && a.waitTime == b.waitTime
         case .foreign: a.foreign == b.foreign
         case .annotations: a.annotations == b.annotations
         case .project: a.project == b.project
         case .started: a.started == b.started
         case .depends: a.depends == b.depends
-        case .scheduled: a.scheduled == b.scheduled
+        case .scheduled: a.scheduled == b.scheduled && a.scheduledTime == b.scheduledTime
         case .until: a.until == b.until
         }
     }
@@ -49,19 +51,19 @@ public enum TodoField: String, Sendable, Codable, CaseIterable {
         case .title: result.title = source.title
         case .notes: result.notes = source.notes
         case .priority: result.priority = source.priority
-        case .due: result.due = source.due
+        case .due: (result.due, result.dueTime) = (source.due, source.dueTime)
         case .tags: result.tags = source.tags
         case .completedAt: result.completedAt = source.completedAt
         case .deletedAt: result.deletedAt = source.deletedAt
         case .recurrence: result.recurrence = source.recurrence
         case .parent: result.parent = source.parent
-        case .wait: result.wait = source.wait
+        case .wait: (result.wait, result.waitTime) = (source.wait, source.waitTime)
         case .foreign: result.foreign = source.foreign
         case .annotations: result.annotations = source.annotations
         case .project: result.project = source.project
         case .started: result.started = source.started
         case .depends: result.depends = source.depends
-        case .scheduled: result.scheduled = source.scheduled
+        case .scheduled: (result.scheduled, result.scheduledTime) = (source.scheduled, source.scheduledTime)
         case .until: result.until = source.until
         }
         return result

@@ -20,11 +20,16 @@ public struct NewTodo: Sendable, Codable, Equatable {
     public var scheduled: LocalDate?
     /// The last day it is kept open (`until:fri`).
     public var until: LocalDate?
+    /// The times of day on `due`, `wait` and `scheduled` (`due:2026-12-24T15:00`); nil for the whole day.
+    public var dueTime: TimeOfDay?
+    public var waitTime: TimeOfDay?
+    public var scheduledTime: TimeOfDay?
 
     public init(
         title: String, notes: String = "", priority: Priority = .normal, due: LocalDate? = nil, tags: [String] = [],
         recurrence: Recurrence? = nil, parent: Int? = nil, wait: LocalDate? = nil, project: String? = nil, depends: [Int]? = nil,
-        scheduled: LocalDate? = nil, until: LocalDate? = nil
+        scheduled: LocalDate? = nil, until: LocalDate? = nil,
+        dueTime: TimeOfDay? = nil, waitTime: TimeOfDay? = nil, scheduledTime: TimeOfDay? = nil
     ) {
         self.title = title
         self.notes = notes
@@ -38,6 +43,9 @@ public struct NewTodo: Sendable, Codable, Equatable {
         self.depends = depends?.isEmpty == true ? nil : depends
         self.scheduled = scheduled
         self.until = until
+        self.dueTime = due == nil ? nil : dueTime
+        self.waitTime = wait == nil ? nil : waitTime
+        self.scheduledTime = scheduled == nil ? nil : scheduledTime
     }
 }
 
@@ -88,6 +96,12 @@ public struct TodoEdit: Sendable, Codable, Equatable {
     public var until: LocalDate?
     /// Kept open for good (`until:`; wins over `until`).
     public var clearUntil: Bool
+    /// The time of day on the new `due` (`wait`, `scheduled`): applied with its day only, which
+    /// it is part of, so a new day without one is due for the whole day (an edit from a client
+    /// that knows no times does that too).
+    public var dueTime: TimeOfDay?
+    public var waitTime: TimeOfDay?
+    public var scheduledTime: TimeOfDay?
 
     public init(
         title: String? = nil, notes: String? = nil, priority: Priority? = nil, due: LocalDate? = nil,
@@ -96,7 +110,8 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         wait: LocalDate? = nil, clearWait: Bool = false, annotate: String? = nil, denotate: String? = nil,
         project: String? = nil, clearProject: Bool = false, active: Bool? = nil,
         addDepends: [Int] = [], removeDepends: [Int] = [], clearDepends: Bool = false,
-        scheduled: LocalDate? = nil, clearScheduled: Bool = false, until: LocalDate? = nil, clearUntil: Bool = false
+        scheduled: LocalDate? = nil, clearScheduled: Bool = false, until: LocalDate? = nil, clearUntil: Bool = false,
+        dueTime: TimeOfDay? = nil, waitTime: TimeOfDay? = nil, scheduledTime: TimeOfDay? = nil
     ) {
         self.title = title
         self.notes = notes
@@ -124,6 +139,9 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         self.clearScheduled = clearScheduled
         self.until = until
         self.clearUntil = clearUntil
+        self.dueTime = due == nil ? nil : dueTime
+        self.waitTime = wait == nil ? nil : waitTime
+        self.scheduledTime = scheduled == nil ? nil : scheduledTime
     }
 
     /// Whether it changes what the todo waits for (the store resolves the numbers: `DependencyRule`).
@@ -135,7 +153,7 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         if let title { edited.title = title }
         if let notes { edited.notes = notes }
         if let priority { edited.priority = priority }
-        if clearDue { edited.due = nil } else if let due { edited.due = due }
+        if clearDue { edited.due = nil } else if let due { (edited.due, edited.dueTime) = (due, dueTime) }
         var tagList = tags ?? todo.tags
         for tag in addTags where !tagList.contains(tag) { tagList.append(tag) }
         tagList.removeAll { removeTags.contains($0) }
@@ -144,9 +162,13 @@ public struct TodoEdit: Sendable, Codable, Equatable {
         // A month's day to come back to follows the due date it was counted from.
         edited.recurrence = edited.recurrence?.anchored(to: edited.due)
         if clearParent { edited.parent = nil } else if let parent { edited.parent = parent }
-        if clearWait { edited.wait = nil } else if let wait { edited.wait = wait }
+        if clearWait { edited.wait = nil } else if let wait { (edited.wait, edited.waitTime) = (wait, waitTime) }
         if clearProject { edited.project = nil } else if let project { edited.project = project }
-        if clearScheduled { edited.scheduled = nil } else if let scheduled { edited.scheduled = scheduled }
+        if clearScheduled {
+            edited.scheduled = nil
+        } else if let scheduled {
+            (edited.scheduled, edited.scheduledTime) = (scheduled, scheduledTime)
+        }
         if clearUntil { edited.until = nil } else if let until { edited.until = until }
         return edited
     }
@@ -181,7 +203,10 @@ extension TodoEdit {
             scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled),
             clearScheduled: try c.decodeIfPresent(Bool.self, forKey: .clearScheduled) ?? false,
             until: try c.decodeIfPresent(LocalDate.self, forKey: .until),
-            clearUntil: try c.decodeIfPresent(Bool.self, forKey: .clearUntil) ?? false)
+            clearUntil: try c.decodeIfPresent(Bool.self, forKey: .clearUntil) ?? false,
+            dueTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .dueTime),
+            waitTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .waitTime),
+            scheduledTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .scheduledTime))
     }
 }
 
@@ -320,6 +345,9 @@ extension NewTodo {
             project: try c.decodeIfPresent(String.self, forKey: .project),
             depends: try c.decodeIfPresent([Int].self, forKey: .depends),
             scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled),
-            until: try c.decodeIfPresent(LocalDate.self, forKey: .until))
+            until: try c.decodeIfPresent(LocalDate.self, forKey: .until),
+            dueTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .dueTime),
+            waitTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .waitTime),
+            scheduledTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .scheduledTime))
     }
 }

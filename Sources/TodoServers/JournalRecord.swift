@@ -41,7 +41,10 @@ enum JournalRecord {
             started INTEGER,
             depends TEXT,
             scheduled TEXT,
-            until TEXT
+            until TEXT,
+            dueTime INTEGER,
+            waitTime INTEGER,
+            scheduledTime INTEGER
         );
         -- By number, not id: a new todo's number is the highest, so its entry appends to the
         -- index instead of dirtying a random page of it (ids are random).

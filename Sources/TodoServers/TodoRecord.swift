@@ -3,7 +3,7 @@ import GRDB
 import TodoModel
 
 /// A row of the `todo` table as a GRDB record: instants as whole milliseconds, the due
-/// date as `YYYY-MM-DD`, tags as a JSON array, the id as lowercase text (so that a prefix
+/// date as `YYYY-MM-DD` and its time of day, if any, as minutes since midnight, tags as a JSON array, the id as lowercase text (so that a prefix
 /// can be looked up). The model's `Todo` knows nothing of GRDB; this wraps it.
 struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "todo"
@@ -12,12 +12,14 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
     static let columns: [String] = [
         "id", "number", "title", "notes", "priority", "due", "tags", "createdAt", "updatedAt", "completedAt", "deletedAt", "revision",
         "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started", "depends", "scheduled", "until",
+        "dueTime", "waitTime", "scheduledTime",
     ]
 
     /// The columns an update may change: id, number and creation time never do.
     static let mutableColumns: [String] = [
         "title", "notes", "priority", "due", "tags", "updatedAt", "completedAt", "deletedAt", "revision",
         "recurrence", "parent", "wait", "previous", "foreignFields", "annotations", "project", "started", "depends", "scheduled", "until",
+        "dueTime", "waitTime", "scheduledTime",
     ]
 
     var todo: Todo
@@ -54,7 +56,18 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
             started: try row.decode(Int64?.self, forColumn: "started").map(Date.init(millisecondsSince1970:)),
             depends: try TodoRecord.depends(row.decode(String?.self, forColumn: "depends")),
             scheduled: try row.decode(String?.self, forColumn: "scheduled").flatMap(LocalDate.init),
-            until: try row.decode(String?.self, forColumn: "until").flatMap(LocalDate.init))
+            until: try row.decode(String?.self, forColumn: "until").flatMap(LocalDate.init),
+            dueTime: try TodoRecord.time(row, "dueTime"), waitTime: try TodoRecord.time(row, "waitTime"),
+            scheduledTime: try TodoRecord.time(row, "scheduledTime"))
+    }
+
+    /// A time-of-day column: minutes since midnight, NULL for none.
+    private static func time(_ row: Row, _ column: String) throws -> TimeOfDay? {
+        guard let minutes = try row.decode(Int?.self, forColumn: column) else { return nil }
+        guard let time = TimeOfDay(minutes: minutes) else {
+            throw TodoStoreError("the todo table holds a bad time of day \(minutes) in \(column) (minutes since midnight, 0 to 1439)")
+        }
+        return time
     }
 
     func encode(to container: inout PersistenceContainer) throws {
@@ -74,6 +87,7 @@ struct TodoRecord: FetchableRecord, PersistableRecord, Sendable {
                 try TodoRecord.foreignJSON(todo.foreign), try TodoRecord.annotationsJSON(todo.annotations), todo.project,
                 todo.started?.millisecondsSince1970,
                 TodoRecord.dependsText(todo.depends), todo.scheduled?.description, todo.until?.description,
+                todo.dueTime?.minutes, todo.waitTime?.minutes, todo.scheduledTime?.minutes,
             ]
         }
     }

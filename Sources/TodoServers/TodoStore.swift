@@ -108,6 +108,7 @@ public final class TodoStore: Sendable {
         registerDependsMigration(&migrator)
         registerScheduledMigration(&migrator)
         registerUntilMigration(&migrator)
+        registerTimeOfDayMigration(&migrator)
         JournalRecord.registerRedoMigration(&migrator)
         migrator.registerMigration("v3: journal") { db in
             try db.execute(sql: JournalRecord.createTable)

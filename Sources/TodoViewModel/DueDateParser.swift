@@ -31,7 +31,7 @@ public enum DueDateParser {
         }
     }
 
-    /// Taskwarrior's words for a time of day, which todod's dates (whole days) cannot hold yet.
+    /// Taskwarrior's words for a time of day, which only due, wait and scheduled keep (`parseWithTime`).
     private static let timesOfDay: Set<String> = ["now", "sod", "eod", "noon", "midnight"]
 
     /// Taskwarrior's words for a day so far off that it never comes.
@@ -62,16 +62,18 @@ public enum DueDateParser {
     public static func impossibility(of text: String) -> String? {
         let word = text.trimmingCharacters(in: .whitespaces)
         // Taskwarrior's times of day: eod was taken for eow, now for sow.
-        if timesOfDay.contains(word.lowercased()) { return "\(word): todod keeps days, not times of day, yet: give today or tomorrow" }
+        if timesOfDay.contains(word.lowercased()) {
+            return "\(word): a time of day, which due:, wait: and scheduled: (--due, --wait) keep; this takes a day: give today or tomorrow"
+        }
         // Taskwarrior's far-off day (2038), which a todo here does without: said, with what
         // there is, where the generic list of forms left the reader to guess (outside probe).
         if farOff.contains(word.lowercased()) {
             return "\(word): todod has no far-off day (Taskwarrior's someday and later): leave the date out, or give a day such as eoy or +3m"
         }
-        // `2026-12-24T10:00` and `2026-12-24 10:00`: a day with a time of day, which todod
-        // cannot keep yet; the day alone is taken (the generic message hid that).
+        // `2026-12-24T10:00` and `2026-12-24 10:00`: a day with a time of day, which only due,
+        // wait and scheduled keep; the day alone is taken (the generic message hid that).
         if let day = dayBeforeTime(in: word) {
-            return "\(word): todod keeps days, not times of day, yet: give the day alone, \(day)"
+            return "\(word): a time of day, which due:, wait: and scheduled: (--due, --wait) keep; this takes a day: give the day alone, \(day)"
         }
         var words = word.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         // `feb30` (due:feb30 has no space) read as `feb 30`: it was only "not understood".

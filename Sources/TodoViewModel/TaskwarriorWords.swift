@@ -32,6 +32,13 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public var removedTags: [String] = []
     public var due: LocalDate?
     public var wait: LocalDate?
+    /// The times of day `due:`, `wait:` and `scheduled:` gave with their days (`due:fri@9am`).
+    public var dueTime: TimeOfDay?
+    public var waitTime: TimeOfDay?
+    public var scheduledTime: TimeOfDay?
+    /// `due` with its time, `wait` with its: what an option giving the same field is compared with.
+    public var dueMoment: DayTime? { due.map { DayTime($0, dueTime) } }
+    public var waitMoment: DayTime? { wait.map { DayTime($0, waitTime) } }
     public var priority: Priority?
     public var recurrence: Recurrence?
     /// `project:home.garden` (`pro:`, `+project:`); in a filter, an empty `project:` is ""
@@ -88,6 +95,8 @@ public struct TaskwarriorWords: Sendable, Equatable {
     /// In an add or an edit, the word that gave each field and what it gave (`pri:H`,
     /// "high"): a second word giving it something else is refused, as it silently won.
     private var given: [String: GivenWord] = [:]
+    /// The minute it is now, for `due:now` and `due:15:00` (today's or tomorrow's).
+    private var now = TimeOfDay(minutes: 0)!
 
     private struct GivenWord: Sendable, Equatable {
         let word: String
@@ -104,10 +113,13 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public static let projectTagPrefix = TodoFilter.projectTagPrefix
 
     /// Reads `words` (after `literal`, the words after `--`, which are title words as typed),
-    /// for `use`, against `today`. A `--` among `words` starts the literal words too (a watch
-    /// prompt's line).
-    public static func parse(_ words: [String], literal: [String] = [], use: Use, today: LocalDate) throws(TaskwarriorWordError) -> TaskwarriorWords {
+    /// for `use`, against `today` and the minute it is `now` (midnight when not given). A `--`
+    /// among `words` starts the literal words too (a watch prompt's line).
+    public static func parse(
+        _ words: [String], literal: [String] = [], use: Use, today: LocalDate, now: TimeOfDay? = nil
+    ) throws(TaskwarriorWordError) -> TaskwarriorWords {
         var result = TaskwarriorWords()
+        if let now { result.now = now }
         var rest = words[...]
         while let word = rest.popFirst() {
             if word == "--" {
@@ -244,18 +256,19 @@ public struct TaskwarriorWords: Sendable, Equatable {
             try once("project", word: word, value: value, use: use)
             if use == .edit && value.isEmpty { clearProject = true } else { project = value }
         case "due":
-            guard let date = try day(value, name: name, word: word, use: use, today: today) else {
+            guard let moment = try moment(value, name: name, word: word, use: use, today: today) else {
                 clearDue = true
                 return
             }
-            try ask(due: date, word: word, use: use)
+            try ask(due: moment.date, word: word, use: use)
+            dueTime = moment.time
         case "wait":
             guard use != .filter else { throw .notInFilter(word: word, name: "wait") }
-            guard let date = try day(value, name: name, word: word, use: use, today: today) else {
+            guard let moment = try moment(value, name: name, word: word, use: use, today: today) else {
                 clearWait = true
                 return
             }
-            wait = date
+            (wait, waitTime) = (moment.date, moment.time)
         case "priority", "pri":
             // An edit's (or a filter's) empty pri: is Taskwarrior's "no priority", which todod
             // keeps as normal (its export writes normal as no priority): a new todo's priority.
@@ -287,18 +300,27 @@ public struct TaskwarriorWords: Sendable, Equatable {
                 return
             }
             try readDepends(value, word: word, use: use)
-        case "scheduled", "until":
-            // The same words, each its own fields: the day, its removal, a filter's span.
-            let (field, clear) = name == "until" ? (\Self.until, \Self.clearUntil) : (\Self.scheduled, \Self.clearScheduled)
+        case "until":
+            // A day, kept through (todod counts until in days), its removal, or a filter's span.
             guard let date = try day(value, name: name, word: word, use: use, today: today) else {
-                self[keyPath: clear] = true
+                clearUntil = true
                 return
             }
             if use == .filter, let span = Self.span(of: name) {
                 narrow(span, to: date)
                 return
             }
-            self[keyPath: field] = date
+            until = date
+        case "scheduled":
+            guard let moment = try moment(value, name: name, word: word, use: use, today: today) else {
+                clearScheduled = true
+                return
+            }
+            if use == .filter, let span = Self.span(of: name) {
+                narrow(span, to: moment.date)
+                return
+            }
+            (scheduled, scheduledTime) = (moment.date, moment.time)
         default:
             throw Self.unknown(word, name: name)
         }
@@ -356,6 +378,23 @@ public struct TaskwarriorWords: Sendable, Equatable {
         let date = try Self.date(value, word: word, name: name, use: use, today: today)
         try once(field, word: word, value: date.description, use: use)
         return date
+    }
+
+    /// The day, and the time of day when one is given (`due:fri@9am`), that `due:`, `wait:` or
+    /// `scheduled:` gives in an add or an edit, given once as `day` is; a filter's is a day
+    /// (`day`), nil for an empty one.
+    private mutating func moment(_ value: String, name: String, word: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) -> DayTime? {
+        guard use != .filter, !value.isEmpty else {
+            return try day(value, name: name, word: word, use: use, today: today).map { DayTime($0) }
+        }
+        guard let moment = DueDateParser.parseWithTime(value, today: today, now: now) else {
+            throw .unreadableValue(
+                word: word, name: name, value: value, accepted: DueDateParser.accepted + "; or " + DueDateParser.acceptedTimes,
+                suggestion: DueDateParser.suggestion(for: value),
+                reason: DueDateParser.timeProblem(with: value) ?? DueDateParser.impossibility(of: value))
+        }
+        try once("\(name) date", word: word, value: moment.description, use: use)
+        return moment
     }
 
     /// Where a filter keeps the span of the day `name` gives (`due.before:`, `scheduled.after:`,

@@ -24,9 +24,10 @@ public struct TodoDetailViewModel: Sendable, Equatable, Codable {
     public let blocks: [TodoViewModel]
 
     public init(
-        _ todo: Todo, today: LocalDate? = nil, parent: Todo? = nil, subtasks: [Todo] = [], dependsOn: [Todo] = [], blocks: [Todo] = []
+        _ todo: Todo, today: LocalDate? = nil, now: TimeOfDay? = nil, parent: Todo? = nil, subtasks: [Todo] = [], dependsOn: [Todo] = [],
+        blocks: [Todo] = []
     ) {
-        summary = TodoViewModel(todo, today: today)
+        summary = TodoViewModel(todo, today: today, now: now)
         stateText = todo.isDeleted ? "deleted" : (todo.isCompleted ? "done" : "open")
         parentTodo = parent.map { TodoViewModel($0, today: today) }
         self.subtasks = subtasks.map { TodoViewModel($0, today: today) }

@@ -90,7 +90,8 @@ public struct TodoSort: Sendable, Equatable {
     private static func compare(_ key: Key, _ a: Todo, _ b: Todo) -> Comparison {
         switch key {
         case .number: ordered(a.number, b.number)
-        case .due: optional(a.due, b.due)
+        // By the day, then the time on it (`Todo.dueOrder`).
+        case .due: optional(a.dueOrder, b.dueOrder)
         case .priority: ordered(a.priority, b.priority)
         case .title: ordered(a.title.lowercased(), b.title.lowercased())
         case .created: ordered(a.createdAt, b.createdAt)

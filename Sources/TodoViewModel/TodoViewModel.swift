@@ -15,6 +15,9 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
     /// The day relative texts are read against; nil for a row made to be sent (the daemon's),
     /// whose texts nobody reads: it says its due date as the date, and is never overdue.
     private let today: LocalDate?
+    /// The minute it is now on `today`, for a due time ("in 2 h", overdue from 15:00); nil:
+    /// read by the day alone, a todo due today at a time not overdue before tomorrow.
+    private let now: TimeOfDay?
 
     public var id: UUID { todo.id }
     public var number: Int { todo.number }
@@ -32,11 +35,12 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
     public var doneBox: String { todo.isCompleted ? "[x]" : todo.isActive ? "[>]" : isBlocked ? "[b]" : "[ ]" }
     /// `!` for high, `·` for low, empty for normal.
     public var priorityMark: String { Self.mark(for: todo.priority) }
-    /// The due date as people say it ("today", "in 3 days", "2 days overdue"), or nil.
+    /// The due date as people say it ("today", "in 3 days", "2 days overdue"), with its time
+    /// of day when it has one ("tomorrow 15:00", today's "in 2 h", "45 min overdue"), or nil.
     public var dueText: String? {
         guard let due = todo.due else { return nil }
-        guard let today else { return due.description }
-        return Self.describe(due: due, today: today)
+        guard let today else { return DayTime(due, todo.dueTime).description }
+        return Self.describe(due: due, at: todo.dueTime, today: today, now: now)
     }
     /// `dueText` in at most 5 columns, for a table too narrow for it: `today`, `13d` (in 13
     /// days), `-3d` (3 days overdue), the year (`2029`) a thousand days or more away. Cut
@@ -51,10 +55,12 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
         default: return String(due.year)
         }
     }
-    /// Due before today and still open.
+    /// Still open, and due before today, or today at a time that has come.
     public var isOverdue: Bool {
-        guard let today, let due = todo.due else { return false }
-        return !todo.isCompleted && due < today
+        guard let today, let due = todo.due, !todo.isCompleted else { return false }
+        if due < today { return true }
+        guard due == today, let time = todo.dueTime, let now else { return false }
+        return time <= now
     }
     /// `#home #errands`
     public var tagsLine: String {
@@ -69,16 +75,18 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
         return line
     }
 
-    /// A row of `todo`; its relative texts are read against `today` (none: a row to send).
-    public init(_ todo: Todo, today: LocalDate? = nil) {
+    /// A row of `todo`; its relative texts are read against `today` (none: a row to send) and
+    /// the minute it is `now` on it.
+    public init(_ todo: Todo, today: LocalDate? = nil, now: TimeOfDay? = nil) {
         self.todo = todo
         self.today = today
+        self.now = today == nil ? nil : now
     }
 
-    /// The same row, its relative texts read against `today`, its blocked mark kept (a View
+    /// The same row, its relative texts read against `today` (and `now`), its blocked mark kept (a View
     /// telling due dates against its own day showed a blocked todo `[ ]`).
-    public func reading(on today: LocalDate) -> TodoViewModel {
-        var row = TodoViewModel(todo, today: today)
+    public func reading(on today: LocalDate, at now: TimeOfDay? = nil) -> TodoViewModel {
+        var row = TodoViewModel(todo, today: today, now: now)
         row.isBlocked = isBlocked
         return row
     }
@@ -111,6 +119,18 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
         case ..<(-1): return "\(-days) days overdue"
         default: return due.description
         }
+    }
+
+    /// `describe(due:today:)` with the due time: today's counted from `now` in minutes or hours
+    /// ("in 45 min", "in 2 h", "3 h overdue"; "today 15:00" when the minute is not known), another
+    /// day's beside its words ("tomorrow 15:00", "in 3 days 09:30", "2026-12-24 15:00").
+    public static func describe(due: LocalDate, at time: TimeOfDay?, today: LocalDate, now: TimeOfDay?) -> String {
+        let day = describe(due: due, today: today)
+        guard let time, due >= today else { return day }
+        guard due == today, let now else { return "\(day) \(time)" }
+        let minutes = time.minutes - now.minutes
+        let span = abs(minutes) < 60 ? "\(abs(minutes)) min" : "\(abs(minutes) / 60) h"
+        return minutes > 0 ? "in \(span)" : "\(span) overdue"
     }
 }
 

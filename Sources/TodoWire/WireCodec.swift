@@ -40,8 +40,15 @@ public struct WireCodec: Sendable {
     /// without one (the daemon, whose rows are only sent) rows carry no day.
     public let today: Today?
 
-    public init(today: Today? = nil) {
+    /// The minute it is now on that day, for due times ("in 2 h", overdue from 15:00).
+    public typealias Now = @Sendable () -> TimeOfDay
+
+    /// Asked with `today`, of the same clock; without one, rows are read by the day.
+    public let now: Now?
+
+    public init(today: Today? = nil, now: Now? = nil) {
         self.today = today
+        self.now = now
     }
 
     /// The frame as one JSON line, newline included.
@@ -145,14 +152,14 @@ public struct WireCodec: Sendable {
     /// second pass over the whole line first was 4% of `todoctl next`'s instructions).
     public func decodeResponse(_ line: ByteBuffer) throws -> WireFrame {
         let document = try JSONDocument(bytes: Array(line.readableBytesView), limits: .response)
-        return try WireDecoder(document: document, context: .init(day: today)).responseFrame()
+        return try WireDecoder(document: document, context: .init(day: today, time: now)).responseFrame()
     }
 
     /// Reads one value written by `json(_:)` (a line of `todoctl log --json`), with the
     /// protocol's rules for dates, ids and strictness.
-    public static func decode<T: Decodable>(_ type: T.Type, from line: String, today: Today? = nil) throws -> T {
+    public static func decode<T: Decodable>(_ type: T.Type, from line: String, today: Today? = nil, now: Now? = nil) throws -> T {
         let document = try JSONDocument(bytes: Array(line.utf8), limits: .response)
-        return try T(from: WireDecoder(document: document, context: .init(day: today)))
+        return try T(from: WireDecoder(document: document, context: .init(day: today, time: now)))
     }
 
     /// Whether the line is valid UTF-8 (at once when it is ASCII, as requests mostly are).

@@ -159,7 +159,7 @@ extension WireDecoder {
         try forEachMember { key, value in
             switch key {
             case "change": changeKind = TodoChange.Kind(rawValue: try value.text())
-            case "todo": todo = TodoViewModel(try value.todo(), today: context.currentDay)
+            case "todo": todo = TodoViewModel(try value.todo(), today: context.currentDay, now: context.currentTime)
             case "seq": sequence = try value.integer(UInt64.self)
             case "step" where value.kind != .null: step = try value.integer(UInt64.self)
             case "unshared" where value.kind != .null: unshared = try value.text()
@@ -178,7 +178,7 @@ extension WireDecoder {
     /// List rows, whole todos or (`shaped`) rows, their texts read against the frame's day
     /// (as `decodeValue` makes a row).
     private func rows(shaped: Bool) throws -> [TodoViewModel] {
-        try elements(as: [TodoViewModel].self) { TodoViewModel(try $0.todo(row: shaped), today: context.currentDay) }
+        try elements(as: [TodoViewModel].self) { TodoViewModel(try $0.todo(row: shaped), today: context.currentDay, now: context.currentTime) }
     }
 
     /// `{"protocol": 1, "server": "0.1.0", "client": 3, "seq": 42}`; nil when a field is missing.

@@ -22,6 +22,7 @@ extension WireDecoder {
         var completedAt: Date?, deletedAt: Date?, recurrence: Recurrence?
         var parent: Int?, wait: LocalDate?, previous: Int?, foreign: [String: String] = [:], annotations: [Annotation] = []
         var project: String?, started: Date?, depends: [UUID] = [], scheduled: LocalDate?, until: LocalDate?
+        var dueTime: TimeOfDay?, waitTime: TimeOfDay?, scheduledTime: TimeOfDay?
         try forEachMember(of: TodoKey.self) { key, value in
             // An absent key and a null are both "not present", as in `decodeIfPresent`;
             // the required fields refuse a null with the type's own words below.
@@ -50,6 +51,9 @@ extension WireDecoder {
             case .depends where present: depends = try value.elements(as: [UUID].self) { try $0.uuid() }
             case .scheduled where present: scheduled = try value.date()
             case .until where present: until = try value.date()
+            case .dueTime where present: dueTime = try TimeOfDay(from: value)
+            case .waitTime where present: waitTime = try TimeOfDay(from: value)
+            case .scheduledTime where present: scheduledTime = try TimeOfDay(from: value)
             case nil, _?: return  // unknown keys are a newer daemon's: skipped, as Codable skips them
             }
         }
@@ -60,7 +64,8 @@ extension WireDecoder {
             createdAt: try required(createdAt, "createdAt"), updatedAt: try row ? nil : required(updatedAt, "updatedAt"),
             completedAt: completedAt, deletedAt: deletedAt, revision: try row ? 0 : required(revision, "revision"),
             recurrence: recurrence, parent: parent, wait: wait, previous: previous, foreign: foreign,
-            annotations: annotations, project: project, started: started, depends: depends, scheduled: scheduled, until: until)
+            annotations: annotations, project: project, started: started, depends: depends, scheduled: scheduled, until: until,
+            dueTime: dueTime, waitTime: waitTime, scheduledTime: scheduledTime)
     }
 
     /// One of a todo's annotations, as `Annotation`'s synthesized conformance reads it.
@@ -129,7 +134,7 @@ extension WireDecoder {
             }
         }
         return TodoDetailViewModel(
-            todo, today: context.currentDay, parent: parent, subtasks: subtasks, dependsOn: dependsOn, blocks: blocks)
+            todo, today: context.currentDay, now: context.currentTime, parent: parent, subtasks: subtasks, dependsOn: dependsOn, blocks: blocks)
     }
 
     /// An array of todos, read from its nodes.
@@ -141,6 +146,7 @@ extension WireDecoder {
     enum TodoKey: String, CaseIterable {
         case id, number, title, createdAt, updatedAt, revision, notes, priority, due, tags
         case completedAt, deletedAt, recurrence, parent, wait, previous, foreign, annotations, project, started, depends, scheduled, until
+        case dueTime, waitTime, scheduledTime
 
         /// The key whose UTF-8 is `bytes`; nil for a key a todo does not have. The length
         /// picks the one to three keys of that length and their bytes confirm one: a walk

@@ -19,11 +19,22 @@ struct WireDecoder: Decoder {
     final class Context {
         /// Where the rows' day comes from (`WireCodec.today`); none: rows without a day.
         let day: WireCodec.Today?
+        /// Where the minute comes from (`WireCodec.now`); none: rows read by the day.
+        let time: WireCodec.Now?
         private var today: LocalDate?
+        private var now: TimeOfDay?
         var dates: [Int: LocalDate] = [:]
 
-        init(day: WireCodec.Today? = nil) {
+        init(day: WireCodec.Today? = nil, time: WireCodec.Now? = nil) {
             self.day = day
+            self.time = time
+        }
+
+        /// The minute this frame's rows are read at, asked once per frame.
+        var currentTime: TimeOfDay? {
+            if let now { return now }
+            now = time?()
+            return now
         }
 
         /// The day this frame's rows are read against, asked once per frame.
@@ -142,9 +153,9 @@ struct WireDecoder: Decoder {
         case is LocalDate.Type: return try date() as! T
         case is Todo.Type: return try todo() as! T
         case is TodoViewModel.Type:
-            return TodoViewModel(try todo(), today: context.currentDay) as! T
+            return TodoViewModel(try todo(), today: context.currentDay, now: context.currentTime) as! T
         case is TodoRows.Type:
-            return TodoRows(try elements(as: TodoRows.self) { TodoViewModel(try $0.todo(row: true), today: context.currentDay) }) as! T
+            return TodoRows(try elements(as: TodoRows.self) { TodoViewModel(try $0.todo(row: true), today: context.currentDay, now: context.currentTime) }) as! T
         case is TodoDetailViewModel.Type: return try detail() as! T
         default: return try T(from: self)
         }

@@ -87,7 +87,8 @@ extension JSONOutput {
     }
 
     /// `NewTodo`'s synthesized conformance: every field, the optional ones only when set;
-    /// sorted, so depends, due, notes, parent, priority, project, scheduled, tags, title, until, wait.
+    /// sorted, so depends, due, dueTime, notes, parent, priority, project, scheduled, scheduledTime, tags, title,
+    /// until, wait, waitTime.
     fileprivate mutating func newTodo(_ new: NewTodo) {
         raw("{")
         if let depends = new.depends {
@@ -101,6 +102,11 @@ extension JSONOutput {
         if let due = new.due {
             raw("\"due\":")
             string(due.description)
+            raw(",")
+        }
+        if let dueTime = new.dueTime {
+            raw("\"dueTime\":")
+            string(dueTime.description)
             raw(",")
         }
         raw("\"notes\":")
@@ -119,6 +125,10 @@ extension JSONOutput {
             raw(",\"scheduled\":")
             string(scheduled.description)
         }
+        if let scheduledTime = new.scheduledTime {
+            raw(",\"scheduledTime\":")
+            string(scheduledTime.description)
+        }
         raw(",\"tags\":[")
         for (index, tag) in new.tags.enumerated() {
             if index > 0 { raw(",") }
@@ -133,6 +143,10 @@ extension JSONOutput {
         if let wait = new.wait {
             raw(",\"wait\":")
             string(wait.description)
+        }
+        if let waitTime = new.waitTime {
+            raw(",\"waitTime\":")
+            string(waitTime.description)
         }
         raw("}")
     }

@@ -22,7 +22,11 @@ struct AddCommand: AsyncParsableCommand {
             daemon deletes it if still open, and a repeating todo makes no occurrence due after \
             it; a day already over is refused; a filter takes until.before:DATE, until.after:DATE \
             and +UNTIL). due:, wait:, \
-            scheduled: and until: take the same dates. A field is given once: due:fri due:mon, \
+            scheduled: and until: take the same dates; due:, wait: and scheduled: (and --due, \
+            --wait) a time of day too, in local time, as Taskwarrior: due:2026-12-24T15:00, \
+            due:eod (today 23:59), due:now, due:15:00 or due:9am (the next one), due:fri@9am, \
+            --due 'tomorrow 15:00' (one argument); fri 9 (am or pm?) and midnight (which end of \
+            the day?) are refused, saying what to write. A field is given once: due:fri due:mon, \
             pri:H pri:L or project:a project:b is refused, naming both.
 
             Which words are modifiers: +word, -word (a sign, then what may start a Taskwarrior \
@@ -50,7 +54,7 @@ struct AddCommand: AsyncParsableCommand {
     var priority: Priority?
     // Unconditional, as every option that takes a date or a number: `-d -1d` and `--limit -1`
     // were read as options and said "Missing value".
-    @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("The due date: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
+    @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("The due date, and a time of day if it has one: \(DueDateParser.accepted); or \(DueDateParser.acceptedTimes).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
     @Option(name: [.customShort("t"), .customLong("tag")], help: "A tag (one word); repeat for more.") var tags: [String] = []
     @Option(help: ArgumentHelp("The project, as project:NAME gives it (home.garden: dots make sub-projects).", valueName: "name")) var project: String?
     @OptionGroup(title: "Planning") var planning: PlanningOptions
@@ -74,9 +78,11 @@ struct AddCommand: AsyncParsableCommand {
     private func newTodo() throws -> NewTodo {
         let words = try ModifierWords.read(title, use: .add)
         let day: (LocalDate?) -> String = { $0?.description ?? "" }
+        let moment: (DayTime?) -> String = { $0?.description ?? "" }
         try ModifierWords.refuseClash("pri:", words.priority.map { $0 }, "-p", priority.map { $0 }, field: "priority") { $0?.rawValue ?? "" }
-        try ModifierWords.refuseClash("due:", words.due.map { $0 }, "--due", due.map { $0.date }, field: "due date", describe: day)
-        try ModifierWords.refuseClash("wait:", words.wait.map { $0 }, "--wait", planning.wait.map { $0.date }, field: "wait date", describe: day)
+        try ModifierWords.refuseClash("due:", words.dueMoment.map { $0 }, "--due", due.map { $0.moment }, field: "due date", describe: moment)
+        try ModifierWords.refuseClash(
+            "wait:", words.waitMoment.map { $0 }, "--wait", planning.wait.map { $0.moment }, field: "wait date", describe: moment)
         try ModifierWords.refuseClash("until:", words.until.map { $0 }, "--until", planning.until.map { $0.date }, field: "until date", describe: day)
         try ModifierWords.refuseClash(
             "recur:", words.recurrence.map { $0 }, "--every/--every-after", planning.recurrence.map { $0 }, field: "repeat") { $0?.description ?? "" }
@@ -86,7 +92,9 @@ struct AddCommand: AsyncParsableCommand {
             due: words.due ?? due?.date, tags: (tags + words.tags).filter { !$0.hasPrefix(TaskwarriorWords.projectTagPrefix) },
             recurrence: words.recurrence ?? planning.recurrence, parent: planning.parent?.number,
             wait: words.wait ?? planning.wait?.date, project: project, depends: words.depends + (planning.depends?.numbers ?? []),
-            scheduled: words.scheduled, until: words.until ?? planning.until?.date)
+            scheduled: words.scheduled, until: words.until ?? planning.until?.date,
+            dueTime: words.due != nil ? words.dueTime : due?.time, waitTime: words.wait != nil ? words.waitTime : planning.wait?.time,
+            scheduledTime: words.scheduledTime)
     }
 
     func run() async throws {

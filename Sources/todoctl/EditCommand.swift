@@ -42,7 +42,7 @@ struct EditCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "New notes (replacing the old).") var notes: String?
     @Option(name: .shortAndLong, help: "high, normal or low: H, M or L, medium, any case.", completion: Priority.completion, transform: Priority.checked)
     var priority: Priority?
-    @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("A new due date: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
+    @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("A new due date, and a time of day if it has one: \(DueDateParser.accepted); or \(DueDateParser.acceptedTimes).", valueName: "date"), transform: DueDateArgument.checked) var due: DueDateArgument?
     @Flag(help: "Remove the due date.") var noDue = false
     @Option(name: [.customShort("t"), .customLong("tag")], help: "Add a tag; repeat for more.") var addTags: [String] = []
     @Option(name: .customLong("untag"), help: "Remove a tag; repeat for more.") var removeTags: [String] = []
@@ -113,13 +113,14 @@ struct EditCommand: AsyncParsableCommand {
         // A field cleared is nil given: an empty due: and --no-due say the same.
         func given<Value>(_ value: Value?, cleared: Bool) -> Value?? { value.map { $0 } ?? (cleared ? .some(nil) : nil) }
         let day: (LocalDate?) -> String = { $0?.description ?? "" }
+        let moment: (DayTime?) -> String = { $0?.description ?? "" }
         try ModifierWords.refuseClash("pri:", modifiers.priority.map { $0 }, "-p", priority.map { $0 }, field: "priority") { $0?.rawValue ?? "" }
         try ModifierWords.refuseClash(
-            "due:", given(modifiers.due, cleared: modifiers.clearDue), noDue ? "--no-due" : "--due", given(due?.date, cleared: noDue),
-            field: "due date", describe: day)
+            "due:", given(modifiers.dueMoment, cleared: modifiers.clearDue), noDue ? "--no-due" : "--due", given(due?.moment, cleared: noDue),
+            field: "due date", describe: moment)
         try ModifierWords.refuseClash(
-            "wait:", given(modifiers.wait, cleared: modifiers.clearWait), planning.noWait ? "--no-wait" : "--wait",
-            given(planning.set.wait?.date, cleared: planning.noWait), field: "wait date", describe: day)
+            "wait:", given(modifiers.waitMoment, cleared: modifiers.clearWait), planning.noWait ? "--no-wait" : "--wait",
+            given(planning.set.wait?.moment, cleared: planning.noWait), field: "wait date", describe: moment)
         try ModifierWords.refuseClash(
             "until:", given(modifiers.until, cleared: modifiers.clearUntil), planning.noUntil ? "--no-until" : "--until",
             given(planning.set.until?.date, cleared: planning.noUntil), field: "until date", describe: day)
@@ -137,16 +138,18 @@ struct EditCommand: AsyncParsableCommand {
         var edit = planning.applied(to: TodoEdit(
             title: title ?? newTitle, notes: notes, priority: priority ?? modifiers.priority, due: due?.date ?? modifiers.due,
             clearDue: noDue || modifiers.clearDue, addTags: (addTags + modifiers.tags).filter { !$0.hasPrefix(TaskwarriorWords.projectTagPrefix) },
-            removeTags: removeTags + modifiers.removedTags))
+            removeTags: removeTags + modifiers.removedTags, dueTime: due.map { $0.time } ?? modifiers.dueTime))
         (edit.project, edit.clearProject) = (newProject, noProject || modifiers.clearProject)
-        if modifiers.wait != nil || modifiers.clearWait { (edit.wait, edit.clearWait) = (modifiers.wait, modifiers.clearWait) }
+        if modifiers.wait != nil || modifiers.clearWait {
+            (edit.wait, edit.waitTime, edit.clearWait) = (modifiers.wait, modifiers.waitTime, modifiers.clearWait)
+        }
         if modifiers.recurrence != nil || modifiers.clearRecurrence {
             (edit.recurrence, edit.clearRecurrence) = (modifiers.recurrence, modifiers.clearRecurrence)
         }
         edit.addDepends += modifiers.depends
         edit.removeDepends = modifiers.removedDepends
         edit.clearDepends = edit.clearDepends || modifiers.clearDepends
-        (edit.scheduled, edit.clearScheduled) = (modifiers.scheduled, modifiers.clearScheduled)
+        (edit.scheduled, edit.scheduledTime, edit.clearScheduled) = (modifiers.scheduled, modifiers.scheduledTime, modifiers.clearScheduled)
         if modifiers.until != nil || modifiers.clearUntil { (edit.until, edit.clearUntil) = (modifiers.until, modifiers.clearUntil) }
         try ModifierWords.refusePassed(until: edit.until)
         return edit == TodoEdit() ? nil : edit

@@ -89,7 +89,8 @@ enum ModifierWords {
     static func read(_ words: [String], use: TaskwarriorWords.Use) throws -> TaskwarriorWords {
         let (words, literal) = unmarked(words)
         do {
-            return try TaskwarriorWords.parse(words, literal: literal, use: use, today: WallClock.today())
+            let now = LocalMinute(WallClock.now())
+            return try TaskwarriorWords.parse(words, literal: literal, use: use, today: now.date, now: now.timeOfDay)
         } catch {
             throw ValidationError(error.message + advice(for: error, use: use))
         }

@@ -14,9 +14,9 @@ struct PlanningOptions: ParsableArguments {
     var parent: ParentNumber?
     @Option(help: ArgumentHelp("Make it wait for these todos (their numbers, comma-separated), as depends:3,5 does.", valueName: "numbers"), transform: DependsNumbers.checked)
     var depends: DependsNumbers?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Hide it from the default list until this day: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Hide it from the default list until this day (or this time of it): \(DueDateParser.accepted); or \(DueDateParser.acceptedTimes).", valueName: "date"), transform: DueDateArgument.checked)
     var wait: DueDateArgument?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Keep it open through this day, as until:DATE does: deleted once the day has passed, and a repeat makes no todo due after it: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checked)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep it open through this day, as until:DATE does: deleted once the day has passed, and a repeat makes no todo due after it: \(DueDateParser.accepted).", valueName: "date"), transform: DueDateArgument.checkedDay)
     var until: DueDateArgument?
 
     func validate() throws {
@@ -57,6 +57,7 @@ struct PlanningEditOptions: ParsableArguments {
         edit.parent = set.parent?.number
         edit.clearParent = noParent
         edit.wait = set.wait?.date
+        edit.waitTime = set.wait?.time
         edit.clearWait = noWait
         edit.until = set.until?.date
         edit.clearUntil = noUntil

@@ -32,7 +32,7 @@ enum Session {
 
     static func run<T>(socketPath: String, _ body: (TodoConnection) throws -> T) throws -> T {
         do {
-            return try body(try TodoConnection(path: socketPath, program: ClientProgram.todoctl, today: today))
+            return try body(try TodoConnection(path: socketPath, program: ClientProgram.todoctl, today: today, now: now))
         } catch let error as TodoClientError {
             throw fail(error)
         }
@@ -42,7 +42,7 @@ enum Session {
     /// between reading the todo and sending the change.
     static func run<T>(_ options: ConnectionOptions, editing body: (TodoConnection) async throws -> T) async throws -> T {
         do {
-            return try await body(try TodoConnection(path: options.socketPath, program: ClientProgram.todoctl, today: today))
+            return try await body(try TodoConnection(path: options.socketPath, program: ClientProgram.todoctl, today: today, now: now))
         } catch let error as TodoClientError {
             throw fail(error)
         }
@@ -51,6 +51,8 @@ enum Session {
     /// The day the rows a command reads are said against: todoctl's clock (TODOD_TEST_NOW in
     /// tests), read here at the edge; the wire and the ViewModels read none.
     static let today: WireCodec.Today = { WallClock.today() }
+    /// The minute it is now, of the same clock: a todo due at 15:00 is overdue from then.
+    static let now: WireCodec.Now = { LocalMinute(WallClock.now()).timeOfDay }
 
     /// Prints the error and gives the exit code for it.
     static func fail(_ error: TodoClientError) -> ExitCode {
@@ -220,20 +222,34 @@ extension Priority: ExpressibleByArgument {
     static let completion = CompletionKind.list(allCases.map(\.rawValue))
 }
 
-/// A due date as typed; read against today when the command runs.
+/// A due date as typed, with a time of day when one is given (`--due 'fri 9am'`); read
+/// against today and the minute it is now when the command runs.
 struct DueDateArgument: ExpressibleByArgument {
     let date: LocalDate
+    /// nil for the whole day.
+    let time: TimeOfDay?
 
     init?(argument: String) {
-        guard let date = DueDateParser.parse(argument, today: WallClock.today()) else { return nil }
-        self.date = date
+        let now = LocalMinute(WallClock.now())
+        guard let moment = DueDateParser.parseWithTime(argument, today: now.date, now: now.timeOfDay) else { return nil }
+        (date, time) = (moment.date, moment.time)
     }
 
-    /// For `transform:`: the date, or why the text names none (`2026-02-30`: February
-    /// 2026 has 28 days; `tomorow`: did you mean tomorrow?).
+    /// The day and its time, as the modifiers give them, to compare with theirs.
+    var moment: DayTime { DayTime(date, time) }
+
+    /// For `transform:`: the date and time, or why the text names none (`2026-02-30`: February
+    /// 2026 has 28 days; `tomorow`: did you mean tomorrow?; `25:00`: there is no hour 25).
     static func checked(_ text: String) throws -> DueDateArgument {
-        guard let date = DueDateArgument(argument: text) else { throw DateProblem(text) }
+        guard let date = DueDateArgument(argument: text) else { throw DateProblem(text, time: DueDateParser.timeProblem(with: text)) }
         return date
+    }
+
+    /// `checked` for a day alone (`--until`, which todod keeps by the day).
+    static func checkedDay(_ text: String) throws -> DueDateArgument {
+        let argument = try checked(text)
+        guard argument.time == nil else { throw DateProblem(text) }
+        return argument
     }
 
     static var defaultValueDescription: String { DueDateParser.accepted }
@@ -247,8 +263,9 @@ struct DueDateArgument: ExpressibleByArgument {
 struct DateProblem: Error, CustomStringConvertible {
     let description: String
 
-    init(_ text: String) {
-        if let reason = DueDateParser.impossibility(of: text) {
+    /// `time`: why its time of day does not read, said first where a time is taken.
+    init(_ text: String, time: String? = nil) {
+        if let reason = time ?? DueDateParser.impossibility(of: text) {
             description = reason
         } else {
             // ArgumentParser's Help line below lists the forms.

@@ -25,7 +25,10 @@ struct ShowCommand: AsyncParsableCommand {
         Terminal.print(Terminal.styled("\(summary.numberText) \(TerminalText.escaped(detail.title))", .bold))
         var fields = [
             ("state", detail.stateText), ("priority", detail.priority.rawValue),
-            ("due", detail.due.map { due in summary.dueText.map { $0 == "\(due)" ? $0 : "\(due) (\($0))" } ?? "\(due)" } ?? "-"),
+            ("due", detail.due.map { day in
+                let due = detail.todo.dueTime.map { "\(day) \($0)" } ?? "\(day)"
+                return summary.dueText.map { $0 == "\(day)" || $0 == "\(day) \(detail.todo.dueTime.map { "\($0)" } ?? "")" ? due : "\(due) (\($0))" } ?? due
+            } ?? "-"),
             ("tags", summary.tagsLine.isEmpty ? "-" : TerminalText.escaped(summary.tagsLine)),
         ]
         if let project = detail.todo.project { fields.append(("project", TerminalText.escaped(project))) }

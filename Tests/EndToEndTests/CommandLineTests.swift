@@ -346,8 +346,8 @@ extension CommandLineTests {
             """), "\(edit.stderr)")
         for (command, said) in [
             (["list", "--sort", "description"], "did you mean title? (Taskwarrior's description is todoctl's title)"),
-            (["add", "Party", "due:2026-12-24T10:00"], "due:2026-12-24T10:00: todod keeps days, not times of day, yet: give the day alone, 2026-12-24"),
-            (["add", "Party", "--due", "2026-12-24T10:00"], "2026-12-24T10:00: todod keeps days, not times of day, yet: give the day alone, 2026-12-24"),
+            (["add", "Party", "until:2026-12-24T10:00"], "until:2026-12-24T10:00: a time of day, which due:, wait: and scheduled: (--due, --wait) keep; this takes a day: give the day alone, 2026-12-24"),
+            (["add", "Party", "--until", "2026-12-24T10:00"], "2026-12-24T10:00: a time of day, which due:, wait: and scheduled: (--due, --wait) keep; this takes a day: give the day alone, 2026-12-24"),
             (["add", "Read", "wait:someday"], "wait:someday: todod has no far-off day (Taskwarrior's someday and later): leave the date out, or give a day such as eoy or +3m"),
         ] {
             let result = try await run("todoctl", command, environment: nowhere)

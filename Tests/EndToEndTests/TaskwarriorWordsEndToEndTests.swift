@@ -433,9 +433,11 @@ struct TaskwarriorWordsEndToEndTests {
         (["log", "--since", "2026-11-20 23:60"], "23:60: there is no minute 60; minutes run from 00 to 59"),
         (["undo", "--since", "2026-11-20T24:00"], "24:00: there is no hour 24; hours run from 00 to 23"),
         // Out of the range of years (they said "it is none of the forms below").
-        // Times of day (eod suggested eow, now sow).
-        (["add", "x", "due:eod"], "due:eod: todod keeps days, not times of day, yet: give today or tomorrow"),
-        (["add", "x", "-d", "now"], "now: todod keeps days, not times of day, yet: give today or tomorrow"),
+        // Times of day where a day is taken (eod suggested eow, now sow); due: and --due take them.
+        (["add", "x", "until:eod"], "until:eod: a time of day, which due:, wait: and scheduled: (--due, --wait) keep; this takes a day: give today or tomorrow"),
+        (["add", "x", "--until", "now"], "now: a time of day, which due:, wait: and scheduled: (--due, --wait) keep; this takes a day: give today or tomorrow"),
+        (["add", "x", "-d", "25:00"], "25:00: there is no hour 25; hours run from 00 to 23"),
+        (["add", "x", "due:fri@9"], "fri@9: 9 is no time of day: write 9am, 9pm or 09:00"),
         (["add", "x", "-d", "10000-01-01"], "10000-01-01: there is no year 10000; years run from 0001 to 9999"),
         (["add", "x", "due:99999-12-31"], "99999-12-31: there is no year 99999; years run from 0001 to 9999"),
         (["list", "--due-before", "10000-01-01"], "10000-01-01: there is no year 10000; years run from 0001 to 9999"),

@@ -107,7 +107,8 @@ struct TodoStoreTests {
         try sqlite3(old, "PRAGMA application_id = 0; DROP TABLE journal; DROP TABLE replica; DROP TABLE pending; DROP TABLE conflict; DELETE FROM grdb_migrations WHERE identifier != 'v1: todos and counters';"
             + "DROP INDEX todo_parent; DROP INDEX todo_previous; ALTER TABLE todo DROP COLUMN recurrence; ALTER TABLE todo DROP COLUMN parent;"
             + "ALTER TABLE todo DROP COLUMN wait; ALTER TABLE todo DROP COLUMN previous; ALTER TABLE todo DROP COLUMN foreignFields; ALTER TABLE todo DROP COLUMN annotations; ALTER TABLE todo DROP COLUMN project;"
-            + "ALTER TABLE todo DROP COLUMN started; ALTER TABLE todo DROP COLUMN depends; ALTER TABLE todo DROP COLUMN scheduled; ALTER TABLE todo DROP COLUMN until;")
+            + "ALTER TABLE todo DROP COLUMN started; ALTER TABLE todo DROP COLUMN depends; ALTER TABLE todo DROP COLUMN scheduled; ALTER TABLE todo DROP COLUMN until;"
+            + "ALTER TABLE todo DROP COLUMN dueTime; ALTER TABLE todo DROP COLUMN waitTime; ALTER TABLE todo DROP COLUMN scheduledTime;")
         let reopened = try TodoStore(path: old)
         #expect(try reopened.loadAll().todos.map(\.title) == ["new"])
         try reopened.close()

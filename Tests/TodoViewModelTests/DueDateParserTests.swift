@@ -33,19 +33,22 @@ struct DueDateParserTests {
         #expect(DueDateParser.parse(text, today: today) == day(expected), "\(String(describing: DueDateParser.parse(text, today: today)))")
     }
 
-    @Test("now, sod, eod and noon say that times of day are not kept yet and what to give, not a word of another meaning (eod suggested eow)", arguments: ["now", "sod", "eod", "EOD", "noon"])
+    @Test("now, sod, eod and noon, where a day alone is taken (a filter, until), say that only due, wait and scheduled keep a time and what to give, not a word of another meaning (eod suggested eow)", arguments: ["now", "sod", "eod", "EOD", "noon"])
     func timesOfDay(text: String) {
         #expect(DueDateParser.parse(text, today: today) == nil)
-        #expect(DueDateParser.impossibility(of: text) == "\(text): todod keeps days, not times of day, yet: give today or tomorrow", "\(String(describing: DueDateParser.impossibility(of: text)))")
+        #expect(
+            DueDateParser.impossibility(of: text) == "\(text): a time of day, which due:, wait: and scheduled: (--due, --wait) keep; this takes a day: give today or tomorrow",
+            "\(String(describing: DueDateParser.impossibility(of: text)))")
     }
 
-    @Test("a day with a time of day says that times are not kept yet and gives the day alone (it got the generic list of forms)", arguments: [
+    @Test("a day with a time of day, where a day alone is taken, says which take a time and gives the day alone (it got the generic list of forms)", arguments: [
         "2026-12-24T10:00", "2026-12-24t10:00", "2026-12-24 10:00", "2026-12-24T10:00:30",
     ])
     func dayWithTime(text: String) {
         #expect(DueDateParser.parse(text, today: today) == nil)
         #expect(
-            DueDateParser.impossibility(of: text) == "\(text): todod keeps days, not times of day, yet: give the day alone, 2026-12-24",
+            DueDateParser.impossibility(of: text)
+                == "\(text): a time of day, which due:, wait: and scheduled: (--due, --wait) keep; this takes a day: give the day alone, 2026-12-24",
             "\(String(describing: DueDateParser.impossibility(of: text)))")
         #expect(DueDateParser.impossibility(of: "2026-02-30T10:00") == nil, "a day that does not exist is no day to give")
     }

@@ -209,10 +209,12 @@ struct TaskwarriorWordsTests {
         #expect(refusal(line) == message)
     }
 
-    @Test("due: with a time of day and wait:someday say what todod keeps and what to give, not the generic list (outside probe)")
+    @Test("until: with a time of day and wait:someday say what todod keeps and what to give, not the generic list (outside probe)")
     func timeOfDayAndSomeday() throws {
-        let timed = try #require(refusal("x due:2026-12-24T10:00"))
-        #expect(timed == "due:2026-12-24T10:00: todod keeps days, not times of day, yet: give the day alone, 2026-12-24", "\(timed)")
+        let timed = try #require(refusal("x until:2026-12-24T10:00"))
+        #expect(
+            timed == "until:2026-12-24T10:00: a time of day, which due:, wait: and scheduled: (--due, --wait) keep; this takes a day: give the day alone, 2026-12-24",
+            "\(timed)")
         let someday = try #require(refusal("x wait:someday"))
         #expect(
             someday == "wait:someday: todod has no far-off day (Taskwarrior's someday and later): leave the date out, or give a day such as eoy or +3m",

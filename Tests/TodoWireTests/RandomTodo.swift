@@ -14,6 +14,9 @@ enum RandomTodo {
         Bool.random() ? LocalDate(year: Int.random(in: 1...9999), month: Int.random(in: 1...12), day: Int.random(in: 1...28)) : nil
     }
 
+    /// A time of day or none; the todo keeps one only beside its day.
+    static func time() -> TimeOfDay? { Bool.random() ? TimeOfDay(minutes: Int.random(in: 0..<1440)) : nil }
+
     static func make(number: Int) -> Todo {
         Todo(
             number: number, title: text(), notes: text(), priority: Priority.allCases.randomElement()!,
@@ -26,6 +29,7 @@ enum RandomTodo {
             foreign: Bool.random() ? [text(): text(), "taskwarrior": text()] : [:],
             annotations: (0..<Int.random(in: 0...2)).map { _ in Annotation(entry: instant(), description: text()) },
             project: Bool.random() ? text() : nil, started: Bool.random() ? instant() : nil,
-            depends: (0..<Int.random(in: 0...2)).map { _ in UUID() }, scheduled: day(), until: day())
+            depends: (0..<Int.random(in: 0...2)).map { _ in UUID() }, scheduled: day(), until: day(),
+            dueTime: time(), waitTime: time(), scheduledTime: time())
     }
 }

@@ -64,6 +64,11 @@ struct WireEncoderTests {
             WireFrame(event: .requestNewTodo(NewTodo(title: "w", wait: LocalDate("2026-03-01"))), program: "watch"),
             WireFrame(event: .requestNewTodo(NewTodo(title: "u", wait: LocalDate("2026-03-01"), scheduled: LocalDate("2026-03-02"), until: LocalDate("2026-03-31"))), program: "todoctl"),
             WireFrame(event: .requestNewTodo(NewTodo(title: "d", due: LocalDate("2026-03-01"), depends: [3, 12_345])), id: "r3", program: "todoctl"),
+            // Times of day beside the days: each key just after its day's, as sorted keys put them.
+            WireFrame(event: .requestNewTodo(NewTodo(
+                title: "t", due: LocalDate("2026-12-24"), wait: LocalDate("2026-12-23"), scheduled: LocalDate("2026-12-24"),
+                dueTime: TimeOfDay(hour: 15, minute: 0), waitTime: TimeOfDay(hour: 9, minute: 30), scheduledTime: TimeOfDay(hour: 0, minute: 0))),
+                id: "r6", program: "todoctl"),
             WireFrame(event: .requestTodoViewModels(TodoFilter(blocked: true, rows: true)), id: "r4", program: "todoctl"),
             WireFrame(event: .responseTodoDetail(TodoDetailViewModel(waiting, dependsOn: [plain], blocks: [late])), id: "d2", client: 1),
             WireFrame(event: .responseTodoViewModels(TodoViewModelList(
@@ -328,6 +333,7 @@ struct WireEncoderTests {
             #expect(row.todo.due == todo.due && row.todo.tags == todo.tags && row.todo.project == todo.project)
             #expect(row.todo.createdAt == todo.createdAt && row.isCompleted == todo.isCompleted && row.isDeleted == todo.isDeleted)
             #expect(row.todo.parent == todo.parent && row.todo.wait == todo.wait && row.todo.completedAt == todo.completedAt)
+            #expect(row.todo.dueTime == todo.dueTime && row.todo.waitTime == todo.waitTime && row.todo.scheduledTime == todo.scheduledTime)
         }
         // A row is no whole todo: the reader of whole todos refuses one.
         let whole = text.replacingOccurrences(of: #""rows":true,"#, with: "")
@@ -354,7 +360,9 @@ struct WireEncoderTests {
             let todo = RandomTodo.make(number: number)
             let new = NewTodo(
                 title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due, tags: todo.tags,
-                recurrence: todo.recurrence, parent: todo.parent, wait: todo.wait)
+                recurrence: todo.recurrence, parent: todo.parent, wait: todo.wait, project: todo.project,
+                depends: Bool.random() ? [number, 12_345] : nil, scheduled: todo.scheduled, until: todo.until,
+                dueTime: todo.dueTime, waitTime: todo.waitTime, scheduledTime: todo.scheduledTime)
             let request = WireFrame(event: .requestNewTodo(new), id: Bool.random() ? RandomTodo.text() : nil,
                                     program: Bool.random() ? RandomTodo.text() : nil)
             #expect(Array(try codec.encode(request).readableBytesView) == (try foundationBytes(request)), "\(request)")

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Times of day typed on todoctl's command line (`due:2026-12-24T15:00`, `--due 'fri 9am'`,
+/// `due:eod`), through a real daemon, on Monday 2026-11-23 at 09:00 UTC (`fixedClock`).
+@Suite("Times of day on todoctl's command line, through a real daemon")
+struct TimeWordsEndToEndTests {
+    private static func todoctl(_ daemon: DaemonProcess, _ arguments: String...) async throws -> [String: Any] {
+        let result = try await run("todoctl", arguments, environment: daemon.environment.merging(fixedClock) { $1 })
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        return try jsonObject(result.stdout)
+    }
+
+    @Test("add and edit keep the time given with due:, wait: and scheduled: (ISO, day@time, eod, now) and with --due and --wait (one argument, 'fri 9am'); a new day alone is due all day again")
+    func addAndEdit() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let iso = try await Self.todoctl(daemon, "add", "-j", "Call", "the", "bank", "due:2026-12-24T15:00", "wait:fri@9am", "scheduled:eod")
+        #expect(iso["title"] as? String == "Call the bank", "\(iso)")
+        #expect(iso["due"] as? String == "2026-12-24" && iso["dueTime"] as? String == "15:00", "\(iso)")
+        #expect(iso["wait"] as? String == "2026-11-27" && iso["waitTime"] as? String == "09:00", "\(iso)")
+        #expect(iso["scheduled"] as? String == "2026-11-23" && iso["scheduledTime"] as? String == "23:59", "\(iso)")
+
+        let options = try await Self.todoctl(daemon, "add", "-j", "Dentist", "--due", "fri 9am", "--wait", "now")
+        #expect(options["due"] as? String == "2026-11-27" && options["dueTime"] as? String == "09:00", "\(options)")
+        #expect(options["wait"] as? String == "2026-11-23" && options["waitTime"] as? String == "09:00", "\(options)")
+
+        // Taskwarrior's due:15:00: today's, still to come at 09:00.
+        let later = try await Self.todoctl(daemon, "edit", "2", "-j", "due:15:00")
+        #expect(later["due"] as? String == "2026-11-23" && later["dueTime"] as? String == "15:00", "\(later)")
+        let allDay = try await Self.todoctl(daemon, "edit", "2", "-j", "--due", "fri")
+        #expect(allDay["due"] as? String == "2026-11-27" && allDay["dueTime"] == nil, "\(allDay)")
+
+        // The same moment twice is one wish; two different ones are refused, naming both.
+        let clash = try await run("todoctl", ["add", "x", "due:fri@9am", "--due", "fri 10am"], environment: daemon.environment.merging(fixedClock) { $1 })
+        #expect(clash.status == 64 && clash.stderr.contains("due: 2026-11-27T09:00 and --due 2026-11-27T10:00"), "\(clash.stderr)")
+        _ = try await Self.todoctl(daemon, "add", "-j", "y", "due:fri@9am", "--due", "fri 9am")
+        try await daemon.stop()
+    }
+}
+
+/// What a due time means in list and show, at 09:00 on Monday 2026-11-23 (`fixedClock`).
+@Suite("Due times in list and show, through a real daemon")
+struct DueTimeListEndToEndTests {
+    @Test("list says today's due times from now (in 6 h, 1 h overdue) and another day's beside its words; show gives the time beside the date")
+    func listAndShow() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let environment = daemon.environment.merging(fixedClock) { $1 }
+        for words in [["Call", "the", "bank", "due:2026-11-23T15:00"], ["Stand-up", "due:2026-11-23T08:00"], ["Dentist", "due:2026-11-24T09:30"]] {
+            let added = try await run("todoctl", ["add"] + words, environment: environment)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let list = try await run("todoctl", ["list"], environment: environment)
+        let lines = list.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("Call the bank") && $0.contains("in 6 h") }, "\(list.stdout)")
+        #expect(lines.contains { $0.contains("Stand-up") && $0.contains("1 h overdue") }, "\(list.stdout)")
+        #expect(lines.contains { $0.contains("Dentist") && $0.contains("tomorrow 09:30") }, "\(list.stdout)")
+        let show = try await run("todoctl", ["show", "2"], environment: environment)
+        #expect(show.stdout.contains("2026-11-23 08:00 (1 h overdue)"), "\(show.stdout)")
+        try await daemon.stop()
+    }
+}
