@@ -6,8 +6,8 @@ import Foundation
 /// and the change's is a conflict, kept for the user to take (`OfflineConflict`); tags,
 /// annotations and dependencies are sets, as on one machine: what each side added or took away is kept.
 ///
-/// Both sides completing (or deleting) a todo agree, at whatever time each did it: that is
-/// no conflict, and the store's time stays. Pure: the replica's sync reads the todos and
+/// Both sides completing, deleting or starting a todo agree, at whatever time each did it:
+/// that is no conflict, and the store's time stays. Pure: the replica's sync reads the todos and
 /// writes the result (TodoServers' `PendingChanges`).
 public enum OfflineRebase {
     /// What became of one change.
@@ -63,11 +63,13 @@ public enum OfflineRebase {
         return current.filter { !removed.contains($0) } + added
     }
 
-    /// Completed (or deleted) on both sides: the same thing done twice, not two wishes.
+    /// Completed, deleted or started on both sides: the same thing done twice, not two wishes
+    /// (a start on both was a conflict of two instants seconds apart, shown as the same minute).
     private static func bothSet(_ field: TodoField, _ after: Todo, _ current: Todo) -> Bool {
         switch field {
         case .completedAt: after.completedAt != nil && current.completedAt != nil
         case .deletedAt: after.deletedAt != nil && current.deletedAt != nil
+        case .started: after.started != nil && current.started != nil
         default: false
         }
     }

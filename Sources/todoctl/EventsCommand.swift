@@ -57,11 +57,8 @@ struct EventsCommand: AsyncParsableCommand {
                 }
                 if last == nil { last = client.hello.sequence }
                 lastReason = nil
-                // Connected while the shared store is away: no news will come until it changes, so ask.
                 Task {
-                    if case .responseStatus(let status)? = try? await client.request(.requestStatus), let store = status.sharedStore, !store.reachable {
-                        printStatus(store)
-                    }
+                    if let store = await SharedStoreStatus.away(asking: client) { printStatus(store) }
                 }
             case .change(let change, let frame):
                 last = change.sequence

@@ -1,3 +1,4 @@
+import TodoClient
 import TodoEvents
 
 /// The shared store's state in words, as `status`, `events` and `watch --plain` print it.
@@ -8,6 +9,15 @@ extension SharedStoreStatus {
             + (conflicts.map { "; \($0 == 1 ? "1 conflict" : "\($0) conflicts") to take or leave (todoctl conflicts)" } ?? "")
         guard !reachable else { return "reachable since \(ShowCommand.format(since))" + waiting }
         return "unreachable since \(ShowCommand.format(since))" + (problem.map { " (\($0))" } ?? "") + waiting
+    }
+
+    /// The store's state when it is away, asked of `client` just connected; nil when it is reachable
+    /// or the daemon has no store. Connected while it is away, no news comes until it changes
+    /// (`events`, `watch --plain`: the plain watch said nothing until then; outside probe 11, F10).
+    static func away(asking client: TodoClient) async -> SharedStoreStatus? {
+        guard case .responseStatus(let status)? = try? await client.request(.requestStatus), let store = status.sharedStore, !store.reachable
+        else { return nil }
+        return store
     }
 
     /// What it means for the person, as one line.

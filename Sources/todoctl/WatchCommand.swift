@@ -178,6 +178,7 @@ struct PlainWatch {
                     if case .responseTodoViewModels(let list)? = try? await client.request(.requestTodoViewModels(filter)) {
                         Terminal.print("connected: \(list.todos.count) \(filter.status.rawValue) todos, at change \(list.asOf)")
                     }
+                    if let store = await SharedStoreStatus.away(asking: client) { Terminal.print(store.sentence) }
                 }
             // As `events` does: the changes whose todo meets the filter, whatever its state now.
             case .change(let change, _) where filter.matchesIgnoringStatus(change.todo.todo):

@@ -15,7 +15,7 @@ struct OfflineSharingTests {
         })
     }
 
-    @Test("PostgreSQL stopped while two daemons write: each write is saved on its machine and said so; started again, both replicas hold every change, fields merged, a field changed on both sides kept as a conflict, numbers unique")
+    @Test("PostgreSQL stopped while two daemons write: each write is saved on its machine and said so, and a watch --plain started meanwhile says the store is away; started again, both replicas hold every change, fields merged, a field changed on both sides kept as a conflict, numbers unique")
     func writesWhileAwayAreShared() async throws {
         let server = try await PostgresServer.start()
         let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
@@ -46,7 +46,12 @@ struct OfflineSharingTests {
 
         // Each machine's clients are told what sharing renumbered (watch --plain prints it).
         let watchers = try [first, second].map { try BackgroundProcess(binaryDirectory + "/todoctl", ["watch", "--plain"], environment: $0.environment) }
-        for watcher in watchers { #expect(try await watcher.readLine().hasPrefix("connected")) }
+        for watcher in watchers {
+            #expect(try await watcher.readLine().hasPrefix("connected"))
+            // Started while the store is away, it says so at once, as events does (outside probe 11, F10).
+            let away = try await watcher.readLine()
+            #expect(away.contains("is unreachable since"), "\(away)")
+        }
         try await server.startServer()
         try await first.awaitLog(containing: "are shared")
         try await second.awaitLog(containing: "are shared")

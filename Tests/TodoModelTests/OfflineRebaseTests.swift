@@ -58,6 +58,15 @@ struct OfflineRebaseTests {
         }
     }
 
+    @Test("started on both sides at different times agree, as completed does: no conflict, the store's start stays (it was a conflict, and taking it later started a todo stopped since; outside probe 11, F11)")
+    func bothStartedAgree() {
+        let local = Self.edited(minutes: 1) { $0.started = Self.t0 }
+        let theirs = Self.edited(minutes: 2) { $0.started = Self.t0.addingTimeInterval(4) }
+        let outcome = OfflineRebase.rebase(before: Self.base, after: local, onto: theirs)
+        #expect(outcome.conflicts.isEmpty)
+        #expect(outcome.todo == nil)
+    }
+
     @Test("an edit here of a todo deleted there: it stays deleted, with the edit")
     func editOfADeletedTodo() {
         let local = Self.edited(minutes: 1) { $0.notes = "ask for Tuesday" }
