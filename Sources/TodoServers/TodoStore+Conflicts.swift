@@ -43,24 +43,31 @@ extension TodoStore {
                 sql: "UPDATE conflict SET \(column) = ? WHERE n = ? AND takenAt IS NULL AND leftAt IS NULL",
                 arguments: [at.millisecondsSince1970, n])
             guard db.changesCount > 0 else { return nil }
-            return try Row.fetchOne(db, sql: "SELECT * FROM conflict WHERE n = ?", arguments: [n]).map { try Self.keptConflict($0, in: db) }
+            return try Row.fetchOne(db, sql: "SELECT * FROM conflict WHERE n = ?", arguments: [n]).map { try Self.keptConflict($0, in: db, asNow: true) }
         }
     }
 
-    /// The conflict in `row`, with the numbers of the todos its dependencies name as `db` holds them.
-    private static func keptConflict(_ row: Row, in db: Database) throws -> KeptConflict {
+    /// The conflict in `row`, with the numbers of the todos its dependencies name as `db` holds them;
+    /// an open one (or, `asNow`, one just settled) with the todo as it is now: the value the store
+    /// kept then may have changed since, and leaving keeps what the todo has (it showed the
+    /// sharing's; outside probe 11, F5).
+    private static func keptConflict(_ row: Row, in db: Database, asNow: Bool = false) throws -> KeptConflict {
         let n: Int = row["n"]
         let id: String = row["id"], field: String = row["field"], local: String = row["local"], theirs: String = row["theirs"]
         guard let uuid = UUID(uuidString: id), let field = TodoField(rawValue: field) else {
             throw TodoStoreError("conflict \(n) in the conflict table names a bad id \(id) or field \(field)")
         }
         let decoder = JSONDecoder()
-        let conflict = OfflineConflict(
+        var conflict = OfflineConflict(
             id: uuid, number: row["number"], field: field, local: try decoder.decode(Todo.self, from: Data(local.utf8)),
             theirs: try decoder.decode(Todo.self, from: Data(theirs.utf8)), at: Date(millisecondsSince1970: row["at"]),
             cause: (row["cause"] as String?).flatMap(OfflineConflict.Cause.init(rawValue:)) ?? .changedOnBoth)
         let takenAt: Int64? = row["takenAt"], leftAt: Int64? = row["leftAt"]
         let state: KeptConflict.State = takenAt != nil ? .taken : leftAt != nil ? .left : .open
+        if state == .open || asNow,
+           let current = try TodoRecord.fetchOne(db, sql: "SELECT * FROM todo WHERE id = ?", arguments: [uuid.uuidString.lowercased()])?.todo {
+            (conflict.theirs, conflict.number) = (current, current.number)
+        }
         var kept = KeptConflict(n: n, conflict: conflict, state: state, settledAt: (takenAt ?? leftAt).map(Date.init(millisecondsSince1970:)))
         for id in kept.namedTodos {
             let number = try Int.fetchOne(db.cachedStatement(sql: "SELECT number FROM todo WHERE id = ?"), arguments: [id.uuidString.lowercased()])

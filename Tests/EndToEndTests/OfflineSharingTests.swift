@@ -92,6 +92,16 @@ struct OfflineSharingTests {
         let added = try await second.todoctl("add", "after")
         #expect(added.stdout.contains("#5"), "\(added.stdout)")
         #expect(!added.stderr.contains("saved on this machine"), "\(added.stderr)")
+        // Retitled since on the other machine: the open conflict shows the todo as it is now, and
+        // leaving it names what the todo keeps (it showed the title of the sharing; outside probe 11, F5).
+        if let loser = conflicted.first, let winner = [first, second].first(where: { $0.socketPath != loser.socketPath }) {
+            #expect(try await winner.todoctl("edit", "2", "--title", "two, later").status == 0)
+            try await awaitAlike([first, second], on: server)
+            let listed = try await loser.todoctl("conflicts")
+            #expect(listed.stdout.contains("#2 two, later") && listed.stdout.contains("kept \"two, later\""), "\(listed.stdout)")
+            let left = try await loser.todoctl("conflicts", "leave", "1")
+            #expect(left.stdout.contains("\"two, later\""), "\(left.stdout)\(left.stderr)")
+        }
         try await first.stop()
         try await second.stop()
         try await server.stop()
