@@ -13,7 +13,11 @@ enum PendingSharing {
     /// the store's change the pending ones follow, which must be the replica's: `refuse` throws
     /// if not (a running daemon refuses writes for good); without it, a `TodoStoreError` (at
     /// start, which then stops). Nil when there are none; else what the pages did, together.
-    static func share(_ pending: PendingChanges, through shared: any SharedStore, now: Date,
+    ///
+    /// The renumbering of each page is logged (`logger`) as soon as both sides committed it: said
+    /// only once all were shared, a kill between two pages left it never told (outside probe 11,
+    /// F1: a thousand todos renumbered on every machine, and no line said so).
+    static func share(_ pending: PendingChanges, through shared: any SharedStore, now: Date, logger: Logger,
                       refuse: ((SharedChanges, UInt64) throws -> Void)? = nil) throws -> PendingChanges.Shared? {
         var outcome: PendingChanges.Shared?
         while let mark = try pending.mark() {
@@ -23,6 +27,9 @@ enum PendingSharing {
                 } else if let reason = try ReplicaCheck.notReplica(pending.store, of: theirs, replica: mark.base) {
                     throw TodoStoreError(reason)
                 }
+            }
+            for (was, now) in page.renumbered {
+                logger.notice("#\(was) is now #\(now): another machine had given its number to another todo meanwhile")
             }
             outcome = outcome.map { $0.followed(by: page) } ?? page
             // Each page ends the mark or leaves a new one (a new push id): the same again would go round for ever.
@@ -47,13 +54,10 @@ enum PendingSharing {
         }
     }
 
-    /// Says in the log what sharing the pending changes did.
+    /// Says in the log what sharing the pending changes did (the renumbering was said page by page).
     static func tell(_ outcome: PendingChanges.Shared, logger: Logger) {
         logger.notice("the changes made on this machine while the shared store was unreachable are shared",
                       metadata: ["changes": "\(outcome.shared.count)", "others": "\(outcome.taken.count)", "conflicts": "\(outcome.conflicts.count)"])
-        for (was, now) in outcome.renumbered {
-            logger.notice("#\(was) is now #\(now): another machine had given its number to another todo meanwhile")
-        }
         for conflict in outcome.conflicts {
             logger.warning("\(Self.words(conflict.cause)): the store's value was kept, this machine's is a conflict, kept in its database (todoctl conflicts)",
                            metadata: ["todo": "#\(conflict.number)", "field": "\(conflict.field.rawValue)"])

@@ -68,7 +68,7 @@ enum ReplicaStart {
     /// replica is ahead of the store until they are shared), and reads the store's first page
     /// for the replica. Throws `TodoStoreError` when the database is no replica of the store.
     private static func shareAndRead(_ store: TodoStore, through shared: any SharedStore, logger: Logger) throws -> SharedChanges {
-        if let outcome = try PendingSharing.share(PendingChanges(store: store), through: shared, now: Date()) { PendingSharing.tell(outcome, logger: logger) }
+        if let outcome = try PendingSharing.share(PendingChanges(store: store), through: shared, now: Date(), logger: logger) { PendingSharing.tell(outcome, logger: logger) }
         return try ReplicaCheck.changesForReplica(store, of: shared)
     }
 }

@@ -199,7 +199,7 @@ public final class ReplicaSync: Sendable {
     /// before anything else is read from it or written to it; then the table and every
     /// client take what changed (the whole table again when they were made again on others').
     private func sharePending() throws {
-        guard let outcome = try PendingSharing.share(pending, through: shared, now: access.clock(), refuse: refuseUnlessReplica) else { return }
+        guard let outcome = try PendingSharing.share(pending, through: shared, now: access.clock(), logger: access.logger, refuse: refuseUnlessReplica) else { return }
         pendingCount.store(0, ordering: .relaxed)
         conflictCount.add(outcome.conflicts.count, ordering: .relaxed)
         PendingSharing.tell(outcome, logger: access.logger)
