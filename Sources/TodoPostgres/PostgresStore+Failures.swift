@@ -94,7 +94,8 @@ extension PostgresStore {
         if let error = error as? PSQLError, error.serverInfo?[.sqlState] == undefinedTable {
             return """
                 todod's tables are not in the database any more (it was dropped and made again, or is being restored: \
-                restore it in one transaction, psql --single-transaction, and todod goes on once it is back)
+                restore it in one transaction, psql --single-transaction, and todod goes on once it is back; with no backup, \
+                fill it from a replica: stop that replica's todod and run todod --migrate-to with its --database)
                 """
         }
         if let error = error as? PSQLError {

@@ -435,6 +435,40 @@ struct PostgresOutageTests {
         try await server.stop()
     }
 
+    @Test("the store's database made again empty with no backup to restore: the status says how to fill it from a replica (todod --migrate-to with that replica's file, its daemon stopped), and that brings every daemon back, the kept writes shared, no change twice (outside probe 11, F8: nothing said how)")
+    func databaseMadeAgainWithoutABackup() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        #expect(try await first.todoctl("add", "one").status == 0)
+        #expect(try await second.todoctl("add", "two").status == 0)
+        try await awaitAlike([first, second], on: server)
+        try await server.makeDatabaseAgain()
+        let kept = try await first.todoctl("add", "three")
+        #expect(kept.status == 0 && kept.stderr.contains("saved on this machine"), "\(kept.stderr)")
+        let status = try await first.todoctl("status")
+        #expect(status.stdout.contains("todod --migrate-to"), "\(status.stdout)")
+        _ = try await second.stop()
+        let filled = try await run("todod", ["--migrate-to", server.uri, "--database", second.databasePath])
+        #expect(filled.status == 0, "\(filled.stdout)\(filled.stderr)")
+        let again = try await DaemonProcess.start(in: second.directory, arguments: ["--store", server.uri])
+        #expect(try await first.todoctl("add", "four").status == 0)
+        try await awaitAlike([first, again], on: server)
+        let stored = try await server.psql("SELECT string_agg(todo->>'title', ',' ORDER BY number) || ' ' || (SELECT count(*) FROM journal) FROM todo")
+        #expect(stored == "one,two,three,four 4", "\(stored)")
+        for daemon in [first, again] {
+            let listed = try jsonArray(try await daemon.todoctl("list", "--json").stdout).compactMap { $0["title"] as? String }
+            #expect(listed.sorted() == ["four", "one", "three", "two"], "\(listed)")
+        }
+        try await first.stop()
+        try await again.stop()
+        for daemon in [first, again] {
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+        }
+        try await server.stop()
+    }
+
     @Test("8 writers over two daemons while PostgreSQL stops and starts: every acknowledged write is there once, those made while it was away too, both replicas alike")
     func writesThroughARestart() async throws {
         let server = try await PostgresServer.start()
