@@ -48,8 +48,8 @@ struct PendingRebase {
         after.id = sameAs[after.id] ?? after.id
         let current = try transaction.todos(.id(after.id)).first
         guard let before = entry.before.map(renumbered) else {
-            if current == nil { try create(after, as: entry) }
-            return
+            guard let current else { return try create(after, as: entry) }
+            return made(after, onBoth: current, as: entry)
         }
         guard let current else { return try remake(after, before: before, as: entry) }
         if try keepsOccurrenceOfRefusedReopen(before: before, after: after, current: current, as: entry) { return }
@@ -65,6 +65,17 @@ struct PendingRebase {
         // What the rules gave back may leave nothing to change.
         guard TodoField.allCases.contains(where: { !$0.isEqual(in: todo, and: current) }) else { return }
         try write(todo, before: current, as: entry)
+    }
+
+    /// A todo made here that the store holds too, made on another machine with the same id (one
+    /// file imported on both, a UID both calendars had): the store's todo stays, and each field
+    /// this machine gave another value is a conflict, as a field changed on both sides is. It
+    /// vanished without one (outside probe 11, F14). Its later changes here follow the store's number.
+    private mutating func made(_ todo: Todo, onBoth current: Todo, as entry: JournalEntry) {
+        if todo.number != current.number { numbers[todo.number] = current.number }
+        for field in TodoField.allCases where !field.isEqual(in: todo, and: current) {
+            keep(OfflineConflict(id: current.id, number: current.number, field: field, local: todo, theirs: current, at: entry.at))
+        }
     }
 
     /// One conflict for each todo's field in a sharing, with this machine's last value: 60

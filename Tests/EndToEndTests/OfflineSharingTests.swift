@@ -764,3 +764,38 @@ extension OfflineSharingTests {
         try await server.stop()
     }
 }
+
+extension OfflineSharingTests {
+    @Test("the same todo (one id) made on both machines while the store was away, one title each: the second to share keeps the store's and lists its own as a conflict, to take or leave (its title vanished without one; outside probe 11, F14)")
+    func sameTodoMadeOnBoth() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        try await server.stopServer()
+        let uid = "uid:22222222-2222-4222-8222-222222222222"
+        for (daemon, title) in [(first, "Import same two"), (second, "Import same two, edited")] {
+            let imported = try await run("todoctl", ["import", "--from", "todotxt", "-"], environment: daemon.environment, input: "\(title) +tagx \(uid)\n")
+            #expect(imported.status == 0 && imported.stderr.contains("saved on this machine"), "\(imported.stdout)\(imported.stderr)")
+        }
+        try await server.startServer()
+        // The first shares first (its write), then the second.
+        #expect(try await first.todoctl("add", "first after").status == 0)
+        #expect(try await second.todoctl("add", "second after").status == 0)
+        try await awaitAlike([first, second], on: server)
+        let stored = try await server.psql("SELECT todo->>'title' FROM todo WHERE id = '22222222-2222-4222-8222-222222222222'")
+        #expect(stored == "Import same two")
+        let conflicts = try jsonArray(try await second.todoctl("conflicts", "--json").stdout)
+        #expect(conflicts.count == 1 && conflicts.first?["field"] as? String == "title", "\(conflicts)")
+        let taken = try await second.todoctl("conflicts", "take", "1")
+        #expect(taken.status == 0, "\(taken.stdout)\(taken.stderr)")
+        try await awaitAlike([first, second], on: server)
+        #expect(try await server.psql("SELECT todo->>'title' FROM todo WHERE id = '22222222-2222-4222-8222-222222222222'") == "Import same two, edited")
+        try await first.stop()
+        try await second.stop()
+        for daemon in [first, second] {
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+        }
+        try await server.stop()
+    }
+}
