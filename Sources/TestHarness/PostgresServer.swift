@@ -186,13 +186,13 @@ public final class PostgresServer: Sendable {
     /// PostgreSQL's own `pgbench` running `script` (its SQL, written to a file here) on the
     /// database `name` with `clients` connections, each one transaction in flight, for `seconds`
     /// (whole, at least 3: in a shorter run its start-up weighs on the rate): transactions a second, not counting the connections' set-up, and
-    /// their average latency in seconds, as pgbench reports them.
-    public func pgbench(_ script: String, clients: Int, seconds: Double, database name: String) async throws -> (perSecond: Double, latency: Double) {
+    /// their average latency in seconds, as pgbench reports them, and the seconds it ran.
+    public func pgbench(_ script: String, clients: Int, seconds: Double, database name: String) async throws -> (perSecond: Double, latency: Double, seconds: Int) {
         let file = directory + "/script-\(UUID().uuidString.prefix(8)).sql"
         try script.write(toFile: file, atomically: true, encoding: .utf8)
+        let ran = max(3, Int(seconds.rounded(.up)))
         let said = try await runAsServerUser(
-            Self.binaries + "/pgbench", "-h", directory, "-n", "-f", file, "-c", "\(clients)", "-j", "\(clients)",
-            "-T", "\(max(3, Int(seconds.rounded(.up))))", name)
+            Self.binaries + "/pgbench", "-h", directory, "-n", "-f", file, "-c", "\(clients)", "-j", "\(clients)", "-T", "\(ran)", name)
         func figure(after label: String) -> Double? {
             guard let line = said.split(separator: "\n").first(where: { $0.hasPrefix(label) }) else { return nil }
             return line.dropFirst(label.count).split(separator: " ").first.flatMap { Double($0) }
@@ -204,7 +204,7 @@ public final class PostgresServer: Sendable {
         guard figure(after: "number of failed transactions: ") == 0, !said.contains("aborted") else {
             throw HarnessFailure("pgbench's transactions failed: \(said)")
         }
-        return (perSecond, latency / 1000)
+        return (perSecond, latency / 1000, ran)
     }
 
     // MARK: Running PostgreSQL's programs

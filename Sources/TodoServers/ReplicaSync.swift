@@ -321,7 +321,7 @@ public final class ReplicaSync: Sendable {
                 _ = refuseWrites(ahead.reason + LostChanges.notLevel)
             } catch {
                 access.logger.warning("could not read the changes of the shared store; will catch up at its next announcement or write",
-                               metadata: ["error": "\(ModelServer.describe(error))"])
+                               metadata: ["error": "\(access.store.describe(error))"])
             }
         }
     }

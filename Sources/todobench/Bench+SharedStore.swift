@@ -161,7 +161,7 @@ extension Bench {
 
             """
         for (count, todod) in [(1, online.one), (8, online.eight)] {
-            var runs: [(perSecond: Double, latency: Double)] = []
+            var runs: [(perSecond: Double, latency: Double, seconds: Int)] = []
             for _ in 0..<options.runs {
                 runs.append(try await postgres.pgbench(script, clients: count, seconds: options.duration, database: rows))
             }
@@ -170,7 +170,7 @@ extension Bench {
             table.add("7", "durable writes, \(clients) on daemon A: PostgreSQL through todod ÷ pgbench, the same rows", todod: todod.rate,
                       comparison: "pgbench, \(count) client\(count == 1 ? "" : "s"): \(formatCount(Int(perSecond.rounded())))/s", ratio: todod.perSecond / perSecond,
                       goal: .ratio(atLeast: 0.5, todod.perSecond / perSecond),
-                      notes: "todod \(todod.latencies); pgbench latency average \(formatDuration(UInt64(latency * 1e9))), medians of \(runs.count) runs of \(max(3, Int(options.duration.rounded(.up)))) s; the same five statements a transaction")
+                      notes: "todod \(todod.latencies); pgbench latency average \(formatDuration(UInt64(latency * 1e9))), medians of \(runs.count) runs of \(runs.first?.seconds ?? 0) s; the same five statements a transaction")
         }
     }
 
