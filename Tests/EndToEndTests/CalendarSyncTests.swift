@@ -133,6 +133,44 @@ struct CalendarSyncTests {
         try await daemon.stop()
     }
 
+    @Test("A todo due at a time reaches Radicale as that local time (a floating DUE), a whole day as DUE;VALUE=DATE; the phone's DUE in UTC comes back as its local time")
+    func timesOfDay() async throws {
+        let directory = try makeTemporaryDirectory()
+        let (radicale, url) = try await startRadicale(in: directory)
+        defer { radicale.stop(signal: SIGKILL) }
+        let vdir = directory + "/vdir"
+        let config = try vdirsyncerConfiguration(in: directory, vdir: vdir, url: url)
+        // Berlin is UTC+1 in December: a local time is not the instant's UTC hour.
+        let env = ["TZ": "Europe/Berlin"]
+        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir], environment: env)
+        let timed = try jsonObject(try await daemon.todoctl("add", "Call the bank", "due:2026-12-24T15:00", "--json", environment: env).stdout)
+        let whole = try jsonObject(try await daemon.todoctl("add", "Pay rent", "due:2026-12-24", "--json", environment: env).stdout)
+        try await vdirsyncer(config, "discover")
+        try await vdirsyncer(config, "sync")
+        let item = url + (try #require(timed["id"] as? String)) + ".ics"
+        let remote = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", item])
+        #expect(remote.stdout.contains("DUE:20261224T150000\r\n"), "\(remote.stdout)")
+        let rent = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", url + (try #require(whole["id"] as? String)) + ".ics"])
+        #expect(rent.stdout.contains("DUE;VALUE=DATE:20261224\r\n"), "\(rent.stdout)")
+
+        // The phone moves the call to 09:00 UTC, 10:00 in Berlin.
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment.merging(env) { $1 })
+        defer { events.stopNow() }
+        try await awaitClients(2, on: daemon)
+        let now = Self.stamp(Date())
+        let moved = remote.stdout
+            .replacingOccurrences(of: "DUE:20261224T150000", with: "DUE:20261224T090000Z")
+            .replacingOccurrences(of: #"LAST-MODIFIED:\d{8}T\d{6}Z"#, with: "LAST-MODIFIED:\(now)", options: .regularExpression)
+        let put = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", "-X", "PUT", "-H", "Content-Type: text/calendar",
+                                                 "--data-binary", "@-", item], input: moved)
+        #expect(put.status == 0, "PUT: \(put.stderr)")
+        try await vdirsyncer(config, "sync")
+        _ = try await events.awaitLine(containing: "#1 Call the bank")
+        let shown = try await daemon.todoctl("show", "1", environment: env)
+        #expect(shown.stdout.contains("2026-12-24 10:00"), "\(shown.stdout)")
+        try await daemon.stop()
+    }
+
     @Test("A file linked into the directory (written as a temporary file, ln to UID.ics, the temporary removed) is imported at once")
     func linkedFile() async throws {
         let (daemon, vdir, events) = try await startKeepingCalendar()
