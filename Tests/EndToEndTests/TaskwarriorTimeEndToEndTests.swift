@@ -43,6 +43,26 @@ struct TaskwarriorTimeEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("A daily todo made in todod at 18:00 goes to task as one series whose every instance, those todod writes ahead too, is due at 18:00 (they went at midnight)")
+    func seriesMadeInTododKeepsItsTime() async throws {
+        let daemon = try await DaemonProcess.start(environment: env)
+        let added = try await daemon.todoctl("add", "Water plants", "recur:daily", "due:yesterday@18:00", environment: env)
+        #expect(added.status == 0, "\(added.stdout)\(added.stderr)")
+        let task = try TaskwarriorHome(zone: "Europe/Berlin")
+        defer { task.remove() }
+        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior", environment: env).stdout.utf8))
+        try task.run(["list"])
+        let series = try task.exportedTasks().values.filter { $0["description"] as? String == "Water plants" }
+        #expect(series.count >= 3, "\(series)")
+        for instance in series {
+            let uuid = try #require(instance["uuid"] as? String)
+            let due = String(decoding: try task.run(["_get", "\(uuid).due"]), as: UTF8.self)
+            #expect(due.hasSuffix("T18:00:00\n"), "\(instance)")
+        }
+        #expect(series.filter { $0["status"] as? String == "recurring" }.count == 1, "\(series)")
+        try await daemon.stop()
+    }
+
     @Test("A time given in todod goes to task as that local time, and a whole day set in todod over a timed task goes as local midnight")
     func timeSetInTodod() async throws {
         let daemon = try await DaemonProcess.start(environment: env)
