@@ -68,6 +68,14 @@ struct CalendarSyncTests {
         #expect(result.status == 0, "vdirsyncer \(arguments): \(result.stdout) \(result.stderr)")
     }
 
+    /// The phone's change: `vtodo` (as Radicale held it, changed) stamped LAST-MODIFIED now and PUT at `item`.
+    private func putAsPhone(_ vtodo: String, at item: String) async throws {
+        let changed = vtodo.replacingOccurrences(of: #"LAST-MODIFIED:\d{8}T\d{6}Z"#, with: "LAST-MODIFIED:\(Self.stamp(Date()))", options: .regularExpression)
+        let put = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", "-X", "PUT", "-H", "Content-Type: text/calendar",
+                                                 "--data-binary", "@-", item], input: changed)
+        #expect(put.status == 0, "PUT: \(put.stderr)")
+    }
+
     @Test("A todo added with todoctl reaches Radicale after a sync; completed there by a PUT, it is completed in todod after the next")
     func radicaleRoundTrip() async throws {
         let directory = try makeTemporaryDirectory()
@@ -91,13 +99,8 @@ struct CalendarSyncTests {
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
         defer { events.stopNow() }
         try await awaitClients(2, on: daemon)
-        let now = Self.stamp(Date())
-        let completed = remote.stdout
-            .replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:\(now)")
-            .replacingOccurrences(of: #"LAST-MODIFIED:\d{8}T\d{6}Z"#, with: "LAST-MODIFIED:\(now)", options: .regularExpression)
-        let put = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", "-X", "PUT", "-H", "Content-Type: text/calendar",
-                                                 "--data-binary", "@-", item], input: completed)
-        #expect(put.status == 0, "PUT: \(put.stderr)")
+        let completed = remote.stdout.replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:\(Self.stamp(Date()))")
+        try await putAsPhone(completed, at: item)
         try await vdirsyncer(config, "sync")
         // An import's change is told by what it did, as any change is.
         _ = try await events.awaitLine(containing: "done #1 Buy milk")
@@ -157,13 +160,7 @@ struct CalendarSyncTests {
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment.merging(env) { $1 })
         defer { events.stopNow() }
         try await awaitClients(2, on: daemon)
-        let now = Self.stamp(Date())
-        let moved = remote.stdout
-            .replacingOccurrences(of: "DUE:20261224T150000", with: "DUE:20261224T090000Z")
-            .replacingOccurrences(of: #"LAST-MODIFIED:\d{8}T\d{6}Z"#, with: "LAST-MODIFIED:\(now)", options: .regularExpression)
-        let put = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", "-X", "PUT", "-H", "Content-Type: text/calendar",
-                                                 "--data-binary", "@-", item], input: moved)
-        #expect(put.status == 0, "PUT: \(put.stderr)")
+        try await putAsPhone(remote.stdout.replacingOccurrences(of: "DUE:20261224T150000", with: "DUE:20261224T090000Z"), at: item)
         try await vdirsyncer(config, "sync")
         _ = try await events.awaitLine(containing: "#1 Call the bank")
         let shown = try await daemon.todoctl("show", "1", environment: env)

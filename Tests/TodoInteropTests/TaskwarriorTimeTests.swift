@@ -11,16 +11,21 @@ import InteropTestSupport
 struct TaskwarriorTimeTests {
     let berlin = TimeZone(identifier: "Europe/Berlin")!
 
+    /// A Taskwarrior in Berlin's zone given `commands` (`add …`, `1 annotate …`), and its tasks as todod imports them.
+    private func imported(_ commands: [String]...) throws -> (TaskwarriorHome, [Todo]) {
+        let source = try TaskwarriorHome(zone: "Europe/Berlin")
+        for command in commands { try source.run(command) }
+        let imported = try TaskwarriorFormat.decode(try source.run(["export"]), zone: berlin)
+        return (source, imported.enumerated().map { $1.todo(number: $0 + 1) })
+    }
+
     @Test("A task due at a local time imports with that time (wait and scheduled too), one due at local midnight as the whole day, and both go back to the real task as the same instants")
     func timesRoundTrip() throws {
-        let source = try TaskwarriorHome(zone: "Europe/Berlin")
+        let (source, todos) = try imported(
+            ["add", "Call the bank", "due:2026-12-24T15:00", "wait:2026-12-20T08:30", "scheduled:2026-12-22T09:00"],
+            ["add", "Pay rent", "due:2026-12-24"], ["add", "Send cards", "due:2026-12-24T23:59:59"],
+            ["1", "annotate", "rang once, no answer"])
         defer { source.remove() }
-        try source.run(["add", "Call the bank", "due:2026-12-24T15:00", "wait:2026-12-20T08:30", "scheduled:2026-12-22T09:00"])
-        try source.run(["add", "Pay rent", "due:2026-12-24"])
-        try source.run(["add", "Send cards", "due:2026-12-24T23:59:59"])
-        try source.run(["1", "annotate", "rang once, no answer"])
-        let imported = try TaskwarriorFormat.decode(try source.run(["export"]), zone: berlin)
-        let todos = imported.enumerated().map { $1.todo(number: $0 + 1) }
         let bank = try #require(todos.first { $0.title == "Call the bank" })
         let rent = try #require(todos.first { $0.title == "Pay rent" })
         let cards = try #require(todos.first { $0.title == "Send cards" })
@@ -80,12 +85,8 @@ struct TaskwarriorTimeTests {
 
     @Test("A time changed in todod on the same day goes out as the new instant, and a time taken away as local midnight; the task's own seconds stay while the minute does")
     func timeChangedInTodod() throws {
-        let source = try TaskwarriorHome(zone: "Europe/Berlin")
+        var (source, todos) = try imported(["add", "Call the bank", "due:2026-12-24T15:00:30"], ["add", "Send cards", "due:2026-12-24T18:00"])
         defer { source.remove() }
-        try source.run(["add", "Call the bank", "due:2026-12-24T15:00:30"])
-        try source.run(["add", "Send cards", "due:2026-12-24T18:00"])
-        let imported = try TaskwarriorFormat.decode(try source.run(["export"]), zone: berlin)
-        var todos = imported.enumerated().map { $1.todo(number: $0 + 1) }
         let bank = try #require(todos.firstIndex { $0.title == "Call the bank" })
         let cards = try #require(todos.firstIndex { $0.title == "Send cards" })
         todos[cards].dueTime = TimeOfDay("10:00")
