@@ -66,6 +66,98 @@ struct TaskwarriorWeekTests {
         }
     }
 
+    /// One command of the week: `task`'s words and todoctl's (the same modifiers, the verb
+    /// where todoctl puts it: `1 annotate …` is `annotate 1 …`).
+    private typealias Step = (task: [String], todoctl: [String])
+
+    /// `task` and `todoctl` forms of `ID VERB WORDS…`; `add …` is the same in both.
+    private func step(_ words: String...) -> Step {
+        guard let first = words.first, Int(first) != nil, words.count > 1 else { return (words, words) }
+        let verb = words[1] == "modify" ? "edit" : words[1]
+        return (words, [verb, first] + words.dropFirst(2))
+    }
+
+    /// A task's `due` (`wait`, `scheduled`) as todod keeps it: the local day, and the time unless it is midnight.
+    private func local(_ instant: Any?) -> (day: String?, time: String?) {
+        guard let text = instant as? String, text.count == 16 else { return (nil, nil) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        guard let date = formatter.date(from: text) else { return (nil, nil) }
+        formatter.timeZone = berlin
+        formatter.dateFormat = "yyyy-MM-dd"
+        let day = formatter.string(from: date)
+        formatter.dateFormat = "HH:mm"
+        let time = formatter.string(from: date)
+        return (day, time == "00:00" ? nil : time)
+    }
+
+    @Test("The week's commands in Taskwarrior's words given to the real task and to todoctl make the same todos, field by field: projects, tags, priorities, times of day, wait, scheduled, until, depends, annotations, start and stop, done")
+    func sameCommandsSameTodos() async throws {
+        // gc=off: task keeps its ids after done, as todod keeps its numbers.
+        let task = try TaskwarriorHome(settings: ["gc=off"], zone: "Europe/Berlin")
+        defer { task.remove() }
+        let daemon = try await DaemonProcess.start(environment: env)
+        let week: [Step] = [
+            step("add", "Write report", "project:work.reports", "+office", "pri:H", "due:2030-12-24T10:00"),
+            step("add", "Call mum", "+family", "due:2030-12-23T18:30"),
+            step("add", "Buy milk", "project:home", "+shop", "wait:2030-12-01T08:00", "due:2030-12-03"),
+            step("add", "Dentist", "project:health", "scheduled:2030-12-22T09:00", "due:2030-12-22T11:15"),
+            step("add", "Pack bags", "project:home.travel", "depends:1", "due:2030-12-26"),
+            step("add", "Book flights", "project:home.travel", "pri:L"),
+            step("add", "Renew passport", "due:2030-12-20", "until:2030-12-31"),
+            step("1", "annotate", "outline agreed with Anna"),
+            step("2", "annotate", "she asked about Christmas"),
+            step("1", "start"),
+            step("6", "modify", "pri:M", "+urgent"),
+            step("4", "modify", "due:2030-12-22T14:00"),
+            step("2", "done"),
+            step("6", "start"),
+            step("6", "stop"),
+            step("3", "modify", "-shop", "+errand"),
+            step("5", "modify", "scheduled:2030-12-25T07:30"),
+            step("7", "modify", "wait:2030-12-10"),
+            step("4", "modify", "pri:H"),
+            step("3", "done"),
+        ]
+        for (taskWords, todoctlWords) in week {
+            try task.run(taskWords)
+            let result = try await daemon.todoctl(todoctlWords, environment: env)
+            #expect(result.status == 0, "todoctl \(todoctlWords.joined(separator: " ")): \(result.stdout)\(result.stderr)")
+        }
+
+        let tasks = try task.exportedTasks().values
+        let todos = try await todos(daemon)
+        #expect(tasks.count == todos.count, "\(tasks.count) tasks, \(todos.count) todos")
+        let titles = Dictionary(uniqueKeysWithValues: todos.compactMap { todo in (todo["id"] as? String).map { ($0, todo["title"] as? String ?? "") } })
+        let descriptions = Dictionary(uniqueKeysWithValues: tasks.compactMap { task in (task["uuid"] as? String).map { ($0, task["description"] as? String ?? "") } })
+        let priorities = ["H": "high", "M": "normal", "L": "low"]
+        for there in tasks {
+            let title = there["description"] as? String ?? ""
+            let here = one(todos, title, open: there["status"] as? String != "completed")
+            func same(_ field: String, _ taskValue: Any?, _ todoValue: Any?) {
+                let taskText = "\(taskValue ?? "none")", todoText = todoValue is NSNull ? "none" : "\(todoValue ?? "none")"
+                #expect(taskText == todoText, "\(title) \(field): task \(taskText), todod \(todoText)")
+            }
+            same("project", there["project"], here["project"])
+            same("tags", (there["tags"] as? [String] ?? []).sorted(), (here["tags"] as? [String] ?? []).sorted())
+            same("priority", priorities[there["priority"] as? String ?? "M"], here["priority"])
+            for key in ["due", "wait", "scheduled"] {
+                let moment = local(there[key])
+                same(key, moment.day, here[key])
+                same(key + " time", moment.time, here[key + "Time"])
+            }
+            same("until", local(there["until"]).day, here["until"])
+            same("annotations", (there["annotations"] as? [[String: Any]] ?? []).map { $0["description"] as? String ?? "" },
+                 (here["annotations"] as? [[String: Any]] ?? []).map { $0["description"] as? String ?? "" })
+            same("started", there["start"] != nil, (here["started"] ?? NSNull()) is NSNull == false)
+            same("depends", (there["depends"] as? [String] ?? []).compactMap { descriptions[$0] }.sorted(),
+                 (here["depends"] as? [String] ?? []).compactMap { titles[$0.lowercased()] ?? titles[$0] }.sorted())
+        }
+        try await daemon.stop()
+    }
+
     @Test("A week's list goes into todod with its times, annotations and one series; done in todod, back in task, done there, and in again: one series, nothing twice, every time kept")
     func week() async throws {
         let task = try TaskwarriorHome(zone: "Europe/Berlin")
