@@ -36,6 +36,11 @@ public enum BasicTime {
         return dateText(LocalDate(daysSince1970: days)) + "T" + two(rest / 3_600) + two(rest / 60 % 60) + two(rest % 60) + "Z"
     }
 
+    /// `150000`: a time of day as a floating date-time's time.
+    public static func clockText(_ time: TimeOfDay) -> String {
+        two(time.hour) + two(time.minute) + "00"
+    }
+
     /// `20261122`.
     public static func dateText(_ date: LocalDate) -> String {
         date.description.replacingOccurrences(of: "-", with: "")
@@ -45,6 +50,26 @@ public enum BasicTime {
     public static func midnight(of date: LocalDate, in zone: TimeZone = .current) -> Date {
         let naive = Date(timeIntervalSince1970: TimeInterval(date.daysSince1970 * 86_400))
         return naive.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: naive)))
+    }
+
+    /// The instant of `date` at `time` in `zone` (its midnight without one): how a todo's
+    /// day and time of day become Taskwarrior's UTC instant. The zone's offset is the one in
+    /// force at that instant (read again once, so a time just after a change of summer time
+    /// takes the new offset).
+    public static func instant(of date: LocalDate, at time: TimeOfDay?, in zone: TimeZone = .current) -> Date {
+        let naive = Date(timeIntervalSince1970: TimeInterval(date.daysSince1970 * 86_400 + (time?.minutes ?? 0) * 60))
+        let guess = naive.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: naive)))
+        return naive.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: guess)))
+    }
+
+    /// The local day of `instant` in `zone` and its time of day to the minute (seconds
+    /// dropped, as todod keeps times), nil at midnight: a task due at local midnight (what
+    /// `task add due:fri` stores) is due that whole day, as todod's days without a time are.
+    public static func localTime(_ instant: Date, in zone: TimeZone = .current) -> (day: LocalDate, time: TimeOfDay?) {
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: instant)
+        let days = Int((Double(seconds) / 86_400).rounded(.down))
+        let minutes = (seconds - days * 86_400) / 60
+        return (LocalDate(daysSince1970: days), minutes == 0 ? nil : TimeOfDay(minutes: minutes))
     }
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

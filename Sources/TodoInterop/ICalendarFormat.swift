@@ -6,7 +6,9 @@ import TodoModel
 ///
 /// UID is the id (a UID that is not a UUID gets a stable one made from it, and is written
 /// back as it was); SUMMARY, DESCRIPTION, PRIORITY 1–4 / 5 / 6–9 (written 1 / 5 / 9),
-/// DUE (a day: `DUE;VALUE=DATE`), STATUS COMPLETED / CANCELLED (deleted), COMPLETED,
+/// DUE (a whole day: `DUE;VALUE=DATE`; a todo due at a time: a floating local date-time,
+/// `DUE:20261224T150000`, read on the phone at that time of its own zone as todod's time is in
+/// the machine's; a DUE with `Z` or a TZID reads as that instant's local time), STATUS COMPLETED / CANCELLED (deleted), COMPLETED,
 /// CATEGORIES (tags; spaces become `-`), CREATED, LAST-MODIFIED, SEQUENCE (the revision),
 /// RRULE (the recurrence, when it is `FREQ=DAILY|WEEKLY|MONTHLY|YEARLY` with an `INTERVAL`,
 /// or every weekday; its `UNTIL` is the todo's until day, the series' last). RELATED-TO (a parent) names the parent by its UID, both ways. The
@@ -129,12 +131,12 @@ public enum ICalendarFormat {
         position += " (UID \(uid))"
         let title = first("SUMMARY")?.line.text ?? ""
         guard !title.isEmpty else { throw InteropError(position, "has no SUMMARY: a todo needs a title") }
-        var due: LocalDate?
+        var due: (day: LocalDate, time: TimeOfDay?)?
         if let (line, number) = first("DUE") {
-            guard let day = day(line, zone: zone) else {
+            guard let moment = moment(line, zone: zone) else {
                 throw InteropError("line \(number)", "DUE is \(line.value), not a day like 20261122 or a time like 20261122T153000Z")
             }
-            due = day
+            due = moment
         }
         let lastModified = try time("LAST-MODIFIED"), stamp = try time("DTSTAMP")
         let modified = lastModified ?? stamp ?? now
@@ -148,13 +150,14 @@ public enum ICalendarFormat {
         var imported = ImportedTodo(
             id: UUID(uuidString: uid) ?? StableID.uuid(for: "ical\n" + uid), title: title,
             notes: first("DESCRIPTION")?.line.text ?? "", priority: priority(first("PRIORITY")?.line),
-            due: due, tags: categories.filter { projectName($0).map { $0 != project } ?? true },
+            due: due?.day, tags: categories.filter { projectName($0).map { $0 != project } ?? true },
             createdAt: created ?? modified, updatedAt: modified,
             completedAt: status == "COMPLETED" || (completed != nil && status != "CANCELLED") ? completed ?? modified : nil,
             deletedAt: status == "CANCELLED" ? modified : nil,
             recurrence: rule?.recurrence,
             parentID: parentID(lines.map(\.line).filter { $0.name == "RELATED-TO" && !isNested($0, all) }),
-            project: project.flatMap { $0.isEmpty ? nil : $0 }, until: rule?.until, source: foreignKey)
+            project: project.flatMap { $0.isEmpty ? nil : $0 }, until: rule?.until, source: foreignKey,
+            dueTime: due?.time, carriesTimes: true)
         let derived = derivedLines(imported.todo(number: 0), zone: zone)
         let shadowed = shadowOrder.flatMap { name in
             let originals = all.filter { $0.name == name && !isNested($0, all) }
@@ -260,9 +263,15 @@ public enum ICalendarFormat {
         return tags
     }
 
-    static func day(_ line: ContentLine, zone: TimeZone) -> LocalDate? {
-        if line.parameter("VALUE")?.uppercased() == "DATE" || line.value.count == 8 { return BasicTime.date(line.value) }
-        return instant(line, zone: zone).map { LocalDate($0, in: line.parameter("TZID").flatMap(TimeZone.init(identifier:)) ?? zone) }
+    /// A DUE's day and time of day: a DATE is the whole day; a DATE-TIME (floating, UTC or
+    /// with a TZID) is that instant's day and time in `zone`, the local one todod keeps
+    /// times in (midnight too: the file said a time).
+    static func moment(_ line: ContentLine, zone: TimeZone) -> (day: LocalDate, time: TimeOfDay?)? {
+        if line.parameter("VALUE")?.uppercased() == "DATE" || line.value.count == 8 { return BasicTime.date(line.value).map { ($0, nil) } }
+        return instant(line, zone: zone).map { instant in
+            let local = BasicTime.localTime(instant, in: zone)
+            return (local.day, local.time ?? TimeOfDay(minutes: 0))
+        }
     }
 
     static func instant(_ line: ContentLine, zone: TimeZone) -> Date? {
@@ -296,7 +305,9 @@ public enum ICalendarFormat {
         lines.append(ContentLine("SUMMARY", text: todo.title))
         if !todo.notes.isEmpty { lines.append(ContentLine("DESCRIPTION", text: todo.notes)) }
         lines += original("PRIORITY") { priority($0.first) == todo.priority } ?? derived["PRIORITY"] ?? []
-        if let due = todo.due { lines += original("DUE") { day($0[0], zone: zone) == due } ?? derived["DUE"] ?? [] }
+        if let due = todo.due {
+            lines += original("DUE") { moment($0[0], zone: zone).map { $0 == (due, todo.dueTime) } ?? false } ?? derived["DUE"] ?? []
+        }
         let state = derived["STATUS"]?.first?.value ?? ""
         lines += original("STATUS") { lines in
             let was = lines[0].value.uppercased()
@@ -342,7 +353,11 @@ public enum ICalendarFormat {
             "PRIORITY": [ContentLine("PRIORITY", value: todo.priority == .high ? "1" : todo.priority == .low ? "9" : "5")],
             "STATUS": [ContentLine("STATUS", value: todo.isDeleted ? "CANCELLED" : todo.isCompleted ? "COMPLETED" : "NEEDS-ACTION")],
         ]
-        if let due = todo.due { lines["DUE"] = [ContentLine("DUE", [("VALUE", "DATE")], value: BasicTime.dateText(due))] }
+        if let due = todo.due {
+            // A time as a floating date-time (no VTIMEZONE to write, and none to go wrong).
+            let line = todo.dueTime.map { ContentLine("DUE", value: BasicTime.dateText(due) + "T" + BasicTime.clockText($0)) }
+            lines["DUE"] = [line ?? ContentLine("DUE", [("VALUE", "DATE")], value: BasicTime.dateText(due))]
+        }
         if let rule = todo.recurrence { lines["RRULE"] = [ContentLine("RRULE", value: rrule(rule, until: todo.until))] }
         let named = categories(of: todo)
         if !named.isEmpty {

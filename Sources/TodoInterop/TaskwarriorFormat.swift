@@ -94,6 +94,11 @@ public enum TaskwarriorFormat {
             }
             return instant
         }
+        // A day and its local time of day (none at local midnight: the whole day).
+        func moment(_ key: String) throws(InteropError) -> (day: LocalDate, time: TimeOfDay?)? {
+            try time(key).map { BasicTime.localTime($0, in: zone) }
+        }
+        let due = try moment("due"), wait = try moment("wait"), scheduled = try moment("scheduled")
         let entry = try time("entry") ?? Date(timeIntervalSince1970: 0)
         let modified = try time("modified") ?? entry
         let end = try time("end") ?? modified
@@ -115,16 +120,16 @@ public enum TaskwarriorFormat {
         kept[TaskwarriorSeries.foreignKey] = series
         return ImportedTodo(
             id: id, title: title,
-            priority: priority(fields["priority"]?.string), due: try time("due").map { LocalDate($0, in: zone) },
+            priority: priority(fields["priority"]?.string), due: due?.day,
             tags: tags, createdAt: entry, updatedAt: modified,
             completedAt: status == "completed" ? end : nil, deletedAt: status == "deleted" ? end : nil,
             foreign: kept,
-            recurrence: fields["recur"]?.string.flatMap(recurrence), wait: try time("wait").map { LocalDate($0, in: zone) },
+            recurrence: fields["recur"]?.string.flatMap(recurrence), wait: wait?.day,
             annotations: annotations, project: fields["project"]?.string,
             started: status == "pending" || status == "waiting" ? try time("start") : nil, carriesStart: true,
             depends: try dependencies(fields["depends"], position: position),
-            scheduled: try time("scheduled").map { LocalDate($0, in: zone) }, until: try time("until").map { LocalDate($0, in: zone) },
-            source: foreignKey)
+            scheduled: scheduled?.day, until: try time("until").map { LocalDate($0, in: zone) },
+            source: foreignKey, dueTime: due?.time, waitTime: wait?.time, scheduledTime: scheduled?.time, carriesTimes: true)
     }
 
     /// Taskwarrior's `depends`: an array of uuids (2.6.2's export and 3's), or one string of
@@ -204,14 +209,8 @@ public enum TaskwarriorFormat {
         if priority(original["priority"]?.string) != todo.priority {
             task["priority"] = todo.priority == .normal ? nil : .string(todo.priority == .high ? "H" : "L")
         }
-        let originalDue = original["due"]?.string.flatMap { BasicTime.instant($0, in: zone) }.map { LocalDate($0, in: zone) }
-        if originalDue != todo.due {
-            task["due"] = todo.due.map { .string(BasicTime.utcText(BasicTime.midnight(of: $0, in: zone))) }
-        }
-        let originalWait = original["wait"]?.string.flatMap { BasicTime.instant($0, in: zone) }.map { LocalDate($0, in: zone) }
-        if originalWait != todo.wait {
-            task["wait"] = todo.wait.map { .string(BasicTime.utcText(BasicTime.midnight(of: $0, in: zone))) }
-        }
+        task["due"] = moment("due", todo.due, todo.dueTime, original: original, zone: zone)
+        task["wait"] = moment("wait", todo.wait, todo.waitTime, original: original, zone: zone)
         // Taskwarrior's recurrence needs a due date; an unmapped original `recur` stays as it was.
         let originalRule = original["recur"]?.string.flatMap(recurrence)
         if originalRule?.period != todo.recurrence?.period, todo.due != nil || todo.recurrence == nil {
@@ -219,16 +218,12 @@ public enum TaskwarriorFormat {
         }
         task["project"] = todo.project.map(InteropJSON.string)
         task["start"] = todo.started.map { .string(BasicTime.utcText($0)) }
-        // As `wait`: the exact time comes back while the day is the same.
-        func originalDay(_ key: String) -> LocalDate? {
-            original[key]?.string.flatMap { BasicTime.instant($0, in: zone) }.map { LocalDate($0, in: zone) }
-        }
-        if originalDay("scheduled") != todo.scheduled {
-            task["scheduled"] = todo.scheduled.map { .string(BasicTime.utcText(BasicTime.midnight(of: $0, in: zone))) }
-        }
-        // todod keeps a todo open through its until day: its last second (Taskwarrior's `eod`),
-        // so that task expires it when todod does.
-        if originalDay("until") != todo.until {
+        task["scheduled"] = moment("scheduled", todo.scheduled, todo.scheduledTime, original: original, zone: zone)
+        // As `due`: the exact time comes back while the day is the same. todod keeps a todo
+        // open through its until day: its last second (Taskwarrior's `eod`), so that task
+        // expires it when todod does.
+        let originalUntil = original["until"]?.string.flatMap { BasicTime.instant($0, in: zone) }.map { LocalDate($0, in: zone) }
+        if originalUntil != todo.until {
             task["until"] = todo.until.map { .string(BasicTime.utcText(BasicTime.midnight(of: $0.adding(days: 1), in: zone).addingTimeInterval(-1))) }
         }
         // As the task had them when they are the same (its order, its form); else an array, as 2.6.2 exports.
@@ -239,6 +234,22 @@ public enum TaskwarriorFormat {
         task["tags"] = todo.tags.isEmpty ? nil : .array(todo.tags.map(InteropJSON.string))
         task["annotations"] = annotations(todo, original: original["annotations"], zone: zone)
         return task
+    }
+
+    /// `due` (`wait`, `scheduled`) as Taskwarrior's UTC instant: the todo's day at its time of
+    /// day in `zone`, local midnight for a whole day (as `task add due:fri` stores it). The
+    /// task's own instant comes back while it reads as the same day and minute (its seconds,
+    /// `eod`'s 23:59:59, are kept).
+    private static func moment(
+        _ key: String, _ day: LocalDate?, _ time: TimeOfDay?, original: [String: InteropJSON], zone: TimeZone
+    ) -> InteropJSON? {
+        guard let day else { return nil }
+        if let kept = original[key], let instant = kept.string.flatMap({ BasicTime.instant($0, in: zone) }),
+            BasicTime.localTime(instant, in: zone) == (day, time)
+        {
+            return kept
+        }
+        return .string(BasicTime.utcText(BasicTime.instant(of: day, at: time, in: zone)))
     }
 
     /// The annotations with their times, then the notes as annotations: each line that reads

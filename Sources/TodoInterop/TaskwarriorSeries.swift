@@ -90,7 +90,7 @@ enum TaskwarriorSeries {
         /// The templates of the series todod made, each with the number of its first todo.
         var made: [String: Int] = [:]
         /// Their rules and first due days: Taskwarrior's place N falls N periods after it.
-        var grids: [String: (rule: Recurrence, first: LocalDate)] = [:]
+        var grids: [String: Grid] = [:]
     }
 
     /// Whether `todo`, made in todod, begins a series Taskwarrior can hold: it repeats from a
@@ -158,7 +158,9 @@ enum TaskwarriorSeries {
                 let template = templateID(of: todo)
                 plan.places[todo.number] = (template, 0)
                 plan.made[template] = todo.number
-                if let rule = todo.recurrence, let first = todo.due { plan.grids[template] = (Recurrence(count: rule.count, unit: rule.unit, dayOfMonth: rule.dayOfMonth), first) }
+                if let rule = todo.recurrence, let first = todo.due {
+                    plan.grids[template] = (Recurrence(count: rule.count, unit: rule.unit, dayOfMonth: rule.dayOfMonth), first, todo.dueTime)
+                }
                 base = ["parent": .string(template), "imask": .number(0), "rtype": .string("periodic")]
             }
             plan.bases[todo.number] = base
@@ -183,8 +185,11 @@ enum TaskwarriorSeries {
     /// The most instances written ahead of a series todod made: a daily one begun ten years back.
     static let maximumMadeAhead = 3700
 
+    /// A series todod made: its rule, its first due day and the time of day every place is due at.
+    typealias Grid = (rule: Recurrence, first: LocalDate, time: TimeOfDay?)
+
     /// The due day of place `imask` of a series todod made; nil past the calendar's end.
-    private static func due(_ grid: (rule: Recurrence, first: LocalDate), _ imask: Int) -> LocalDate? {
+    private static func due(_ grid: Grid, _ imask: Int) -> LocalDate? {
         var day = grid.first
         for _ in 0..<imask {
             guard let next = grid.rule.nextDue(after: day, completedOn: day) else { return nil }
@@ -195,11 +200,12 @@ enum TaskwarriorSeries {
 
     /// The instance Taskwarrior would make at `imask` of a series todod made, but for the
     /// template's fields (`written` adds them) and a uuid made from the template's and the place.
-    private static func madeAhead(_ template: String, _ imask: Int, grid: (rule: Recurrence, first: LocalDate), zone: TimeZone) -> Task {
+    private static func madeAhead(_ template: String, _ imask: Int, grid: Grid, zone: TimeZone) -> Task {
         let uuid = StableID.uuid(for: "taskwarrior instance\n\(template)\n\(imask)").uuidString.lowercased()
         var task: Task = ["uuid": .string(uuid), "parent": .string(template), "imask": .number(Double(imask)),
                           "status": .string("pending"), "rtype": .string("periodic")]
-        task["due"] = due(grid, imask).map { .string(BasicTime.utcText(BasicTime.midnight(of: $0, in: zone))) }
+        // At the series' time, as Taskwarrior counts its instances from the template's due instant.
+        task["due"] = due(grid, imask).map { .string(BasicTime.utcText(BasicTime.instant(of: $0, at: grid.time, in: zone))) }
         return task
     }
 

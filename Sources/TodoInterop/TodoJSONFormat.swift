@@ -17,7 +17,8 @@ public enum TodoJSONFormat {
                     completedAt: todo.completedAt, deletedAt: todo.deletedAt, foreign: todo.foreign,
                     recurrence: todo.recurrence, parentID: todo.parent.flatMap { ids[$0] }, wait: todo.wait,
                     annotations: todo.annotations, project: todo.project, started: todo.started, carriesStart: true, depends: todo.depends, scheduled: todo.scheduled,
-                    until: todo.until)
+                    until: todo.until, dueTime: todo.dueTime, waitTime: todo.waitTime, scheduledTime: todo.scheduledTime,
+                    carriesTimes: true)
             }
         } catch let DecodingError.keyNotFound(key, context) {
             throw InteropError(path(context.codingPath), "has no \"\(key.stringValue)\"; --from json reads what `todoctl export --to json` writes")

@@ -5,11 +5,12 @@ import TodoModel
 ///
 /// Priority (A) / (B) / (C) is high / normal / low (D–Z low; the letter is kept); `+word`
 /// is the tag `word`, `@word` the tag `@word`, and `+project:home.garden` (a todo.txt project,
-/// so other apps list it as one) the todo's project; `due:` the due day. todod's id travels as
+/// so other apps list it as one) the todo's project; `due:` the due day, and its time of day
+/// when it has one (`due:2026-12-24T15:00`, local, as Taskwarrior's `due:` takes it). todod's id travels as
 /// `uid:`; a line without one gets an id made from its text and creation day, so importing
 /// the same file again changes nothing. `rec:1w` / `rec:+1w` is the recurrence (from
 /// completion / from the due date); `t:` (the threshold day, Simpletask's) is the day the todo
-/// waits for. Other `key:value` pairs (`h:`, a `rec:` todod cannot hold) are kept and written back. Deleted todos are not written: todo.txt has no such state.
+/// waits for (`t:2026-12-24T08:30` with a time). Other `key:value` pairs (`h:`, a `rec:` todod cannot hold) are kept and written back. Deleted todos are not written: todo.txt has no such state.
 public enum TodoTxtFormat {
     /// The key of `Todo.foreign` for a line's other `key:value` pairs.
     public static let foreignKey = "todotxt"
@@ -51,7 +52,7 @@ public enum TodoTxtFormat {
         let created = words.first.flatMap(LocalDate.init)
         if created != nil { words.removeFirst() }
         var title: [String] = [], tags: [String] = [], kept: [String] = []
-        var due: LocalDate?, wait: LocalDate?, id: UUID?, rule: Recurrence?, project: String?
+        var due: Moment?, wait: Moment?, id: UUID?, rule: Recurrence?, project: String?
         let projectWord = "+" + TodoFilter.projectTagPrefix
         for word in words {
             if project == nil, word.count > projectWord.count, word.hasPrefix(projectWord) {
@@ -66,15 +67,17 @@ public enum TodoTxtFormat {
             let key = word[..<colon], value = String(word[word.index(after: colon)...])
             switch key {
             case "due":
-                guard let day = LocalDate(value) else { throw InteropError(position, "due:\(value) is not a day like due:2026-11-22") }
-                due = day
+                guard let moment = moment(value) else {
+                    throw InteropError(position, "due:\(value) is not a day like due:2026-11-22, or a day and time like due:2026-11-22T15:00")
+                }
+                due = moment
             case "uid":
                 guard let uuid = UUID(uuidString: value) else { throw InteropError(position, "uid:\(value) is not a UUID") }
                 id = uuid
             case "pri" where value.count == 1 && letter == nil:
                 letter = value.first
-            case "t" where LocalDate(value) != nil && wait == nil:
-                wait = LocalDate(value)
+            case "t" where moment(value) != nil && wait == nil:
+                wait = moment(value)
             case "rec" where recurrence(value) != nil && rule == nil:
                 rule = recurrence(value)
             default:
@@ -88,9 +91,25 @@ public enum TodoTxtFormat {
         let completedAt: Date? = isDone ? doneDay.map { BasicTime.midnight(of: $0, in: zone) } ?? now : nil
         return ImportedTodo(
             id: id ?? StableID.uuid(for: "todo.txt\n\(created?.description ?? "")\n\(text)"), title: text,
-            priority: priority(letter), due: due, tags: tags, createdAt: createdAt, updatedAt: now,
+            priority: priority(letter), due: due?.day, tags: tags, createdAt: createdAt, updatedAt: now,
             completedAt: completedAt, foreign: kept.isEmpty ? [:] : [foreignKey: kept.joined(separator: " ")], recurrence: rule,
-            wait: wait, project: project, source: foreignKey)
+            wait: wait?.day, project: project, source: foreignKey, dueTime: due?.time, waitTime: wait?.time, carriesTimes: true)
+    }
+
+    /// A day and its time of day, nil for the whole day.
+    typealias Moment = (day: LocalDate, time: TimeOfDay?)
+
+    /// `2026-12-24` (the whole day) or `2026-12-24T15:00`, as `text(_:_:)` writes them.
+    static func moment(_ value: String) -> Moment? {
+        guard value.count == 16 else { return LocalDate(value).map { ($0, nil) } }
+        let day = value.prefix(10), separator = value.dropFirst(10).first, time = value.suffix(5)
+        guard separator == "T", let date = LocalDate(String(day)), let clock = TimeOfDay(String(time)) else { return nil }
+        return (date, clock)
+    }
+
+    /// `2026-12-24`, or `2026-12-24T15:00` with a time.
+    static func text(_ day: LocalDate, _ time: TimeOfDay?) -> String {
+        time.map { "\(day)T\($0)" } ?? day.description
     }
 
     /// The `rec:` extension (Simpletask, topydo): `rec:1w` counts from completion, `rec:+1w`
@@ -147,9 +166,9 @@ public enum TodoTxtFormat {
         }
         if let project = todo.project { words.append("+" + TodoFilter.projectTagPrefix + project) }
         words += todo.tags.map { $0.hasPrefix("@") ? $0 : "+" + $0 }
-        if let due = todo.due { words.append("due:\(due)") }
+        if let due = todo.due { words.append("due:" + text(due, todo.dueTime)) }
         if let rule = todo.recurrence { words.append("rec:" + recText(rule)) }
-        if let wait = todo.wait { words.append("t:\(wait)") }
+        if let wait = todo.wait { words.append("t:" + text(wait, todo.waitTime)) }
         words += kept
         words.append("uid:\(todo.id.uuidString.lowercased())")
         return words.joined(separator: " ")

@@ -41,6 +41,15 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
     public var scheduled: LocalDate?
     /// The last day it is kept open (Taskwarrior's `until`); nil leaves todod's, as `scheduled`.
     public var until: LocalDate?
+    /// The times of day on `due`, `wait` and `scheduled` (Taskwarrior's instants read in the
+    /// local zone, iCalendar's DATE-TIME, todo.txt's `due:2026-12-24T15:00`); nil for the whole
+    /// day when `carriesTimes`.
+    public var dueTime: TimeOfDay?
+    public var waitTime: TimeOfDay?
+    public var scheduledTime: TimeOfDay?
+    /// Whether the source says the time of day of the days it gives (a day without one is
+    /// then the whole day); without (a client from before), todod's time stays while its day does.
+    public var carriesTimes: Bool
     /// The format it comes from, as its key in `foreign` (`"taskwarrior"`, `"todotxt"`): an
     /// import replaces that format's fields (the key and its `key.` ones) and keeps the other
     /// formats', so a todo.txt round trip keeps a Taskwarrior series; nil (todod's own JSON,
@@ -52,7 +61,8 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         tags: [String] = [], createdAt: Date, updatedAt: Date? = nil, completedAt: Date? = nil,
         deletedAt: Date? = nil, foreign: [String: String] = [:], recurrence: Recurrence? = nil, parentID: UUID? = nil,
         wait: LocalDate? = nil, annotations: [Annotation]? = nil, project: String? = nil, started: Date? = nil,
-        carriesStart: Bool = false, depends: [UUID]? = nil, scheduled: LocalDate? = nil, until: LocalDate? = nil, source: String? = nil
+        carriesStart: Bool = false, depends: [UUID]? = nil, scheduled: LocalDate? = nil, until: LocalDate? = nil, source: String? = nil,
+        dueTime: TimeOfDay? = nil, waitTime: TimeOfDay? = nil, scheduledTime: TimeOfDay? = nil, carriesTimes: Bool = false
     ) {
         self.id = id
         self.title = title
@@ -76,6 +86,10 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         self.scheduled = scheduled
         self.until = until
         self.source = source
+        self.dueTime = due == nil ? nil : dueTime
+        self.waitTime = wait == nil ? nil : waitTime
+        self.scheduledTime = scheduled == nil ? nil : scheduledTime
+        self.carriesTimes = carriesTimes || self.dueTime != nil || self.waitTime != nil || self.scheduledTime != nil
     }
 
     /// The todo as `Todo` holds it, numbered `number` (a new todo at revision 1), a subtask
@@ -87,7 +101,7 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
             revision: revision, recurrence: recurrence?.anchored(to: due), parent: parent, wait: wait, foreign: foreign,
             annotations: annotations?.map { Annotation(entry: $0.entry.roundedToMilliseconds, description: $0.description) } ?? [],
             project: project, started: started?.roundedToMilliseconds, depends: depends ?? [],
-            scheduled: scheduled, until: until)
+            scheduled: scheduled, until: until, dueTime: dueTime, waitTime: waitTime, scheduledTime: scheduledTime)
     }
 
     /// `current` replaced by this import, or nil when it changes nothing: the fields are
@@ -112,10 +126,11 @@ public struct ImportedTodo: Sendable, Codable, Equatable {
         if depends == nil { next.depends = current.depends }
         next.scheduled = scheduled ?? current.scheduled
         next.until = until ?? current.until
-        // No format carries a time of day yet: one set in todod stays while its day does.
-        if next.due == current.due { next.dueTime = current.dueTime }
-        if next.wait == current.wait { next.waitTime = current.waitTime }
-        if next.scheduled == current.scheduled { next.scheduledTime = current.scheduledTime }
+        // A day the source leaves keeps todod's time with it; a day it gives comes with its
+        // time when the source says times, else todod's time stays while the day does.
+        if wait == nil || !carriesTimes, next.wait == current.wait { next.waitTime = current.waitTime }
+        if scheduled == nil || !carriesTimes, next.scheduled == current.scheduled { next.scheduledTime = current.scheduledTime }
+        if !carriesTimes, next.due == current.due { next.dueTime = current.dueTime }
         next.previous = current.previous
         // A todo was made once; and a completion the source dates by its day alone (todo.txt)
         // is the same completion as todod's on that day.
@@ -155,6 +170,10 @@ extension ImportedTodo {
             depends: try c.decodeIfPresent([UUID].self, forKey: .depends),
             scheduled: try c.decodeIfPresent(LocalDate.self, forKey: .scheduled),
             until: try c.decodeIfPresent(LocalDate.self, forKey: .until),
-            source: try c.decodeIfPresent(String.self, forKey: .source))
+            source: try c.decodeIfPresent(String.self, forKey: .source),
+            dueTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .dueTime),
+            waitTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .waitTime),
+            scheduledTime: try c.decodeIfPresent(TimeOfDay.self, forKey: .scheduledTime),
+            carriesTimes: try c.decodeIfPresent(Bool.self, forKey: .carriesTimes) ?? false)
     }
 }

@@ -12,7 +12,9 @@ struct ExportCommand: AsyncParsableCommand {
         discussion: """
             Open and completed todos; with --all deleted ones too (todo.txt has no deleted \
             state and leaves them out). Fields an import kept are written back as they came. \
-            Examples:
+            A todo due at a time goes out at that local time: Taskwarrior's UTC instant, \
+            a floating iCalendar DUE (DUE:20261224T150000), todo.txt's due:2026-12-24T15:00; \
+            a whole day as ever (local midnight for Taskwarrior, DUE;VALUE=DATE). Examples:
               todoctl export --to taskwarrior --all | task import
               todoctl export --to ical -o todos.ics
             """)

@@ -23,7 +23,10 @@ struct ImportCommand: AsyncParsableCommand {
             not know are kept with the todo and written back by `todoctl export`. \
             Every todo is checked before any is sent: a bad one is reported with its line or \
             position and nothing is imported. Todos are sent in batches of \(ImportCommand.batchSize), \
-            each one transaction. Examples:
+            each one transaction. Times of day on due, wait and scheduled come in as your \
+            local time (TZ): Taskwarrior's UTC instants (a task due at local midnight, as \
+            `task add due:fri` makes it, is due that whole day), an iCalendar DUE with a \
+            time, todo.txt's due:2026-12-24T15:00. Examples:
               task export | todoctl import --from taskwarrior
               todoctl import --from todotxt ~/todo.txt --dry-run
             """)

@@ -68,6 +68,14 @@ struct CalendarSyncTests {
         #expect(result.status == 0, "vdirsyncer \(arguments): \(result.stdout) \(result.stderr)")
     }
 
+    /// The phone's change: `vtodo` (as Radicale held it, changed) stamped LAST-MODIFIED now and PUT at `item`.
+    private func putAsPhone(_ vtodo: String, at item: String) async throws {
+        let changed = vtodo.replacingOccurrences(of: #"LAST-MODIFIED:\d{8}T\d{6}Z"#, with: "LAST-MODIFIED:\(Self.stamp(Date()))", options: .regularExpression)
+        let put = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", "-X", "PUT", "-H", "Content-Type: text/calendar",
+                                                 "--data-binary", "@-", item], input: changed)
+        #expect(put.status == 0, "PUT: \(put.stderr)")
+    }
+
     @Test("A todo added with todoctl reaches Radicale after a sync; completed there by a PUT, it is completed in todod after the next")
     func radicaleRoundTrip() async throws {
         let directory = try makeTemporaryDirectory()
@@ -91,13 +99,8 @@ struct CalendarSyncTests {
         let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment)
         defer { events.stopNow() }
         try await awaitClients(2, on: daemon)
-        let now = Self.stamp(Date())
-        let completed = remote.stdout
-            .replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:\(now)")
-            .replacingOccurrences(of: #"LAST-MODIFIED:\d{8}T\d{6}Z"#, with: "LAST-MODIFIED:\(now)", options: .regularExpression)
-        let put = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", "-X", "PUT", "-H", "Content-Type: text/calendar",
-                                                 "--data-binary", "@-", item], input: completed)
-        #expect(put.status == 0, "PUT: \(put.stderr)")
+        let completed = remote.stdout.replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:\(Self.stamp(Date()))")
+        try await putAsPhone(completed, at: item)
         try await vdirsyncer(config, "sync")
         // An import's change is told by what it did, as any change is.
         _ = try await events.awaitLine(containing: "done #1 Buy milk")
@@ -130,6 +133,38 @@ struct CalendarSyncTests {
         _ = try await events.awaitLine(containing: "added #1 Call the plumber")
         let list = try await daemon.todoctl("list")
         #expect(list.lines == ["#1 [ ]   Call the plumber"], "\(list.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("A todo due at a time reaches Radicale as that local time (a floating DUE), a whole day as DUE;VALUE=DATE; the phone's DUE in UTC comes back as its local time")
+    func timesOfDay() async throws {
+        let directory = try makeTemporaryDirectory()
+        let (radicale, url) = try await startRadicale(in: directory)
+        defer { radicale.stop(signal: SIGKILL) }
+        let vdir = directory + "/vdir"
+        let config = try vdirsyncerConfiguration(in: directory, vdir: vdir, url: url)
+        // Berlin is UTC+1 in December: a local time is not the instant's UTC hour.
+        let env = ["TZ": "Europe/Berlin"]
+        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir], environment: env)
+        let timed = try jsonObject(try await daemon.todoctl("add", "Call the bank", "due:2026-12-24T15:00", "--json", environment: env).stdout)
+        let whole = try jsonObject(try await daemon.todoctl("add", "Pay rent", "due:2026-12-24", "--json", environment: env).stdout)
+        try await vdirsyncer(config, "discover")
+        try await vdirsyncer(config, "sync")
+        let item = url + (try #require(timed["id"] as? String)) + ".ics"
+        let remote = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", item])
+        #expect(remote.stdout.contains("DUE:20261224T150000\r\n"), "\(remote.stdout)")
+        let rent = try await run("/usr/bin/curl", ["--fail", "-s", "-u", "user:x", url + (try #require(whole["id"] as? String)) + ".ics"])
+        #expect(rent.stdout.contains("DUE;VALUE=DATE:20261224\r\n"), "\(rent.stdout)")
+
+        // The phone moves the call to 09:00 UTC, 10:00 in Berlin.
+        let events = try ChildProcess(binaryDirectory + "/todoctl", ["events"], environment: daemon.environment.merging(env) { $1 })
+        defer { events.stopNow() }
+        try await awaitClients(2, on: daemon)
+        try await putAsPhone(remote.stdout.replacingOccurrences(of: "DUE:20261224T150000", with: "DUE:20261224T090000Z"), at: item)
+        try await vdirsyncer(config, "sync")
+        _ = try await events.awaitLine(containing: "#1 Call the bank")
+        let shown = try await daemon.todoctl("show", "1", environment: env)
+        #expect(shown.stdout.contains("2026-12-24 10:00"), "\(shown.stdout)")
         try await daemon.stop()
     }
 

@@ -5,9 +5,13 @@ import TestHarness
 /// directory: fixtures are what `task export` writes, not hand-made JSON.
 public struct TaskwarriorHome: Sendable {
     public let directory: URL
+    /// The time zone `task` reads dates in (`TZ`), nil for the test's own.
+    public let zone: String?
 
-    /// A new, empty Taskwarrior; `settings` are extra rc lines (user-defined attributes).
-    public init(settings: [String] = []) throws {
+    /// A new, empty Taskwarrior; `settings` are extra rc lines (user-defined attributes);
+    /// `zone` the `TZ` its runs have (`Europe/Berlin`: a local time is not UTC's).
+    public init(settings: [String] = [], zone: String? = nil) throws {
+        self.zone = zone
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("interop-task-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
         let rc = ["data.location=\(directory.path)/data", "confirmation=off", "verbose=nothing", "hooks=off",
@@ -19,7 +23,7 @@ public struct TaskwarriorHome: Sendable {
     /// throws with its error output when it fails.
     @discardableResult
     public func run(_ arguments: [String], input: Data? = nil) throws -> Data {
-        var environment = inheritedEnvironment(["TASKRC": directory.appendingPathComponent("taskrc").path])
+        var environment = inheritedEnvironment(["TASKRC": directory.appendingPathComponent("taskrc").path].merging(zone.map { ["TZ": $0] } ?? [:]) { $1 })
         environment.removeValue(forKey: "TASKDATA")
         let result = try runToEndNow("/usr/bin/task", arguments, environment: environment, input: Array(input ?? Data()))
         guard result.status == 0 else {

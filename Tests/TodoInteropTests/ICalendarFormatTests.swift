@@ -95,7 +95,9 @@ struct ICalendarFormatTests {
     func changed() throws {
         var todo = try #require(todos(try ICalendarFormat.decode(ICalendarFixtures.thunderbird, now: now, zone: utc)).first)
         todo.priority = .low
+        // A new day given without a time is the whole day (as `edit N due:2026-12-24` makes it).
         todo.due = LocalDate("2026-12-24")
+        todo.dueTime = nil
         todo.completedAt = BasicTime.instant("20261122T100000Z")
         todo.tags = ["travel"]
         let lines = Set(ContentLine.unfold(ICalendarFormat.encode([todo], zone: utc)).map(String.init))
@@ -141,6 +143,31 @@ struct ICalendarFormatTests {
 
     private func vtodo(_ lines: String...) -> String {
         (["BEGIN:VCALENDAR", "BEGIN:VTODO", "DTSTAMP:20261120T100000Z"] + lines + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+    }
+
+    @Test("A DUE with a time keeps its local time: floating as written, UTC and a TZID as that instant here; a DATE is the whole day; todod writes a time as a floating DUE, a whole day as a DATE, an original while it says the same")
+    func dueTimes() throws {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let file = vtodo("UID:a", "SUMMARY:Floating", "DUE:20261224T150000")
+            + vtodo("UID:b", "SUMMARY:In UTC", "DUE:20261224T090000Z")
+            + vtodo("UID:c", "SUMMARY:In New York", "DUE;TZID=America/New_York:20261224T090000")
+            + vtodo("UID:d", "SUMMARY:Whole day", "DUE;VALUE=DATE:20261224")
+            + vtodo("UID:e", "SUMMARY:At midnight", "DUE:20261224T000000")
+        let imported = try ICalendarFormat.decode(file, now: now, zone: berlin)
+        #expect(imported.map(\.due) == Array(repeating: LocalDate("2026-12-24"), count: 5))
+        #expect(imported.map(\.dueTime) == ["15:00", "10:00", "15:00", nil, "00:00"].map { $0.flatMap(TimeOfDay.init) })
+        var todos = todos(imported)
+        let written = Set(ContentLine.unfold(ICalendarFormat.encode(todos, zone: berlin)).map(String.init))
+        #expect(written.isSuperset(of: ["DUE:20261224T150000", "DUE:20261224T090000Z", "DUE;TZID=America/New_York:20261224T090000",
+                                        "DUE;VALUE=DATE:20261224", "DUE:20261224T000000"]), "\(written)")
+        todos[1].dueTime = TimeOfDay("11:30")
+        todos[3].dueTime = TimeOfDay("08:00")
+        todos[0].dueTime = nil
+        let changed = Set(ContentLine.unfold(ICalendarFormat.encode(todos, zone: berlin)).map(String.init))
+        #expect(changed.isSuperset(of: ["DUE;VALUE=DATE:20261224", "DUE:20261224T113000", "DUE:20261224T080000"]), "\(changed)")
+        #expect(!changed.contains("DUE:20261224T090000Z") && !changed.contains("DUE:20261224T150000"), "\(changed)")
+        let back = try ICalendarFormat.decode(ICalendarFormat.encode(todos, zone: berlin), now: now, zone: berlin)
+        #expect(back.map(\.dueTime) == todos.map(\.dueTime))
     }
 
     @Test("RRULE with FREQ and INTERVAL is the recurrence, written back; one todod cannot hold is kept as it came")

@@ -33,6 +33,21 @@ struct TodoJSONFormatTests {
         #expect(replaced.depends == [] && replaced.scheduled == LocalDate("2026-12-01"), "an absent scheduled leaves todod's, as wait")
     }
 
+    @Test("Times of day come back as written, and an import that takes one away makes todod's todo due all day (they were dropped)")
+    func times() throws {
+        let created = Date(millisecondsSince1970: 1_795_000_000_000)
+        let call = Todo(
+            number: 1, title: "Call the bank", due: LocalDate("2026-12-24"), createdAt: created, wait: LocalDate("2026-12-20"),
+            scheduled: LocalDate("2026-12-22"), dueTime: TimeOfDay("15:00"), waitTime: TimeOfDay("08:30"), scheduledTime: TimeOfDay("09:00"))
+        let imported = try #require(try TodoJSONFormat.decode(TodoJSONFormat.encode([call])).first)
+        #expect(imported.todo(number: 1) == call)
+        var whole = call
+        whole.dueTime = nil
+        whole.updatedAt = created.addingTimeInterval(60)
+        let replaced = try #require(try TodoJSONFormat.decode(TodoJSONFormat.encode([whole])).first?.replacing(call))
+        #expect(replaced.due == LocalDate("2026-12-24") && replaced.dueTime == nil && replaced.waitTime == TimeOfDay("08:30"), "\(replaced)")
+    }
+
     @Test("A todo's until day comes back as written (it was left out of what todod's own JSON imports)")
     func until() throws {
         let created = Date(millisecondsSince1970: 1_795_000_000_000)

@@ -33,6 +33,21 @@ struct TodoTxtFormatTests {
         #expect(todos[1].completedAt == nil)
     }
 
+    @Test("due: and t: take a time of day, due:2026-12-24T15:00, written back so; a day alone is the whole day; a bad time is refused saying what to write")
+    func times() throws {
+        let todos = try TodoTxtFormat.decode("Call the bank due:2026-12-24T15:00 t:2026-12-20T08:30\nPay rent due:2026-12-24\n", now: now, zone: utc)
+        #expect(todos[0].due == LocalDate("2026-12-24") && todos[0].dueTime == TimeOfDay("15:00"))
+        #expect(todos[0].wait == LocalDate("2026-12-20") && todos[0].waitTime == TimeOfDay("08:30"))
+        #expect(todos[1].due == LocalDate("2026-12-24") && todos[1].dueTime == nil)
+        var made = todos.enumerated().map { $1.todo(number: $0 + 1) }
+        made[1].dueTime = TimeOfDay("09:05")
+        let lines = TodoTxtFormat.encode(made, zone: utc).split(separator: "\n")
+        #expect(lines[0].contains(" due:2026-12-24T15:00 ") && lines[0].contains(" t:2026-12-20T08:30 "), "\(lines)")
+        #expect(lines[1].contains(" due:2026-12-24T09:05 "), "\(lines)")
+        let refusal = #expect(throws: InteropError.self) { try TodoTxtFormat.decode("Late due:2026-12-24T25:00", now: now, zone: utc) }
+        #expect(refusal?.description.contains("due:2026-11-22T15:00") == true, "\(String(describing: refusal))")
+    }
+
     @Test("What is written reads back as the same todos, with todod's id and the kept fields")
     func roundTrip() throws {
         let todos = try TodoTxtFormat.decode(file, now: now, zone: utc)
@@ -60,7 +75,7 @@ struct TodoTxtFormatTests {
 
     @Test("A due date that is not a day is refused with its line")
     func badDue() {
-        #expect(throws: InteropError("line 2", "due:friday is not a day like due:2026-11-22")) {
+        #expect(throws: InteropError("line 2", "due:friday is not a day like due:2026-11-22, or a day and time like due:2026-11-22T15:00")) {
             try TodoTxtFormat.decode("Fine\nCall Bob due:friday\n", now: now)
         }
     }

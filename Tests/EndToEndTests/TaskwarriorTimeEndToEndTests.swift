@@ -1,0 +1,80 @@
+import Foundation
+import InteropTestSupport
+import Testing
+
+/// Times of day between the real `task` and a real daemon, both in Berlin's zone (UTC+1 in
+/// December): `task export | todoctl import`, `todoctl export | task import`.
+@Suite("Taskwarrior's times of day end to end")
+struct TaskwarriorTimeEndToEndTests {
+    let env = ["TZ": "Europe/Berlin"]
+
+    @Test("task add due:2026-12-24T15:00, imported, shows 15:00 in todod, and exported back task reads the same instant; wait and scheduled too; an import that moves the time moves todod's")
+    func dueAtThreeRoundTrips() async throws {
+        let task = try TaskwarriorHome(zone: "Europe/Berlin")
+        defer { task.remove() }
+        try task.run(["add", "Call the bank", "due:2026-12-24T15:00", "wait:2026-11-20T08:30", "scheduled:2026-12-22T09:00"])
+        try task.run(["add", "Pay rent", "due:2026-12-24"])
+        let uuid = String(decoding: try task.run(["_get", "1.uuid"]), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let daemon = try await DaemonProcess.start(environment: env)
+        let imported = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self), environment: env)
+        #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+        let shown = try await daemon.todoctl("show", "1", environment: env)
+        #expect(shown.stdout.contains("2026-12-24 15:00"), "\(shown.stdout)")
+        let json = try jsonArray(try await daemon.todoctl("export", "--to", "json", environment: env).stdout)
+        let bank = try #require(json.first { $0["title"] as? String == "Call the bank" })
+        #expect(bank["dueTime"] as? String == "15:00" && bank["waitTime"] as? String == "08:30" && bank["scheduledTime"] as? String == "09:00", "\(bank)")
+        #expect(json.first { $0["title"] as? String == "Pay rent" }?["dueTime"] == nil, "\(json)")
+
+        let target = try TaskwarriorHome(zone: "Europe/Berlin")
+        defer { target.remove() }
+        try target.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior", environment: env).stdout.utf8))
+        for key in ["due", "wait", "scheduled"] {
+            let there = String(decoding: try target.run(["_get", "\(uuid).\(key)"]), as: UTF8.self)
+            let here = String(decoding: try task.run(["_get", "\(uuid).\(key)"]), as: UTF8.self)
+            #expect(there == here && !there.isEmpty, "\(key): \(there) against \(here)")
+        }
+        #expect(String(decoding: try target.run(["_get", "\(uuid).due"]), as: UTF8.self) == "2026-12-24T15:00:00\n")
+
+        // Moved in task to another time of the same day, the import moves todod's time.
+        try task.run(["1", "modify", "due:2026-12-24T17:30"])
+        let moved = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self), environment: env)
+        #expect(moved.stdout.contains("1 updated"), "\(moved.stdout)\(moved.stderr)")
+        #expect(try await daemon.todoctl("show", "1", environment: env).stdout.contains("2026-12-24 17:30"))
+        try await daemon.stop()
+    }
+
+    @Test("A daily todo made in todod at 18:00 goes to task as one series whose every instance, those todod writes ahead too, is due at 18:00 (they went at midnight)")
+    func seriesMadeInTododKeepsItsTime() async throws {
+        let daemon = try await DaemonProcess.start(environment: env)
+        let added = try await daemon.todoctl("add", "Water plants", "recur:daily", "due:yesterday@18:00", environment: env)
+        #expect(added.status == 0, "\(added.stdout)\(added.stderr)")
+        let task = try TaskwarriorHome(zone: "Europe/Berlin")
+        defer { task.remove() }
+        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior", environment: env).stdout.utf8))
+        try task.run(["list"])
+        let series = try task.exportedTasks().values.filter { $0["description"] as? String == "Water plants" }
+        #expect(series.count >= 3, "\(series)")
+        for instance in series {
+            let uuid = try #require(instance["uuid"] as? String)
+            let due = String(decoding: try task.run(["_get", "\(uuid).due"]), as: UTF8.self)
+            #expect(due.hasSuffix("T18:00:00\n"), "\(instance)")
+        }
+        #expect(series.filter { $0["status"] as? String == "recurring" }.count == 1, "\(series)")
+        try await daemon.stop()
+    }
+
+    @Test("A time given in todod goes to task as that local time, and a whole day set in todod over a timed task goes as local midnight")
+    func timeSetInTodod() async throws {
+        let daemon = try await DaemonProcess.start(environment: env)
+        #expect(try await daemon.todoctl("add", "Team meeting", "due:2026-12-24T09:45", environment: env).status == 0)
+        #expect(try await daemon.todoctl("add", "Fetch the parcel", "due:2026-12-24T11:00", environment: env).status == 0)
+        #expect(try await daemon.todoctl("edit", "2", "due:2026-12-24", environment: env).status == 0)
+        let task = try TaskwarriorHome(zone: "Europe/Berlin")
+        defer { task.remove() }
+        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior", environment: env).stdout.utf8))
+        let tasks = try task.exportedTasks().values
+        #expect(tasks.first { $0["description"] as? String == "Team meeting" }?["due"] as? String == "20261224T084500Z", "\(tasks)")
+        #expect(tasks.first { $0["description"] as? String == "Fetch the parcel" }?["due"] as? String == "20261223T230000Z", "\(tasks)")
+        try await daemon.stop()
+    }
+}

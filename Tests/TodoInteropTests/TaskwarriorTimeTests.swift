@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import TodoInterop
+import TodoModel
+import InteropTestSupport
+
+/// Taskwarrior keeps due, wait and scheduled as UTC instants; todod keeps a local day and a
+/// time of day. Both `task` and the format read them in Berlin's zone (UTC+1 in December), so
+/// a local time is not the instant's UTC hour.
+@Suite("Taskwarrior's times of day")
+struct TaskwarriorTimeTests {
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+    /// A Taskwarrior in Berlin's zone given `commands` (`add …`, `1 annotate …`), and its tasks as todod imports them.
+    private func imported(_ commands: [String]...) throws -> (TaskwarriorHome, [Todo]) {
+        let source = try TaskwarriorHome(zone: "Europe/Berlin")
+        for command in commands { try source.run(command) }
+        let imported = try TaskwarriorFormat.decode(try source.run(["export"]), zone: berlin)
+        return (source, imported.enumerated().map { $1.todo(number: $0 + 1) })
+    }
+
+    @Test("A task due at a local time imports with that time (wait and scheduled too), one due at local midnight as the whole day, and both go back to the real task as the same instants")
+    func timesRoundTrip() throws {
+        let (source, todos) = try imported(
+            ["add", "Call the bank", "due:2026-12-24T15:00", "wait:2026-12-20T08:30", "scheduled:2026-12-22T09:00"],
+            ["add", "Pay rent", "due:2026-12-24"], ["add", "Send cards", "due:2026-12-24T23:59:59"],
+            ["1", "annotate", "rang once, no answer"])
+        defer { source.remove() }
+        let bank = try #require(todos.first { $0.title == "Call the bank" })
+        let rent = try #require(todos.first { $0.title == "Pay rent" })
+        let cards = try #require(todos.first { $0.title == "Send cards" })
+        #expect(bank.due == LocalDate("2026-12-24") && bank.dueTime == TimeOfDay("15:00"), "\(bank)")
+        #expect(bank.wait == LocalDate("2026-12-20") && bank.waitTime == TimeOfDay("08:30"), "\(bank)")
+        #expect(bank.scheduled == LocalDate("2026-12-22") && bank.scheduledTime == TimeOfDay("09:00"), "\(bank)")
+        #expect(rent.due == LocalDate("2026-12-24") && rent.dueTime == nil, "\(rent)")
+        #expect(cards.due == LocalDate("2026-12-24") && cards.dueTime == TimeOfDay("23:59"), "\(cards)")
+
+        let target = try TaskwarriorHome(zone: "Europe/Berlin")
+        defer { target.remove() }
+        try target.run(["import", "-"], input: TaskwarriorFormat.encode(todos, zone: berlin))
+        let before = try source.exportedTasks(), after = try target.exportedTasks()
+        for todo in [bank, rent, cards] {
+            let uuid = todo.id.uuidString.lowercased()
+            for key in ["due", "wait", "scheduled"] {
+                #expect(after[uuid]?[key] as? String == before[uuid]?[key] as? String, "\(todo.title) \(key): \(after[uuid] ?? [:])")
+            }
+        }
+        // The annotation keeps its time (a note once went out at 00:00:00).
+        let annotations = { (tasks: [String: [String: Any]]) in
+            (tasks[bank.id.uuidString.lowercased()]?["annotations"] as? [[String: Any]])?.compactMap { $0["entry"] as? String }
+        }
+        #expect(annotations(after) != nil && annotations(after) == annotations(before), "\(after)")
+        let uuid = bank.id.uuidString.lowercased()
+        #expect(String(decoding: try target.run(["_get", "\(uuid).due"]), as: UTF8.self) == "2026-12-24T15:00:00\n")
+        #expect(String(decoding: try target.run(["_get", "\(rent.id.uuidString.lowercased()).due"]), as: UTF8.self) == "2026-12-24T00:00:00\n")
+    }
+
+    @Test("A todo given a time in todod goes out as that local instant in UTC, one made a whole day as local midnight, and task reads back the local times")
+    func timesMadeInTodod() throws {
+        let day = LocalDate("2026-12-24")!
+        var meeting = Todo(number: 1, title: "Team meeting", due: day, createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+        meeting.dueTime = TimeOfDay("15:00")
+        meeting.wait = LocalDate("2026-12-23")
+        meeting.waitTime = TimeOfDay("12:15")
+        meeting.scheduled = day
+        meeting.scheduledTime = TimeOfDay("09:45")
+        let parcel = Todo(number: 2, title: "Fetch the parcel", due: day, createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+        let written = try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode([meeting, parcel], zone: berlin)) as? [[String: Any]] ?? []
+        let tasks = Dictionary(written.map { ($0["description"] as? String ?? "", $0) }) { a, _ in a }
+        #expect(tasks["Team meeting"]?["due"] as? String == "20261224T140000Z", "\(written)")
+        #expect(tasks["Team meeting"]?["wait"] as? String == "20261223T111500Z", "\(written)")
+        #expect(tasks["Team meeting"]?["scheduled"] as? String == "20261224T084500Z", "\(written)")
+        #expect(tasks["Fetch the parcel"]?["due"] as? String == "20261223T230000Z", "\(written)")
+
+        let target = try TaskwarriorHome(zone: "Europe/Berlin")
+        defer { target.remove() }
+        try target.run(["import", "-"], input: TaskwarriorFormat.encode([meeting, parcel], zone: berlin))
+        let uuid = meeting.id.uuidString.lowercased()
+        #expect(String(decoding: try target.run(["_get", "\(uuid).due"]), as: UTF8.self) == "2026-12-24T15:00:00\n")
+        let back = try TaskwarriorFormat.decode(try target.run(["export"]), zone: berlin)
+        let again = try #require(back.first { $0.title == "Team meeting" })
+        #expect(again.dueTime == TimeOfDay("15:00") && again.waitTime == TimeOfDay("12:15") && again.scheduledTime == TimeOfDay("09:45"), "\(again)")
+        #expect(back.first { $0.title == "Fetch the parcel" }?.dueTime == nil)
+    }
+
+    @Test("A time changed in todod on the same day goes out as the new instant, and a time taken away as local midnight; the task's own seconds stay while the minute does")
+    func timeChangedInTodod() throws {
+        var (source, todos) = try imported(["add", "Call the bank", "due:2026-12-24T15:00:30"], ["add", "Send cards", "due:2026-12-24T18:00"])
+        defer { source.remove() }
+        let bank = try #require(todos.firstIndex { $0.title == "Call the bank" })
+        let cards = try #require(todos.firstIndex { $0.title == "Send cards" })
+        todos[cards].dueTime = TimeOfDay("10:00")
+        var whole = todos
+        whole[cards].dueTime = nil
+        func due(_ todos: [Todo], _ index: Int) throws -> String? {
+            let written = try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode(todos, zone: berlin)) as? [[String: Any]] ?? []
+            return written.first { $0["uuid"] as? String == todos[index].id.uuidString.lowercased() }?["due"] as? String
+        }
+        #expect(try due(todos, bank) == "20261224T140030Z")
+        #expect(try due(todos, cards) == "20261224T090000Z")
+        #expect(try due(whole, cards) == "20261223T230000Z")
+    }
+}
