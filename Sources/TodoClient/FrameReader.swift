@@ -13,6 +13,9 @@ struct FrameReader {
     /// Readable bytes already searched for a newline, so a long line is searched once.
     private var scanned = 0
 
+    /// The last read failed because its time ran out (`SO_RCVTIMEO`), not because the connection did.
+    private(set) var timedOut = false
+
     init(fd: Int32) {
         self.fd = fd
     }
@@ -40,6 +43,8 @@ struct FrameReader {
                     if errno != EINTR { failure = errno; return 0 }
                 }
             }
+            // A read limited in time (`TodoConnection`'s wait for the hello) that ran out.
+            timedOut = failure == EAGAIN || failure == EWOULDBLOCK
             if failure == ECONNRESET { return nil }
             if failure != 0 { throw .disconnected(nil) }
             if count == 0 { return nil }

@@ -46,7 +46,11 @@ public final class TodoConnection {
         let fd = try TrustedSocket.connect(to: path)
         var reader = FrameReader(fd: fd)
         do {
-            hello = try Self.readHello(&reader, codec: codec)
+            // Another program's socket may never answer: the hello is waited for `helloWait`, no longer
+            // (todoctl hung there; outside probe 11, F13). The daemon's answers are waited for as long as they take.
+            Self.limitReads(of: fd, to: Self.helloWait)
+            hello = try Self.readHello(&reader, codec: codec, path: path)
+            Self.limitReads(of: fd, to: 0)
         } catch {
             close(fd)
             throw error
@@ -120,14 +124,32 @@ public final class TodoConnection {
         return true
     }
 
-    /// The first frame: the hello, or the goodbye of a daemon that refuses us.
-    private static func readHello(_ reader: inout FrameReader, codec: WireCodec) throws(TodoClientError) -> ServerHello {
-        guard let line = try reader.next() else { throw .disconnected(nil) }
+    /// How long todod's hello is waited for: it says it as it accepts, but a todod started by its
+    /// socket (systemd) says it once started, after catching up with its shared store.
+    public static let helloWait = 10
+
+    /// Each read of `fd` fails after `seconds` without a byte (0: waits for ever).
+    private static func limitReads(of fd: Int32, to seconds: Int) {
+        var limit = timeval(tv_sec: seconds, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// The first frame: the hello, or the goodbye of a daemon that refuses us. Nothing within
+    /// `helloWait`, or a line that is no frame of todod's, is another program's socket.
+    private static func readHello(_ reader: inout FrameReader, codec: WireCodec, path: String) throws(TodoClientError) -> ServerHello {
+        let first: ByteBuffer?
+        do {
+            first = try reader.next()
+        } catch .disconnected(nil) where reader.timedOut {
+            throw .notTodod(path: path, reason: "nothing came within \(helloWait) s, where todod says hello at once")
+        }
+        guard let line = first else { throw .disconnected(nil) }
         let frame: WireFrame
         do {
             frame = try codec.decodeResponse(line)
         } catch {
-            throw .protocolViolation("\(error)")
+            let text = String(decoding: line.readableBytesView.prefix(40), as: UTF8.self)
+            throw .notTodod(path: path, reason: "it said \(text.debugDescription), not todod's hello")
         }
         switch frame.event {
         case .responseHello(let hello): return hello

@@ -19,6 +19,8 @@ enum TrustedSocket {
         case .failure(.unreadable(_, let reason)): throw .cannotConnect(path: path, reason: reason)
         case .failure(let problem): throw .untrusted(path: path, reason: problem.description)
         }
+        var file = stat()
+        if lstat(path, &file) == 0, file.st_mode & S_IFMT != S_IFSOCK { throw .notASocket(path: path) }
         guard let address = try? UnixAddress(path: path) else {
             throw .cannotConnect(path: path, reason: "the path is longer than a Unix socket address holds")
         }

@@ -152,10 +152,10 @@ struct PendingChanges {
                     taken += try TodoStore.apply(theirs, in: db).entries
                     purged = purged || !theirs.purges.isEmpty
                 }
-                let unpushed = Self.unpushed(pending, through: through, holding: taken, purged: purged)
+                let (unpushed, held) = Self.unpushed(pending, through: through, holding: taken, purged: purged)
                 let (page, rest, pushedThrough) = Self.cut(unpushed, local: local)
                 var rebase = try PendingRebase(db: db, now: now, base: mark.base, after: max(UInt64(try Counters.load(db).change), local),
-                                               pending: pending)
+                                               pending: pending, held: held)
                 for entry in page { try rebase.take(entry) }
                 let pushed = rebase.toPush()
                 try write.commit(SharedChanges(entries: pushed.entries, number: pushed.number, change: pushed.change,
@@ -178,22 +178,40 @@ struct PendingChanges {
         return (page, rest, rest.isEmpty ? local : page.last?.seq ?? local)
     }
 
-    /// The pending changes the store does not hold yet: those after what the push record says it
-    /// took (`through`), and those at or before it that the store's changes (`held`) do not hold.
-    /// The record counts this replica's change numbers, and a replica restored from a backup made
-    /// while it held pending changes (or a copy of one) gives its new changes the numbers of those
-    /// the original pushed since: they were skipped as shared and lost (outside probe 11, F12). A
-    /// change is the same one when it changed the same todo at the same instant (a push keeps
-    /// both). When the store purged meanwhile, a pushed change may be gone from it with its todo,
-    /// and sending it again would make the purged todo again: the record is trusted then.
-    static func unpushed(_ pending: [JournalEntry], through: UInt64, holding held: [JournalEntry], purged: Bool) -> [JournalEntry] {
-        guard through > 0, !purged else { return pending.filter { $0.seq > through } }
+    /// The pending changes the store does not hold yet, and the store's number of each it holds
+    /// (`held`: the undos and steps made again name them so). A change is the same one when it
+    /// changed the same todo at the same instant: sharing keeps both.
+    ///
+    /// Those after what the push record says it took (`through`) are not held, unless another
+    /// replica sent them: a store made again empty (or restored from an older backup) is filled
+    /// again by every replica holding the history it lost, each sending it as its own pending
+    /// changes, and a replica that found it empty before another filled it made the other's
+    /// changes again on themselves: an undone change came back twice, a field changed twice was a
+    /// conflict of "this machine's" on machines that changed nothing (outside probe 11, F7).
+    /// Those at or before `through` the store's changes may not hold either: the record counts this
+    /// replica's change numbers, and a replica restored from a backup made while it held pending
+    /// changes (or a copy of one) gives its new changes the numbers of those the original pushed
+    /// since: they were skipped as shared and lost (outside probe 11, F12). When the store purged
+    /// meanwhile, a pushed change may be gone from it with its todo, and sending it again would
+    /// make the purged todo again: the record is trusted then.
+    static func unpushed(_ pending: [JournalEntry], through: UInt64, holding held: [JournalEntry],
+                         purged: Bool) -> (entries: [JournalEntry], held: [UInt64: UInt64]) {
         struct Same: Hashable {
             let id: UUID
             let at: Date
         }
-        let taken = Set(held.map { Same(id: $0.after.id, at: $0.at) })
-        return pending.filter { $0.seq > through || !taken.contains(Same(id: $0.after.id, at: $0.at)) }
+        // In the store's order, each taken once: one step may change a todo twice at its instant.
+        var there = held.reduce(into: [Same: [UInt64]]()) { there, entry in there[Same(id: entry.after.id, at: entry.at), default: []].append(entry.seq) }
+        var heldSeqs: [UInt64: UInt64] = [:]
+        let entries = pending.filter { entry in
+            if entry.seq <= through, purged { return false }
+            let same = Same(id: entry.after.id, at: entry.at)
+            guard let seq = there[same]?.first else { return true }
+            there[same]?.removeFirst()
+            heldSeqs[entry.seq] = seq
+            return false
+        }
+        return (entries, heldSeqs)
     }
 
     /// How many of `entries` one page takes: `pageSize`, and the rest of the last one's step.

@@ -13,9 +13,6 @@ struct PendingRebase {
     /// A todo added here that the store's own todo stands for (a next occurrence made on both sides).
     private var sameAs: [UUID: UUID] = [:]
     private var numbers: [Int: Int] = [:]
-    /// Once a todo added here was renumbered, every later one is too: numbers keep the
-    /// order todos were made in (a next occurrence's number is above the one it repeats).
-    private var renumbering = false
     /// Old seq → new, for the steps, undos and redos the later changes name.
     private var seqs: [UInt64: UInt64] = [:]
     private var shared: [JournalEntry] = []
@@ -32,9 +29,11 @@ struct PendingRebase {
     /// The first change made again is numbered two after `after`: no client sees a number
     /// twice, and the gap tells every View to read its list again. With none made again,
     /// `finish` leaves the gap all the same.
-    init(db: Database, now: Date, base: UInt64, after: UInt64, pending: [JournalEntry]) throws {
+    /// `held`: the store's number of each pending change it holds already, not made again.
+    init(db: Database, now: Date, base: UInt64, after: UInt64, pending: [JournalEntry], held: [UInt64: UInt64]) throws {
         self.base = base
         self.after = after
+        seqs = held
         completedInStep = Self.steps(of: pending) { $0.after.isCompleted && $0.before?.isCompleted == false }
         reopenedInStep = Self.steps(of: pending) { !$0.after.isCompleted && $0.before?.isCompleted == true }
         reopenedCompletion = pending.reduce(into: [:]) { steps, entry in
@@ -198,8 +197,11 @@ struct PendingRebase {
             sameAs[todo.id] = twin.id
             return
         }
-        if try !transaction.todos(.number(todo.number)).isEmpty { renumbering = true }
-        todo = numbered(todo, renumber: renumbering)
+        // Only a number another machine gave is given anew: one todo added there renumbered every todo added
+        // here after it, a whole offline session's numbers (outside probe 11, F13). A next occurrence stays
+        // above the one it repeats (`todod --check` holds it), which its renumbering may have moved past it.
+        let taken = try !transaction.todos(.number(todo.number)).isEmpty
+        todo = numbered(todo, renumber: taken || todo.previous.map { $0 >= todo.number } == true)
         try write(try parentChecked(todo, as: entry), before: nil, as: entry)
     }
 

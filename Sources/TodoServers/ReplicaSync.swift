@@ -47,6 +47,9 @@ public final class ReplicaSync: Sendable {
     /// How many conflicts of sharing them are open, for the status (as `pendingCount`; the
     /// `ConflictKeeper` lowers it as they are taken or left).
     private let conflictCount = Atomic<Int>(0)
+    /// Called on the core once others' changes (or this machine's kept ones, shared) were written to the
+    /// replica outside a batch: the committer's idle checkpoint (`whenWritten`).
+    private let written: NIOLoopBoundBox<(@Sendable () -> Void)?>
 
     /// Takes the changes other daemons announce from now on. The store was caught up by
     /// `ReplicaStart.catchUp`, which said whether the store was reached (`replicaChecked`);
@@ -58,9 +61,17 @@ public final class ReplicaSync: Sendable {
         pending = PendingChanges(store: access.store)
         state = Mutex(State(replicaChecked: replicaChecked))
         countDue = .makeBoxSendingValue(false, eventLoop: access.core)
+        written = .makeBoxSendingValue(nil, eventLoop: access.core)
         pendingCount.store((try? pending.count()) ?? 0, ordering: .relaxed)
         conflictCount.store((try? access.store.conflicts(all: false).count) ?? 0, ordering: .relaxed)
         shared.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
+    }
+
+    /// `action` runs on the core each time the sync wrote to the replica outside a batch of the
+    /// committer's: a replica that only takes others' changes commits none, and its -wal grew
+    /// without the idle checkpoint that folds it into the database file (outside probe 11, F13).
+    func whenWritten(_ action: @escaping @Sendable () -> Void) {
+        access.core.execute { [written] in written.value = action }
     }
 
     /// On the storage queue, once the last write is done and before the store closes: the
@@ -180,7 +191,9 @@ public final class ReplicaSync: Sendable {
                 """, kind: .unreachable)
         }
         if state.withLock({ $0.refusedForGood }) { throw error }
-        let reason = shared.status.problem ?? error.cause ?? error.message
+        // The write's own cause first: one that waited out its statement's 15 s while the heartbeat found the store
+        // silent was told the heartbeat's "within 5 s" (outside probe 11, F13); a write not tried says the status's.
+        let reason = error.cause ?? shared.status.problem ?? error.message
         let results = try pending.commit(mutations, at: now, by: authors, steps: steps).map { $0.unshared(because: reason) }
         let written = results.reduce(0) { count, result in if case .written(_, let changes) = result { count + changes.count } else { count } }
         if written > 0 {

@@ -12,9 +12,11 @@ public struct ConflictViewModel: Sendable, Equatable, Codable {
     /// The todo's title as the store held it.
     public var title: String
     public var field: TodoField
-    /// The store's value, which was kept.
+    /// The store's value, which was kept, whole: a title or notes as they are, for a JSON
+    /// client to show or compare (they were a line's words, quoted and cut at 60 characters:
+    /// outside probe 11, F13); `keptWords` says it in a line.
     public var kept: String
-    /// This machine's value, which was not taken.
+    /// This machine's value, which was not taken, whole as `kept`; `notTakenWords` in a line.
     public var notTaken: String
     /// Why it was not taken (`OfflineConflict.Cause`'s name); absent from a daemon older than
     /// the causes, whose every conflict was changed on both sides.
@@ -36,6 +38,25 @@ public struct ConflictViewModel: Sendable, Equatable, Codable {
         }
     }
 
+    /// The store's value as a line says it, as history says a change's: a title or notes quoted, cut at 60 characters.
+    public var keptWords: String { Self.words(field, kept) }
+    /// This machine's value as a line says it (`keptWords`).
+    public var notTakenWords: String { Self.words(field, notTaken) }
+
+    /// `field`'s value in `todo`, whole: the text of a title, notes or annotations, the words history uses for the others.
+    private static func value(_ field: TodoField, _ todo: Todo, numbers: [UUID: Int]) -> String {
+        switch field {
+        case .title: todo.title
+        case .notes: todo.notes
+        case .annotations where !todo.annotations.isEmpty: todo.annotations.map { "\"\($0.description)\"" }.joined(separator: ", ")
+        default: JournaledChange.words(field, todo, numbers: numbers)
+        }
+    }
+
+    private static func words(_ field: TodoField, _ value: String) -> String {
+        field == .title || field == .notes ? JournaledChange.quoted(value) : value
+    }
+
     public init(_ kept: KeptConflict) {
         let conflict = kept.conflict
         n = kept.n
@@ -43,8 +64,8 @@ public struct ConflictViewModel: Sendable, Equatable, Codable {
         number = conflict.number
         title = conflict.theirs.title
         field = conflict.field
-        self.kept = JournaledChange.words(conflict.field, conflict.theirs, numbers: kept.numbers)
-        notTaken = JournaledChange.words(conflict.field, conflict.local, numbers: kept.numbers)
+        self.kept = Self.value(conflict.field, conflict.theirs, numbers: kept.numbers)
+        notTaken = Self.value(conflict.field, conflict.local, numbers: kept.numbers)
         cause = conflict.cause
         at = conflict.at
         state = kept.state

@@ -89,7 +89,8 @@ public struct JournaledChange: Sendable, Equatable, Codable {
         }
     }
 
-    private static func quoted(_ text: String) -> String {
+    /// `text` in quotes, cut at 60 characters: a line's words for a title, notes or an annotation.
+    static func quoted(_ text: String) -> String {
         "\"" + (text.count > 60 ? String(text.prefix(57)) + "…" : text) + "\""
     }
 

@@ -30,7 +30,7 @@ struct ConflictsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the open conflicts, oldest first.")
 
     @Flag(help: "Also those taken or left, with which and when.") var all = false
-    @Flag(name: .shortAndLong, help: "Print them as a JSON array (n, id, number, title, field, kept, notTaken, at, state, settledAt).")
+    @Flag(name: .shortAndLong, help: "Print them as a JSON array (n, id, number, title, field, kept, notTaken, at, state, settledAt), kept and notTaken whole (a title or notes as they are).")
     var json = false
     @OptionGroup var connection: ConnectionOptions
 
@@ -76,7 +76,7 @@ struct ConflictLeaveCommand: ParsableCommand {
             }
         }
         if json { return try Terminal.printJSON(conflict) }
-        Terminal.print("conflict \(n) left: #\(conflict.number) keeps the store's \(conflict.field.rawValue), \(TerminalText.escaped(conflict.kept))")
+        Terminal.print("conflict \(n) left: #\(conflict.number) keeps the store's \(conflict.field.rawValue), \(TerminalText.escaped(conflict.keptWords))")
     }
 }
 
@@ -88,7 +88,7 @@ extension ConflictViewModel {
         let number = String(repeating: " ", count: max(0, width - String(n).count)) + String(n)
         let settled = state == .open ? "" : "  [\(state.rawValue)" + (settledAt.map { " " + ShowCommand.format($0) } ?? "") + "]"
         return TerminalText.escaped(
-            "\(number)  #\(self.number) \(title)  \(field.rawValue): kept \(kept) (the store's), not taken \(notTaken) (this machine's, \(ShowCommand.format(at))): \(why)")
+            "\(number)  #\(self.number) \(title)  \(field.rawValue): kept \(keptWords) (the store's), not taken \(notTakenWords) (this machine's, \(ShowCommand.format(at))): \(why)")
             + settled
     }
 }
@@ -103,6 +103,6 @@ extension ConflictViewModel {
         case .taken, .left: self.state.rawValue + (settledAt.map { " " + ShowCommand.format($0) } ?? "")
         }
         return TerminalText.escaped(
-            "\(ShowCommand.format(at))  conflict \(n) \(field.rawValue): not taken \(notTaken) (this machine's), kept \(kept) (the store's): \(why); \(state)")
+            "\(ShowCommand.format(at))  conflict \(n) \(field.rawValue): not taken \(notTakenWords) (this machine's), kept \(keptWords) (the store's): \(why); \(state)")
     }
 }

@@ -64,7 +64,7 @@ enum Session {
         switch error {
         case .refused: ExitStatus.refused
         case .untrusted: ExitStatus.untrusted
-        case .cannotConnect, .disconnected, .protocolViolation, .answerTooLong: ExitStatus.unavailable
+        case .cannotConnect, .notASocket, .notTodod, .disconnected, .protocolViolation, .answerTooLong: ExitStatus.unavailable
         }
     }
 }

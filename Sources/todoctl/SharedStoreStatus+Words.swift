@@ -27,10 +27,30 @@ extension SharedStoreStatus {
             : "the shared store \(store) is \(state): changes are saved on this machine and shared once it is back, reads come from this machine's copy; todod reconnects by itself"
     }
 
-    /// `; #3 is now #5 (…)` after sharing changes made offline renumbered todos; else empty.
+    /// `; #3 is now #5 (…)` after sharing changes made offline renumbered todos, numbers moved
+    /// alike said as one range (`#3–#12 are now #33–#42`) and past `runsSaid` of them the rest
+    /// counted: 1,500 todos renumbered were one line of 30 KB on events' stderr and watch's
+    /// bottom line (outside probe 11, F13); todod's log says each. Else empty.
     var renumbering: String {
-        guard let renumbered else { return "" }
-        return "; " + renumbered.map { "#\($0.was) is now #\($0.now)" }.joined(separator: ", ")
+        guard let renumbered, !renumbered.isEmpty else { return "" }
+        var runs: [(was: ClosedRange<Int>, now: Int)] = []
+        for moved in renumbered {
+            if let last = runs.last, moved.was == last.was.upperBound + 1, moved.now == last.now + last.was.count {
+                runs[runs.count - 1].was = last.was.lowerBound...moved.was
+            } else {
+                runs.append((moved.was...moved.was, moved.now))
+            }
+        }
+        let said = runs.prefix(Self.runsSaid).map { run in
+            run.was.count == 1
+                ? "#\(run.was.lowerBound) is now #\(run.now)"
+                : "#\(run.was.lowerBound)–#\(run.was.upperBound) are now #\(run.now)–#\(run.now + run.was.count - 1)"
+        }
+        let rest = runs.dropFirst(Self.runsSaid).reduce(0) { $0 + $1.was.count }
+        return "; " + said.joined(separator: ", ") + (rest > 0 ? " and \(rest) more (todod's log says each)" : "")
             + " (another machine had given \(renumbered.count == 1 ? "that number" : "those numbers") meanwhile)"
     }
+
+    /// The most runs of renumbered todos one line names.
+    static let runsSaid = 5
 }

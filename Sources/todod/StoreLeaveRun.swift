@@ -6,7 +6,9 @@ import TodoServers
 /// `todod --leave-store`: a replica of a shared store made a database of its own, on purpose.
 enum StoreLeaveRun {
     /// - Parameter keepingUnshared: leave even with changes made here that the store never got
-    ///   (they stay in this database only); without it such a database is refused.
+    ///   (they stay in this database, shared only if it joins the store again); without it such a
+    ///   database is refused. "In this database only" was said, and joining again shared them
+    ///   (outside probe 11, F13).
     static func run(database: String, keepingUnshared: Bool) throws {
         do {
             guard FileManager.default.fileExists(atPath: database) else {
@@ -22,9 +24,10 @@ enum StoreLeaveRun {
                 guard unshared == 0 || keepingUnshared else {
                     throw TodoStoreError("""
                         \(unshared) change\(unshared == 1 ? "" : "s") made here while \(shared) was away \(unshared == 1 ? "is" : "are") not \
-                        shared yet, and once this database leaves the store \(unshared == 1 ? "it" : "they") never will be: start todod with \
-                        --store once more to share \(unshared == 1 ? "it" : "them") first (`todoctl status` says when none is left), or give \
-                        --keep-unshared to leave anyway (\(unshared == 1 ? "it stays" : "they stay") in this database only)
+                        shared yet, and once this database leaves the store \(unshared == 1 ? "it reaches" : "they reach") the other machines \
+                        only if it joins the store again: start todod with --store once more to share \(unshared == 1 ? "it" : "them") first \
+                        (`todoctl status` says when none is left), or give --keep-unshared to leave anyway (\(unshared == 1 ? "it stays" : "they stay") \
+                        in this database, shared if it joins the store again)
                         """)
                 }
                 try store.leaveSharedStore()
@@ -33,7 +36,11 @@ enum StoreLeaveRun {
                     again, it joins that store, what it changed alone shared then (renumbered where the store gave the numbers)
                     """)
                 if unshared > 0 {
-                    print("\(unshared) change\(unshared == 1 ? "" : "s") made here while the store was away, never shared, \(unshared == 1 ? "stays" : "stay") in this database only")
+                    print("""
+                        \(unshared) change\(unshared == 1 ? "" : "s") made here while the store was away, not shared, \(unshared == 1 ? "stays" : "stay") \
+                        in this database: \(unshared == 1 ? "it reaches" : "they reach") the other machines only if it joins the store again \
+                        (todod --store), with what it changes alone meanwhile
+                        """)
                 }
             }
         } catch {

@@ -65,7 +65,7 @@ struct TododCommand: AsyncParsableCommand {
     @Flag(help: "Make the database, a replica of a shared store, a database of its own (todod then uses it without --store) and exit.")
     var leaveStore = false
 
-    @Flag(help: "With --leave-store: leave even with changes made while the store was away that it never got (they stay in this database only).")
+    @Flag(help: "With --leave-store: leave even with changes made while the store was away that it never got (they stay in this database, shared only if it joins the store again).")
     var keepUnshared = false
 
     @Flag(help: "Rebuild every todo from the journal alone, compare with the table, print what differs and exit 1 if anything does (the daemon is not started).")

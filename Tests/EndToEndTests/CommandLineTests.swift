@@ -171,6 +171,32 @@ extension CommandLineTests {
         #expect(result.stderr.contains("todod --socket \(directory)/mine.sock &"), "\(result.stderr)")
     }
 
+    @Test("--socket naming a file that is no socket (a database): todoctl says it is a file and what --socket names, not to start todod there, which would then say to remove the file (outside probe 11, F13)")
+    func socketThatIsAFile() async throws {
+        let directory = try makeTemporaryDirectory()
+        let database = directory + "/todos.sqlite"
+        try Data("SQLite format 3".utf8).write(to: URL(fileURLWithPath: database))
+        let result = try await run("todoctl", ["list", "--socket", database])
+        #expect(result.status == 69, "\(result.status)")
+        #expect(result.stderr.contains("\(database) is a file, not a socket: --socket and $TODOD_SOCKET name the socket todod listens on"),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains("todod --socket"), "\(result.stderr)")
+    }
+
+    @Test("--socket naming another program's socket: one that never answers, and one that answers a line of its own, are each said not to answer as todod does, within the wait for todod's hello (todoctl hung on the first; outside probe 11, F13)", arguments: [
+        ("silent", "EXEC:cat", "nothing came within 10 s, where todod says hello at once"),
+        ("talking", "SYSTEM:echo SSH-2.0-OpenSSH_9.2", #"it said "SSH-2.0-OpenSSH_9.2", not todod's hello"#),
+    ])
+    func socketOfAnotherProgram(name: String, answer: String, reason: String) async throws {
+        let path = try makeTemporaryDirectory() + "/\(name).sock"
+        let server = try ChildProcess("/usr/bin/socat", ["-d", "-d", "UNIX-LISTEN:\(path),fork", answer], environment: ["PATH": "/usr/bin:/bin"])
+        defer { server.stopNow() }
+        _ = try await server.awaitLine(containing: "listening on")
+        let result = try await run("todoctl", ["list", "--socket", path])
+        #expect(result.status == 69, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains("\(path) does not answer as todod does (\(reason)): it is another program's socket"), "\(result.stderr)")
+    }
+
     @Test("todoctl 3 done suggests todoctl done 3")
     func numberBeforeCommand() async throws {
         let daemon = try await DaemonProcess.start()

@@ -469,6 +469,68 @@ struct PostgresOutageTests {
         try await server.stop()
     }
 
+    @Test("the store's database made again empty and filled again by two replicas that both found it empty: every journal holds each change once, the store's too, and neither replica has a conflict (outside probe 11, F7: the second sent the first's changes again, made again on them: an undone change came back twice, a title changed twice was a conflict of 'this machine's')")
+    func databaseMadeAgainFilledByTwo() async throws {
+        let server = try await PostgresServer.start()
+        let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        // The store's tables as todod made them, no change yet: put back below, as a database made again empty.
+        let empty = try await server.dump()
+        for command in [["add", "Water the plants"], ["edit", "1", "--title", "Water the ferns"], ["edit", "1", "--title", "Water the palms"],
+                        ["edit", "1", "--priority", "high"], ["undo"]] {
+            let done = try await first.todoctl(command)
+            #expect(done.status == 0, "\(command): \(done.stderr)")
+        }
+        #expect(try await second.todoctl("add", "Call the plumber").status == 0)
+        try await awaitAlike([first, second], on: server)
+        func journal(_ daemon: DaemonProcess) async throws -> [String] {
+            try await daemon.todoctl("log", "--json").lines.map(jsonObject).map {
+                "\($0["change"] ?? "") \($0["at"] ?? "") \($0.path("todo", "title") ?? "") \($0.path("todo", "priority") ?? "")"
+            }
+        }
+        let before = try await journal(first)
+        #expect(before.count == 6, "\(before)")
+
+        // Both must find the store empty before either fills it: the first push's commit waits for a lock the test
+        // holds (a trigger made with the tables, in one transaction) until the other has found it empty too.
+        try await server.makeDatabaseAgain()
+        let holder = try server.psqlInBackground("SELECT pg_advisory_lock(28); SELECT pg_sleep(600)")
+        defer { holder.stopNow() }
+        try await server.awaitValue("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted", "1")
+        let trigger = """
+
+            CREATE FUNCTION public.hold_first_push() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_advisory_xact_lock(28); RETURN NULL; END $$;
+            CREATE CONSTRAINT TRIGGER hold_first_push AFTER INSERT ON public.journal DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION public.hold_first_push();
+
+            """
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: empty))
+        try file.seekToEnd()
+        try file.write(contentsOf: Data(trigger.utf8))
+        try file.close()
+        try await server.load(empty)
+        for daemon in [first, second] { try await daemon.awaitLog(containing: "does not hold this replica's last changes") }
+        _ = try await server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' AND pid <> pg_backend_pid()")
+        for daemon in [first, second] { try await daemon.awaitLog(containing: "are shared") }
+        try await awaitAlike([first, second], on: server)
+
+        let stored = try await server.psql("SELECT count(*) FROM journal")
+        #expect(stored == "6", "the store's journal holds \(stored) changes, not 6")
+        for daemon in [first, second] {
+            let again = try await journal(daemon)
+            #expect(again == before, "\(again)\n\(before)\n\(daemon.log.suffix(2000))")
+            let conflicts = try await daemon.todoctl("conflicts", "--all")
+            #expect(conflicts.status == 0 && !conflicts.stdout.contains("#1"), "\(conflicts.stdout)")
+            let status = try jsonObject(try await daemon.todoctl("status", "--json").stdout)
+            #expect((status["sharedStore"] as? [String: Any])?["conflicts"] == nil, "\(status)")
+            let checked = try await daemon.check()
+            #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+            try await daemon.stop()
+        }
+        try await server.stop()
+    }
+
     @Test("8 writers over two daemons while PostgreSQL stops and starts: every acknowledged write is there once, those made while it was away too, both replicas alike")
     func writesThroughARestart() async throws {
         let server = try await PostgresServer.start()
@@ -603,6 +665,23 @@ struct PostgresOutageTests {
         #expect(added.status == 0, "\(added.stderr)")
         let stored = try await server.psql("SELECT string_agg(todo->>'title', ',' ORDER BY number) FROM todo")
         #expect(stored == "before,while frozen,frozen 2,frozen 3,after")
+        try await daemon.stop()
+        try await server.stop()
+    }
+
+    @Test("a write sent as PostgreSQL froze waits out its statement's 15 s and is kept on this machine, saying it waited 15 s: it said the heartbeat's 5 s (outside probe 11, F13)")
+    func firstWriteIntoAFrozenServerSaysItsWait() async throws {
+        let server = try await PostgresServer.start()
+        let daemon = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let before = try await daemon.todoctl("add", "before")
+        #expect(before.status == 0, "\(before.stderr)")
+        let processes = try await server.processes()
+        for pid in processes { kill(pid, SIGSTOP) }
+        defer { for pid in processes { kill(pid, SIGCONT) } }
+        let kept = try await daemon.todoctl("add", "as it froze")
+        #expect(kept.status == 0 && kept.stderr.contains("saved on this machine"), "\(kept.stderr)")
+        #expect(kept.stderr.contains("did not answer within 15 s") && !kept.stderr.contains("within 5 s"), "\(kept.stderr)")
+        for pid in processes { kill(pid, SIGCONT) }
         try await daemon.stop()
         try await server.stop()
     }

@@ -40,7 +40,7 @@ struct ConflictKeeperTests {
             let todo = try #require(await harness.create("Buy milk"))
             try keep(todo, local: "Buy oat milk", in: harness)
             let open = try #require(await list(in: harness))
-            #expect(open.map(\.n) == [1] && open.first?.kept == #""Buy milk""# && open.first?.notTaken == #""Buy oat milk""#, "\(open)")
+            #expect(open.map(\.n) == [1] && open.first?.kept == "Buy milk" && open.first?.notTaken == "Buy oat milk" && open.first?.keptWords == #""Buy milk""#, "\(open)")
 
             let taken = await ask(.requestSettleConflict(ConflictSettlement(n: 1, take: true)), [], in: harness)
             guard case .responseTodoViewModel(let change)? = taken else { Issue.record("\(String(describing: taken))"); return }
