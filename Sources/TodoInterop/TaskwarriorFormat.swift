@@ -8,10 +8,10 @@ import TodoModel
 /// as annotations dated by their leading day, as before todod had annotations); `recur` is also the todo's recurrence when todod can hold it
 /// (Taskwarrior's `parent` names a recurrence's template, not a parent todo: it is not a
 /// subtask link; a template and its instances are one todo, see `TaskwarriorSeries`); `wait`
-/// is the day the todo waits for, `scheduled` the day work on it may begin, `until` the last day it is kept open; `start` is when it was started (`todoctl start`); `depends`
+/// is the day the todo waits for, `scheduled` the day work on it may begin (each, and `due`, with
+/// its local time of day unless that is midnight: `TaskwarriorFormat.moment`), `until` the last day it is kept open; `start` is when it was started (`todoctl start`); `depends`
 /// names the todos it waits for (their uuids, as todod keeps them). Everything else of the task (its status words, the exact
-/// time of `wait`, `scheduled` and `until`, `recur`, user-defined attributes, and the exact times behind a
-/// due day) is kept in `foreign["taskwarrior"]` and written back as it was while the todo's
+/// time of `until`, `recur`, user-defined attributes, and the seconds behind a due minute) is kept in `foreign["taskwarrior"]` and written back as it was while the todo's
 /// own fields still say the same, so a round trip through todod loses nothing.
 public enum TaskwarriorFormat {
     /// The key of `Todo.foreign` for a task's other fields (a JSON object's text).

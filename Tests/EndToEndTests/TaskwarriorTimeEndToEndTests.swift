@@ -60,6 +60,9 @@ struct TaskwarriorTimeEndToEndTests {
             #expect(due.hasSuffix("T18:00:00\n"), "\(instance)")
         }
         #expect(series.filter { $0["status"] as? String == "recurring" }.count == 1, "\(series)")
+        // Taskwarrior's report made none of its own beside those todod wrote ahead: each instant once.
+        let dues = series.filter { $0["status"] as? String == "pending" }.compactMap { $0["due"] as? String }
+        #expect(Set(dues).count == dues.count && dues.count >= 2, "\(series)")
         try await daemon.stop()
     }
 

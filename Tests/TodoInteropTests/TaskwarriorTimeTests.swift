@@ -83,6 +83,20 @@ struct TaskwarriorTimeTests {
         #expect(back.first { $0.title == "Fetch the parcel" }?.dueTime == nil)
     }
 
+    @Test("Across Berlin's changes of summer time a local time is the instant of that day's offset, both ways: 03:30 on the day clocks go forward is 01:30Z, 01:30 that night 00:30Z, 10:00 on the day they go back 09:00Z")
+    func summerTime() {
+        let cases: [(day: String, time: String, utc: String)] = [
+            ("2026-03-29", "03:30", "20260329T013000Z"), ("2026-03-29", "01:30", "20260329T003000Z"),
+            ("2026-10-25", "10:00", "20261025T090000Z"), ("2026-07-01", "15:00", "20260701T130000Z"),
+        ]
+        for (day, time, utc) in cases {
+            let instant = BasicTime.instant(of: LocalDate(day)!, at: TimeOfDay(time), in: berlin)
+            #expect(BasicTime.utcText(instant) == utc, "\(day) \(time)")
+            let local = BasicTime.localTime(instant, in: berlin)
+            #expect(local.day == LocalDate(day) && local.time == TimeOfDay(time), "\(utc): \(local)")
+        }
+    }
+
     @Test("A time changed in todod on the same day goes out as the new instant, and a time taken away as local midnight; the task's own seconds stay while the minute does")
     func timeChangedInTodod() throws {
         var (source, todos) = try imported(["add", "Call the bank", "due:2026-12-24T15:00:30"], ["add", "Send cards", "due:2026-12-24T18:00"])
