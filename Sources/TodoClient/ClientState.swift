@@ -20,10 +20,13 @@ final class ClientState: Sendable {
     let broadcasts: Broadcasts
     /// The program named on requests (`watch`).
     let program: String?
+    /// The socket's path, named when what answers there is not todod.
+    let path: String
 
-    init(unreadBroadcastLimit: Int, program: String? = nil) {
+    init(unreadBroadcastLimit: Int, program: String? = nil, path: String = "the socket") {
         broadcasts = Broadcasts(limit: unreadBroadcastLimit)
         self.program = program
+        self.path = path
     }
 
     func nextRequestID() -> String {
@@ -107,6 +110,16 @@ final class ClientState: Sendable {
             return state.pending.removeValue(forKey: id)
         }
         waiter?.resume(throwing: error)
+    }
+
+    /// Nothing came within `TodoConnection.helloWait`, or what came first was no frame of
+    /// todod's: another program's socket, which watch and events waited on for ever (outside
+    /// probe 11, F13). Fails the connection saying `reason`, unless the hello came; true if it
+    /// failed it. On the channel's loop, as `receive`.
+    func notHello(_ reason: String) -> Bool {
+        guard state.withLock({ $0.hello == nil }) else { return false }
+        fail(.notTodod(path: path, reason: reason))
+        return true
     }
 
     /// The connection is over: every waiter gets `error`, the broadcasts end.

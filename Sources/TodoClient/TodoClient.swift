@@ -48,7 +48,7 @@ public final class TodoClient: Sendable {
     public static func connect(
         to path: String, unreadBroadcastLimit: Int = maximumUnreadBroadcasts, program: String? = nil
     ) async throws(TodoClientError) -> TodoClient {
-        let state = ClientState(unreadBroadcastLimit: unreadBroadcastLimit, program: program)
+        let state = ClientState(unreadBroadcastLimit: unreadBroadcastLimit, program: program, path: path)
         let socket = try TrustedSocket.connect(to: path)
         let channel: any Channel
         do {
@@ -62,6 +62,10 @@ public final class TodoClient: Sendable {
         } catch {
             throw .cannotConnect(path: path, reason: TodoClient.describe(error))
         }
+        let late = channel.eventLoop.scheduleTask(in: .seconds(Int64(TodoConnection.helloWait))) {
+            if state.notHello(TodoConnection.nothingCame) { channel.close(promise: nil) }
+        }
+        defer { late.cancel() }
         do {
             let hello = try await state.hello()
             return TodoClient(hello: hello, channel: channel, state: state)
@@ -127,6 +131,8 @@ final class ClientHandler: ChannelInboundHandler {
             // A frame this client does not know (a newer daemon's) fails only the request it answers.
             if let (id, client) = codec.correlation(of: line) {
                 state.reject(id: id, client: client, .protocolViolation("\(error)"))
+            } else if state.notHello(TodoConnection.said(line)) {
+                context.close(promise: nil)
             }
         }
     }

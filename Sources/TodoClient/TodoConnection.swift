@@ -128,6 +128,14 @@ public final class TodoConnection {
     /// socket (systemd) says it once started, after catching up with its shared store.
     public static let helloWait = 10
 
+    /// Why a socket that never said hello is not todod's.
+    static let nothingCame = "nothing came within \(helloWait) s, where todod says hello at once"
+
+    /// Why a socket whose first line, `line`, is no frame of todod's is not todod's.
+    static func said(_ line: ByteBuffer) -> String {
+        "it said \(String(decoding: line.readableBytesView.prefix(40), as: UTF8.self).debugDescription), not todod's hello"
+    }
+
     /// Each read of `fd` fails after `seconds` without a byte (0: waits for ever).
     private static func limitReads(of fd: Int32, to seconds: Int) {
         var limit = timeval(tv_sec: seconds, tv_usec: 0)
@@ -141,15 +149,14 @@ public final class TodoConnection {
         do {
             first = try reader.next()
         } catch .disconnected(nil) where reader.timedOut {
-            throw .notTodod(path: path, reason: "nothing came within \(helloWait) s, where todod says hello at once")
+            throw .notTodod(path: path, reason: nothingCame)
         }
         guard let line = first else { throw .disconnected(nil) }
         let frame: WireFrame
         do {
             frame = try codec.decodeResponse(line)
         } catch {
-            let text = String(decoding: line.readableBytesView.prefix(40), as: UTF8.self)
-            throw .notTodod(path: path, reason: "it said \(text.debugDescription), not todod's hello")
+            throw .notTodod(path: path, reason: said(line))
         }
         switch frame.event {
         case .responseHello(let hello): return hello

@@ -55,6 +55,8 @@ final class GroupCommitter: Sendable {
         self.replicaSync = replicaSync
         state = .makeBoxSendingValue(State(), eventLoop: access.core)
         access.bus.subscribe(to: [.model(.requestWriteTodo), .model(.requestWriteTodos)]) { [weak self] envelope in self?.take(envelope) }
+        // Others' changes written to the replica count as a write for the idle checkpoint.
+        replicaSync?.whenWritten { [weak self] in self?.checkpointWhenIdle() }
     }
 
     /// Returns once `shutdown()` was called (or the task cancelled) and every write
@@ -210,7 +212,7 @@ final class GroupCommitter: Sendable {
     /// Once no write has committed for a while, folds the write-ahead log into the
     /// database file, so that the file alone (a copy, a backup) holds every todo. The core
     /// keeps the time and one timer, moved on while writes keep coming; the fold itself runs
-    /// on the storage queue, after whatever was queued there before it.
+    /// on the storage queue, after whatever was queued there before it. On the core.
     private func checkpointWhenIdle() {
         let plan = state.withValue { state -> NIODeadline? in
             state.idleSince = .now()

@@ -222,13 +222,14 @@ public final class ReplicaSync: Sendable {
         // In the order they were numbered: pages of a long share take others' changes between them.
         let changes = (outcome.taken + outcome.shared).sorted { $0.seq < $1.seq }
         let status = statusToTell(renumbered: renumbered, rewoundTo: outcome.base)
-        access.returnToCore { [todos, bus = access.bus] in
+        access.returnToCore { [todos, written, bus = access.bus] in
             todos.replace(with: TodoTable(loaded.todos, lastChange: loaded.lastChange))
             // The status after the table is replaced and before the changes: a client that saw the pending
             // ones' numbers reads its list again, or takes the store's changes from the base on (the losing
             // machine's views kept the values not taken; outside probe P7-6).
             bus.publish(.responseSharedStore(status))
             bus.publish(.responseTodo(.written(.replay(changes.map(ReplayedChange.init), sources: []), changes)))
+            written.value?()
         }
     }
 
@@ -357,6 +358,8 @@ public final class ReplicaSync: Sendable {
     /// are. A purge is broadcast as no change: its gap tells Views to read their lists again.
     private func receive(_ changes: SharedChanges) {
         todos.take(changes)
+        guard !changes.entries.isEmpty || !changes.purges.isEmpty else { return }
+        written.value?()
         guard !changes.entries.isEmpty else { return }
         access.bus.publish(.responseTodo(.written(.replay(changes.entries.map(ReplayedChange.init), sources: []), changes.entries)))
     }

@@ -183,7 +183,7 @@ extension CommandLineTests {
         #expect(!result.stderr.contains("todod --socket"), "\(result.stderr)")
     }
 
-    @Test("--socket naming another program's socket: one that never answers, and one that answers a line of its own, are each said not to answer as todod does, within the wait for todod's hello (todoctl hung on the first; outside probe 11, F13)", arguments: [
+    @Test("--socket naming another program's socket: one that never answers, and one that answers a line of its own, are each said not to answer as todod does, within the wait for todod's hello, by a command and by events (todoctl hung on the first; outside probe 11, F13)", arguments: [
         ("silent", "EXEC:cat", "nothing came within 10 s, where todod says hello at once"),
         ("talking", "SYSTEM:echo SSH-2.0-OpenSSH_9.2", #"it said "SSH-2.0-OpenSSH_9.2", not todod's hello"#),
     ])
@@ -192,9 +192,13 @@ extension CommandLineTests {
         let server = try ChildProcess("/usr/bin/socat", ["-d", "-d", "UNIX-LISTEN:\(path),fork", answer], environment: ["PATH": "/usr/bin:/bin"])
         defer { server.stopNow() }
         _ = try await server.awaitLine(containing: "listening on")
-        let result = try await run("todoctl", ["list", "--socket", path])
-        #expect(result.status == 69, "\(result.status) \(result.stderr)")
-        #expect(result.stderr.contains("\(path) does not answer as todod does (\(reason)): it is another program's socket"), "\(result.stderr)")
+        // A command, and events (watch's connection) alike.
+        for command in [["list"], ["events", "--once"]] {
+            let result = try await run("todoctl", command + ["--socket", path])
+            #expect(result.status == 69, "\(command): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("\(path) does not answer as todod does (\(reason)): it is another program's socket"),
+                    "\(command): \(result.stderr)")
+        }
     }
 
     @Test("todoctl 3 done suggests todoctl done 3")

@@ -41,6 +41,32 @@ struct PostgresTests {
         try await server.stop()
     }
 
+    @Test("a replica that only takes the other daemon's changes folds them into its database file once idle, as a writing one does: its -wal is emptied (outside probe 11, F13: it grew until a write of its own)")
+    func receivingReplicaIsCheckpointed() async throws {
+        let server = try await PostgresServer.start()
+        let (first, second) = try await pair(on: server)
+        let notes = String(repeating: "taken from the other daemon ", count: 200)
+        for index in 1...20 {
+            #expect(try await first.todoctl("add", "Written elsewhere \(index)", "--notes", notes).status == 0)
+        }
+        try await awaitAlike([first, second], on: server)
+        // The idle checkpoint comes 5 s after the last change: asked until then, for 30 s at most.
+        let wal = second.databasePath + "-wal"
+        let deadline = Date().addingTimeInterval(30)
+        var size = -1
+        while Date() < deadline {
+            size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+            if size == 0 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(size == 0, "the receiving replica's -wal holds \(size) bytes")
+        let file = try FileManager.default.attributesOfItem(atPath: second.databasePath)[.size] as? Int ?? 0
+        #expect(file > 20 * notes.utf8.count, "its database file holds \(file) bytes")
+        try await first.stop()
+        try await second.stop()
+        try await server.stop()
+    }
+
     @Test("concurrent edits of the same field through both daemons at one revision: one succeeds, one is a conflict")
     func conflictAcrossDaemons() async throws {
         let server = try await PostgresServer.start()
