@@ -59,3 +59,29 @@ struct DueTimeListEndToEndTests {
         try await daemon.stop()
     }
 }
+
+/// `--overdue` and `+OVERDUE` at todoctl's minute: the filter carries it to the daemon.
+@Suite("Overdue at the minute in filters, through a real daemon")
+struct OverdueMinuteEndToEndTests {
+    @Test("list +OVERDUE and --overdue find a todo due today at 09:00 at 09:01 and not at 08:59; one due today without a time is not overdue at 23:59")
+    func overdueFilters() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let environment = daemon.environment.merging(fixedClock) { $1 }
+        for words in [["Stand-up", "due:2026-11-23T09:00"], ["Whole", "day", "due:2026-11-23"], ["Late", "due:2026-11-22T23:00"]] {
+            let added = try await run("todoctl", ["add"] + words, environment: environment)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        func titles(at instant: String, _ filter: String) async throws -> [String] {
+            let clock = environment.merging(["TODOD_TEST_NOW": instant]) { $1 }
+            let list = try await run("todoctl", ["list", filter, "--json"], environment: clock)
+            #expect(list.status == 0, "\(list.stderr)")
+            return try jsonArray(list.stdout).compactMap { $0["title"] as? String }.sorted()
+        }
+        for filter in ["+OVERDUE", "--overdue"] {
+            #expect(try await titles(at: "2026-11-23T09:01:00Z", filter) == ["Late", "Stand-up"], "\(filter)")
+            #expect(try await titles(at: "2026-11-23T08:59:00Z", filter) == ["Late"], "\(filter)")
+            #expect(try await titles(at: "2026-11-23T23:59:00Z", filter) == ["Late", "Stand-up"], "\(filter)")
+        }
+        try await daemon.stop()
+    }
+}
