@@ -147,8 +147,8 @@ public struct WatchRenderer: Sendable {
         if let priority = filter.priority { parts.append("!" + priority.rawValue) }
         if let search = filter.search { parts.append("/" + TerminalText.escaped(search)) }
         if let day = filter.dueOn { parts.append("due=\(day)") }
-        // Before the day, or on it by the time (--overdue at 09:01): at or before that minute.
-        if let day = filter.dueBefore { parts.append(filter.dueByTime.map { "due≤\(day) \($0)" } ?? "due<\(day)") }
+        // Before the day, or on it by a time: only --overdue and +OVERDUE ask so, at their minute.
+        if let day = filter.dueBefore { parts.append(filter.dueByTime == nil ? "due<\(day)" : "overdue") }
         if let day = filter.dueAfter { parts.append("due>\(day)") }
         if filter.noDue { parts.append("no due") }
         if filter.waiting { parts.append("waiting") }
