@@ -85,3 +85,31 @@ struct OverdueMinuteEndToEndTests {
         try await daemon.stop()
     }
 }
+
+/// A wait with a time of day ends at that minute, by the daemon's own timer.
+@Suite("Timed waits, through a real daemon")
+struct TimedWaitEndToEndTests {
+    @Test("a todo waiting until 15:00 today is hidden until then and appears at 15:00 in a watching client, without anyone asking: the add armed the daemon's timer for it, not for midnight")
+    func waitEndsAtItsMinute() async throws {
+        let directory = try makeTemporaryDirectory()
+        let now = MovableClock(in: directory)
+        try now.set("2031-01-03T14:59:58Z")
+        let clock = ["TODOD_TEST_NOW": now.variable, "TZ": "UTC"]
+        let daemon = try await DaemonProcess.start(in: directory, environment: clock)
+        let added = try await daemon.todoctl("add", "Call", "the", "bank", "wait:2031-01-03T15:00", environment: clock)
+        #expect(added.status == 0, "\(added.stderr)")
+        // Its day has come, its minute not: still waiting.
+        let listed = try await daemon.todoctl("list", environment: clock)
+        #expect(listed.stdout == "no open todos\n", "\(listed.stdout)")
+
+        let watcher = try daemon.connect()
+        _ = try await watcher.awaitLine(containing: "responseHello")
+        try now.set("2031-01-03T15:00:01Z")
+        // The daemon's own timer, armed by the add for 15:00, makes the change.
+        let woken = try await watcher.awaitLine(containing: #""change":"updated""#, #""title":"Call the bank""#)
+        #expect(woken.contains(#""wait":null"#), "\(woken)")
+        let listed2 = try await daemon.todoctl("list", environment: clock)
+        #expect(listed2.lines.first?.contains("Call the bank") == true, "\(listed2.stdout)")
+        try await daemon.stop()
+    }
+}
