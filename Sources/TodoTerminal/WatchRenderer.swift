@@ -35,7 +35,7 @@ public struct WatchRenderer: Sendable {
     /// and the detail pane.
     private func list(_ screen: WatchScreen) -> [String] {
         let entries = screen.entries
-        let rows = entries.map { $0.row.reading(on: screen.today) }
+        let rows = entries.map { $0.row.reading(on: screen.today, at: screen.now) }
         let width = screen.columns - 2
         let table = TodoTable(rows: rows, styler: styler, maximumTitleWidth: width - 16, titleAllowance: screen.isNested ? 12 : 0)
         var lines: [String] = []

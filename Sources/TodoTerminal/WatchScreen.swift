@@ -96,6 +96,10 @@ public struct WatchScreen: Sendable {
     public var today: LocalDate {
         didSet { list.today = today }
     }
+    /// The minute it is on `today`, which the owner sets as inputs come: rows say today's due
+    /// times from it (`in 2 h`, overdue from 15:00), and `a`, `d` and `w` read `15:00` or `now`
+    /// against it. Nil: rows by the day, times read from midnight.
+    public var now: TimeOfDay?
     /// What shows below the list: nothing, the selected todo in full (Enter) or its history (h).
     public enum Pane: Sendable, Equatable { case none, detail, history }
     public internal(set) var pane = Pane.none

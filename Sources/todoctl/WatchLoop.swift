@@ -1,5 +1,6 @@
 import Foundation
 import TodoClient
+import TodoClock
 import TodoEvents
 import TodoModel
 import TodoTerminal
@@ -29,6 +30,8 @@ struct WatchLoop {
 
     /// Applies one input.
     mutating func handle(_ input: WatchInput) -> Outcome {
+        // The minute each input comes at: a key reads `15:00` against it, the rows their due times.
+        screen.now = LocalMinute(WallClock.now()).timeOfDay
         switch input {
         case .terminate: return .quit
         case .resized: break

@@ -113,3 +113,34 @@ struct TimedWaitEndToEndTests {
         try await daemon.stop()
     }
 }
+
+/// Times of day typed into `todoctl watch`, in a real terminal (tmux), at 09:00 on Monday 2026-11-23.
+@Suite("Times of day in watch, through a real daemon")
+struct WatchTimeEndToEndTests {
+    @Test("watch says today's due time from its minute (1 h overdue) as list does, its a keeps due:fri@9am's time (it was due all Friday) and D takes 'tomorrow 15:00'; both are the todo's, as show --json says")
+    func addAndDueKeepTimes() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let environment = daemon.environment.merging(fixedClock) { $1 }
+        let standUp = try await run("todoctl", ["add", "Stand-up", "due:2026-11-23T08:00"], environment: environment)
+        #expect(standUp.status == 0, "\(standUp.stderr)")
+        let tmux = try await Tmux(environment: environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        // As list says it: overdue from its minute (watch said "today 08:00", not overdue).
+        _ = try await tmux.waitFor("1 h overdue")
+        try await tmux.keys("a")
+        try await tmux.type("Call dentist due:fri@9am")
+        _ = try await tmux.waitFor("in 4 days 09:00")
+        let added = try await run("todoctl", ["show", "2", "--json"], environment: environment)
+        let todo = try jsonObject(added.stdout)
+        #expect(todo["due"] as? String == "2026-11-27" && todo["dueTime"] as? String == "09:00", "\(todo)")
+
+        // The dentist is the second row, after the stand-up due today.
+        try await tmux.keys("k", "k", "j", "D")
+        try await tmux.type("tomorrow 15:00")
+        _ = try await tmux.waitFor("tomorrow 15:00")
+        let edited = try jsonObject(try await run("todoctl", ["show", "2", "--json"], environment: environment).stdout)
+        #expect(edited["due"] as? String == "2026-11-24" && edited["dueTime"] as? String == "15:00", "\(edited)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+}
