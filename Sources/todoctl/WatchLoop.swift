@@ -36,6 +36,8 @@ struct WatchLoop {
         case .terminate: return .quit
         case .resized: break
         case .dayChanged(let day): screen.today = day
+        // The rows are read at the new minute (above); nothing else to do.
+        case .dueMinuteCame: break
         case .noticeExpired(let notice): screen.withdraw(notice: notice)
         case .key(let key):
             guard let command = screen.handle(key) else { break }

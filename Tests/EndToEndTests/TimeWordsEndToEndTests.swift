@@ -144,3 +144,26 @@ struct WatchTimeEndToEndTests {
         try await daemon.stop()
     }
 }
+
+/// `todoctl watch` turns a row overdue at its due minute on the test clock (`TODOD_TEST_NOW=@FILE`).
+@Suite("A due minute in watch, through a real daemon")
+struct WatchDueMinuteEndToEndTests {
+    @Test("watch turns a todo due at 09:00 from in 1 min to 0 min overdue when the clock passes 09:00, without a key pressed")
+    func turnsOverdueAtItsMinute() async throws {
+        let directory = try makeTemporaryDirectory()
+        let now = MovableClock(in: directory)
+        try now.set("2031-01-03T08:59:58Z")
+        let clock = ["TODOD_TEST_NOW": now.variable, "TZ": "UTC"]
+        let daemon = try await DaemonProcess.start(in: directory, environment: clock)
+        let added = try await daemon.todoctl("add", "Stand-up", "due:2031-01-03T09:00", environment: clock)
+        #expect(added.status == 0, "\(added.stderr)")
+        let tmux = try await Tmux(environment: daemon.environment.merging(clock) { $1 }.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        _ = try await tmux.waitFor("in 1 min")
+        try now.set("2031-01-03T09:00:01Z")
+        // watch's own timer for the row's minute, not a key or a change, draws it again.
+        _ = try await tmux.waitFor("0 min overdue")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+}
