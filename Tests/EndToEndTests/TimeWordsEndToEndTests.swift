@@ -77,6 +77,13 @@ struct OverdueMinuteEndToEndTests {
             #expect(list.status == 0, "\(list.stderr)")
             return try jsonArray(list.stdout).compactMap { $0["title"] as? String }.sorted()
         }
+        // --json gives the time beside its day, a whole day without one, and no joined member.
+        let json = try await run("todoctl", ["list", "--json"], environment: environment)
+        let rows = try jsonArray(json.stdout)
+        let standUp = rows.first { $0["title"] as? String == "Stand-up" }
+        let whole = rows.first { $0["title"] as? String == "Whole day" }
+        #expect(standUp?["due"] as? String == "2026-11-23" && standUp?["dueTime"] as? String == "09:00" && standUp?["dueAt"] == nil, "\(json.stdout)")
+        #expect(whole?["due"] as? String == "2026-11-23" && whole?["dueTime"] == nil, "\(json.stdout)")
         for filter in ["+OVERDUE", "--overdue"] {
             #expect(try await titles(at: "2026-11-23T09:01:00Z", filter) == ["Late", "Stand-up"], "\(filter)")
             #expect(try await titles(at: "2026-11-23T08:59:00Z", filter) == ["Late"], "\(filter)")
