@@ -93,18 +93,25 @@ struct OverdueMinuteEndToEndTests {
     }
 }
 
+/// A daemon on a clock the test moves (`TODOD_TEST_NOW=@FILE`, UTC) at `instant`, holding the
+/// todo `todoctl add` makes of `words`; the clock, and the environment todoctl reads it with.
+private func movableDaemon(at instant: String, adding words: [String]) async throws -> (DaemonProcess, MovableClock, [String: String]) {
+    let directory = try makeTemporaryDirectory()
+    let now = MovableClock(in: directory)
+    try now.set(instant)
+    let clock = ["TODOD_TEST_NOW": now.variable, "TZ": "UTC"]
+    let daemon = try await DaemonProcess.start(in: directory, environment: clock)
+    let added = try await daemon.todoctl(["add"] + words, environment: clock)
+    #expect(added.status == 0, "\(added.stderr)")
+    return (daemon, now, clock)
+}
+
 /// A wait with a time of day ends at that minute, by the daemon's own timer.
 @Suite("Timed waits, through a real daemon")
 struct TimedWaitEndToEndTests {
     @Test("a todo waiting until 15:00 today is hidden until then and appears at 15:00 in a watching client, without anyone asking: the add armed the daemon's timer for it, not for midnight")
     func waitEndsAtItsMinute() async throws {
-        let directory = try makeTemporaryDirectory()
-        let now = MovableClock(in: directory)
-        try now.set("2031-01-03T14:59:58Z")
-        let clock = ["TODOD_TEST_NOW": now.variable, "TZ": "UTC"]
-        let daemon = try await DaemonProcess.start(in: directory, environment: clock)
-        let added = try await daemon.todoctl("add", "Call", "the", "bank", "wait:2031-01-03T15:00", environment: clock)
-        #expect(added.status == 0, "\(added.stderr)")
+        let (daemon, now, clock) = try await movableDaemon(at: "2031-01-03T14:59:58Z", adding: ["Call", "the", "bank", "wait:2031-01-03T15:00"])
         // Its day has come, its minute not: still waiting.
         let listed = try await daemon.todoctl("list", environment: clock)
         #expect(listed.stdout == "no open todos\n", "\(listed.stdout)")
@@ -157,13 +164,7 @@ struct WatchTimeEndToEndTests {
 struct WatchDueMinuteEndToEndTests {
     @Test("watch turns a todo due at 09:00 from in 1 min to 0 min overdue when the clock passes 09:00, without a key pressed")
     func turnsOverdueAtItsMinute() async throws {
-        let directory = try makeTemporaryDirectory()
-        let now = MovableClock(in: directory)
-        try now.set("2031-01-03T08:59:58Z")
-        let clock = ["TODOD_TEST_NOW": now.variable, "TZ": "UTC"]
-        let daemon = try await DaemonProcess.start(in: directory, environment: clock)
-        let added = try await daemon.todoctl("add", "Stand-up", "due:2031-01-03T09:00", environment: clock)
-        #expect(added.status == 0, "\(added.stderr)")
+        let (daemon, now, clock) = try await movableDaemon(at: "2031-01-03T08:59:58Z", adding: ["Stand-up", "due:2031-01-03T09:00"])
         let tmux = try await Tmux(environment: daemon.environment.merging(clock) { $1 }.merging(["NO_COLOR": "1"]) { $1 })
         try await tmux.type("\(binaryDirectory)/todoctl watch")
         _ = try await tmux.waitFor("in 1 min")
