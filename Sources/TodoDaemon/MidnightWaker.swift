@@ -2,20 +2,25 @@ import Dispatch
 import Foundation
 import Logging
 import Synchronization
+import TodoEvents
 import TodoModel
 import TodoServers
 
-/// Ends the waiting of todos whose day has come, so that they appear in every list at
-/// once, and deletes the open todos whose until day has passed (they expire, as in
-/// Taskwarrior): at start, then at each local midnight. No polling: one timer, armed for the next
-/// midnight on the wall clock (`CLOCK_REALTIME`, which libdispatch arms as an absolute
-/// timerfd), so it also fires right after a suspend that slept through midnight, or after
-/// the clock was set past it.
+/// Ends the waiting of todos whose day (or time of day) has come, so that they appear in
+/// every list at once, and deletes the open todos whose until day has passed (they expire,
+/// as in Taskwarrior): at start, then at each local midnight and at each timed wait's minute
+/// (`wait:fri@9am`). No polling: one timer, armed for the earliest of the next midnight and
+/// the next timed wait's end on the wall clock (`CLOCK_REALTIME`, which libdispatch arms as
+/// an absolute timerfd), so it also fires right after a suspend that slept through it, or
+/// after the clock was set past it. A change that gives a todo an earlier timed wait arms it
+/// again for then; one that takes a wait away leaves it, to wake for nothing and arm for the next.
 ///
-/// Midnight is read from `clock` (the daemon's "now", which tests drive); the timer waits
-/// as long in real time as `clock` says is left.
+/// Midnight and the minute are read from `clock` (the daemon's "now", which tests drive); the
+/// timer waits as long in real time as `clock` says is left.
 final class MidnightWaker: Sendable {
     private let model: ModelServer
+    /// Where committed changes are read from (nil in a test of the timer alone).
+    private let bus: EventBus?
     private let clock: @Sendable () -> Date
     private let timeZone: TimeZone
     private let onCore: ModelServer.Executor
@@ -24,20 +29,30 @@ final class MidnightWaker: Sendable {
     /// Set by the stopping task, read on `todod.midnight` when the timer fires: an atomic flag,
     /// no lock, set once and never cleared.
     private let stopped = Atomic(false)
+    /// The armed timer and the instant it is armed for, by `clock`; changed on `todod.midnight` only.
+    private let armed = Mutex<(source: (any DispatchSourceTimer)?, target: Date)>((nil, .distantFuture))
 
-    init(model: ModelServer, clock: @escaping @Sendable () -> Date, timeZone: TimeZone = .current,
+    init(model: ModelServer, bus: EventBus? = nil, clock: @escaping @Sendable () -> Date, timeZone: TimeZone = .current,
          logger: Logger, onCore: @escaping ModelServer.Executor) {
         self.model = model
+        self.bus = bus
         self.clock = clock
         self.timeZone = timeZone
         self.logger = logger
         self.onCore = onCore
     }
 
-    /// Wakes what is due today, and arms the timer for the next midnight.
+    /// Wakes what is due now, arms the timer for the next wake, and follows the committed
+    /// changes that bring a timed wait nearer.
     func start() {
+        bus?.subscribe(to: [.view(.responseTodoViewModel), .view(.responseImportTodos)]) { [weak self] envelope in
+            switch envelope.view {
+            case .responseTodoViewModel(let change)?: self?.follow(change.eachChange.map(\.todo.todo))
+            case .responseImportTodos(let result)?: self?.follow(result.changes.map(\.todo.todo))
+            default: break
+            }
+        }
         wake()
-        queue.async { self.arm() }
     }
 
     /// The armed timer then fires once more at most, doing nothing.
@@ -45,34 +60,67 @@ final class MidnightWaker: Sendable {
         stopped.store(true, ordering: .relaxed)
     }
 
+    /// On the core: ends what is over now, and arms the timer for the next midnight or the
+    /// next timed wait's end, whichever comes first.
     private func wake() {
-        let today = LocalDate(clock(), in: timeZone)
-        onCore { [model, logger] in
-            let woken = model.endWaiting(on: today)
-            if woken > 0 { logger.info("waiting is over", metadata: ["todos": "\(woken)", "day": "\(today)"]) }
-            let expired = model.expire(on: today)
-            if expired > 0 { logger.info("expired: past their until day, deleted", metadata: ["todos": "\(expired)", "day": "\(today)"]) }
+        let now = clock()
+        let minute = Self.minute(of: now, in: timeZone)
+        onCore { [model, logger, timeZone] in
+            let woken = model.endWaiting(on: minute.day, at: minute.time)
+            if woken > 0 { logger.info("waiting is over", metadata: ["todos": "\(woken)", "day": "\(minute.day)", "time": "\(minute.time)"]) }
+            let expired = model.expire(on: minute.day)
+            if expired > 0 { logger.info("expired: past their until day, deleted", metadata: ["todos": "\(expired)", "day": "\(minute.day)"]) }
+            let midnight = Self.nextMidnight(after: now, in: timeZone)
+            let next = model.nextWaitEnd(after: minute.day, at: minute.time).flatMap { Self.instant($0.day, $0.time, in: timeZone) }
+            let target = min(midnight, next ?? midnight)
+            self.queue.async { self.arm(for: target, replacing: true) }
         }
     }
 
-    /// A one-shot timer for the next local midnight after `clock()`; when it fires it
-    /// wakes the day's todos and arms the next (a test clock that has not reached midnight
-    /// yet just gets a new timer for the time still left).
-    private func arm() {
-        let now = clock()
-        let wait = max(Self.nextMidnight(after: now, in: timeZone).timeIntervalSince(now), 0.001)
+    /// On the core, for committed changes: a timed wait earlier than the armed instant arms
+    /// the timer for it (already come: at once).
+    private func follow(_ todos: [Todo]) {
+        let ends = todos.compactMap { $0.waitEnds.flatMap { Self.instant($0.day, $0.time, in: timeZone) } }
+        guard let earliest = ends.min() else { return }
+        queue.async { self.arm(for: earliest, replacing: false) }
+    }
+
+    /// A one-shot timer for `target` by `clock`, replacing the armed one (`replacing`, after a
+    /// wake) or only when it is earlier; when it fires it wakes (a test clock that has not
+    /// reached the target yet just wakes for nothing and arms for the time still left).
+    private func arm(for target: Date, replacing: Bool) {
+        guard !stopped.load(ordering: .relaxed) else { return }
+        // Read and set on this queue only: the lock is what makes it Sendable, not a guard.
+        guard armed.withLock({ replacing || target < $0.target }) else { return }
+        armed.withLock { $0.source?.cancel() }
+        let wait = max(target.timeIntervalSince(clock()), 0.001)
         let deadline = Date().addingTimeInterval(wait).timeIntervalSince1970
         let source = DispatchSource.makeTimerSource(queue: queue)
         let seconds = deadline.rounded(.down)
         source.schedule(wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(seconds), tv_nsec: Int((deadline - seconds) * 1e9))), leeway: .milliseconds(100))
-        // The handler holds its own source until it fires; cancelling it lets both go.
         source.setEventHandler { [weak self] in
-            source.cancel()
             guard let self, !self.stopped.load(ordering: .relaxed) else { return }
+            self.armed.withLock { $0 = (nil, .distantFuture) }
+            source.cancel()
             self.wake()
-            self.arm()
         }
+        armed.withLock { $0 = (source, target) }
         source.resume()
+    }
+
+    /// The local day and minute of `instant` in `timeZone`.
+    static func minute(of instant: Date, in timeZone: TimeZone) -> (day: LocalDate, time: TimeOfDay) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: instant)
+        return (LocalDate(instant, in: timeZone), TimeOfDay(hour: parts.hour ?? 0, minute: parts.minute ?? 0) ?? .endOfDay)
+    }
+
+    /// The instant `time` begins on `day` in `timeZone` (a minute a clock change skips: the next there is).
+    static func instant(_ day: LocalDate, _ time: TimeOfDay, in timeZone: TimeZone) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute))
     }
 
     /// The first instant of the day after the one `instant` falls on, in `timeZone`.

@@ -287,10 +287,26 @@ public struct Todo: Sendable, Codable, Equatable, Identifiable, CustomReflectabl
     /// Started and not stopped (Taskwarrior's `+ACTIVE`).
     public var isActive: Bool { started != nil }
     public var isDeleted: Bool { deletedAt != nil }
-    /// Open, live, and waiting until a day after `today`.
+    /// Open, live, and waiting until a day after `today`, or until a time on it: a timed wait
+    /// lasts through its day until the daemon ends it at that minute (`waitEnds`), so every
+    /// reader agrees with the daemon's list without a minute of its own.
     public func isWaiting(on today: LocalDate) -> Bool {
         guard let wait, !isCompleted, !isDeleted else { return false }
-        return wait > today
+        return wait > today || (wait == today && waitTime != nil)
+    }
+
+    /// Open, live, and its wait over by `now` on `today`: its day is past, or it is today,
+    /// all day or at a time that has come.
+    public func isWaitOver(on today: LocalDate, at now: TimeOfDay) -> Bool {
+        guard let wait, !isCompleted, !isDeleted else { return false }
+        return wait < today || (wait == today && (waitTime.map { $0 <= now } ?? true))
+    }
+
+    /// When its wait ends if at a time of day (`wait:fri@9am`): the daemon's timer wakes then.
+    /// Nil when it waits for no time, or is done or deleted.
+    public var waitEnds: (day: LocalDate, time: TimeOfDay)? {
+        guard let wait, let waitTime, !isCompleted, !isDeleted else { return nil }
+        return (wait, waitTime)
     }
 
     /// Same todo, whatever its fields now hold.

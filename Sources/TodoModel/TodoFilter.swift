@@ -29,6 +29,11 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     public var search: String?
     /// Due strictly before this day (undated todos are left out).
     public var dueBefore: LocalDate?
+    /// With `dueBefore`: the todos due on that day at this time or earlier match too, as a
+    /// todo due at 09:00 is overdue from 09:00 (`--overdue` at 09:01 is "due before today, or
+    /// today by 09:01"); one due that day without a time is due by its end and does not. The
+    /// client's minute, as `dueBefore` is its day: the daemon reads no clock for a filter.
+    public var dueByTime: TimeOfDay?
     /// Due strictly after this day (undated todos are left out).
     public var dueAfter: LocalDate?
     /// Due on this day.
@@ -85,7 +90,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
     public init(
         status: Status = .open, tag: String? = nil, tags: [String] = [], notTags: [String] = [],
         priority: Priority? = nil, search: String? = nil,
-        dueBefore: LocalDate? = nil, dueAfter: LocalDate? = nil, dueOn: LocalDate? = nil, noDue: Bool = false,
+        dueBefore: LocalDate? = nil, dueByTime: TimeOfDay? = nil, dueAfter: LocalDate? = nil, dueOn: LocalDate? = nil, noDue: Bool = false,
         waiting: Bool = false, pressingOn: LocalDate? = nil, project: String? = nil, active: Bool = false,
         blocked: Bool? = nil, blocking: Bool? = nil, dependsOn: [Int] = [], ready: Bool = false, hasScheduled: Bool = false,
         scheduledBefore: LocalDate? = nil, scheduledAfter: LocalDate? = nil,
@@ -97,6 +102,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         self.priority = priority
         self.search = search
         self.dueBefore = dueBefore
+        self.dueByTime = dueBefore == nil ? nil : dueByTime
         self.dueAfter = dueAfter
         self.dueOn = dueOn
         self.noDue = noDue
@@ -171,7 +177,7 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         {
             return false
         }
-        return matchesDue(todo.due)
+        return matchesDue(todo.due, at: todo.dueTime)
     }
 
     /// The tag that stood in for a project before todos had a project field: a client from
@@ -213,20 +219,37 @@ public struct TodoFilter: Sendable, Hashable, Codable {
         return today.days(until: due) <= soonDays
     }
 
-    private func matchesDue(_ due: LocalDate?) -> Bool {
+    /// Narrows the due span to end before `day` (by `time` on it, `dueByTime`): with a bound
+    /// already set, the earlier holds, and on one day the earlier time (none is earliest).
+    public mutating func narrowDue(before day: LocalDate, by time: TimeOfDay? = nil) {
+        guard let held = dueBefore, held <= day else {
+            (dueBefore, dueByTime) = (day, time)
+            return
+        }
+        if held == day, let have = dueByTime { dueByTime = time.map { min(have, $0) } }
+    }
+
+    private func matchesDue(_ due: LocalDate?, at time: TimeOfDay?) -> Bool {
         if noDue { return due == nil }
         guard dueBefore != nil || dueAfter != nil || dueOn != nil else { return true }
         guard let due else { return false }
-        if let dueBefore, !(due < dueBefore) { return false }
+        if let dueBefore, !(due < dueBefore || (due == dueBefore && Self.time(time, isBy: dueByTime))) { return false }
         if let dueAfter, !(due > dueAfter) { return false }
         if let dueOn, due != dueOn { return false }
         return true
+    }
+
+    /// Whether a todo due at `time` on the day is due by `by`: a todo without a time is due
+    /// by the day's end, never by a time on it.
+    private static func time(_ time: TimeOfDay?, isBy by: TimeOfDay?) -> Bool {
+        guard let time, let by else { return false }
+        return time <= by
     }
 }
 
 extension TodoFilter {
     private enum CodingKeys: String, CodingKey {
-        case status, tag, tags, notTags, priority, search, dueBefore, dueAfter, dueOn, noDue, waiting, pressingOn, project, active, blocked, blocking, dependsOn, ready, hasScheduled, scheduledBefore, scheduledAfter, hasUntil, untilBefore, untilAfter, rows
+        case status, tag, tags, notTags, priority, search, dueBefore, dueByTime, dueAfter, dueOn, noDue, waiting, pressingOn, project, active, blocked, blocking, dependsOn, ready, hasScheduled, scheduledBefore, scheduledAfter, hasUntil, untilBefore, untilAfter, rows
     }
 
     /// Every field may be absent. The old single `tag` is still read, as one more tag.
@@ -240,6 +263,7 @@ extension TodoFilter {
             priority: try container.decodeIfPresent(Priority.self, forKey: .priority),
             search: try container.decodeIfPresent(String.self, forKey: .search),
             dueBefore: try container.decodeIfPresent(LocalDate.self, forKey: .dueBefore),
+            dueByTime: try container.decodeIfPresent(TimeOfDay.self, forKey: .dueByTime),
             dueAfter: try container.decodeIfPresent(LocalDate.self, forKey: .dueAfter),
             dueOn: try container.decodeIfPresent(LocalDate.self, forKey: .dueOn),
             noDue: try container.decodeIfPresent(Bool.self, forKey: .noDue) ?? false,
@@ -271,6 +295,7 @@ extension TodoFilter {
         try container.encodeIfPresent(priority, forKey: .priority)
         try container.encodeIfPresent(search, forKey: .search)
         try container.encodeIfPresent(dueBefore, forKey: .dueBefore)
+        try container.encodeIfPresent(dueByTime, forKey: .dueByTime)
         try container.encodeIfPresent(dueAfter, forKey: .dueAfter)
         try container.encodeIfPresent(dueOn, forKey: .dueOn)
         if noDue { try container.encode(true, forKey: .noDue) }

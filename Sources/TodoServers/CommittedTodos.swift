@@ -35,9 +35,14 @@ final class CommittedTodos: Sendable {
     /// The sequence number of the last committed change taken in.
     var lastChange: UInt64 { counts.asOf }
 
-    /// The open todos whose wait ends on `today` or earlier.
-    func waitingOver(on today: LocalDate) -> [Todo] {
-        table.withValue { $0.waitingOver(on: today) }
+    /// The open todos whose wait is over by `now` on `today`.
+    func waitingOver(on today: LocalDate, at now: TimeOfDay) -> [Todo] {
+        table.withValue { $0.waitingOver(on: today, at: now) }
+    }
+
+    /// The earliest timed wait still to end after `now` on `today`.
+    func nextWaitEnd(after today: LocalDate, at now: TimeOfDay) -> (day: LocalDate, time: TimeOfDay)? {
+        table.withValue { $0.nextWaitEnd(after: today, at: now) }
     }
 
     /// The open todos whose until day is before `today`.

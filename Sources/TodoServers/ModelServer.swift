@@ -115,15 +115,22 @@ public final class ModelServer: Sendable {
         todos.read(query)
     }
 
-    /// Ends the waiting of every open todo whose wait day is `today` or earlier: an edit
+    /// Ends the waiting of every open todo whose wait is over by `now` on `today` (its day
+    /// is past, or today, all day or at a time come): an edit
     /// clearing its `wait`, committed and broadcast like any client's (at its revision, so
     /// an edit made meanwhile wins). Call it on the core. Returns how many it asked for.
-    public func endWaiting(on today: LocalDate) -> Int {
-        let over = todos.waitingOver(on: today)
+    public func endWaiting(on today: LocalDate, at now: TimeOfDay = .endOfDay) -> Int {
+        let over = todos.waitingOver(on: today, at: now)
         for todo in over {
             bus.publish(.requestWriteTodo(.edit(.id(todo.id), TodoEdit(clearWait: true), expectedRevision: todo.revision)))
         }
         return over.count
+    }
+
+    /// The earliest timed wait still to end after `now` on `today`: the midnight waker's next
+    /// wake when it comes before midnight. Call it on the core.
+    public func nextWaitEnd(after today: LocalDate, at now: TimeOfDay) -> (day: LocalDate, time: TimeOfDay)? {
+        todos.nextWaitEnd(after: today, at: now)
     }
 
     /// Deletes every open todo whose until day is before `today` (`Todo.isExpired`), as

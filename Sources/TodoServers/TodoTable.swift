@@ -75,9 +75,20 @@ struct TodoTable {
         }
     }
 
-    /// The open todos whose wait day is `today` or earlier.
-    func waitingOver(on today: LocalDate) -> [Todo] {
-        todos.values.filter { $0.wait.map { $0 <= today } == true && !$0.isCompleted && !$0.isDeleted }
+    /// The open todos whose wait is over by `now` on `today` (`Todo.isWaitOver`).
+    func waitingOver(on today: LocalDate, at now: TimeOfDay) -> [Todo] {
+        todos.values.filter { $0.isWaitOver(on: today, at: now) }
+    }
+
+    /// The earliest timed wait still to end after `now` on `today` (`Todo.waitEnds`).
+    func nextWaitEnd(after today: LocalDate, at now: TimeOfDay) -> (day: LocalDate, time: TimeOfDay)? {
+        var next: (day: LocalDate, time: TimeOfDay)?
+        for todo in todos.values {
+            guard let end = todo.waitEnds, (end.day, end.time) > (today, now) else { continue }
+            if let held = next, (held.day, held.time) <= (end.day, end.time) { continue }
+            next = end
+        }
+        return next
     }
 
     /// The open todos whose until day is before `today`: expired, as Taskwarrior deletes a

@@ -14,7 +14,7 @@ extension TodoDetailViewModel {
         # Save and quit to apply; empty the title to cancel.
         title: \(todo.title)
         priority: \(todo.priority.rawValue)
-        due: \(todo.due?.description ?? "")
+        due: \(todo.due.map { DayTime($0, todo.dueTime).description } ?? "")
         tags: \(todo.tags.joined(separator: " "))
         project: \(todo.project ?? "")
         \(planningFormLines)
@@ -25,8 +25,8 @@ extension TodoDetailViewModel {
 
     /// The edit a filled-in form asks for, holding only what differs from this todo;
     /// nil when the title was emptied (the person cancelled).
-    /// `today` reads the words of `due:` (`fri`, `+3d`) as `--due` does.
-    public func edit(fromForm form: String, today: LocalDate) throws(TodoError) -> TodoEdit? {
+    /// `today` and `now` read the words of `due:` (`fri`, `+3d`, `fri 9am`, `15:00`) as `--due` does.
+    public func edit(fromForm form: String, today: LocalDate, now: TimeOfDay? = nil) throws(TodoError) -> TodoEdit? {
         var fields: [String: String] = [:]
         var notesLines: [Substring] = []
         var inNotes = false
@@ -46,7 +46,7 @@ extension TodoDetailViewModel {
         }
         guard let rawTitle = fields["title"], !rawTitle.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         while notesLines.last?.allSatisfy(\.isWhitespace) == true { notesLines.removeLast() }
-        return try difference(fields: fields, notes: notesLines.joined(separator: "\n"), today: today)
+        return try difference(fields: fields, notes: notesLines.joined(separator: "\n"), today: today, now: now)
     }
 
     /// The form again, with `problem` as `#` lines at its top (replacing those of an
@@ -60,7 +60,7 @@ extension TodoDetailViewModel {
 
     private static let problemPrefix = "# ERROR:"
 
-    private func difference(fields: [String: String], notes: String, today: LocalDate) throws(TodoError) -> TodoEdit {
+    private func difference(fields: [String: String], notes: String, today: LocalDate, now: TimeOfDay?) throws(TodoError) -> TodoEdit {
         var edit = TodoEdit()
         let title = try TodoValidation.title(fields["title"] ?? todo.title)
         if title != todo.title { edit.title = title }
@@ -76,10 +76,9 @@ extension TodoDetailViewModel {
         if dueText.isEmpty {
             edit.clearDue = todo.due != nil
         } else {
-            guard let due = DueDateParser.parse(dueText, today: today) else {
-                throw .validation("due", DueDateParser.problem(with: dueText, otherwise: ", or nothing"))
-            }
-            if due != todo.due { edit.due = due }
+            let due = try Self.moment(dueText, field: "due", today: today, now: now)
+            // The day is set with its time: the same day without one is due all day again.
+            if todo.due.map({ DayTime($0, todo.dueTime) }) != due { (edit.due, edit.dueTime) = (due.date, due.time) }
         }
         let tags = try TodoValidation.tags((fields["tags"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
         if tags != todo.tags { edit.tags = tags }
@@ -91,7 +90,7 @@ extension TodoDetailViewModel {
                 edit.project = try TodoValidation.project(text)
             }
         }
-        try planningDifference(fields: fields, today: today, into: &edit)
+        try planningDifference(fields: fields, today: today, now: now, into: &edit)
         return edit
     }
 
@@ -106,13 +105,13 @@ extension TodoDetailViewModel {
     public var planningFields: [String: String] {
         [
             "every": todo.recurrence.map { ($0.basis == .completion ? "after " : "") + $0.period } ?? "",
-            "parent": todo.parent.map(String.init) ?? "", "wait": todo.wait?.description ?? "",
+            "parent": todo.parent.map(String.init) ?? "", "wait": todo.wait.map { DayTime($0, todo.waitTime).description } ?? "",
         ]
     }
 
     /// Adds to `edit` what the planning lines `fields` change; a line that does not read
     /// throws, saying what to write.
-    public func planningDifference(fields: [String: String], today: LocalDate, into edit: inout TodoEdit) throws(TodoError) {
+    public func planningDifference(fields: [String: String], today: LocalDate, now: TimeOfDay? = nil, into edit: inout TodoEdit) throws(TodoError) {
         let everyText = fields["every"] ?? ""
         if everyText.isEmpty {
             edit.clearRecurrence = todo.recurrence != nil
@@ -138,10 +137,19 @@ extension TodoDetailViewModel {
         if waitText.isEmpty {
             edit.clearWait = todo.wait != nil
         } else {
-            guard let wait = DueDateParser.parse(waitText, today: today) else {
-                throw .validation("wait", DueDateParser.problem(with: waitText, otherwise: ", or nothing"))
-            }
-            if wait != todo.wait { edit.wait = wait }
+            let wait = try Self.moment(waitText, field: "wait", today: today, now: now)
+            if todo.wait.map({ DayTime($0, todo.waitTime) }) != wait { (edit.wait, edit.waitTime) = (wait.date, wait.time) }
         }
+    }
+
+    /// The day and time a form's line (or watch's prompt) names, as `--due` reads them
+    /// (`fri`, `fri 9am`, `15:00`: the next one after `now`, midnight when not known); a
+    /// line that does not read throws, saying what to write, `otherwise` after the forms.
+    public static func moment(_ text: String, field: String, today: LocalDate, now: TimeOfDay?, otherwise: String = ", or nothing") throws(TodoError) -> DayTime {
+        guard let moment = DueDateParser.parseWithTime(text, today: today, now: now ?? TimeOfDay(minutes: 0)!) else {
+            throw .validation(field, DueDateParser.timeProblem(with: text)
+                ?? DueDateParser.problem(with: text, otherwise: "; or \(DueDateParser.acceptedTimes)\(otherwise)"))
+        }
+        return moment
     }
 }

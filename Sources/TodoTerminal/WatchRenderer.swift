@@ -35,7 +35,7 @@ public struct WatchRenderer: Sendable {
     /// and the detail pane.
     private func list(_ screen: WatchScreen) -> [String] {
         let entries = screen.entries
-        let rows = entries.map { $0.row.reading(on: screen.today) }
+        let rows = entries.map { $0.row.reading(on: screen.today, at: screen.now) }
         let width = screen.columns - 2
         let table = TodoTable(rows: rows, styler: styler, maximumTitleWidth: width - 16, titleAllowance: screen.isNested ? 12 : 0)
         var lines: [String] = []
@@ -147,7 +147,8 @@ public struct WatchRenderer: Sendable {
         if let priority = filter.priority { parts.append("!" + priority.rawValue) }
         if let search = filter.search { parts.append("/" + TerminalText.escaped(search)) }
         if let day = filter.dueOn { parts.append("due=\(day)") }
-        if let day = filter.dueBefore { parts.append("due<\(day)") }
+        // Before the day, or on it by a time: only --overdue and +OVERDUE ask so, at their minute.
+        if let day = filter.dueBefore { parts.append(filter.dueByTime == nil ? "due<\(day)" : "overdue") }
         if let day = filter.dueAfter { parts.append("due>\(day)") }
         if filter.noDue { parts.append("no due") }
         if filter.waiting { parts.append("waiting") }

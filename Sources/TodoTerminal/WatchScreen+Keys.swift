@@ -171,7 +171,7 @@ extension WatchScreen {
                 }
                 let line = try WatchAddLine.read(split)
                 do throws(TaskwarriorWordError) {
-                    words = try TaskwarriorWords.parse(line.words, use: .add, today: today)
+                    words = try TaskwarriorWords.parse(line.words, use: .add, today: today, now: now)
                 } catch {
                     throw WatchAddLine.refusal(error, in: line)
                 }
@@ -190,18 +190,23 @@ extension WatchScreen {
                     tags: filter.tags + words.tags, recurrence: words.recurrence, wait: words.wait,
                     project: words.project ?? filter.project.flatMap { $0.isEmpty ? nil : $0 },
                     // As add takes them: dropped here, `depends:28 scheduled:fri` added a todo without either (outside probe P7-10).
-                    depends: words.depends, scheduled: words.scheduled, until: words.until),
+                    depends: words.depends, scheduled: words.scheduled, until: words.until,
+                    // As add keeps them: `a Call dentist due:fri@9am` was due all Friday.
+                    dueTime: words.due != nil ? words.dueTime : nil, waitTime: words.waitTime, scheduledTime: words.scheduledTime),
                 typed: typed)
         case .title(let id, let revision):
             return .edit(id, revision: revision, TodoEdit(title: text), typed: typed)
         case .due(let id, let revision):
             let words = text.trimmingCharacters(in: .whitespaces)
             if words.isEmpty { return .edit(id, revision: revision, TodoEdit(clearDue: true), typed: typed) }
-            guard let due = DueDateParser.parse(words, today: today) else {
+            // As --due reads it: `fri 9am` and `15:00` keep their time; a day alone is due all day.
+            do throws(TodoError) {
+                let due = try TodoDetailViewModel.moment(words, field: "due", today: today, now: now, otherwise: ", or nothing for no due date")
+                return .edit(id, revision: revision, TodoEdit(due: due.date, dueTime: due.time), typed: typed)
+            } catch {
                 mode = .prompting(prompt, LineEditor(text))
-                return say(DueDateParser.problem(with: words, otherwise: ", or nothing for no due date"))
+                return say(error.message)
             }
-            return .edit(id, revision: revision, TodoEdit(due: due), typed: typed)
         case .tags(let id, let revision):
             let words = text.split(whereSeparator: \.isWhitespace).map { $0.hasPrefix("#") ? String($0.dropFirst()) : String($0) }
             do throws(TodoError) {
@@ -237,7 +242,7 @@ extension WatchScreen {
         fields[prompt.label] = text.trimmingCharacters(in: .whitespaces)
         var edit = TodoEdit()
         do throws(TodoError) {
-            try detail.planningDifference(fields: fields, today: today, into: &edit)
+            try detail.planningDifference(fields: fields, today: today, now: now, into: &edit)
         } catch {
             mode = .prompting(prompt, LineEditor(text))
             return say(error.message)

@@ -96,6 +96,17 @@ public struct WatchScreen: Sendable {
     public var today: LocalDate {
         didSet { list.today = today }
     }
+    /// The minute it is on `today`, which the owner sets as inputs come: rows say today's due
+    /// times from it (`in 2 h`, overdue from 15:00), and `a`, `d` and `w` read `15:00` or `now`
+    /// against it. Nil: rows by the day, times read from midnight.
+    public var now: TimeOfDay?
+    /// The next due time today, after `now`, of an open todo the list holds: when its row
+    /// turns overdue, for the owner's `DueMinuteTimer`. Nil when none is left today.
+    public var nextDueMinute: TimeOfDay? {
+        guard let now else { return nil }
+        return list.rows.lazy.filter { $0.todo.due == today && !$0.todo.isCompleted && !$0.todo.isDeleted }
+            .compactMap(\.todo.dueTime).filter { $0 > now }.min()
+    }
     /// What shows below the list: nothing, the selected todo in full (Enter) or its history (h).
     public enum Pane: Sendable, Equatable { case none, detail, history }
     public internal(set) var pane = Pane.none

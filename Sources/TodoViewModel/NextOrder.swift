@@ -8,7 +8,7 @@ import TodoModel
 /// 9 less the days until it for the week ahead (tomorrow 8 … in 7 days 2); none without
 /// a date or later. Points for priority: high 6, normal 2, low 0. Scheduled for today or
 /// before: 5 more (and such a todo is for now). More points first; on
-/// a tie, the earlier due date, then the lower number. A blocked todo (`isBlocked`: waiting for
+/// a tie, the earlier due date and time (a time on a day before the whole day), then the lower number. A blocked todo (`isBlocked`: waiting for
 /// an open one) comes after every todo that is not, whatever its points.
 public enum NextOrder {
     /// How far ahead "soon" reaches, in days.
@@ -48,7 +48,8 @@ public enum NextOrder {
                 // A blocked todo cannot be done yet: after every one that can, as Taskwarrior's urgency sinks it.
                 if a.0.isBlocked != b.0.isBlocked { return !a.0.isBlocked }
                 if a.1 != b.1 { return a.1 > b.1 }
-                switch (a.0.todo.due, b.0.todo.due) {
+                // The earlier due minute: one due in 1 h before one due by the day's end.
+                switch (a.0.todo.dueOrder, b.0.todo.dueOrder) {
                 case let (x?, y?) where x != y: return x < y
                 case (_?, nil): return true
                 case (nil, _?): return false

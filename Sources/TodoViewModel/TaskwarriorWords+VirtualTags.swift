@@ -3,7 +3,8 @@ import TodoModel
 /// Taskwarrior's virtual tags (`task` 2.6's man page, "VIRTUAL TAGS"): `+OVERDUE`, `+WEEK`,
 /// `+COMPLETED` … name what a todo is, not a tag it was given. In a filter those todod keeps
 /// ask for its fields (the state, a span of due days, waiting); `+OVERDUE` used to ask for
-/// a tag nobody had, and `add x +OVERDUE` made one. Dates are whole days, as todod keeps them.
+/// a tag nobody had, and `add x +OVERDUE` made one. Spans are whole days; `+OVERDUE` is read
+/// at the filter's minute (`overdue`).
 extension TaskwarriorWords {
     /// Every virtual tag of Taskwarrior 2.6, those todod can ask for or not: all of them
     /// are refused as tags of one's own.
@@ -29,9 +30,9 @@ extension TaskwarriorWords {
         guard asked else { throw .virtualTagLeftOut(word: word) }
         switch name {
         case "OVERDUE":
-            // Taskwarrior's overdue is pending and due before now: before today, in days.
+            // Taskwarrior's overdue is pending and due before now: its minute is the filter's.
             try ask(status: .open, word: word)
-            narrow(after: nil, before: today)
+            overdue = true
         case "TODAY", "DUETODAY": try ask(due: today, word: word, use: use)
         case "TOMORROW": try ask(due: today.adding(days: 1), word: word, use: use)
         case "YESTERDAY": try ask(due: today.adding(days: -1), word: word, use: use)
@@ -73,8 +74,8 @@ extension TaskwarriorWords {
     }
 
     /// Due strictly after `after` and before `before`: with a span asked before, both hold.
-    private mutating func narrow(after: LocalDate?, before: LocalDate) {
+    private mutating func narrow(after: LocalDate, before: LocalDate) {
         dueBefore = min(dueBefore ?? before, before)
-        if let after { dueAfter = max(dueAfter ?? after, after) }
+        dueAfter = max(dueAfter ?? after, after)
     }
 }

@@ -56,6 +56,9 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public var status: TodoFilter.Status?
     public var dueBefore: LocalDate?
     public var dueAfter: LocalDate?
+    /// `+OVERDUE`: open and due before now, which the filter that reads these words says at
+    /// its minute (`TodoFilter.dueByTime`): a todo due today at 09:00 is overdue from 09:00.
+    public var overdue = false
     public var waiting = false
     /// `+ACTIVE`: the started todos.
     public var active = false

@@ -63,7 +63,8 @@ struct AppliedContext {
         both.priority = try one("priority", own.priority, theirs.priority)
         both.search = try one("the text", own.search, theirs.search)
         both.dueOn = try one("due day", own.dueOn, theirs.dueOn)
-        both.dueBefore = [own.dueBefore, theirs.dueBefore].compactMap(\.self).min()
+        // Each span's end (and its minute, --overdue's) holds: the earlier.
+        if let before = theirs.dueBefore { both.narrowDue(before: before, by: theirs.dueByTime) }
         both.dueAfter = [own.dueAfter, theirs.dueAfter].compactMap(\.self).max()
         both.noDue = own.noDue || theirs.noDue
         if both.noDue, both.dueOn != nil || both.dueBefore != nil || both.dueAfter != nil {

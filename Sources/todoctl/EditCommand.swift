@@ -14,7 +14,8 @@ struct EditCommand: AsyncParsableCommand {
             With field options, changes just those fields. Without any, opens $VISUAL or \
             $EDITOR (else vi) on a small form and applies what you changed, if nobody changed \
             the todo meanwhile; if somebody did, nothing is applied and your form is kept. \
-            The form's due and wait lines take the words --due takes; every: takes 1w, or \
+            The form's due and wait lines show a time of day when they have one (2026-12-24T15:00) \
+            and take the words --due takes, times too (fri 9am; a day alone is the whole day); every: takes 1w, or \
             after 3d to count from completion. A form that does not validate \
             is shown again with the problem at its top, after you say so; without a terminal \
             on standard input, todoctl fails instead and says where the form is kept.
@@ -194,7 +195,7 @@ struct EditCommand: AsyncParsableCommand {
             let text = try form.read()
             let edit: TodoEdit
             do {
-                guard let parsed = try detail.edit(fromForm: text, today: WallClock.today()) else {
+                guard let parsed = try detail.edit(fromForm: text, today: WallClock.today(), now: LocalMinute(WallClock.now()).timeOfDay) else {
                     Terminal.print("cancelled: the title was empty, nothing changed")
                     form.remove()
                     return nil

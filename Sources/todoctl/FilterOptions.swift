@@ -27,7 +27,7 @@ struct FilterOptions: ParsableArguments {
     var dueBefore: FilterDateArgument?
     @Option(parsing: .unconditional, help: ArgumentHelp("Only todos due after this day (not on it): \(FilterDateParser.accepted).", valueName: "date"), transform: FilterDateArgument.checked)
     var dueAfter: FilterDateArgument?
-    @Flag(help: "Only todos due before today and not done.")
+    @Flag(help: "Only todos overdue and not done: due before today, or today at a time that has come (due at 09:00: from 09:00).")
     var overdue = false
     @Flag(help: "Only todos without a due date.")
     var noDue = false
@@ -45,7 +45,7 @@ struct FilterOptions: ParsableArguments {
             let field = ["pri:": "priority", "due:": "due day"][word] ?? "project"
             throw ValidationError("\(word) and \(option) both ask for the \(field): give one")
         }
-        if noDue && (dueOn != nil || dueBefore != nil || dueAfter != nil || overdue || words.dueBefore != nil) {
+        if noDue && (dueOn != nil || dueBefore != nil || dueAfter != nil || overdue || words.overdue || words.dueBefore != nil) {
             throw ValidationError("--no-due leaves out every dated todo: it cannot go with --due, --due-before, --due-after or --overdue")
         }
     }
@@ -98,22 +98,27 @@ struct FilterOptions: ParsableArguments {
 
     /// The filter these options give, over todos in `status`.
     func filter(status: TodoFilter.Status) -> TodoFilter {
-        // --overdue is "due before today": with --due-before as well, the earlier day holds.
-        let today = WallClock.today()
         // `validate()` read the words already: here they read again, without fail.
         let words = (try? modifiers()) ?? TaskwarriorWords()
-        // A virtual tag's span of days (+WEEK, +OVERDUE) holds with the options': the narrower.
-        let before = [dueBefore?.date, overdue ? today : nil, words.dueBefore].compactMap(\.self).min()
+        // A virtual tag's span of days (+WEEK) holds with the options': the narrower.
+        let before = [dueBefore?.date, words.dueBefore].compactMap(\.self).min()
         let after = [dueAfter?.date, words.dueAfter].compactMap(\.self).max()
         // Done todos are not overdue: --overdue narrows "open and done" to open. A virtual
         // tag's state (+COMPLETED) is the list's.
-        return TodoValidation.normalised(TodoFilter(
+        var filter = TodoFilter(
             status: words.status ?? (overdue && status == .all ? .open : status), tags: tags + words.tags, notTags: notTags + words.removedTags,
             priority: words.priority ?? priority, search: search,
             dueBefore: before, dueAfter: after, dueOn: words.due ?? dueOn?.date, noDue: noDue, waiting: words.waiting,
             project: words.project ?? project, active: words.active,
             blocked: words.blocked, blocking: words.blocking, dependsOn: words.depends, ready: words.ready, hasScheduled: words.hasScheduled,
             scheduledBefore: words.scheduledBefore, scheduledAfter: words.scheduledAfter,
-            hasUntil: words.hasUntil, untilBefore: words.untilBefore, untilAfter: words.untilAfter))
+            hasUntil: words.hasUntil, untilBefore: words.untilBefore, untilAfter: words.untilAfter)
+        // --overdue and +OVERDUE are "due before now": before today, or today by this minute
+        // (due at 09:00, overdue from 09:00); with --due-before as well, the earlier holds.
+        if overdue || words.overdue {
+            let now = LocalMinute(WallClock.now())
+            filter.narrowDue(before: now.date, by: now.timeOfDay)
+        }
+        return TodoValidation.normalised(filter)
     }
 }

@@ -12,7 +12,8 @@ struct NextCommand: AsyncParsableCommand {
             priority, or scheduled for today or before (scheduled:DATE). Each gets points: for its due date 10 for today plus 1 for each day \
             overdue (at most 7 more), and 9 less the days until it in the week ahead (tomorrow 8, \
             in 7 days 2); for its priority high 6, normal 2, low 0; 5 once its scheduled day has come. Most points first; on a tie, \
-            the earlier due date, then the lower number. A blocked todo (waiting for an open one: \
+            the earlier due date and time (one due today at 10:00 before one due today at 17:00, and both \
+            before one due today without a time: by the day's end), then the lower number. A blocked todo (waiting for an open one: \
             depends:N) comes after every todo that is not. So a todo two days overdue (14) comes \
             before a high-priority one with no date (6), and a high one due tomorrow (14) before \
             a normal one due today (12). The filter options of `list` narrow it further. Rows \

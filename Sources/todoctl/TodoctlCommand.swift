@@ -55,6 +55,6 @@ struct ConnectionOptions: ParsableArguments {
 
 /// `--json`, for commands that print todos.
 struct OutputOptions: ParsableArguments {
-    @Flag(name: .shortAndLong, help: "Print JSON (the Todo fields, see docs/PROTOCOL.md) instead of a table.")
+    @Flag(name: .shortAndLong, help: "Print JSON (the Todo fields, see docs/PROTOCOL.md; a time of day beside its day, \"due\": \"2026-12-24\", \"dueTime\": \"15:00\", none for a whole day) instead of a table.")
     var json = false
 }

@@ -26,7 +26,11 @@ struct WatchCommand: AsyncParsableCommand {
             in a word stays (Mum's), a quote never closed is refused as a shell refuses it (\\" keeps \
             a quote in the title: Buy \\"milk), and words after -- are title words (said where a word \
             shaped as an option, modifier or tag was refused: -n, Re:Zero, -shop); a line of options \
-            alone (-p H) is refused, asking for title words before them. \
+            alone (-p H) is refused, asking for title words before them. Times of day are kept as \
+            add keeps them (due:fri@9am, -d 'fri 9am', wait:15:00), and D and w take them too \
+            (fri 9am, tomorrow 15:00, 15:00: the next one); a day alone is the whole day. Today's due \
+            times are said from the minute (in 2 h, 1 h overdue) as list says them, and a row turns \
+            overdue at its minute by itself. \
             Esc in the list goes back to the filter watch started with (the search and tag set \
             in watch cleared); in a prompt, it leaves changing nothing. \
             The context applied when watch starts (todoctl context) holds with its filter, and the \
@@ -79,6 +83,8 @@ enum WatchInput: Sendable {
     case history(UUID, [String])
     /// Local midnight passed: due dates are told against the new day.
     case dayChanged(LocalDate)
+    /// A shown todo's due minute came: its row turns overdue.
+    case dueMinuteCame
     case resized
     case terminate
 }
@@ -108,10 +114,25 @@ struct InteractiveWatch {
 
         var screen = WatchScreen(filter: filter, rows: terminal.size.rows, columns: terminal.size.columns, today: WallClock.today())
         screen.context = context
+        screen.now = LocalMinute(WallClock.now()).timeOfDay
         var loop = WatchLoop(screen: screen, sink: sink)
         let renderer = WatchRenderer(styler: TextStyler(colours: Terminal.colours))
         terminal.draw(renderer.render(loop.screen))
+        // One timer for the next due minute of the rows shown, armed again when it moves.
+        var dueTimer: (minute: TimeOfDay, task: Task<Void, Never>)?
+        defer { dueTimer?.task.cancel() }
         for await input in inputs {
+            defer {
+                let next = loop.screen.nextDueMinute
+                if next != dueTimer?.minute {
+                    dueTimer?.task.cancel()
+                    dueTimer = next.flatMap { minute in
+                        LocalMinute.instant(loop.screen.today, hour: minute.hour, minute: minute.minute).map { target in
+                            (minute, Task { if await DueMinuteTimer(now: { WallClock.now() }).wait(until: target) { sink.yield(.dueMinuteCame) } })
+                        }
+                    }
+                }
+            }
             if case .resized = input {
                 loop.screen.resize(rows: terminal.size.rows, columns: terminal.size.columns)
                 terminal.invalidate()

@@ -1,5 +1,6 @@
 import Foundation
 import TodoClient
+import TodoClock
 import TodoEvents
 import TodoModel
 import TodoTerminal
@@ -29,10 +30,14 @@ struct WatchLoop {
 
     /// Applies one input.
     mutating func handle(_ input: WatchInput) -> Outcome {
+        // The minute each input comes at: a key reads `15:00` against it, the rows their due times.
+        screen.now = LocalMinute(WallClock.now()).timeOfDay
         switch input {
         case .terminate: return .quit
         case .resized: break
         case .dayChanged(let day): screen.today = day
+        // The rows are read at the new minute (above); nothing else to do.
+        case .dueMinuteCame: break
         case .noticeExpired(let notice): screen.withdraw(notice: notice)
         case .key(let key):
             guard let command = screen.handle(key) else { break }

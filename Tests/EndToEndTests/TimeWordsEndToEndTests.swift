@@ -59,3 +59,119 @@ struct DueTimeListEndToEndTests {
         try await daemon.stop()
     }
 }
+
+/// `--overdue` and `+OVERDUE` at todoctl's minute: the filter carries it to the daemon.
+@Suite("Overdue at the minute in filters, through a real daemon")
+struct OverdueMinuteEndToEndTests {
+    @Test("list +OVERDUE and --overdue find a todo due today at 09:00 at 09:01 and not at 08:59; one due today without a time is not overdue at 23:59")
+    func overdueFilters() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let environment = daemon.environment.merging(fixedClock) { $1 }
+        for words in [["Stand-up", "due:2026-11-23T09:00"], ["Whole", "day", "due:2026-11-23"], ["Late", "due:2026-11-22T23:00"]] {
+            let added = try await run("todoctl", ["add"] + words, environment: environment)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        func titles(at instant: String, _ filter: String) async throws -> [String] {
+            let clock = environment.merging(["TODOD_TEST_NOW": instant]) { $1 }
+            let list = try await run("todoctl", ["list", filter, "--json"], environment: clock)
+            #expect(list.status == 0, "\(list.stderr)")
+            return try jsonArray(list.stdout).compactMap { $0["title"] as? String }.sorted()
+        }
+        // --json gives the time beside its day, a whole day without one, and no joined member.
+        let json = try await run("todoctl", ["list", "--json"], environment: environment)
+        let rows = try jsonArray(json.stdout)
+        let standUp = rows.first { $0["title"] as? String == "Stand-up" }
+        let whole = rows.first { $0["title"] as? String == "Whole day" }
+        #expect(standUp?["due"] as? String == "2026-11-23" && standUp?["dueTime"] as? String == "09:00" && standUp?["dueAt"] == nil, "\(json.stdout)")
+        #expect(whole?["due"] as? String == "2026-11-23" && whole?["dueTime"] == nil, "\(json.stdout)")
+        for filter in ["+OVERDUE", "--overdue"] {
+            #expect(try await titles(at: "2026-11-23T09:01:00Z", filter) == ["Late", "Stand-up"], "\(filter)")
+            #expect(try await titles(at: "2026-11-23T08:59:00Z", filter) == ["Late"], "\(filter)")
+            #expect(try await titles(at: "2026-11-23T23:59:00Z", filter) == ["Late", "Stand-up"], "\(filter)")
+        }
+        try await daemon.stop()
+    }
+}
+
+/// A daemon on a clock the test moves (`TODOD_TEST_NOW=@FILE`, UTC) at `instant`, holding the
+/// todo `todoctl add` makes of `words`; the clock, and the environment todoctl reads it with.
+private func movableDaemon(at instant: String, adding words: [String]) async throws -> (DaemonProcess, MovableClock, [String: String]) {
+    let directory = try makeTemporaryDirectory()
+    let now = MovableClock(in: directory)
+    try now.set(instant)
+    let clock = ["TODOD_TEST_NOW": now.variable, "TZ": "UTC"]
+    let daemon = try await DaemonProcess.start(in: directory, environment: clock)
+    let added = try await daemon.todoctl(["add"] + words, environment: clock)
+    #expect(added.status == 0, "\(added.stderr)")
+    return (daemon, now, clock)
+}
+
+/// A wait with a time of day ends at that minute, by the daemon's own timer.
+@Suite("Timed waits, through a real daemon")
+struct TimedWaitEndToEndTests {
+    @Test("a todo waiting until 15:00 today is hidden until then and appears at 15:00 in a watching client, without anyone asking: the add armed the daemon's timer for it, not for midnight")
+    func waitEndsAtItsMinute() async throws {
+        let (daemon, now, clock) = try await movableDaemon(at: "2031-01-03T14:59:58Z", adding: ["Call", "the", "bank", "wait:2031-01-03T15:00"])
+        // Its day has come, its minute not: still waiting.
+        let listed = try await daemon.todoctl("list", environment: clock)
+        #expect(listed.stdout == "no open todos\n", "\(listed.stdout)")
+
+        let watcher = try daemon.connect()
+        _ = try await watcher.awaitLine(containing: "responseHello")
+        try now.set("2031-01-03T15:00:01Z")
+        // The daemon's own timer, armed by the add for 15:00, makes the change.
+        let woken = try await watcher.awaitLine(containing: #""change":"updated""#, #""title":"Call the bank""#)
+        #expect(woken.contains(#""wait":null"#), "\(woken)")
+        let listed2 = try await daemon.todoctl("list", environment: clock)
+        #expect(listed2.lines.first?.contains("Call the bank") == true, "\(listed2.stdout)")
+        try await daemon.stop()
+    }
+}
+
+/// Times of day typed into `todoctl watch`, in a real terminal (tmux), at 09:00 on Monday 2026-11-23.
+@Suite("Times of day in watch, through a real daemon")
+struct WatchTimeEndToEndTests {
+    @Test("watch says today's due time from its minute (1 h overdue) as list does, its a keeps due:fri@9am's time (it was due all Friday) and D takes 'tomorrow 15:00'; both are the todo's, as show --json says")
+    func addAndDueKeepTimes() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let environment = daemon.environment.merging(fixedClock) { $1 }
+        let standUp = try await run("todoctl", ["add", "Stand-up", "due:2026-11-23T08:00"], environment: environment)
+        #expect(standUp.status == 0, "\(standUp.stderr)")
+        let tmux = try await Tmux(environment: environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        // As list says it: overdue from its minute (watch said "today 08:00", not overdue).
+        _ = try await tmux.waitFor("1 h overdue")
+        try await tmux.keys("a")
+        try await tmux.type("Call dentist due:fri@9am")
+        _ = try await tmux.waitFor("in 4 days 09:00")
+        let added = try await run("todoctl", ["show", "2", "--json"], environment: environment)
+        let todo = try jsonObject(added.stdout)
+        #expect(todo["due"] as? String == "2026-11-27" && todo["dueTime"] as? String == "09:00", "\(todo)")
+
+        // The dentist is the second row, after the stand-up due today.
+        try await tmux.keys("k", "k", "j", "D")
+        try await tmux.type("tomorrow 15:00")
+        _ = try await tmux.waitFor("tomorrow 15:00")
+        let edited = try jsonObject(try await run("todoctl", ["show", "2", "--json"], environment: environment).stdout)
+        #expect(edited["due"] as? String == "2026-11-24" && edited["dueTime"] as? String == "15:00", "\(edited)")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+}
+
+/// `todoctl watch` turns a row overdue at its due minute on the test clock (`TODOD_TEST_NOW=@FILE`).
+@Suite("A due minute in watch, through a real daemon")
+struct WatchDueMinuteEndToEndTests {
+    @Test("watch turns a todo due at 09:00 from in 1 min to 0 min overdue when the clock passes 09:00, without a key pressed")
+    func turnsOverdueAtItsMinute() async throws {
+        let (daemon, now, clock) = try await movableDaemon(at: "2031-01-03T08:59:58Z", adding: ["Stand-up", "due:2031-01-03T09:00"])
+        let tmux = try await Tmux(environment: daemon.environment.merging(clock) { $1 }.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        _ = try await tmux.waitFor("in 1 min")
+        try now.set("2031-01-03T09:00:01Z")
+        // watch's own timer for the row's minute, not a key or a change, draws it again.
+        _ = try await tmux.waitFor("0 min overdue")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+}

@@ -19,7 +19,8 @@ struct WatchPlanningTests {
         let tmux = try await Tmux(environment: daemon.environment.merging(["NO_COLOR": "1"]) { $1 })
         try await tmux.type("\(binaryDirectory)/todoctl watch -p high --overdue")
         // The header names the filter (cut, at 80 columns, so that the connection state fits).
-        _ = try await tmux.waitFor("open !high due<")
+        // --overdue is said so, not as its day and minute.
+        _ = try await tmux.waitFor("open !high overdue")
         _ = try await tmux.waitFor("Tax")
         try await tmux.keys("a")
         try await tmux.type("Added here")

@@ -122,3 +122,25 @@ struct DueTimeOrderTests {
         #expect(todos.sorted(by: Todo.precedesInDefaultOrder).map(\.number) == [5, 1, 2, 3, 4])
     }
 }
+
+@Suite("Timed waits")
+struct TimedWaitTests {
+    let today = LocalDate("2026-11-23")!
+
+    private func waiting(_ day: String, _ time: String?) -> Todo {
+        Todo(number: 1, title: "t", createdAt: Date(timeIntervalSince1970: 0), wait: LocalDate(day), waitTime: time.flatMap(TimeOfDay.init))
+    }
+
+    @Test("A todo waiting until 15:00 today waits through the morning and its wait is over from 15:00; one waiting for the whole day is over at midnight; the daemon's timer wakes at its minute")
+    func waitEndsAtItsMinute() {
+        let three = waiting("2026-11-23", "15:00")
+        #expect(three.isWaiting(on: today) && !three.isWaitOver(on: today, at: TimeOfDay("14:59")!))
+        #expect(three.isWaitOver(on: today, at: TimeOfDay("15:00")!))
+        #expect(three.waitEnds?.day == today && three.waitEnds?.time == TimeOfDay("15:00"))
+        let allDay = waiting("2026-11-23", nil)
+        #expect(!allDay.isWaiting(on: today) && allDay.isWaitOver(on: today, at: TimeOfDay("00:00")!) && allDay.waitEnds == nil)
+        let tomorrow = waiting("2026-11-24", "09:00")
+        #expect(tomorrow.isWaiting(on: today) && !tomorrow.isWaitOver(on: today, at: .endOfDay))
+        #expect(waiting("2026-11-22", "23:00").isWaitOver(on: today, at: TimeOfDay("00:00")!))
+    }
+}

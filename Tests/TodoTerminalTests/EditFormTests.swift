@@ -203,3 +203,37 @@ struct EditFormPriorityTests {
         #expect(edit?.priority == (expected == .normal ? nil : expected), "\(String(describing: edit))")
     }
 }
+
+@Suite("The edit form's times of day")
+struct EditFormTimeTests {
+    let timed = Todo(number: 5, title: "Dentist", due: day("2026-12-01"), createdAt: at(0), revision: 3, wait: day("2026-11-30"),
+                     dueTime: TimeOfDay("15:00"), waitTime: TimeOfDay("09:00"))
+    var detail: TodoDetailViewModel { TodoDetailViewModel(timed, today: today) }
+
+    private func form(_ field: String, _ value: String) -> String {
+        detail.editForm.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("\(field):") ? "\(field): \(value)" : String($0) }
+            .joined(separator: "\n")
+    }
+
+    @Test("the form shows due and wait with their times, and saved unchanged asks for no change (the time is kept)")
+    func shownAndKept() throws {
+        #expect(detail.editForm.contains("\ndue: 2026-12-01T15:00\n") && detail.editForm.contains("\nwait: 2026-11-30T09:00\n"), "\(detail.editForm)")
+        #expect(try detail.edit(fromForm: detail.editForm, today: today) == TodoEdit())
+    }
+
+    @Test("due: and wait: take a time as --due does ('fri 9am', 2026-12-01 10:30, 15:00 after the minute); the day alone is due all day; a time that does not read says why")
+    func takesTimes() throws {
+        let now = TimeOfDay("16:00")
+        #expect(try detail.edit(fromForm: form("due", "2026-12-01 10:30"), today: today, now: now) == TodoEdit(due: day("2026-12-01"), dueTime: TimeOfDay("10:30")))
+        #expect(try detail.edit(fromForm: form("due", "fri 9am"), today: today, now: now) == TodoEdit(due: day("2026-11-27"), dueTime: TimeOfDay("09:00")))
+        #expect(try detail.edit(fromForm: form("due", "2026-12-01"), today: today, now: now) == TodoEdit(due: day("2026-12-01")))
+        #expect(try detail.edit(fromForm: form("wait", "15:00"), today: today, now: now) == TodoEdit(wait: day("2026-11-23"), waitTime: TimeOfDay("15:00")))
+        do {
+            _ = try detail.edit(fromForm: form("due", "fri 9"), today: today, now: now)
+            Issue.record("fri 9 was taken")
+        } catch {
+            #expect(error.field == "due" && error.message.contains("9am, 9pm or 09:00"), "\(error.message)")
+        }
+    }
+}

@@ -303,3 +303,42 @@ struct WatchScreenEditingTests {
         #expect(screen.mode == .browsing)
     }
 }
+
+@Suite("WatchScreen: times of day in a and D")
+struct WatchScreenTimeTests {
+    let today = LocalDate(year: 2026, month: 11, day: 23)!  // a Monday
+    let friday = LocalDate(year: 2026, month: 11, day: 27)!
+
+    private func screen(_ todos: [Todo]) -> WatchScreen {
+        var screen = WatchScreen(rows: 20, columns: 80, today: today)
+        screen.now = TimeOfDay("16:00")
+        screen.incorporate(list(todos))
+        return screen
+    }
+
+    private func enter(_ key: Character, _ text: String, on screen: inout WatchScreen) -> WatchScreen.Command? {
+        _ = screen.handle(.character(key))
+        for character in text { _ = screen.handle(.character(character)) }
+        return screen.handle(.enter)
+    }
+
+    @Test("a keeps the times add keeps: due:fri@9am is due Friday at 09:00 (it was due all Friday), wait:15:00 the next 15:00 after the screen's minute")
+    func addKeepsTimes() {
+        var screen = screen([])
+        let line = "Call dentist due:fri@9am wait:15:00"
+        guard case .add(let new, _)? = enter("a", line, on: &screen) else { Issue.record("no add"); return }
+        #expect(new.title == "Call dentist" && new.due == friday && new.dueTime == TimeOfDay("09:00"), "\(new)")
+        #expect(new.wait == today.adding(days: 1) && new.waitTime == TimeOfDay("15:00"), "\(new)")
+    }
+
+    @Test("D takes a time: 'fri 9am' is Friday at 09:00, 15:00 the next one after the screen's minute (tomorrow's at 16:00), a day alone all day; 25:00 stays in the prompt saying why")
+    func dueWithTime() throws {
+        var screen = screen([Todo(number: 1, title: "pay rent", createdAt: Date(timeIntervalSince1970: 0), revision: 2)])
+        let id = try #require(screen.selected?.id)
+        #expect(enter("D", "fri 9am", on: &screen) == .edit(id, revision: 2, TodoEdit(due: friday, dueTime: TimeOfDay("09:00")), typed: TypedText(.due(id, revision: 2), "fri 9am")))
+        #expect(enter("D", "15:00", on: &screen) == .edit(id, revision: 2, TodoEdit(due: today.adding(days: 1), dueTime: TimeOfDay("15:00")), typed: TypedText(.due(id, revision: 2), "15:00")))
+        #expect(enter("D", "fri", on: &screen) == .edit(id, revision: 2, TodoEdit(due: friday), typed: TypedText(.due(id, revision: 2), "fri")))
+        #expect(enter("D", "fri 25:00", on: &screen) == nil)
+        #expect(screen.message?.contains("25:00") == true, "\(screen.message ?? "no message")")
+    }
+}

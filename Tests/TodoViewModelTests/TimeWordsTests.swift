@@ -120,3 +120,17 @@ struct DueTimeSortTests {
         #expect(try TodoSort("-due").sorted(rows).map(\.number) == [1, 2, 3])
     }
 }
+
+@Suite("Due times in next")
+struct DueTimeNextTests {
+    @Test("next puts a todo due today in an hour before one due by the day's end and one due at 23:00, on the same points")
+    func nextByTheMinute() {
+        let created = Date(timeIntervalSince1970: 0)
+        let today = LocalDate("2026-11-23")!
+        let rows = [nil, "23:00", "10:00"].enumerated().map { index, time in
+            TodoViewModel(Todo(number: index + 1, title: "t", due: today, createdAt: created, dueTime: time.flatMap(TimeOfDay.init)))
+        }
+        #expect(rows.map { NextOrder.points($0.todo, today: today) } == [12, 12, 12])
+        #expect(NextOrder.ordered(rows, today: today).map(\.number) == [3, 2, 1])
+    }
+}
