@@ -112,6 +112,39 @@ struct OfflineSharingTests {
         try await server.stop()
     }
 
+    @Test("a new replica started while the store is away, never filled from it: list and next say on stderr that its copy holds none of the store's todos yet, and status says it unfilled; a filled replica's empty list says nothing of it, nor the new one's once filled (outside probe 11, F13: it said only \"no open todos\")")
+    func neverFilledReplicaSaysSo() async throws {
+        let server = try await PostgresServer.start()
+        let filled = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let added = try await filled.todoctl("add", "buy milk")
+        #expect(added.status == 0, "\(added.stderr)")
+        try await server.stopServer()
+        let fresh = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for arguments in [["list"], ["next"], ["list", "--json"]] {
+            let shown = try await fresh.todoctl(arguments)
+            #expect(shown.status == 0 && shown.stderr.contains("this machine's copy has never been filled from the shared store"), "\(arguments): \(shown.stderr)")
+        }
+        let status = try jsonObject(try await fresh.todoctl("status", "--json").stdout)
+        #expect(status.path("sharedStore", "unfilled") as? Bool == true, "\(status)")
+        let said = try await fresh.todoctl("status")
+        #expect(said.stdout.contains("this machine's copy has never been filled from it"), "\(said.stdout)")
+        // The filled replica's list of done todos is empty too, and true: nothing said.
+        let done = try await filled.todoctl("list", "--completed")
+        #expect(done.stdout.contains("no completed todos") && !done.stderr.contains("never been filled"), "\(done.stdout) \(done.stderr)")
+
+        try await server.startServer()
+        try await awaitSequence(1, on: fresh)
+        let listed = try await fresh.todoctl("list")
+        #expect(listed.stdout.contains("buy milk"), "\(listed.stdout)")
+        let none = try await fresh.todoctl("list", "--completed")
+        #expect(none.stdout.contains("no completed todos") && !none.stderr.contains("never been filled"), "\(none.stderr)")
+        let after = try jsonObject(try await fresh.todoctl("status", "--json").stdout)
+        #expect(after.path("sharedStore", "unfilled") == nil, "\(after)")
+        try await fresh.stop()
+        try await filled.stop()
+        try await server.stop()
+    }
+
     @Test("a daemon restarted while its store is away keeps the changes it saved, and shares them once the store is back")
     func pendingSurvivesARestart() async throws {
         let server = try await PostgresServer.start()
