@@ -12,7 +12,8 @@ import UnixSocket
 /// `awaitLine`). One thread uses it at a time (hence unchecked: it is handed to the thread that
 /// reads, never shared by two); the socket closes when it goes away.
 public final class RawConnection: @unchecked Sendable {
-    private let fd: Int32
+    /// -1 once `closeUnread` closed it.
+    private var fd: Int32
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
     /// The unread bytes are `buffer[start..<end]`.
     private var start = 0
@@ -36,7 +37,7 @@ public final class RawConnection: @unchecked Sendable {
         }
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { if fd >= 0 { Glibc.close(fd) } }
 
     // MARK: Out
 
@@ -56,6 +57,18 @@ public final class RawConnection: @unchecked Sendable {
     /// Writes all of `text`.
     public func send(_ text: String) throws {
         try send(Array(text.utf8))
+    }
+
+    /// Waits until the server has sent something (at most `timeout` seconds), then closes
+    /// without reading it, as a client that exits mid-answer does: closing a Unix socket with
+    /// bytes unread resets the connection, and the server's next read fails with ECONNRESET.
+    public func closeUnread(timeout: TimeInterval = 20) throws {
+        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&waiting, 1, Int32(timeout * 1000)) == 1 else {
+            throw HarnessFailure("the server sent nothing within \(Int(timeout)) s to leave unread")
+        }
+        Glibc.close(fd)
+        fd = -1
     }
 
     /// Shuts the sending side, as `echo … | socat` does at the end of its input.

@@ -27,6 +27,11 @@ public struct SharedStoreStatus: Sendable, Equatable, Codable {
     /// changes after this one, which follow this status. Only in the broadcast that follows
     /// the sharing; nil when nobody else wrote meanwhile.
     public var rewoundTo: UInt64?
+    /// True while this machine's copy has never been filled from the store: a new replica
+    /// started while the store was away holds only the todos added here, and a list that shows
+    /// nothing says so (it said "no open todos" as if the store's list were empty, outside
+    /// probe 11, F13); nil once it was.
+    public var unfilled: Bool?
 
     /// A todo's number as it was given here, and the one it has now.
     public struct Renumbering: Sendable, Equatable, Codable {
@@ -41,7 +46,7 @@ public struct SharedStoreStatus: Sendable, Equatable, Codable {
 
     public init(
         store: String, reachable: Bool, since: Date, problem: String? = nil, pending: Int? = nil, conflicts: Int? = nil,
-        renumbered: [Renumbering]? = nil, rewoundTo: UInt64? = nil
+        renumbered: [Renumbering]? = nil, rewoundTo: UInt64? = nil, unfilled: Bool? = nil
     ) {
         self.store = store
         self.reachable = reachable
@@ -51,5 +56,6 @@ public struct SharedStoreStatus: Sendable, Equatable, Codable {
         self.conflicts = conflicts
         self.renumbered = renumbered
         self.rewoundTo = rewoundTo
+        self.unfilled = unfilled
     }
 }

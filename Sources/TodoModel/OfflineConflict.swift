@@ -11,9 +11,15 @@ public struct OfflineConflict: Sendable, Equatable, Codable {
     public enum Cause: String, Sendable, Codable, CaseIterable {
         /// Changed on another machine as well: the store's value stays.
         case changedOnBoth
-        /// A subtask's parent deleted, completed or purged elsewhere, or this one given
-        /// subtasks of its own: it is a todo of its own now.
+        /// A subtask's parent deleted, completed or purged elsewhere: it is a todo of its own now.
         case parentGone
+        /// Made a subtask here while another machine gave it subtasks of its own (subtasks are
+        /// one level deep): it stays a parent. Said apart from `parentGone`, whose parent is
+        /// gone, where this one's is not (outside probe 11, F13).
+        case gainedSubtasks
+        /// Made a subtask here of a todo another machine made a subtask meanwhile: it is a
+        /// todo of its own now.
+        case parentIsSubtask
         /// A dependency added here would make todos wait for each other with what another
         /// machine added.
         case dependencyCycle

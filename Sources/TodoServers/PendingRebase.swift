@@ -173,19 +173,25 @@ struct PendingRebase {
 
     /// `todo` as `SubtaskRule` keeps every database: a live subtask's parent is a live
     /// todo here, no subtask itself, and an open one's is open. A parent the other machine
-    /// deleted, completed or purged meanwhile makes it a todo of its own, the parent kept
-    /// as a conflict (on one machine the add or edit would have been refused).
+    /// deleted, completed, purged or made a subtask meanwhile, or subtasks it gave this one,
+    /// make it a todo of its own, the parent kept as a conflict saying which (on one machine
+    /// the add or edit would have been refused).
     private mutating func parentChecked(_ todo: Todo, as entry: JournalEntry) throws -> Todo {
         guard let number = todo.parent, !todo.isDeleted else { return todo }
         let parent = try transaction.todos(.number(number)).first
         // Subtasks are one level deep: one given subtasks elsewhere meanwhile stays a parent (outside probe P7-14).
         let hasSubtasks = try hasLiveSubtasks(todo.number)
-        if let parent, !parent.isDeleted, parent.parent == nil, !hasSubtasks, todo.isCompleted || !parent.isCompleted { return todo }
+        let cause: OfflineConflict.Cause
+        if let parent, !parent.isDeleted, todo.isCompleted || !parent.isCompleted {
+            if hasSubtasks { cause = .gainedSubtasks } else if parent.parent != nil { cause = .parentIsSubtask } else { return todo }
+        } else {
+            cause = .parentGone
+        }
         var alone = todo
         alone.parent = nil
         // Theirs is this todo as it now stands (alone), not the parent: `conflicts` showed the parent's title and
         // the parent's own parent as the value kept (outside probe P7-3).
-        keep(OfflineConflict(id: todo.id, number: todo.number, field: .parent, local: todo, theirs: alone, at: entry.at, cause: .parentGone))
+        keep(OfflineConflict(id: todo.id, number: todo.number, field: .parent, local: todo, theirs: alone, at: entry.at, cause: cause))
         return alone
     }
 

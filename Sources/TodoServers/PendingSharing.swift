@@ -44,7 +44,15 @@ enum PendingSharing {
         case .changedOnBoth: "a field changed on this machine while the store was unreachable was changed on another meanwhile"
         case .parentGone: """
             a subtask made or edited on this machine while the store was unreachable has a parent another machine deleted, \
-            completed or purged meanwhile, or was given subtasks there: it is a todo of its own now
+            completed or purged meanwhile: it is a todo of its own now
+            """
+        case .gainedSubtasks: """
+            a todo made a subtask on this machine while the store was unreachable was given subtasks on another machine \
+            meanwhile: it stays a parent, a todo of its own
+            """
+        case .parentIsSubtask: """
+            a todo made a subtask on this machine while the store was unreachable has a parent another machine made a \
+            subtask meanwhile: it is a todo of its own now
             """
         case .dependencyCycle: """
             a dependency added on this machine while the store was unreachable would make todos wait for each other with \

@@ -47,6 +47,9 @@ public final class ReplicaSync: Sendable {
     /// How many conflicts of sharing them are open, for the status (as `pendingCount`; the
     /// `ConflictKeeper` lowers it as they are taken or left).
     private let conflictCount = Atomic<Int>(0)
+    /// This database was never marked the store's replica: new, started while the store was
+    /// away, it holds none of the store's todos yet (for the status: `unfilled`).
+    private let unfilled = Atomic<Bool>(false)
     /// Called on the core once others' changes (or this machine's kept ones, shared) were written to the
     /// replica outside a batch: the committer's idle checkpoint (`whenWritten`).
     private let written: NIOLoopBoundBox<(@Sendable () -> Void)?>
@@ -64,6 +67,7 @@ public final class ReplicaSync: Sendable {
         written = .makeBoxSendingValue(nil, eventLoop: access.core)
         pendingCount.store((try? pending.count()) ?? 0, ordering: .relaxed)
         conflictCount.store((try? access.store.conflicts(all: false).count) ?? 0, ordering: .relaxed)
+        unfilled.store((try? access.store.replicaOf()) == nil, ordering: .relaxed)
         shared.watch { [weak self] upTo in self?.catchUpLater(upTo: upTo) }
     }
 
@@ -95,6 +99,7 @@ public final class ReplicaSync: Sendable {
         let changes = try shared.changes(after: replica)
         try refuseUnlessReplica(changes, replica: replica)
         try ReplicaCheck.markReplica(access.store, of: shared)
+        unfilled.store(false, ordering: .relaxed)
         state.withLock { $0.replicaChecked = true }
         try catchUp(changes) { try shared.changes(after: $0) }
     }
@@ -240,6 +245,7 @@ public final class ReplicaSync: Sendable {
         status.pending = count > 0 ? count : nil
         let conflicts = conflictCount.load(ordering: .relaxed)
         status.conflicts = conflicts > 0 ? conflicts : nil
+        status.unfilled = unfilled.load(ordering: .relaxed) ? true : nil
         return status
     }
 

@@ -32,7 +32,9 @@ public struct ConflictViewModel: Sendable, Equatable, Codable {
     public var why: String {
         switch cause ?? .changedOnBoth {
         case .changedOnBoth: "changed on another machine meanwhile"
-        case .parentGone: "its parent was deleted, completed or purged on another machine, or it was given subtasks there"
+        case .parentGone: "its parent was deleted, completed or purged on another machine"
+        case .gainedSubtasks: "another machine gave it subtasks meanwhile, and a subtask has none"
+        case .parentIsSubtask: "another machine made its parent a subtask meanwhile, and a subtask has none"
         case .dependencyCycle: "with another machine's dependencies the todos would wait for each other"
         case .openSubtasks: "another machine gave it an open subtask meanwhile"
         }

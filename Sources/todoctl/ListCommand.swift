@@ -1,4 +1,5 @@
 import ArgumentParser
+import TodoEvents
 import TodoModel
 import TodoTerminal
 import TodoViewModel
@@ -100,6 +101,17 @@ struct ListCommand: AsyncParsableCommand {
         try Self.list(filter, status: status, socketPath: connection.socketPath, json: output.json, order: order, limit: limit, columns: chosen)
     }
 
+    /// The todos `filter` lists, blocked ones marked; when there are none and this machine's
+    /// copy was never filled from its store, says so on stderr (`next` reads them so too).
+    static func read(_ filter: TodoFilter, socketPath: String) throws -> TodoViewModelList {
+        let (list, unfilled) = try Session.run(socketPath: socketPath) { client in
+            let list = try BlockedRows.marked(try client.list(filter), client)
+            return (list, list.todos.isEmpty ? SharedStoreStatus.unfilledNote(asking: client) : nil)
+        }
+        if let unfilled { Terminal.error(unfilled) }
+        return list
+    }
+
     static func list(
         _ filter: TodoFilter, status: Status, socketPath: String, json: Bool, order: TodoSort? = nil, limit: Int? = nil,
         columns: [TodoColumn]? = nil
@@ -113,7 +125,7 @@ struct ListCommand: AsyncParsableCommand {
         var asked = filter
         asked.rows = !json && !(columns ?? []).contains { $0 == .id || $0 == .updated } && !(order?.terms.contains { $0.key == .updated } ?? false)
         LargeAnswerHeap.prepare()
-        let list = try Session.run(socketPath: socketPath) { client in try BlockedRows.marked(try client.list(asked), client) }
+        let list = try read(asked, socketPath: socketPath)
         if let context, !json { Terminal.print(Terminal.styled(Self.fitted(context.label), .dim)) }
         if list.todos.isEmpty, !json {
             return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")\(filter.waiting ? "waiting " : "")todos")

@@ -47,7 +47,7 @@ struct NextCommand: AsyncParsableCommand {
         filter.pressingOn = today
         // Rows, as list's table reads them (`ListCommand.list`); --json prints every field.
         filter.rows = !json
-        let list = try Session.run(socketPath: socketPath) { client in try BlockedRows.marked(try client.list(filter), client) }
+        let list = try ListCommand.read(filter, socketPath: socketPath)
         let ordered = NextOrder.ordered(list.todos, today: today)
         let rows = Array(ordered.prefix(limit ?? .max))
         if json { return try Terminal.printJSON(rows.map(JSONRow.init)) }

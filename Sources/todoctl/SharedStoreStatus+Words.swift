@@ -8,7 +8,8 @@ extension SharedStoreStatus {
         let waiting = (pending.map { "; \($0 == 1 ? "1 change" : "\($0) changes") saved on this machine, not yet shared" } ?? "")
             + (conflicts.map { "; \($0 == 1 ? "1 conflict" : "\($0) conflicts") to take or leave (todoctl conflicts)" } ?? "")
         guard !reachable else { return "reachable since \(ShowCommand.format(since))" + waiting }
-        return "unreachable since \(ShowCommand.format(since))" + (problem.map { " (\($0))" } ?? "") + waiting
+        let empty = unfilled == true ? "; this machine's copy has never been filled from it, none of its todos are here yet" : ""
+        return "unreachable since \(ShowCommand.format(since))" + (problem.map { " (\($0))" } ?? "") + empty + waiting
     }
 
     /// The store's state when it is away, asked of `client` just connected; nil when it is reachable
@@ -18,6 +19,19 @@ extension SharedStoreStatus {
         guard case .responseStatus(let status)? = try? await client.request(.requestStatus), let store = status.sharedStore, !store.reachable
         else { return nil }
         return store
+    }
+
+    /// Said on stderr by `list` and `next` when they show nothing from a copy never filled from
+    /// its store (a new replica started while the store was away), asked of `client`: "no open
+    /// todos" read as if the store's list were empty (outside probe 11, F13). Nil otherwise.
+    static func unfilledNote(asking client: TodoConnection) -> String? {
+        guard case .responseStatus(let status)? = try? client.request(.requestStatus), let store = status.sharedStore, store.unfilled == true
+        else { return nil }
+        return """
+            this machine's copy has never been filled from the shared store \(store.store) (unreachable since todod started): \
+            the todos of the other machines are not here yet, only those added on this machine, which may be renumbered when \
+            shared; todod fills it once the store is back
+            """
     }
 
     /// What it means for the person, as one line.

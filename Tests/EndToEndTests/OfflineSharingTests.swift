@@ -112,6 +112,39 @@ struct OfflineSharingTests {
         try await server.stop()
     }
 
+    @Test("a new replica started while the store is away, never filled from it: list and next say on stderr that its copy holds none of the store's todos yet, and status says it unfilled; a filled replica's empty list says nothing of it, nor the new one's once filled (outside probe 11, F13: it said only \"no open todos\")")
+    func neverFilledReplicaSaysSo() async throws {
+        let server = try await PostgresServer.start()
+        let filled = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let added = try await filled.todoctl("add", "buy milk")
+        #expect(added.status == 0, "\(added.stderr)")
+        try await server.stopServer()
+        let fresh = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        for arguments in [["list"], ["next"], ["list", "--json"]] {
+            let shown = try await fresh.todoctl(arguments)
+            #expect(shown.status == 0 && shown.stderr.contains("this machine's copy has never been filled from the shared store"), "\(arguments): \(shown.stderr)")
+        }
+        let status = try jsonObject(try await fresh.todoctl("status", "--json").stdout)
+        #expect(status.path("sharedStore", "unfilled") as? Bool == true, "\(status)")
+        let said = try await fresh.todoctl("status")
+        #expect(said.stdout.contains("this machine's copy has never been filled from it"), "\(said.stdout)")
+        // The filled replica's list of done todos is empty too, and true: nothing said.
+        let done = try await filled.todoctl("list", "--completed")
+        #expect(done.stdout.contains("no completed todos") && !done.stderr.contains("never been filled"), "\(done.stdout) \(done.stderr)")
+
+        try await server.startServer()
+        try await awaitSequence(1, on: fresh)
+        let listed = try await fresh.todoctl("list")
+        #expect(listed.stdout.contains("buy milk"), "\(listed.stdout)")
+        let none = try await fresh.todoctl("list", "--completed")
+        #expect(none.stdout.contains("no completed todos") && !none.stderr.contains("never been filled"), "\(none.stderr)")
+        let after = try jsonObject(try await fresh.todoctl("status", "--json").stdout)
+        #expect(after.path("sharedStore", "unfilled") == nil, "\(after)")
+        try await fresh.stop()
+        try await filled.stop()
+        try await server.stop()
+    }
+
     @Test("a daemon restarted while its store is away keeps the changes it saved, and shares them once the store is back")
     func pendingSurvivesARestart() async throws {
         let server = try await PostgresServer.start()
@@ -269,6 +302,7 @@ extension OfflineSharingTests {
         // Its conflict names the subtask and the parent it had here (it named the parent's title and its parent; P7-3).
         let conflicts = try await again.todoctl("conflicts")
         #expect(conflicts.stdout.contains("buy paint  parent: kept none (the store's), not taken #1 (this machine's"), "\(conflicts.stdout)")
+        #expect(conflicts.stdout.contains("its parent was deleted, completed or purged on another machine"), "\(conflicts.stdout)")
 
         for daemon in [again, second] {
             let checked = try await daemon.check()
@@ -573,15 +607,17 @@ extension OfflineSharingTests {
         let server = try await PostgresServer.start()
         let first = try await DaemonProcess.start(arguments: ["--store", server.uri])
         let second = try await DaemonProcess.start(arguments: ["--store", server.uri])
-        for arguments in [["add", "A"], ["add", "B"], ["add", "NR"], ["add", "NP"], ["add", "P"], ["add", "Q"], ["add", "q1", "--parent", "6"]] {
+        for arguments in [["add", "A"], ["add", "B"], ["add", "NR"], ["add", "NP"], ["add", "P"], ["add", "Q"], ["add", "q1", "--parent", "6"],
+                          ["add", "Z"], ["add", "Y"], ["add", "X"]] {
             let added = try await first.todoctl(arguments)
             #expect(added.status == 0, "\(added.stderr)")
         }
-        try await awaitSequence(7, on: second)
+        try await awaitSequence(10, on: second)
         try await server.stopServer()
         for (daemon, arguments) in [(first, ["edit", "1", "depends:2"]), (first, ["add", "NX", "--parent", "4"]), (first, ["add", "kid", "--parent", "5"]),
+                                    (first, ["edit", "9", "--parent", "8"]),
                                     (second, ["edit", "2", "depends:1"]), (second, ["edit", "4", "--parent", "3"]), (second, ["done", "5"]),
-                                    (second, ["done", "6", "--with-children"])] {
+                                    (second, ["done", "6", "--with-children"]), (second, ["edit", "10", "--parent", "9"])] {
             let away = try await daemon.todoctl(arguments)
             #expect(away.status == 0 && away.stderr.contains("saved on this machine"), "\(arguments): \(away.stderr)")
         }
@@ -595,11 +631,15 @@ extension OfflineSharingTests {
 
         let conflicts = try jsonArray(try await second.todoctl("conflicts", "--json").stdout)
         let fields = Set(conflicts.compactMap { conflict in (conflict["number"] as? Int).map { "#\($0) \(conflict["field"] as? String ?? "")" } })
-        #expect(fields == ["#2 depends", "#4 parent", "#5 completedAt"], "\(conflicts)")
+        #expect(fields == ["#2 depends", "#4 parent", "#5 completedAt", "#10 parent"], "\(conflicts)")
         // Each says why it is one: a rule, not a field changed on both sides (outside probe 9, F7).
         let causes = Set(conflicts.compactMap { conflict in (conflict["number"] as? Int).map { "#\($0) \(conflict["cause"] as? String ?? "")" } })
-        #expect(causes == ["#2 dependencyCycle", "#4 parentGone", "#5 openSubtasks"], "\(conflicts)")
+        // #4's parent is there, and #10's: neither is said to be gone (both were, outside probe 11, F13).
+        #expect(causes == ["#2 dependencyCycle", "#4 gainedSubtasks", "#5 openSubtasks", "#10 parentIsSubtask"], "\(conflicts)")
         #expect(second.log.contains("would make todos wait for each other"), "\(second.log.suffix(2000))")
+        #expect(second.log.contains("was given subtasks on another machine meanwhile: it stays a parent"), "\(second.log.suffix(2000))")
+        #expect(second.log.contains("has a parent another machine made a subtask meanwhile"), "\(second.log.suffix(2000))")
+        #expect(!second.log.contains("deleted, completed or purged"), "\(second.log.suffix(2000))")
         #expect(!second.log.contains("was changed on another meanwhile"), "\(second.log.suffix(2000))")
         for daemon in [first, second] {
             let two = try jsonObject(try await daemon.todoctl("show", "2", "--json").stdout)
@@ -609,6 +649,8 @@ extension OfflineSharingTests {
         let listed = try await second.todoctl("conflicts")
         #expect(listed.stdout.contains("#2 B  depends: kept none (the store's), not taken #1 (this machine's, "), "\(listed.stdout)")
         #expect(listed.stdout.contains("with another machine's dependencies the todos would wait for each other"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("another machine gave it subtasks meanwhile"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("another machine made its parent a subtask meanwhile"), "\(listed.stdout)")
         let n = try #require(conflicts.first { $0["field"] as? String == "depends" }?["n"] as? Int)
         let refused = try await second.todoctl("conflicts", "take", "\(n)")
         #expect(refused.status != 0 && refused.stderr.contains("#1 already waits for #2") && refused.stderr.contains("depends:-2"), "\(refused.stderr)")

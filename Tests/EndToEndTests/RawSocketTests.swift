@@ -108,6 +108,24 @@ struct RawSocketTests {
         try await daemon.stop()
     }
 
+    @Test("a client that exits with an answer unread (its connection reset) is logged at debug, not notice; an over-long line still closes at notice")
+    func resetConnectionIsNoNotice() async throws {
+        let daemon = try await DaemonProcess.start()
+        // The hello left unread: the daemon's next read of this socket fails with ECONNRESET.
+        try daemon.connect().closeUnread()
+        try await daemon.awaitLog(containing: "reset")
+        let resets = daemon.log.split(separator: "\n").filter { $0.contains("reset") }
+        #expect(!resets.isEmpty && resets.allSatisfy { $0.contains(" debug ") && !$0.contains(" notice ") }, "\(daemon.log.suffix(2_000))")
+        let raw = try daemon.connect()
+        _ = try await raw.awaitLine(containing: "responseHello")
+        try? raw.send([UInt8](repeating: UInt8(ascii: "a"), count: (1 << 20) + 10))
+        _ = try await raw.awaitLine(containing: "responseGoodbye")
+        try await daemon.awaitLog(containing: "the protocol's limit")
+        let closing = daemon.log.split(separator: "\n").filter { $0.contains("closing a client connection") }
+        #expect(closing.count == 1 && closing.allSatisfy { $0.contains(" notice ") && $0.contains("the protocol's limit") }, "\(closing)")
+        try await daemon.stop()
+    }
+
     @Test("a client that asks and stops reading is held back, not disconnected; the others are not slowed; it gets every answer once it reads")
     func slowClientIsHeldBack() async throws {
         let daemon = try await DaemonProcess.start()
