@@ -39,6 +39,14 @@ public protocol SharedStore: Sendable {
 
     /// Stops watching and closes the connections.
     func close()
+
+    /// Whether `mark`, a store's name a replica was marked with (`status.store` then), names
+    /// this store, however it was spelled.
+    func isNamed(_ mark: String) -> Bool
+}
+
+extension SharedStore {
+    public func isNamed(_ mark: String) -> Bool { mark == status.store }
 }
 
 /// The shared transaction of one write, holding the write lock.

@@ -99,6 +99,12 @@ public final class PostgresStore: SharedStore, Sendable {
 
     public var status: SharedStoreStatus { reachability.status }
 
+    /// A mark spelled otherwise (an older todod kept `host=/run/./pg` as written) names this
+    /// store when it reads as the same URI.
+    public func isNamed(_ mark: String) -> Bool {
+        mark == status.store || (try? StoreURI(mark, defaultUser: uri.user))?.description == uri.description
+    }
+
     public func watchStatus(_ changed: @escaping @Sendable (SharedStoreStatus) -> Void) {
         reachability.observe(changed)
     }

@@ -131,7 +131,7 @@ public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
         // libpq: a host starting with a slash is a socket directory; no host at all is the default socket directory.
         if let host, host.hasPrefix("/") {
             self.host = nil
-            socketDirectory = host
+            socketDirectory = StoreURI.tidied(host)
         } else if let host, !host.isEmpty {
             // No host name holds a slash: a socket directory missing its leading one, most likely.
             guard !host.contains("/") else {
@@ -143,6 +143,14 @@ public struct StoreURI: Sendable, Equatable, CustomStringConvertible {
             self.host = nil
             socketDirectory = "/var/run/postgresql"
         }
+    }
+
+    /// `directory` without `.` components, doubled or trailing slashes: one socket directory,
+    /// one name, as a port of 5432 given or not is. A replica marked with `host=/run/pg` was
+    /// refused as another store's when started with `host=/run/./pg` while the store was
+    /// away (outside probe 11, F13). `..` stays: through a symbolic link it is not lexical.
+    static func tidied(_ directory: String) -> String {
+        "/" + directory.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
     }
 
     /// The login name, which libpq takes for a missing user.

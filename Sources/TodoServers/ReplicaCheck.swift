@@ -11,10 +11,11 @@ import TodoModel
 enum ReplicaCheck {
     /// With the store unreachable the replica cannot be compared with it: a database that was
     /// never its replica (used alone, or another store's) is refused, not served as its copy.
-    static func refuseUnlessMarked(_ store: TodoStore, as name: String) throws {
+    static func refuseUnlessMarked(_ store: TodoStore, of shared: any SharedStore) throws {
         guard try store.counters().change > 0 else { return }
+        let name = shared.status.store
         switch try store.replicaOf() {
-        case name?:
+        case let mark? where shared.isNamed(mark):
             return
         case nil:
             throw TodoStoreError("""

@@ -53,7 +53,7 @@ enum ReplicaStart {
             if filled { try store.checkpoint() }
             return true
         } catch let error as SharedStoreError where error.kind == .unreachable {
-            try ReplicaCheck.refuseUnlessMarked(store, as: shared.status.store)
+            try ReplicaCheck.refuseUnlessMarked(store, of: shared)
             logger.warning("starting from this machine's copy: the shared store is unreachable", metadata: ["error": "\(error)"])
             return false
         } catch let error as DatabaseError {

@@ -138,6 +138,32 @@ struct PostgresOutageTests {
         try await server.stop()
     }
 
+    @Test("a replica started while its store is away with the store's socket directory spelled otherwise (host=/dir/./sock, doubled slashes) is the same store's, and so is one an older todod marked with such a spelling (outside probe 11, F13: refused as another store's)")
+    func sameStoreSpelledOtherwiseStartsOffline() async throws {
+        let server = try await PostgresServer.start()
+        let replica = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        let added = try await replica.todoctl("add", "shared")
+        #expect(added.status == 0, "\(added.stderr)")
+        try await replica.stop()
+        try await server.stopServer()
+
+        let spelled = server.uri.replacingOccurrences(of: "?host=/", with: "?host=//./")
+        #expect(spelled != server.uri)
+        let again = try await DaemonProcess.start(in: replica.directory, arguments: ["--store", spelled])
+        let listed = try await again.todoctl("list")
+        #expect(listed.stdout.contains("shared"), "\(listed.stdout) \(listed.stderr)")
+        try await again.stop()
+
+        // An older todod kept the URI as written: the mark spelled otherwise still names this store.
+        let marked = try await run("/usr/bin/sqlite3", [replica.databasePath, "UPDATE replica SET store = '\(spelled)'"])
+        #expect(marked.status == 0, "\(marked.stderr)")
+        let older = try await DaemonProcess.start(in: replica.directory, arguments: ["--store", server.uri])
+        let status = try await older.todoctl("status")
+        #expect(status.stdout.contains("unreachable"), "\(status.stdout)")
+        try await older.stop()
+        try await server.stop()
+    }
+
     /// Each daemon's titles by number, deleted ones too.
     private func titles(_ daemon: DaemonProcess) async throws -> [String] {
         try jsonArray(try await daemon.todoctl("list", "--all", "--json").stdout)

@@ -26,6 +26,15 @@ import TodoPostgres
         #expect(uri.database == "todos")
     }
 
+    @Test func aSocketDirectorySpelledWithDotsOrDoubledSlashesIsOneName() throws {
+        let plain = try StoreURI("postgresql://alice@/todos?host=/run/pg")
+        for spelled in ["/run/./pg", "/run//pg/", "/./run/pg/.", "//run/pg"] {
+            let uri = try StoreURI("postgresql://alice@/todos?host=\(spelled)")
+            #expect(uri.socketDirectory == "/run/pg" && uri.description == plain.description, "\(spelled): \(uri)")
+        }
+        #expect(try StoreURI("postgresql://alice@/todos?host=/run/pg/../pg").socketDirectory == "/run/pg/../pg")
+    }
+
     @Test func aRelativeSocketDirectoryIsRefusedNotTakenForAHostName() {
         #expect(throws: StoreURIError("host=run/pg is neither a socket directory (those start with /, as host=/run/pg) nor a host name")) {
             try StoreURI("postgresql://alice@/todos?host=run/pg")
