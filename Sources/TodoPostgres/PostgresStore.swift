@@ -68,14 +68,9 @@ public final class PostgresStore: SharedStore, Sendable {
 
     public func write<T>(after seq: UInt64, _ body: (any SharedWrite) throws -> T) throws -> T {
         let (connection, locked) = try withWriter("start a transaction in \(uri)") { connection in
-            // One wait for both (`StatementQueue`).
-            var queue = StatementQueue(on: connection, logger: logger)
-            queue.send("BEGIN")
-            queue.send(PostgresSchema.counters(lock: true, base: seq))
-            let outcomes = queue.outcomes()
-            _ = try outcomes[0].get()
+            try PostgresStore.run("BEGIN", on: connection, logger: logger)
             do {
-                return (connection, try PostgresSchema.counters(outcomes[1].get(), base: seq))
+                return (connection, try PostgresSchema.counters(on: connection, lock: true, base: seq, logger: logger))
             } catch {
                 // Waited too long for the lock: the transaction is aborted, and the next write needs a clean session.
                 PostgresStore.rollBack(connection, logger: logger)
