@@ -19,8 +19,9 @@ public struct ConflictViewModel: Sendable, Equatable, Codable {
     /// This machine's value, which was not taken, whole as `kept`; `notTakenWords` in a line.
     public var notTaken: String
     /// Why it was not taken (`OfflineConflict.Cause`'s name); absent from a daemon older than
-    /// the causes, whose every conflict was changed on both sides.
-    public var cause: OfflineConflict.Cause?
+    /// the causes, whose every conflict was changed on both sides. A name this client does not
+    /// know (a newer daemon's) is kept as it came, so a cause added later breaks no client.
+    public var cause: ConflictCause?
     /// When the change was made on this machine.
     public var at: Date
     public var state: KeptConflict.State
@@ -30,7 +31,14 @@ public struct ConflictViewModel: Sendable, Equatable, Codable {
     /// Why this machine's value was not taken, in words after the value: "changed on another
     /// machine meanwhile" or the rule the merged todo would have broken.
     public var why: String {
-        switch cause ?? .changedOnBoth {
+        switch cause ?? .known(.changedOnBoth) {
+        case .unknown(let name): "\(name) (a reason this todoctl is too old to say in words)"
+        case .known(let cause): Self.words(cause)
+        }
+    }
+
+    private static func words(_ cause: OfflineConflict.Cause) -> String {
+        switch cause {
         case .changedOnBoth: "changed on another machine meanwhile"
         case .parentGone: "its parent was deleted, completed or purged on another machine"
         case .gainedSubtasks: "another machine gave it subtasks meanwhile, and a subtask has none"
@@ -68,10 +76,39 @@ public struct ConflictViewModel: Sendable, Equatable, Codable {
         field = conflict.field
         self.kept = Self.value(conflict.field, conflict.theirs, numbers: kept.numbers)
         notTaken = Self.value(conflict.field, conflict.local, numbers: kept.numbers)
-        cause = conflict.cause
+        cause = .known(conflict.cause)
         at = conflict.at
         state = kept.state
         settledAt = kept.settledAt
+    }
+}
+
+/// A conflict's cause as the wire carries it: one of `OfflineConflict.Cause`, or a name a newer
+/// daemon added that this client does not know, kept as it came and shown as it is (a closed
+/// enum made an older todoctl fail to read every conflict once a cause was added).
+public enum ConflictCause: Sendable, Equatable, Codable {
+    case known(OfflineConflict.Cause)
+    case unknown(String)
+
+    public init(_ name: String) {
+        self = OfflineConflict.Cause(rawValue: name).map(Self.known) ?? .unknown(name)
+    }
+
+    /// The name on the wire: the case's, or the unknown one as it came.
+    public var name: String {
+        switch self {
+        case .known(let cause): cause.rawValue
+        case .unknown(let name): name
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
     }
 }
 
