@@ -197,12 +197,24 @@ final class CalendarDirectory: Sendable {
     }
 
     /// Deletes the todos of the files removed (once removals have been quiet: QuietRemovals),
-    /// unless the directory itself went with them, or the file is there again.
+    /// unless the directory itself went with them or was left without a file, or the file is
+    /// there again.
     private func deleteRemoved(_ names: [String]) {
         let gone = state.withLock { $0.gone }
         var isDirectory: ObjCBool = false
         guard !gone, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             logger.notice("iCalendar files went away with their directory; no todo was deleted", metadata: ["files": "\(names.count)"])
+            return
+        }
+        // Removals that leave no file at all are a sync tool starting over or an `rm -rf` not yet
+        // at its rmdir (descheduled past the quiet wait under load, it deleted every todo once),
+        // not a user deleting every todo on the phone: vdirsyncer itself refuses to sync a
+        // storage emptied whole without --force-delete.
+        let left = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter(Self.isCalendarFile)
+        guard !left.isEmpty else {
+            logger.notice(
+                "every iCalendar file in the directory was removed (a sync tool starting over, or rm -rf): no todo was deleted; delete todos with todoctl rm, and restart todod to write their files again",
+                metadata: ["directory": "\(path)", "files": "\(names.count)"])
             return
         }
         for name in names {

@@ -287,6 +287,29 @@ struct CalendarSyncTests {
         #expect(!daemon.log.contains("cannot write an iCalendar file"))
     }
 
+    @Test("Every file removed while the directory stays (rm -rf descheduled before its rmdir, a sync tool starting over) deletes no todo; the rmdir that follows stops todod keeping it")
+    func directoryEmptiedBeforeItsRemoval() async throws {
+        let directory = try makeTemporaryDirectory()
+        let vdir = directory + "/vdir"
+        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
+        for title in ["one", "two", "three"] {
+            let added = try await daemon.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: vdir)
+        #expect(files.count == 3, "\(files)")
+        // rm -rf's unlinks, then its rmdir only once todod's wait for quiet removals has ended:
+        // the descheduling that made the whole-directory test delete every todo once under load.
+        for name in files { try FileManager.default.removeItem(atPath: vdir + "/" + name) }
+        try await daemon.awaitLog(containing: "every iCalendar file in the directory was removed")
+        try FileManager.default.removeItem(atPath: vdir)
+        try await daemon.awaitLog(containing: "the iCalendar directory was removed, moved away or unmounted")
+        let listed = try await daemon.todoctl("list")
+        #expect(listed.lines.count == 3, "\(listed.stdout)")
+        try await daemon.stop()
+        #expect(!daemon.log.contains("deleting a todo whose iCalendar file another program removed"), "\(daemon.log)")
+    }
+
     @Test("A file over 1 MiB, or a pipe, is left alone with a line in the log; the others are imported")
     func oversizedAndPipes() async throws {
         let directory = try makeTemporaryDirectory()
