@@ -101,12 +101,12 @@ struct ListCommand: AsyncParsableCommand {
         try Self.list(filter, status: status, socketPath: connection.socketPath, json: output.json, order: order, limit: limit, columns: chosen)
     }
 
-    /// The todos `filter` lists, blocked ones marked; when there are none and this machine's
-    /// copy was never filled from its store, says so on stderr (`next` reads them so too).
+    /// The todos `filter` lists, blocked ones marked; when this machine's copy was never filled
+    /// from its store, says so on stderr (`next` reads them so too), whether or not the list is
+    /// empty: a todo added here offline made it non-empty, and the note went (outside probe 11, F13).
     static func read(_ filter: TodoFilter, socketPath: String) throws -> TodoViewModelList {
         let (list, unfilled) = try Session.run(socketPath: socketPath) { client in
-            let list = try BlockedRows.marked(try client.list(filter), client)
-            return (list, list.todos.isEmpty ? SharedStoreStatus.unfilledNote(asking: client) : nil)
+            (try BlockedRows.marked(try client.list(filter), client), SharedStoreStatus.unfilledNote(asking: client))
         }
         if let unfilled { Terminal.error(unfilled) }
         return list

@@ -21,9 +21,9 @@ extension SharedStoreStatus {
         return store
     }
 
-    /// Said on stderr by `list` and `next` when they show nothing from a copy never filled from
-    /// its store (a new replica started while the store was away), asked of `client`: "no open
-    /// todos" read as if the store's list were empty (outside probe 11, F13). Nil otherwise.
+    /// Said on stderr by `list` and `next` from a copy never filled from its store (a new replica
+    /// started while the store was away), asked of `client`: "no open todos" read as if the
+    /// store's list were empty (outside probe 11, F13). Nil otherwise.
     static func unfilledNote(asking client: TodoConnection) -> String? {
         guard case .responseStatus(let status)? = try? client.request(.requestStatus), let store = status.sharedStore, store.unfilled == true
         else { return nil }

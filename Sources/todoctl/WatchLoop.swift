@@ -247,7 +247,8 @@ struct WatchLoop {
 
     /// The outage a status tells of; nil while the store is reachable.
     static func outage(_ status: SharedStoreStatus) -> StoreOutage? {
-        status.reachable ? nil : StoreOutage(store: status.store, since: status.since, problem: status.problem, pending: status.pending ?? 0)
+        status.reachable ? nil : StoreOutage(
+            store: status.store, since: status.since, problem: status.problem, pending: status.pending ?? 0, unfilled: status.unfilled == true)
     }
 
     /// The first change of each step an undo took back that another program than watch made,

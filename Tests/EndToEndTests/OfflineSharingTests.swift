@@ -124,6 +124,18 @@ struct OfflineSharingTests {
             let shown = try await fresh.todoctl(arguments)
             #expect(shown.status == 0 && shown.stderr.contains("this machine's copy has never been filled from the shared store"), "\(arguments): \(shown.stderr)")
         }
+        // A todo added here offline makes the list non-empty, and the copy is still unfilled: said
+        // still, by list and next and on watch's bottom line (they said it of an empty list only).
+        #expect(try await fresh.todoctl("add", "added here", "--priority", "high").status == 0)
+        for arguments in [["list"], ["next"]] {
+            let shown = try await fresh.todoctl(arguments)
+            #expect(shown.stdout.contains("added here") && shown.stderr.contains("this machine's copy has never been filled from the shared store"),
+                    "\(arguments): \(shown.stdout) \(shown.stderr)")
+        }
+        let tmux = try await Tmux(environment: fresh.environment.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        try await tmux.waitFor("this machine's copy was never filled from the shared store")
+        try await tmux.keys("q")
         let status = try jsonObject(try await fresh.todoctl("status", "--json").stdout)
         #expect(status.path("sharedStore", "unfilled") as? Bool == true, "\(status)")
         let said = try await fresh.todoctl("status")
@@ -133,9 +145,11 @@ struct OfflineSharingTests {
         #expect(done.stdout.contains("no completed todos") && !done.stderr.contains("never been filled"), "\(done.stdout) \(done.stderr)")
 
         try await server.startServer()
-        try await awaitSequence(1, on: fresh)
+        try await fresh.awaitLog(containing: "are shared")
+        try await awaitAlike([fresh, filled], on: server)
         let listed = try await fresh.todoctl("list")
-        #expect(listed.stdout.contains("buy milk"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("buy milk") && listed.stdout.contains("added here") && !listed.stderr.contains("never been filled"),
+                "\(listed.stdout) \(listed.stderr)")
         let none = try await fresh.todoctl("list", "--completed")
         #expect(none.stdout.contains("no completed todos") && !none.stderr.contains("never been filled"), "\(none.stderr)")
         let after = try jsonObject(try await fresh.todoctl("status", "--json").stdout)
