@@ -60,19 +60,31 @@ final class JournalReader: Sendable {
                 case .after(let seq, let limit): result = .entries(query, try access.store.changes(after: seq, limit: limit, upTo: asOf), asOf: asOf)
                 case .history(_, let after):
                     let page = try access.store.historyPage(of: id ?? UUID(), after: after, upTo: asOf)
-                    result = .entries(query, page.entries, asOf: asOf, more: page.more)
+                    result = .entries(query, try markingPending(page.entries), asOf: asOf, more: page.more)
                 case .log(let since, let after?, let limit):
                     let page = try access.store.logPage(after: after, limit: limit, since: since, upTo: asOf)
-                    result = .entries(query, page.entries, asOf: asOf, more: page.more)
+                    result = .entries(query, try markingPending(page.entries), asOf: asOf, more: page.more)
                 case .log(let since, nil, let limit):
                     let page = try access.store.logPage(since: since, last: limit, upTo: asOf)
-                    result = .entries(query, page.entries, asOf: asOf, more: page.more)
+                    result = .entries(query, try markingPending(page.entries), asOf: asOf, more: page.more)
                 }
             } catch {
                 access.logger.error("could not read the journal", metadata: ["error": "\(error)"])
                 result = .failed(query, .storage(access.store.describe(error)))
             }
             access.returnToCore { self.access.bus.publish(.responseJournal(result), correlation: envelope.correlation) }
+        }
+    }
+
+    /// `entries`, those made here while the shared store was away and not shared yet marked
+    /// so (`unshared`): a history or log read them as any other, though their seq and number
+    /// may still change (outside probe 11, F13).
+    private func markingPending(_ entries: [JournalEntry]) throws -> [JournalEntry] {
+        guard let base = try PendingChanges(store: access.store).mark()?.base else { return entries }
+        return entries.map { entry in
+            var entry = entry
+            if entry.seq > base { entry.unshared = entry.unshared ?? "not yet shared" }
+            return entry
         }
     }
 }

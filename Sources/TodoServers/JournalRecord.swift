@@ -14,6 +14,7 @@ enum JournalRecord {
             at INTEGER NOT NULL,
             client INTEGER NOT NULL,
             program TEXT NOT NULL,
+            machine TEXT,
             kind TEXT NOT NULL,
             imported INTEGER NOT NULL DEFAULT 0,
             undoes INTEGER,
@@ -54,14 +55,14 @@ enum JournalRecord {
     /// Appends rows.
     struct Writer {
         private static let insert = """
-            INSERT INTO journal (seq, step, at, client, program, kind, imported, undoes, undoneSteps, isRedo, \(TodoRecord.columns.joined(separator: ", ")))
-            VALUES (\(databaseQuestionMarks(count: 10 + TodoRecord.columns.count)))
+            INSERT INTO journal (seq, step, at, client, program, machine, kind, imported, undoes, undoneSteps, isRedo, \(TodoRecord.columns.joined(separator: ", ")))
+            VALUES (\(databaseQuestionMarks(count: 11 + TodoRecord.columns.count)))
             """
 
         func append(_ entry: JournalEntry, in db: Database) throws {
             let head: [(any DatabaseValueConvertible)?] = [
                 Int64(entry.seq), Int64(entry.step), entry.at.millisecondsSince1970, Int64(entry.author.client),
-                entry.author.program, entry.kind.rawValue, entry.imported, entry.undoes.map(Int64.init),
+                entry.author.program, entry.author.machine, entry.kind.rawValue, entry.imported, entry.undoes.map(Int64.init),
                 JournalRecord.stepsText(entry.undoneSteps), entry.isRedo,
             ]
             try db.cachedStatement(sql: Writer.insert).execute(arguments: StatementArguments(head + TodoRecord(entry.after).databaseValues))
@@ -77,7 +78,7 @@ enum JournalRecord {
         }
         return JournalEntry(
             seq: UInt64(seq), step: UInt64(row["step"] as Int64), at: Date(millisecondsSince1970: row["at"]),
-            author: ChangeAuthor(client: UInt64(row["client"] as Int64), program: row["program"]), kind: kind,
+            author: ChangeAuthor(client: UInt64(row["client"] as Int64), program: row["program"], machine: row["machine"]), kind: kind,
             before: before, after: try TodoRecord(row: row).todo, imported: row["imported"],
             undoes: (row["undoes"] as Int64?).map(UInt64.init), undoneSteps: steps(row["undoneSteps"]), isRedo: row["isRedo"] ?? false)
     }
@@ -100,6 +101,16 @@ enum JournalRecord {
             guard try db.tableExists("journal") else { return }
             try db.execute(sql: "ALTER TABLE journal ADD COLUMN undoneSteps TEXT")
             try db.execute(sql: "ALTER TABLE journal ADD COLUMN isRedo INTEGER NOT NULL DEFAULT 0")
+        }
+    }
+
+    /// Adds the machine another replica's change was made on (`ChangeAuthor.machine`) to a
+    /// journal made before it; its rows, this machine's or from before, name none. Registered
+    /// before the journal's migration, whose table has it from the start.
+    static func registerMachineMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("journal: machine") { db in
+            guard try db.tableExists("journal") else { return }
+            try db.execute(sql: "ALTER TABLE journal ADD COLUMN machine TEXT")
         }
     }
 

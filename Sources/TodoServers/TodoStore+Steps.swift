@@ -24,9 +24,10 @@ extension TodoStore {
         }
         let db = transaction.db
         let first = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT step, client, undoes IS NOT NULL OR undoneSteps IS NOT NULL AS isUndo FROM journal WHERE seq = ?"),
+            db.cachedStatement(sql: "SELECT step, client, machine IS NOT NULL AS elsewhere, undoes IS NOT NULL OR undoneSteps IS NOT NULL AS isUndo FROM journal WHERE seq = ?"),
             arguments: [Int64(clamping: step)])
-        guard let first, first["step"] as Int64 == Int64(clamping: step), !(first["isUndo"] as Bool),
+        // Another machine's client of the same number began no step of this connection's.
+        guard let first, first["step"] as Int64 == Int64(clamping: step), !(first["isUndo"] as Bool), !(first["elsewhere"] as Bool),
               transaction.author.client != 0, first["client"] as Int64 == Int64(transaction.author.client)
         else {
             return (nil, .invalid(

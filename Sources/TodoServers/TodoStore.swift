@@ -110,6 +110,7 @@ public final class TodoStore: Sendable {
         registerUntilMigration(&migrator)
         registerTimeOfDayMigration(&migrator)
         JournalRecord.registerRedoMigration(&migrator)
+        JournalRecord.registerMachineMigration(&migrator)
         migrator.registerMigration("v3: journal") { db in
             try db.execute(sql: JournalRecord.createTable)
             try TodoStore.journalExistingTodos(db)

@@ -12,6 +12,13 @@ public struct JournaledChange: Sendable, Equatable, Codable {
     public var at: Date
     public var client: UInt64
     public var program: String
+    /// The machine whose daemon made it (`todod --machine`, its host name by default), when
+    /// that is another than the one answering, through a shared store; absent for this
+    /// machine's changes and for those journaled before machines were named.
+    public var machine: String?
+    /// Made on this machine while the shared store was away, and not shared yet: its seq and
+    /// its todo's number may still change when it is. Absent once shared, and without a store.
+    public var pending: Bool?
     /// The seq of the first change of the same mutation: an undo takes back a whole step.
     public var step: UInt64
     public var before: TodoViewModel?
@@ -31,6 +38,8 @@ public struct JournaledChange: Sendable, Equatable, Codable {
         at = entry.at
         client = entry.author.client
         program = entry.author.program
+        machine = entry.author.machine
+        pending = entry.unshared == nil ? nil : true
         step = entry.step
         before = withBefore ? entry.before.map { TodoViewModel($0) } : nil
         imported = entry.imported ? true : nil
@@ -43,15 +52,19 @@ public struct JournaledChange: Sendable, Equatable, Codable {
     /// its program's name kept as short as a client's.
     public func replayed(_ todo: Todo) -> ReplayedChange {
         ReplayedChange(
-            todo: todo, seq: sequence, step: step, at: at, author: ChangeAuthor(client: client, program: TodoValidation.programName(program)),
+            todo: todo, seq: sequence, step: step, at: at, author: ChangeAuthor(client: client, program: TodoValidation.programName(program), machine: machine),
             imported: imported ?? false, undoes: undoes, undoneSteps: undoneSteps ?? [], isRedo: redo ?? false)
     }
 
     /// The broadcast this change was.
     public var change: TodoChange { TodoChange(kind: kind, todo: todo, sequence: sequence) }
 
-    /// Who, as people read it: `todoctl (client 3)`.
-    public var author: String { ChangeAuthor(client: client, program: program).description }
+    /// Who, as people read it: `todoctl (client 3)`, `todoctl (client 8 on laptop)`.
+    public var author: String { ChangeAuthor(client: client, program: program, machine: machine).description }
+
+    /// `author`, then `(not yet shared)` while the change waits on this machine for the store:
+    /// the author column of history, log and undo's list.
+    public var authorAndState: String { author + (pending == true ? " (not yet shared)" : "") }
 
     /// The fields this change set, with their old and new values in words, `title "a" → "b"`.
     public var fieldChanges: [String] {
@@ -95,6 +108,6 @@ public struct JournaledChange: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind = "change", todo, sequence = "seq", at, client, program, step, before, imported, undoes, redo, undoneSteps
+        case kind = "change", todo, sequence = "seq", at, client, program, machine, pending, step, before, imported, undoes, redo, undoneSteps
     }
 }

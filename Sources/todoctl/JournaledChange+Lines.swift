@@ -28,7 +28,7 @@ extension JournaledChange {
 
     /// `2026-11-21 14:02  edited   title …   todoctl (client 3)`, for history.
     var historyLine: String {
-        Self.fitted(ShowCommand.format(at) + "  ", what, author: author, width: Terminal.knownWidth)
+        Self.fitted(ShowCommand.format(at) + "  ", what, author: authorAndState, width: Terminal.knownWidth)
     }
 
     /// A change's line: `lead` (its seq, time, number), what it did, and `author` (dim),
@@ -56,13 +56,13 @@ extension JournaledChange {
     /// right-aligned in `widths.seq` columns and the number left-aligned in `widths.number`,
     /// so that each column starts where the one above does (past seq 99 they wandered).
     func logLine(_ widths: (seq: Int, number: Int)) -> String {
-        Self.fitted("\(padded(String(sequence), widths.seq))  \(ShowCommand.format(at))  \(numberColumn(widths.number))  ", what + stepMark, author: author, width: Terminal.knownWidth)
+        Self.fitted("\(padded(String(sequence), widths.seq))  \(ShowCommand.format(at))  \(numberColumn(widths.number))  ", what + stepMark, author: authorAndState, width: Terminal.knownWidth)
     }
 
     /// ` 9  #3   edited   title …   todoctl (client 3)`: a line of what `undo --since` would
     /// take back, within `width` (the confirmation's two spaces of indent left out).
     func undoLine(_ widths: (seq: Int, number: Int), width: Int?) -> String {
-        Self.fitted(seqAndNumber(widths) + "  ", what + stepMark, author: author, width: width)
+        Self.fitted(seqAndNumber(widths) + "  ", what + stepMark, author: authorAndState, width: width)
     }
 
     /// `  9  #3  edited   title …`: what an undo or a redo changed, within `width`.

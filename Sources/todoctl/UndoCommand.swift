@@ -72,8 +72,8 @@ struct UndoCommand: AsyncParsableCommand {
             }
             // Each todoctl command is a client of its own: "another client" is a change made
             // under another name (watch, a script, todoctl at another terminal), not the user's
-            // own last command at this terminal.
-            var named = undone.changes.filter { $0.program != ClientProgram.todoctl }
+            // own last command at this terminal, nor one of the same name on another machine.
+            var named = undone.changes.filter { $0.program != ClientProgram.todoctl || $0.machine != nil }
             // An undo takes back steps (a command's changes together): counted and asked about
             // as steps, each change listed, those that go with an earlier one marked as `log` marks them.
             let steps = Set(undone.changes.map(\.step))
@@ -110,7 +110,7 @@ struct UndoCommand: AsyncParsableCommand {
             let taken = list.changes.first?.undoneSteps ?? Array(Set(list.changes.compactMap(\.undoes)))
             for seq in Set(taken).subtracting(steps).sorted(by: >) {
                 guard let change = try JournalPages.page(client, LogRequest(after: seq - 1, limit: 1)).changes.first,
-                      change.sequence == seq, change.program != ClientProgram.todoctl else { continue }
+                      change.sequence == seq, change.program != ClientProgram.todoctl || change.machine != nil else { continue }
                 if list.changes.count > 1 { say("took back step \(seq) by \(TerminalText.escaped(change.author))") } else { name(change, "took back") }
             }
             // What it took back, counted as the preview counted: its steps (the changes, when

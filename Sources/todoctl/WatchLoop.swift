@@ -260,7 +260,7 @@ struct WatchLoop {
         let steps = changes.first?.undoneSteps ?? Array(Set(changes.compactMap(\.undoes)))
         for seq in steps.sorted(by: >) {
             guard case .responseLog(let list)? = try? await client.request(.requestLog(LogRequest(after: seq - 1, limit: 1))),
-                  let change = list.changes.first, change.sequence == seq, change.program != "watch" else { continue }
+                  let change = list.changes.first, change.sequence == seq, change.program != "watch" || change.machine != nil else { continue }
             found.append(change)
         }
         return found

@@ -58,6 +58,11 @@ struct TododCommand: AsyncParsableCommand {
     var store: String?
 
     @Option(help: ArgumentHelp(
+        "With --store: the name this machine's changes carry, which history and log show on the other machines (default: the host name).",
+        valueName: "name"))
+    var machine: String?
+
+    @Option(help: ArgumentHelp(
         "Copy the database's todos, numbers and journal into this empty PostgreSQL database (postgresql://USER@HOST/DB) and exit (another store's replica: --leave-store first).",
         valueName: "uri"))
     var migrateTo: String?
@@ -76,6 +81,9 @@ struct TododCommand: AsyncParsableCommand {
         let actions = [("--check", check), ("--leave-store", leaveStore), ("--migrate-to", migrateTo != nil)].filter(\.1).map(\.0)
         if actions.count > 1 { throw ValidationError("\(actions.joined(separator: " and ")) are separate runs of todod: give one of them") }
         if keepUnshared, !leaveStore { throw ValidationError("--keep-unshared goes with --leave-store: give both, or neither") }
+        if let machine, let problem = Self.badMachineName(machine) {
+            throw ValidationError("--machine \(machine.debugDescription) \(problem): give a short name such as laptop")
+        }
         if let action = actions.first, store != nil {
             throw ValidationError("\(action) works on the database file alone and would pass over --store: give it without --store")
         }
@@ -103,7 +111,7 @@ struct TododCommand: AsyncParsableCommand {
             exitIdleAfter: exitIdleAfter?.duration,
             icalDirectory: icalDirectory,
             logger: Logger(label: "todod"),
-            sharedStore: uri.map(TododCommand.opener))
+            sharedStore: uri.map { TododCommand.opener($0, machine: machine ?? Self.hostName()) })
         do {
             try await Daemon.run(configuration)
         } catch let error as DaemonError {
@@ -116,11 +124,31 @@ struct TododCommand: AsyncParsableCommand {
 extension TododCommand {
     /// Opens the PostgreSQL store at `uri` when the daemon starts, logging where (no password);
     /// a store that cannot be reached then is connected to later, the replica serving meanwhile.
-    static func opener(_ uri: StoreURI) -> @Sendable (Logger) throws -> any SharedStore {
+    /// Its changes carry `machine`, this replica's name (`MachineNamedStore`).
+    static func opener(_ uri: StoreURI, machine: String) -> @Sendable (Logger) throws -> any SharedStore {
         { logger in
-            logger.info("sharing the todos through PostgreSQL", metadata: ["store": "\(uri)"])
-            return try PostgresStore(uri: uri, logger: logger, startUnreachable: true)
+            logger.info("sharing the todos through PostgreSQL", metadata: ["store": "\(uri)", "machine": "\(machine)"])
+            return MachineNamedStore(try PostgresStore(uri: uri, logger: logger, startUnreachable: true), machine: machine)
         }
+    }
+
+    /// This machine's host name (gethostname: no DNS lookup, which ProcessInfo's may make),
+    /// the replica's name unless --machine gives one.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "unnamed" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return badMachineName(name) == nil ? name : "unnamed"
+    }
+
+    /// Why `name` cannot name a machine in every line of history and log; nil when it can.
+    static func badMachineName(_ name: String) -> String? {
+        if name.isEmpty { return "is empty" }
+        if name.count > 64 { return "is over 64 characters" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) {
+            return "holds a space or a control character"
+        }
+        return nil
     }
 }
 

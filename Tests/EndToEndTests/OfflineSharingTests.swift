@@ -112,6 +112,44 @@ struct OfflineSharingTests {
         try await server.stop()
     }
 
+    @Test("history and log name the machine of another machine's change (todod --machine), none on this machine's, and mark this machine's changes not yet shared until they are, in text and --json (outside probe 11, F13: two machines' \"client 8\" read alike)")
+    func changesNameTheirMachine() async throws {
+        let server = try await PostgresServer.start()
+        let laptop = try await DaemonProcess.start(arguments: ["--store", server.uri, "--machine", "laptop"])
+        let desk = try await DaemonProcess.start(arguments: ["--store", server.uri, "--machine", "desk"])
+        #expect(try await laptop.todoctl("add", "one").status == 0)
+        try await awaitSequence(1, on: desk)
+        let there = try await desk.todoctl("history", "1")
+        #expect(there.stdout.contains("\"one\"") && there.stdout.contains(" on laptop)"), "\(there.stdout)")
+        let here = try await laptop.todoctl("history", "1")
+        #expect(here.stdout.contains("todoctl (client ") && !here.stdout.contains(" on laptop") && !here.stdout.contains("not yet shared"), "\(here.stdout)")
+        let deskJSON = try jsonObject(try await desk.todoctl("log", "--json").stdout)
+        #expect(deskJSON["machine"] as? String == "laptop" && deskJSON["pending"] == nil, "\(deskJSON)")
+        #expect(try jsonObject(try await laptop.todoctl("log", "--json").stdout)["machine"] == nil)
+
+        try await server.stopServer()
+        let edited = try await laptop.todoctl("edit", "1", "--title", "one, offline")
+        #expect(edited.stderr.contains("saved on this machine"), "\(edited.stderr)")
+        let waiting = try await laptop.todoctl("log")
+        #expect(waiting.lines.count == 2, "\(waiting.stdout)")
+        #expect(!(waiting.lines.first ?? "").contains("not yet shared") && (waiting.lines.last ?? "").hasSuffix("(not yet shared)"), "\(waiting.stdout)")
+        let waitingHistory = try await laptop.todoctl("history", "1")
+        #expect(waitingHistory.stdout.contains("\"one, offline\"") && waitingHistory.stdout.contains("(not yet shared)"), "\(waitingHistory.stdout)")
+        let waitingJSON = try await laptop.todoctl("log", "--json")
+        #expect(waitingJSON.lines.map { try? jsonObject($0)["pending"] as? Bool } == [nil, true], "\(waitingJSON.stdout)")
+
+        try await server.startServer()
+        try await laptop.awaitLog(containing: "are shared")
+        try await awaitAlike([laptop, desk], on: server)
+        let shared = try await laptop.todoctl("log")
+        #expect(shared.lines.count == 2 && !shared.stdout.contains("not yet shared") && !shared.stdout.contains(" on "), "\(shared.stdout)")
+        let told = try await desk.todoctl("log")
+        #expect(told.lines.count == 2 && told.lines.allSatisfy { $0.hasSuffix(" on laptop)") }, "\(told.stdout)")
+        try await laptop.stop()
+        try await desk.stop()
+        try await server.stop()
+    }
+
     @Test("a new replica started while the store is away, never filled from it: list and next say on stderr that its copy holds none of the store's todos yet, and status says it unfilled; a filled replica's empty list says nothing of it, nor the new one's once filled (outside probe 11, F13: it said only \"no open todos\")")
     func neverFilledReplicaSaysSo() async throws {
         let server = try await PostgresServer.start()

@@ -10,6 +10,25 @@ struct JournalTests {
     static let now = Date(millisecondsSince1970: 1_780_000_000_000)
     static let later = Date(millisecondsSince1970: 1_780_000_060_000)
 
+    @Test("another machine's change keeps its machine in the journal; a journal made before machines were named reads as before, naming none, and keeps them from then on")
+    func machineOfAChange() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.databasePath
+        let store = try TodoStore(path: path)
+        _ = try store.commit([.create(NewTodo(title: "made before"))], at: Self.now, by: [ChangeAuthor(client: 3, program: "todoctl")])
+        try store.close()
+        // As main's todod left it: a journal without the column.
+        _ = try sqlite3(path, "ALTER TABLE journal DROP COLUMN machine; DELETE FROM grdb_migrations WHERE identifier = 'journal: machine';")
+        let migrated = try TodoStore(path: path)
+        #expect(try migrated.changes(after: 0, limit: 10).map(\.author) == [ChangeAuthor(client: 3, program: "todoctl")])
+        let laptop = ChangeAuthor(client: 8, program: "todoctl", machine: "laptop")
+        _ = try migrated.commit([.create(NewTodo(title: "made on the laptop"))], at: Self.later, by: [laptop])
+        #expect(try migrated.changes(after: 0, limit: 10).map(\.author.machine) == [nil, "laptop"])
+        #expect(laptop.description == "todoctl (client 8 on laptop)")
+        try migrated.close()
+        #expect(try TodoStore.checkJournal(at: path).differences.isEmpty)
+    }
+
     @Test("every write is journaled with its own seq, who made it, when, and the todo before and after")
     func everyWriteIsJournaled() throws {
         let directory = try TemporaryDirectory()
