@@ -20,6 +20,13 @@ enum Deadline {
     static func wait<T: Sendable>(
         for future: EventLoopFuture<T>, within limit: TimeAmount = Deadline.statement, abandon: @escaping @Sendable () -> Void
     ) throws -> T {
+        try bounded(future, within: limit, abandon: abandon).wait()
+    }
+
+    /// The future, failed with `Expired` once `limit` has passed, after calling `abandon`.
+    static func bounded<T: Sendable>(
+        _ future: EventLoopFuture<T>, within limit: TimeAmount = Deadline.statement, abandon: @escaping @Sendable () -> Void
+    ) -> EventLoopFuture<T> {
         let promise = future.eventLoop.makePromise(of: T.self)
         let late = future.eventLoop.scheduleTask(in: limit) {
             promise.fail(Expired(after: limit))
@@ -29,6 +36,6 @@ enum Deadline {
             late.cancel()
             promise.completeWith(result)
         }
-        return try promise.futureResult.wait()
+        return promise.futureResult
     }
 }

@@ -68,9 +68,14 @@ public final class PostgresStore: SharedStore, Sendable {
 
     public func write<T>(after seq: UInt64, _ body: (any SharedWrite) throws -> T) throws -> T {
         let (connection, locked) = try withWriter("start a transaction in \(uri)") { connection in
-            try PostgresStore.run("BEGIN", on: connection, logger: logger)
+            // One wait for both (`StatementQueue`).
+            var queue = StatementQueue(on: connection, logger: logger)
+            queue.send("BEGIN")
+            queue.send(PostgresSchema.counters(lock: true, base: seq))
+            let outcomes = queue.outcomes()
+            _ = try outcomes[0].get()
             do {
-                return (connection, try PostgresSchema.counters(on: connection, lock: true, base: seq, logger: logger))
+                return (connection, try PostgresSchema.counters(outcomes[1].get(), base: seq))
             } catch {
                 // Waited too long for the lock: the transaction is aborted, and the next write needs a clean session.
                 PostgresStore.rollBack(connection, logger: logger)
