@@ -7,11 +7,11 @@ import PostgresNIO
 ///
 /// postgres-nio sends a connection's statements one at a time, the next as soon as the one
 /// before is answered, on its event loop. Waiting for each from the storage thread added two
-/// thread wake-ups to every statement (the storage thread to the event loop and back); on
-/// this 2-core VM an idle core's wake-up costs a few hundred microseconds, which made a shared
-/// write's five statements cost todod four times what `pgbench` takes for the same
-/// transaction (todobench, scenario 7: 3.99 ms against 1.00 ms). Queued, a write waits twice:
-/// for `BEGIN` with the counters' lock, and for its rows with the `COMMIT`.
+/// thread wake-ups to every statement (the storage thread to the event loop and back), which
+/// `pgbench`, one thread on a blocking socket, does not pay: a shared write of five statements
+/// took todod four times what pgbench takes for the same transaction (todobench, scenario 7,
+/// on a quiet machine: 3.99 ms against 1.00 ms). Queued, a write waits twice: for `BEGIN`
+/// with the counters' lock, and for its rows with the `COMMIT` (docs/PERFORMANCE.md).
 ///
 /// A statement that fails aborts the transaction: PostgreSQL refuses the ones after it and
 /// answers a queued `COMMIT` with `ROLLBACK`. Callers read `outcomes()` in order, throwing the
