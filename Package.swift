@@ -197,7 +197,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
-        .testTarget(name: "TodoPostgresTests", dependencies: ["TodoPostgres"]),
+        .testTarget(
+            name: "TodoPostgresTests",
+            dependencies: [
+                "TodoPostgres",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd", "TestHarness"]),
         .testTarget(name: "UnixSocketTests", dependencies: ["UnixSocket"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),

@@ -254,6 +254,9 @@ public final class PostgresStore: SharedStore, Sendable {
     /// lock is free: the cut-off transaction, still running in PostgreSQL, holds it until it ends.
     private func holds(_ changes: SharedChanges) throws -> Bool {
         guard let first = changes.firstSeq else { return true }
+        // Never on the connection the COMMIT was cut off on, even while it still looks open:
+        // a statement written to it as it closes is never answered (see `Deadline.bounded`).
+        if let cutOff = writer.withLock({ writer in defer { writer = nil }; return writer }) { PostgresStore.discard(cutOff) }
         return try withWriter("read change \(first) of \(uri)") { connection in
             try PostgresStore.run("BEGIN", on: connection, logger: logger)
             defer { PostgresStore.rollBack(connection, logger: logger) }
