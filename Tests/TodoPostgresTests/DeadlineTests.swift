@@ -27,6 +27,16 @@ import Testing
         never.succeed(0)
     }
 
+    @Test("abandoning fails the statement at once (postgres-nio closing its connection), and the wait still says the deadline passed")
+    func theDeadlineIsToldNotTheClosedConnection() throws {
+        struct ConnectionClosed: Error {}
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
+        let statement = loop.makePromise(of: Int.self)
+        #expect(throws: Deadline.Expired.self) {
+            try Deadline.wait(for: statement.futureResult, within: .milliseconds(10)) { statement.fail(ConnectionClosed()) }
+        }
+    }
+
     @Test("a future answered in time is returned and the connection is not abandoned")
     func anAnswerInTimeIsKept() throws {
         let loop = MultiThreadedEventLoopGroup.singleton.any()
