@@ -47,6 +47,14 @@ public struct LocalMinute: Sendable, Equatable, CustomStringConvertible {
         return seconds == -1 && date.year != 1969 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
+    /// This zone's seconds east of UTC at `instant` (the C library's, as `init(_:)` reads
+    /// the zone): what `LocalInstant` reads a local time here with.
+    public static func offset(at instant: Date) -> Int {
+        var seconds = time_t(instant.timeIntervalSince1970.rounded(.down))
+        var fields = tm()
+        return localtime_r(&seconds, &fields) == nil ? 0 : Int(fields.tm_gmtoff)
+    }
+
     /// `2026-11-22 14:05`
     public var description: String {
         "\(date) \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"

@@ -97,6 +97,46 @@ struct TaskwarriorTimeTests {
         }
     }
 
+    @Test("A todo due at 00:00 goes to task one second after local midnight and comes back at 00:00 through task import, a modify of another field and task export; a whole day stays local midnight, and task's own due:sod (midnight) is the whole day")
+    func midnightTimeRoundTrip() throws {
+        let day = LocalDate("2026-12-24")!
+        var early = Todo(number: 1, title: "Early train", due: day, createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+        early.dueTime = TimeOfDay("00:00")
+        early.wait = LocalDate("2026-12-20")
+        early.waitTime = TimeOfDay("00:00")
+        let parcel = Todo(number: 2, title: "Fetch the parcel", due: day, createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+        let written = try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode([early, parcel], zone: berlin)) as? [[String: Any]] ?? []
+        let tasks = Dictionary(written.map { ($0["description"] as? String ?? "", $0) }) { a, _ in a }
+        #expect(tasks["Early train"]?["due"] as? String == "20261223T230001Z", "\(written)")
+        #expect(tasks["Fetch the parcel"]?["due"] as? String == "20261223T230000Z", "\(written)")
+
+        let target = try TaskwarriorHome(zone: "Europe/Berlin")
+        defer { target.remove() }
+        try target.run(["import", "-"], input: TaskwarriorFormat.encode([early, parcel], zone: berlin))
+        let uuid = early.id.uuidString.lowercased()
+        try target.run([uuid, "modify", "+travel", "priority:H"])
+        try target.run(["add", "Own midnight", "due:2026-12-24T00:00"])
+        let back = try TaskwarriorFormat.decode(try target.run(["export"]), zone: berlin)
+        let again = try #require(back.first { $0.title == "Early train" })
+        #expect(again.due == day && again.dueTime == TimeOfDay("00:00") && again.waitTime == TimeOfDay("00:00"), "\(again)")
+        #expect(again.tags == ["travel"])
+        #expect(back.first { $0.title == "Fetch the parcel" }.map { $0.due == day && $0.dueTime == nil } == true)
+        #expect(back.first { $0.title == "Own midnight" }.map { $0.due == day && $0.dueTime == nil } == true)
+        // Written again unchanged, the task's own instant goes back.
+        let rewritten = try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode(back.enumerated().map { $1.todo(number: $0 + 1) }, zone: berlin)) as? [[String: Any]] ?? []
+        #expect(rewritten.first { $0["uuid"] as? String == uuid }?["due"] as? String == "20261223T230001Z", "\(rewritten)")
+    }
+
+    @Test("Across a change of summer time a todo's local time goes to task by RFC 5545's rule: one the clocks skip (2027-03-28 02:30) by the offset before the gap, one they show twice (2026-10-25 02:30) as the first")
+    func summerTimeEdges() {
+        for (day, time, utc) in [("2027-03-28", "02:30", "20270328T013000Z"), ("2026-10-25", "02:30", "20261025T003000Z")] {
+            var todo = Todo(number: 1, title: "Edge", due: LocalDate(day), createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+            todo.dueTime = TimeOfDay(time)
+            let written = (try? JSONSerialization.jsonObject(with: TaskwarriorFormat.encode([todo], zone: berlin))) as? [[String: Any]]
+            #expect(written?.first?["due"] as? String == utc, "\(day) \(time): \(String(describing: written))")
+        }
+    }
+
     @Test("A time changed in todod on the same day goes out as the new instant, and a time taken away as local midnight; the task's own seconds stay while the minute does")
     func timeChangedInTodod() throws {
         var (source, todos) = try imported(["add", "Call the bank", "due:2026-12-24T15:00:30"], ["add", "Send cards", "due:2026-12-24T18:00"])
