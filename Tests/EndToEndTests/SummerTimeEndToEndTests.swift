@@ -1,5 +1,4 @@
 import Foundation
-import InteropTestSupport
 import Testing
 
 /// Times of day across Berlin's changes of summer time, typed to a real todoctl and daemon in
@@ -25,12 +24,8 @@ struct SummerTimeEndToEndTests {
 
         let twice = try await daemon.todoctl("add", "Last bus", "due:2026-10-25T02:30", environment: env)
         #expect(twice.status == 0, "\(twice.stderr)")
-        let task = try TaskwarriorHome(zone: "Europe/Berlin")
-        defer { task.remove() }
-        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior", environment: env).stdout.utf8))
-        let tasks = try task.exportedTasks().values
-        #expect(tasks.first { $0["description"] as? String == "Last bus" }?["due"] as? String == "20261025T003000Z", "\(tasks)")
-        #expect(tasks.first { $0["description"] as? String == "Night bus" }?["due"] as? String == "20270328T010000Z", "\(tasks)")
+        let dues = try await taskDues(exportedBy: daemon, environment: env)
+        #expect(dues["Last bus"] == "20261025T003000Z" && dues["Night bus"] == "20270328T010000Z", "\(dues)")
         try await daemon.stop()
     }
 

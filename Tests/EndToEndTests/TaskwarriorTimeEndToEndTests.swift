@@ -106,12 +106,21 @@ struct TaskwarriorTimeEndToEndTests {
         #expect(try await daemon.todoctl("add", "Team meeting", "due:2026-12-24T09:45", environment: env).status == 0)
         #expect(try await daemon.todoctl("add", "Fetch the parcel", "due:2026-12-24T11:00", environment: env).status == 0)
         #expect(try await daemon.todoctl("edit", "2", "due:2026-12-24", environment: env).status == 0)
-        let task = try TaskwarriorHome(zone: "Europe/Berlin")
-        defer { task.remove() }
-        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior", environment: env).stdout.utf8))
-        let tasks = try task.exportedTasks().values
-        #expect(tasks.first { $0["description"] as? String == "Team meeting" }?["due"] as? String == "20261224T084500Z", "\(tasks)")
-        #expect(tasks.first { $0["description"] as? String == "Fetch the parcel" }?["due"] as? String == "20261223T230000Z", "\(tasks)")
+        let dues = try await taskDues(exportedBy: daemon, environment: env)
+        #expect(dues["Team meeting"] == "20261224T084500Z" && dues["Fetch the parcel"] == "20261223T230000Z", "\(dues)")
         try await daemon.stop()
     }
+}
+
+/// The due instants a new Taskwarrior in `environment`'s zone holds once it has imported
+/// `daemon`'s export, by description.
+func taskDues(exportedBy daemon: DaemonProcess, environment: [String: String]) async throws -> [String: String] {
+    let task = try TaskwarriorHome(zone: environment["TZ"])
+    defer { task.remove() }
+    try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior", environment: environment).stdout.utf8))
+    var dues: [String: String] = [:]
+    for fields in try task.exportedTasks().values {
+        if let title = fields["description"] as? String, let due = fields["due"] as? String { dues[title] = due }
+    }
+    return dues
 }

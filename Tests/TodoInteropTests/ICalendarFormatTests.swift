@@ -172,13 +172,11 @@ struct ICalendarFormatTests {
 
     @Test("A DUE at a time the zone's clocks skip is read with the offset before the gap (RFC 5545 §3.3.5): Berlin's 2027-03-28 02:30 is 01:30Z, 03:30 in Berlin, as todod's Taskwarrior export reads it; a time shown twice is the first")
     func dueInSummerTimeGap() throws {
-        let berlin = TimeZone(identifier: "Europe/Berlin")!
-        let file = vtodo("UID:a", "SUMMARY:Zoned gap", "DUE;TZID=Europe/Berlin:20270328T023000")
-            + vtodo("UID:b", "SUMMARY:Floating gap", "DUE:20270328T023000")
-            + vtodo("UID:c", "SUMMARY:Zoned twice", "DUE;TZID=Europe/Berlin:20261025T023000")
+        let dues = ["DUE;TZID=Europe/Berlin:20270328T023000", "DUE:20270328T023000", "DUE;TZID=Europe/Berlin:20261025T023000"]
+        let file = zip(["Zoned gap", "Floating gap", "Zoned twice"], dues).map { vtodo("UID:\($0)", "SUMMARY:\($0)", $1) }.joined()
         let here = try ICalendarFormat.decode(file, now: now, zone: utc)
         #expect(here.map(\.dueTime) == ["01:30", "02:30", "00:30"].map(TimeOfDay.init), "\(here.map(\.dueTime))")
-        let inBerlin = try ICalendarFormat.decode(file, now: now, zone: berlin)
+        let inBerlin = try ICalendarFormat.decode(file, now: now, zone: TimeZone(identifier: "Europe/Berlin")!)
         #expect(inBerlin.map(\.dueTime) == ["03:30", "03:30", "02:30"].map(TimeOfDay.init), "\(inBerlin.map(\.dueTime))")
         #expect(inBerlin.allSatisfy { $0.due == LocalDate($0.title == "Zoned twice" ? "2026-10-25" : "2027-03-28") })
     }
