@@ -29,6 +29,17 @@ struct SummerTimeEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("log --since a minute the clocks show twice is its first, as the formats read it: a change at 02:45 summer time is since 02:30 (mktime took the second 02:30, after it)")
+    func sinceTwiceIsTheFirst() async throws {
+        let summer = env.merging(["TODOD_TEST_NOW": "2026-10-25T00:45:00Z"]) { $1 }
+        let daemon = try await DaemonProcess.start(environment: summer)
+        #expect(try await daemon.todoctl("add", "Change the clocks", environment: summer).status == 0)
+        let later = env.merging(["TODOD_TEST_NOW": "2026-10-25T03:00:00Z"]) { $1 }
+        let log = try await daemon.todoctl("log", "--since", "2026-10-25 02:30", environment: later)
+        #expect(log.status == 0 && log.stdout.contains("Change the clocks"), "\(log.stdout)\(log.stderr)")
+        try await daemon.stop()
+    }
+
     @Test("A time with a zone says zones are not taken and the local time to write; a day that does not exist before a time says so; 24:00 says to write 00:00 with the next day, or eod")
     func dateMessages() async throws {
         let daemon = try await DaemonProcess.start(environment: env)
