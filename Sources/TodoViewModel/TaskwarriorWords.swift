@@ -394,7 +394,7 @@ public struct TaskwarriorWords: Sendable, Equatable {
             throw .unreadableValue(
                 word: word, name: name, value: value, accepted: DueDateParser.accepted + "; or " + DueDateParser.acceptedTimes,
                 suggestion: DueDateParser.suggestion(for: value),
-                reason: DueDateParser.timeProblem(with: value) ?? DueDateParser.impossibility(of: value))
+                reason: DueDateParser.timeProblem(with: value, today: today, now: now) ?? DueDateParser.impossibility(of: value))
         }
         try once("\(name) date", word: word, value: moment.description, use: use)
         return moment

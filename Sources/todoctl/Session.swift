@@ -241,7 +241,10 @@ struct DueDateArgument: ExpressibleByArgument {
     /// For `transform:`: the date and time, or why the text names none (`2026-02-30`: February
     /// 2026 has 28 days; `tomorow`: did you mean tomorrow?; `25:00`: there is no hour 25).
     static func checked(_ text: String) throws -> DueDateArgument {
-        guard let date = DueDateArgument(argument: text) else { throw DateProblem(text, time: DueDateParser.timeProblem(with: text)) }
+        guard let date = DueDateArgument(argument: text) else {
+            let now = LocalMinute(WallClock.now())
+            throw DateProblem(text, time: DueDateParser.timeProblem(with: text, today: now.date, now: now.timeOfDay))
+        }
         return date
     }
 
