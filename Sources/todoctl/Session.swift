@@ -51,8 +51,9 @@ enum Session {
     /// The day the rows a command reads are said against: todoctl's clock (TODOD_TEST_NOW in
     /// tests), read here at the edge; the wire and the ViewModels read none.
     static let today: WireCodec.Today = { WallClock.today() }
-    /// The minute it is now, of the same clock: a todo due at 15:00 is overdue from then.
-    static let now: WireCodec.Now = { LocalMinute(WallClock.now()).timeOfDay }
+    /// The minute it is now, of the same clock: a todo due at 15:00 is overdue from then, and
+    /// stays so through the hour the clocks show twice (`ReachedMinute`).
+    static let now: WireCodec.Now = { ReachedMinute.at(WallClock.now()).timeOfDay }
 
     /// Prints the error and gives the exit code for it.
     static func fail(_ error: TodoClientError) -> ExitCode {

@@ -114,7 +114,7 @@ struct InteractiveWatch {
 
         var screen = WatchScreen(filter: filter, rows: terminal.size.rows, columns: terminal.size.columns, today: WallClock.today())
         screen.context = context
-        screen.now = LocalMinute(WallClock.now()).timeOfDay
+        screen.now = ReachedMinute.at(WallClock.now()).timeOfDay
         var loop = WatchLoop(screen: screen, sink: sink)
         let renderer = WatchRenderer(styler: TextStyler(colours: Terminal.colours))
         terminal.draw(renderer.render(loop.screen))
