@@ -162,7 +162,7 @@ struct WatchTimeEndToEndTests {
 /// `todoctl watch` turns a row overdue at its due minute on the test clock (`TODOD_TEST_NOW=@FILE`).
 @Suite("A due minute in watch, through a real daemon")
 struct WatchDueMinuteEndToEndTests {
-    @Test("watch turns a todo due at 09:00 from in 1 min to 0 min overdue when the clock passes 09:00, without a key pressed")
+    @Test("watch turns a todo due at 09:00 from in 1 min to due now (overdue from its minute) when the clock passes 09:00, without a key pressed")
     func turnsOverdueAtItsMinute() async throws {
         let (daemon, now, clock) = try await movableDaemon(at: "2031-01-03T08:59:58Z", adding: ["Stand-up", "due:2031-01-03T09:00"])
         let tmux = try await Tmux(environment: daemon.environment.merging(clock) { $1 }.merging(["NO_COLOR": "1"]) { $1 })
@@ -170,7 +170,7 @@ struct WatchDueMinuteEndToEndTests {
         _ = try await tmux.waitFor("in 1 min")
         try now.set("2031-01-03T09:00:01Z")
         // watch's own timer for the row's minute, not a key or a change, draws it again.
-        _ = try await tmux.waitFor("0 min overdue")
+        _ = try await tmux.waitFor("due now")
         await tmux.kill()
         try await daemon.stop()
     }

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// Times of day as the user sees them in show, history, undo, redo and list --waiting, through
+/// a real daemon, at 09:00 UTC on Monday 2026-11-23 (`fixedClock`): an outside probe found
+/// them left out or wrong (probe 12, findings 3, 5 and 8).
+@Suite("Times of day in show, history, undo and list --waiting, through a real daemon")
+struct TimeDisplayEndToEndTests {
+    /// `todoctl arguments` on the fixed clock, which must succeed.
+    private static func todoctl(_ daemon: DaemonProcess, _ arguments: String...) async throws -> CommandResult {
+        let result = try await daemon.todoctl(arguments, environment: fixedClock)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        return result
+    }
+
+    @Test("show gives the wait's and the scheduled day's times, says a wait at 23:00 today still hides the todo (it said over), and says the next of a timed series with its time")
+    func showTimes() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        _ = try await Self.todoctl(daemon, "add", "Call", "the", "bank", "wait:2026-11-23T23:00", "scheduled:2026-11-30T10:15")
+        _ = try await Self.todoctl(daemon, "add", "Stand-up", "due:2026-11-24T09:30", "recur:daily")
+        let bank = try await Self.todoctl(daemon, "show", "1")
+        #expect(bank.stdout.contains("waits     until 2026-11-23 23:00 (hidden from the list till then)"), "\(bank.stdout)")
+        #expect(bank.stdout.contains("scheduled 2026-11-30 10:15 (next weighs it from then)"), "\(bank.stdout)")
+        let standUp = try await Self.todoctl(daemon, "show", "2")
+        #expect(standUp.stdout.contains("the next is due 2026-11-25 09:30"), "\(standUp.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("history, undo and redo say a due time's change on one day (15:00 → 16:00), a time taken away, and the wait's and scheduled day's times")
+    func changeLinesWithTimes() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        _ = try await Self.todoctl(daemon, "add", "Call", "the", "bank", "due:2026-11-29T15:00")
+        _ = try await Self.todoctl(daemon, "edit", "1", "due:2026-11-29T16:00")
+        let history = try await Self.todoctl(daemon, "history", "1")
+        #expect(history.stdout.contains("due 2026-11-29 15:00 → 2026-11-29 16:00"), "\(history.stdout)")
+        let undo = try await Self.todoctl(daemon, "undo")
+        #expect(undo.stdout.contains("due 2026-11-29 16:00 → 2026-11-29 15:00"), "\(undo.stdout)")
+        let redo = try await Self.todoctl(daemon, "redo")
+        #expect(redo.stdout.contains("due 2026-11-29 15:00 → 2026-11-29 16:00"), "\(redo.stdout)")
+
+        // The same day without its time is a change too: it was "2026-11-29 → 2026-11-29".
+        _ = try await Self.todoctl(daemon, "edit", "1", "due:2026-11-29", "wait:2026-11-28T08:00", "scheduled:2026-11-27T10:15")
+        let later = try await Self.todoctl(daemon, "history", "1")
+        #expect(later.stdout.contains("due 2026-11-29 16:00 → 2026-11-29"), "\(later.stdout)")
+        #expect(later.stdout.contains("wait none → 2026-11-28 08:00"), "\(later.stdout)")
+        #expect(later.stdout.contains("scheduled none → 2026-11-27 10:15"), "\(later.stdout)")
+        try await daemon.stop()
+    }
+
+    @Test("list --waiting says when each todo comes back, as list says a due date (in 6 h, tomorrow 08:00, a far day), and due:now reads due now at once in list and show, and is overdue from its minute")
+    func waitingAndDueNow() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        _ = try await Self.todoctl(daemon, "add", "Renew", "the", "passport", "wait:2026-11-24T08:00")
+        _ = try await Self.todoctl(daemon, "add", "Call", "the", "bank", "wait:15:00")
+        _ = try await Self.todoctl(daemon, "add", "Buy", "a", "tree", "wait:2026-12-24")
+        let waiting = try await Self.todoctl(daemon, "list", "--waiting")
+        #expect(waiting.lines.first?.contains("Wait") == true, "\(waiting.stdout)")
+        #expect(waiting.lines.contains { $0.contains("Renew the passport") && $0.hasSuffix("tomorrow 08:00") }, "\(waiting.stdout)")
+        #expect(waiting.lines.contains { $0.contains("Call the bank") && $0.hasSuffix("in 6 h") }, "\(waiting.stdout)")
+        #expect(waiting.lines.contains { $0.contains("Buy a tree") && $0.hasSuffix("2026-12-24") }, "\(waiting.stdout)")
+
+        _ = try await Self.todoctl(daemon, "add", "Stretch", "due:now")
+        let list = try await Self.todoctl(daemon, "list")
+        #expect(list.lines.contains { $0.contains("Stretch") && $0.hasSuffix("due now") }, "\(list.stdout)")
+        let show = try await Self.todoctl(daemon, "show", "4")
+        #expect(show.stdout.contains("due       2026-11-23 09:00 (due now)"), "\(show.stdout)")
+        // Overdue from its minute, as before: only the words changed.
+        let overdue = try await Self.todoctl(daemon, "list", "--overdue")
+        #expect(overdue.lines.contains { $0.contains("Stretch") }, "\(overdue.stdout)")
+        try await daemon.stop()
+    }
+}
