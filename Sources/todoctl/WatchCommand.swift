@@ -27,7 +27,8 @@ struct WatchCommand: AsyncParsableCommand {
             a quote in the title: Buy \\"milk), and words after -- are title words (said where a word \
             shaped as an option, modifier or tag was refused: -n, Re:Zero, -shop); a line of options \
             alone (-p H) is refused, asking for title words before them. Times of day are kept as \
-            add keeps them (due:fri@9am, -d 'fri 9am', wait:15:00), and D and w take them too \
+            add keeps them (due:fri@9am, -d 'fri 9am', wait:15:00; an unquoted due:fri 9am keeps 9am \
+            in the title, as add does, and the status line says to quote it), and D and w take them too \
             (fri 9am, tomorrow 15:00, 15:00: the next one); a day alone is the whole day. Today's due \
             times are said from the minute (in 2 h, 1 h overdue) as list says them, and a row turns \
             overdue at its minute by itself. \

@@ -70,3 +70,38 @@ struct TimeDisplayEndToEndTests {
         try await daemon.stop()
     }
 }
+
+/// A time of day typed apart from its day, unquoted (`due:tomorrow 15:00`): a title word, as
+/// Taskwarrior has it, and a hint naming the fix (probe 12, finding 6).
+@Suite("An unquoted time after a day, through a real daemon")
+struct UnquotedTimeEndToEndTests {
+    @Test("add keeps an unquoted 15:00 after due:tomorrow (and 9am after --due fri) in the title and says on stderr to quote it, exit 0; a quoted one, a time after no day and one after -- say nothing")
+    func hintOnStderr() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let modifier = try await daemon.todoctl(["add", "-j", "Call", "due:tomorrow", "15:00"], environment: fixedClock)
+        #expect(modifier.status == 0, "\(modifier.stderr)")
+        #expect(try jsonObject(modifier.stdout)["title"] as? String == "Call 15:00", "\(modifier.stdout)")
+        #expect(modifier.stderr == "todoctl: 15:00 went into the title; to make it the due time, quote it: 'due:tomorrow 15:00'\n", "\(modifier.stderr)")
+        let option = try await daemon.todoctl(["add", "Dentist", "--due", "fri", "9am"], environment: fixedClock)
+        #expect(option.status == 0 && option.stderr.contains("9am went into the title; to make it the due time, quote it: --due 'fri 9am'"), "\(option.stderr)")
+        for quiet in [["add", "Call", "due:tomorrow 15:00"], ["add", "Meet", "at", "10:30"], ["add", "Read", "--", "due:tomorrow", "15:00"]] {
+            let added = try await daemon.todoctl(quiet, environment: fixedClock)
+            #expect(added.status == 0 && added.stderr.isEmpty, "\(quiet): \(added.stderr)")
+        }
+        try await daemon.stop()
+    }
+
+    @Test("watch's a line adds an unquoted due:tomorrow 15:00 as add does and says on the status line to quote it")
+    func hintInWatch() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let tmux = try await Tmux(environment: daemon.environment.merging(fixedClock) { $1 }.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        _ = try await tmux.waitFor("no open todos: press a")
+        try await tmux.keys("a")
+        try await tmux.type("Call due:tomorrow 15:00")
+        _ = try await tmux.waitFor("15:00 went into the title; to make it the due time, quote it")
+        _ = try await tmux.waitFor("Call 15:00")
+        await tmux.kill()
+        try await daemon.stop()
+    }
+}
