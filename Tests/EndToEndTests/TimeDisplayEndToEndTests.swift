@@ -105,3 +105,21 @@ struct UnquotedTimeEndToEndTests {
         try await daemon.stop()
     }
 }
+
+/// todoctl in another time zone than its daemon's (probe 12, finding 4): the same todo meant
+/// other instants without a word.
+@Suite("A shell in another zone than the daemon's, through a real daemon")
+struct ZoneWarningEndToEndTests {
+    @Test("todoctl in Tokyo beside a daemon in UTC says once on stderr that they differ and which zone reads the times, and still answers; in the daemon's zone it says nothing")
+    func warnsOnce() async throws {
+        let daemon = try await DaemonProcess.start(environment: fixedClock)
+        let tokyo = fixedClock.merging(["TZ": "Asia/Tokyo"]) { $1 }
+        let added = try await daemon.todoctl(["add", "Call", "the", "bank", "due:15:00"], environment: tokyo)
+        #expect(added.status == 0 && added.stdout == "added #1 Call the bank\n", "\(added.stdout)\(added.stderr)")
+        #expect(added.stderr.components(separatedBy: "the daemon runs in UTC+00:00, this shell in UTC+09:00").count == 2, "\(added.stderr)")
+        #expect(added.stderr.contains("times of day are read and written here in this shell's zone"), "\(added.stderr)")
+        let same = try await daemon.todoctl(["list"], environment: fixedClock)
+        #expect(same.status == 0 && same.stderr.isEmpty, "\(same.stderr)")
+        try await daemon.stop()
+    }
+}
