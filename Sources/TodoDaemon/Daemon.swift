@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import TodoEvents
+import TodoModel
 import TodoServers
 import TodoSystemd
 import TodoViewModel
@@ -74,7 +75,10 @@ public enum Daemon {
             clients: { registry.count }, heldBackClients: { registry.heldBackCount })
         if monitor != nil { bus.subscribe(to: [.responseSharedStore]) { _ in systemd.status(status.summary) } }
         let listener = try await Listener.open(configuration, on: core, registry: registry, logger: logger) { client in
-            ServerHello(protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange)
+            // Its zone's offset now, read per hello: a summer-time change moves it.
+            ServerHello(
+                protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange,
+                utcOffset: LocalMinute.utcOffset(at: WallClock.now()))
         }
         // Waiting todos whose day has come appear now, and each midnight after.
         let waker = MidnightWaker(model: model, bus: bus, clock: WallClock.now, logger: logger) { work in coreLoop.execute(work) }

@@ -50,6 +50,22 @@ public struct LocalMinute: Sendable, Equatable, CustomStringConvertible {
         return localtime_r(&seconds, &fields) == nil ? 0 : Int(fields.tm_gmtoff)
     }
 
+    /// This process's zone's offset from UTC at `instant`, in seconds, east positive
+    /// (`localtime_r`'s `tm_gmtoff`: 32400 in Tokyo); 0 when it cannot be read.
+    public static func utcOffset(at instant: Date) -> Int {
+        var seconds = time_t(instant.timeIntervalSince1970.rounded(.down))
+        var fields = tm()
+        guard localtime_r(&seconds, &fields) != nil else { return 0 }
+        return Int(fields.tm_gmtoff)
+    }
+
+    /// `UTC+09:00`, `UTC-05:30`, `UTC+00:00`: an offset as messages say it.
+    public static func describe(utcOffset seconds: Int) -> String {
+        let minutes = abs(seconds) / 60
+        let (hours, rest) = (minutes / 60, minutes % 60)
+        return "UTC\(seconds < 0 ? "-" : "+")\(hours < 10 ? "0" : "")\(hours):\(rest < 10 ? "0" : "")\(rest)"
+    }
+
     /// `2026-11-22 14:05`
     public var description: String {
         "\(date) \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"

@@ -32,7 +32,9 @@ enum Session {
 
     static func run<T>(socketPath: String, _ body: (TodoConnection) throws -> T) throws -> T {
         do {
-            return try body(try TodoConnection(path: socketPath, program: ClientProgram.todoctl, today: today, now: now))
+            let connection = try TodoConnection(path: socketPath, program: ClientProgram.todoctl, today: today, now: now)
+            ZoneCheck.check(connection.hello)
+            return try body(connection)
         } catch let error as TodoClientError {
             throw fail(error)
         }
@@ -42,7 +44,9 @@ enum Session {
     /// between reading the todo and sending the change.
     static func run<T>(_ options: ConnectionOptions, editing body: (TodoConnection) async throws -> T) async throws -> T {
         do {
-            return try await body(try TodoConnection(path: options.socketPath, program: ClientProgram.todoctl, today: today, now: now))
+            let connection = try TodoConnection(path: options.socketPath, program: ClientProgram.todoctl, today: today, now: now)
+            ZoneCheck.check(connection.hello)
+            return try await body(connection)
         } catch let error as TodoClientError {
             throw fail(error)
         }

@@ -106,7 +106,7 @@ struct DueTimeRowTests {
     func dueTexts() {
         #expect(row("2026-11-22", "15:00", now: "10:30").dueText == "in 4 h" && !row("2026-11-22", "15:00", now: "10:30").isOverdue)
         #expect(row("2026-11-22", "10:45", now: "10:30").dueText == "in 15 min")
-        #expect(row("2026-11-22", "10:30", now: "10:30").isOverdue && row("2026-11-22", "10:30", now: "10:30").dueText == "0 min overdue")
+        #expect(row("2026-11-22", "10:30", now: "10:30").isOverdue && row("2026-11-22", "10:30", now: "10:30").dueText == "due now")
         #expect(row("2026-11-22", "08:00", now: "10:30").dueText == "2 h overdue" && row("2026-11-22", "08:00", now: "10:30").isOverdue)
         #expect(row("2026-11-23", "09:00", now: "10:30").dueText == "tomorrow 09:00" && !row("2026-11-23", "09:00", now: "10:30").isOverdue)
         #expect(row("2026-11-25", "09:00", now: "10:30").dueText == "in 3 days 09:00")
