@@ -43,7 +43,7 @@ public enum Daemon {
         defer { core.shutdownGracefully { _ in } }
         let coreLoop = core.next()
         let stallHook = CoreStallHook.install(core: coreLoop, logger: logger)
-        let bus = EventBus()
+        let bus = EventBus(core: coreLoop)
         let shared = try openShared(configuration)
         defer { shared?.close() }
         let model: ModelServer
@@ -77,7 +77,7 @@ public enum Daemon {
             ServerHello(protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange)
         }
         // Waiting todos whose day has come appear now, and each midnight after.
-        let waker = MidnightWaker(model: model, bus: bus, clock: WallClock.now, logger: logger) { work in coreLoop.execute(work) }
+        let waker = MidnightWaker(model: model, bus: bus, clock: WallClock.now, logger: logger, core: coreLoop)
         logger.info("todod \(TodoVersion.current) listening", metadata: ["socket": "\(configuration.socketPath)", "database": "\(store.path)", "files": "\(fileLimit)"])
 
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
