@@ -49,7 +49,14 @@ let package = Package(
         .target(name: "TodoClock", dependencies: ["TodoModel"]),
         .target(name: "TodoViewModel", dependencies: ["TodoModel"]),
         // The events, listed once: the cases of `Event` and `ModelEvent`; EventListPlugin derives their kinds and coding.
-        .target(name: "TodoEvents", dependencies: ["TodoModel", "TodoViewModel"], plugins: ["EventListPlugin"]),
+        .target(
+            name: "TodoEvents",
+            dependencies: [
+                "TodoModel", "TodoViewModel",
+                // The bus is bound to the core's event loop (`NIOLoopBoundBox`), as the servers' state is.
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            plugins: ["EventListPlugin"]),
         // What a shared store (`todod --store`) promises the daemon that writes through it: the
         // `SharedStore` protocol, the changes it carries and its errors. TodoServers writes through
         // it and TodoPostgres keeps it, so neither imports the other.
@@ -173,7 +180,12 @@ let package = Package(
         .testTarget(name: "TodoViewModelTests", dependencies: ["TodoViewModel"]),
         .testTarget(name: "TodoClockTests", dependencies: ["TodoClock"]),
         .target(name: "EventTestSupport", dependencies: ["TodoEvents"], path: "Tests/EventTestSupport"),
-        .testTarget(name: "TodoEventsTests", dependencies: ["TodoEvents", "EventTestSupport"]),
+        .testTarget(
+            name: "TodoEventsTests",
+            dependencies: [
+                "TodoEvents", "EventTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "TodoServersTests",
             dependencies: [
@@ -197,7 +209,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
-        .testTarget(name: "TodoPostgresTests", dependencies: ["TodoPostgres"]),
+        .testTarget(
+            name: "TodoPostgresTests",
+            dependencies: [
+                "TodoPostgres",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .testTarget(name: "TodoSystemdTests", dependencies: ["TodoSystemd", "TestHarness"]),
         .testTarget(name: "UnixSocketTests", dependencies: ["UnixSocket"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal", "TodoViewModel", "TodoModel"]),

@@ -17,22 +17,22 @@ enum CoreStallHook {
     /// client's hello to be late, which on a loaded machine is no proof of a wedged core.
     static let wedged = "the core is wedged for the watchdog's test"
 
-    /// Installs the hook when the environment asks for it; the source must be kept.
-    static func install(core: any EventLoop, logger: Logger) -> (any DispatchSourceSignal)? {
-        #if !DEBUG
-        return nil
-        #else
-        guard ProcessInfo.processInfo.environment[variable] == "1" else { return nil }
+    /// Installs the hook when the environment asks for it, for the process's life: the
+    /// signal source's handler holds the source itself, as a signal's disposition lasts, so
+    /// no owner has to keep it.
+    static func install(core: any EventLoop, logger: Logger) {
+        #if DEBUG
+        guard ProcessInfo.processInfo.environment[variable] == "1" else { return }
         signal(SIGUSR2, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGUSR2, queue: .global())
         source.setEventHandler {
+            _ = source  // held by its own handler: see above
             core.execute {
                 logger.notice("\(wedged)")
                 while true { sleep(3600) }
             }
         }
         source.resume()
-        return source
         #endif
     }
 }

@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import TodoEvents
+import TodoModel
 import TodoServers
 import TodoSystemd
 import TodoViewModel
@@ -42,8 +43,8 @@ public enum Daemon {
         let core = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { core.shutdownGracefully { _ in } }
         let coreLoop = core.next()
-        let stallHook = CoreStallHook.install(core: coreLoop, logger: logger)
-        let bus = EventBus()
+        CoreStallHook.install(core: coreLoop, logger: logger)
+        let bus = EventBus(core: coreLoop)
         let shared = try openShared(configuration)
         defer { shared?.close() }
         let model: ModelServer
@@ -74,13 +75,19 @@ public enum Daemon {
             clients: { registry.count }, heldBackClients: { registry.heldBackCount })
         if monitor != nil { bus.subscribe(to: [.responseSharedStore]) { _ in systemd.status(status.summary) } }
         let listener = try await Listener.open(configuration, on: core, registry: registry, logger: logger) { client in
-            ServerHello(protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange)
+            // Its zone's offset now, read per hello: a summer-time change moves it.
+            ServerHello(
+                protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange,
+                utcOffset: LocalMinute.utcOffset(at: WallClock.now()))
         }
         // Waiting todos whose day has come appear now, and each midnight after.
-        let waker = MidnightWaker(model: model, bus: bus, clock: WallClock.now, logger: logger) { work in coreLoop.execute(work) }
+        let waker = MidnightWaker(model: model, bus: bus, clock: WallClock.now, logger: logger, core: coreLoop)
         logger.info("todod \(TodoVersion.current) listening", metadata: ["socket": "\(configuration.socketPath)", "database": "\(store.path)", "files": "\(fileLimit)"])
 
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+        // Each participant is held by its service for the run; the group stops them in the reverse order.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: ViewModelService(server: viewModel))]
+        if let calendar { services.append(.init(service: CalendarService(directory: calendar))) }
+        services += [
             .init(service: ModelService(server: model)),
             .init(service: MidnightService(waker: waker)),
             .init(service: listener),
@@ -96,7 +103,6 @@ public enum Daemon {
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: groupConfiguration).run()
         do { try model.closeStore() } catch { logger.error("cannot checkpoint the database at exit", metadata: ["error": "\(error)"]) }
-        withExtendedLifetime((viewModel, stallHook, calendar)) {}
         logger.info("todod stopped")
     }
 

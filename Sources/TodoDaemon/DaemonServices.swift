@@ -4,7 +4,29 @@ import ServiceLifecycle
 import TodoServers
 import TodoSystemd
 
-/// The ModelServer, stopped last and gently: it commits every write it has received.
+/// The ViewModelServer for the run. It has nothing to start or stop (it answers inside the
+/// bus's dispatch), but the bus holds its handler weakly: this service is what keeps it. First
+/// in the group, so stopped last: it turns the last commits into answers and broadcasts.
+struct ViewModelService: Service {
+    let server: ViewModelServer
+
+    func run() async {
+        try? await gracefulShutdown()
+    }
+}
+
+/// The iCalendar directory (`--ical-dir`) for the run: its watcher's thread and the bus drive
+/// it, and hold it weakly, so this service keeps it. Stopped after the ModelServer, so the last
+/// commits' files are written.
+struct CalendarService: Service {
+    let directory: CalendarDirectory
+
+    func run() async {
+        try? await gracefulShutdown()
+    }
+}
+
+/// The ModelServer, stopped late and gently: it commits every write it has received.
 struct ModelService: Service {
     let server: ModelServer
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import NIOCore
 import Synchronization
 import TodoEvents
 import TodoModel
@@ -17,29 +18,42 @@ import TodoServers
 ///
 /// Midnight and the minute are read from `clock` (the daemon's "now", which tests drive); the
 /// timer waits as long in real time as `clock` says is left.
+///
+/// The timer is armed on the core, where the todos it waits for are known, and its state is
+/// bound there (no lock): `todod.midnight` is only the queue its wall-clock timer fires on,
+/// which hands the wake to the core.
 final class MidnightWaker: Sendable {
+    /// The timer armed and the instant it is armed for, by `clock`; `generation` tells a timer
+    /// that fired as it was replaced from the one armed now.
+    private struct Armed {
+        var source: (any DispatchSourceTimer)?
+        var target: Date = .distantFuture
+        var generation: UInt64 = 0
+    }
+
     private let model: ModelServer
     /// Where committed changes are read from (nil in a test of the timer alone).
     private let bus: EventBus?
     private let clock: @Sendable () -> Date
     private let timeZone: TimeZone
-    private let onCore: ModelServer.Executor
+    private let core: any EventLoop
     private let logger: Logger
+    /// Where the timer fires; Dispatch's, for a timer on the wall clock (NIO's follow the monotonic one).
     private let queue = DispatchQueue(label: "todod.midnight")
-    /// Set by the stopping task, read on `todod.midnight` when the timer fires: an atomic flag,
+    /// Set by the stopping task, read when the timer fires and on the core: an atomic flag,
     /// no lock, set once and never cleared.
     private let stopped = Atomic(false)
-    /// The armed timer and the instant it is armed for, by `clock`; changed on `todod.midnight` only.
-    private let armed = Mutex<(source: (any DispatchSourceTimer)?, target: Date)>((nil, .distantFuture))
+    private let armed: NIOLoopBoundBox<Armed>
 
     init(model: ModelServer, bus: EventBus? = nil, clock: @escaping @Sendable () -> Date, timeZone: TimeZone = .current,
-         logger: Logger, onCore: @escaping ModelServer.Executor) {
+         logger: Logger, core: any EventLoop) {
         self.model = model
         self.bus = bus
         self.clock = clock
         self.timeZone = timeZone
         self.logger = logger
-        self.onCore = onCore
+        self.core = core
+        armed = .makeBoxSendingValue(Armed(), eventLoop: core)
     }
 
     /// Wakes what is due now, arms the timer for the next wake, and follows the committed
@@ -52,7 +66,7 @@ final class MidnightWaker: Sendable {
             default: break
             }
         }
-        wake()
+        core.execute { self.wake() }
     }
 
     /// The armed timer then fires once more at most, doing nothing.
@@ -65,16 +79,13 @@ final class MidnightWaker: Sendable {
     private func wake() {
         let now = clock()
         let minute = Self.minute(of: now, in: timeZone)
-        onCore { [model, logger, timeZone] in
-            let woken = model.endWaiting(on: minute.day, at: minute.time)
-            if woken > 0 { logger.info("waiting is over", metadata: ["todos": "\(woken)", "day": "\(minute.day)", "time": "\(minute.time)"]) }
-            let expired = model.expire(on: minute.day)
-            if expired > 0 { logger.info("expired: past their until day, deleted", metadata: ["todos": "\(expired)", "day": "\(minute.day)"]) }
-            let midnight = Self.nextMidnight(after: now, in: timeZone)
-            let next = model.nextWaitEnd(after: minute.day, at: minute.time).flatMap { Self.instant($0.day, $0.time, in: timeZone) }
-            let target = min(midnight, next ?? midnight)
-            self.queue.async { self.arm(for: target, replacing: true) }
-        }
+        let woken = model.endWaiting(on: minute.day, at: minute.time)
+        if woken > 0 { logger.info("waiting is over", metadata: ["todos": "\(woken)", "day": "\(minute.day)", "time": "\(minute.time)"]) }
+        let expired = model.expire(on: minute.day)
+        if expired > 0 { logger.info("expired: past their until day, deleted", metadata: ["todos": "\(expired)", "day": "\(minute.day)"]) }
+        let midnight = Self.nextMidnight(after: now, in: timeZone)
+        let next = model.nextWaitEnd(after: minute.day, at: minute.time).flatMap { Self.instant($0.day, $0.time, in: timeZone) }
+        arm(for: min(midnight, next ?? midnight), replacing: true)
     }
 
     /// On the core, for committed changes: a timed wait earlier than the armed instant arms
@@ -82,29 +93,34 @@ final class MidnightWaker: Sendable {
     private func follow(_ todos: [Todo]) {
         let ends = todos.compactMap { $0.waitEnds.flatMap { Self.instant($0.day, $0.time, in: timeZone) } }
         guard let earliest = ends.min() else { return }
-        queue.async { self.arm(for: earliest, replacing: false) }
+        arm(for: earliest, replacing: false)
     }
 
-    /// A one-shot timer for `target` by `clock`, replacing the armed one (`replacing`, after a
-    /// wake) or only when it is earlier; when it fires it wakes (a test clock that has not
-    /// reached the target yet just wakes for nothing and arms for the time still left).
+    /// On the core: a one-shot timer for `target` by `clock`, replacing the armed one
+    /// (`replacing`, after a wake) or only when it is earlier; when it fires it wakes (a test
+    /// clock that has not reached the target yet just wakes for nothing and arms for the time
+    /// still left).
     private func arm(for target: Date, replacing: Bool) {
         guard !stopped.load(ordering: .relaxed) else { return }
-        // Read and set on this queue only: the lock is what makes it Sendable, not a guard.
-        guard armed.withLock({ replacing || target < $0.target }) else { return }
-        armed.withLock { $0.source?.cancel() }
+        guard replacing || target < armed.value.target else { return }
+        armed.value.source?.cancel()
         let wait = max(target.timeIntervalSince(clock()), 0.001)
         let deadline = Date().addingTimeInterval(wait).timeIntervalSince1970
         let source = DispatchSource.makeTimerSource(queue: queue)
         let seconds = deadline.rounded(.down)
         source.schedule(wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(seconds), tv_nsec: Int((deadline - seconds) * 1e9))), leeway: .milliseconds(100))
+        let generation = armed.value.generation + 1
         source.setEventHandler { [weak self] in
-            guard let self, !self.stopped.load(ordering: .relaxed) else { return }
-            self.armed.withLock { $0 = (nil, .distantFuture) }
             source.cancel()
-            self.wake()
+            guard let self, !self.stopped.load(ordering: .relaxed) else { return }
+            self.core.execute {
+                // A timer cancelled on the core as it fired here: the one armed since stands.
+                guard self.armed.value.generation == generation else { return }
+                self.armed.value = Armed(generation: generation)
+                self.wake()
+            }
         }
-        armed.withLock { $0 = (source, target) }
+        armed.value = Armed(source: source, target: target, generation: generation)
         source.resume()
     }
 

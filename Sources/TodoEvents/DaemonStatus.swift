@@ -7,16 +7,21 @@ public struct ServerHello: Sendable, Equatable, Codable {
     public var client: UInt64
     /// The sequence number of the last committed change.
     public var sequence: UInt64
+    /// The daemon's UTC offset in seconds as it says hello (east positive: 32400 is UTC+09:00):
+    /// times of day are local wall-clock times, and the daemon ends waits and days in its zone,
+    /// so todoctl says when its own differs. Nil from a daemon from before it was sent.
+    public var utcOffset: Int?
 
-    public init(protocolVersion: Int, serverVersion: String, client: UInt64, sequence: UInt64) {
+    public init(protocolVersion: Int, serverVersion: String, client: UInt64, sequence: UInt64, utcOffset: Int? = nil) {
         self.protocolVersion = protocolVersion
         self.serverVersion = serverVersion
         self.client = client
         self.sequence = sequence
+        self.utcOffset = utcOffset
     }
 
     private enum CodingKeys: String, CodingKey {
-        case protocolVersion = "protocol", serverVersion = "server", client, sequence = "seq"
+        case protocolVersion = "protocol", serverVersion = "server", client, sequence = "seq", utcOffset
     }
 }
 

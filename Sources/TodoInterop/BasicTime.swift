@@ -4,7 +4,8 @@ import TodoModel
 /// The compact times Taskwarrior and iCalendar write: `20261122T153000Z` (UTC),
 /// `20261122T153000` (floating: the reader's zone) and `20261122` (a day).
 public enum BasicTime {
-    /// The instant of `20261122T153000Z`, or of a floating `20261122T153000` in `zone`.
+    /// The instant of `20261122T153000Z`, or of a floating `20261122T153000` in `zone` (one
+    /// the zone's clocks skip by the offset before the gap, RFC 5545's rule).
     public static func instant(_ text: String, in zone: TimeZone = .current) -> Date? {
         let utc = text.hasSuffix("Z")
         let digits = Array((utc ? text.dropLast() : Substring(text)).utf8)
@@ -13,10 +14,9 @@ public enum BasicTime {
             let hour = number(digits[9..<11]), let minute = number(digits[11..<13]), let second = number(digits[13..<15]),
             hour < 24, minute < 60, second < 61
         else { return nil }
-        let seconds = day.daysSince1970 * 86_400 + hour * 3_600 + minute * 60 + second
-        let naive = Date(timeIntervalSince1970: TimeInterval(seconds))
-        guard !utc else { return naive }
-        return naive.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: naive)))
+        guard !utc else { return Date(timeIntervalSince1970: TimeInterval(day.daysSince1970 * 86_400 + hour * 3_600 + minute * 60 + second)) }
+        // A floating time the zone skips or shows twice is read by RFC 5545's rule (`LocalInstant`).
+        return LocalInstant(day, TimeOfDay(hour: hour, minute: minute), second: min(second, 59), in: zone).instant
     }
 
     /// The day of `20261122`.
@@ -48,28 +48,32 @@ public enum BasicTime {
 
     /// The instant `date` begins in `zone`: how a due day becomes a Taskwarrior due time.
     public static func midnight(of date: LocalDate, in zone: TimeZone = .current) -> Date {
-        let naive = Date(timeIntervalSince1970: TimeInterval(date.daysSince1970 * 86_400))
-        return naive.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: naive)))
+        LocalInstant(date, nil, in: zone).instant
     }
 
     /// The instant of `date` at `time` in `zone` (its midnight without one): how a todo's
-    /// day and time of day become Taskwarrior's UTC instant. The zone's offset is the one in
-    /// force at that instant (read again once, so a time just after a change of summer time
-    /// takes the new offset).
+    /// day and time of day become Taskwarrior's UTC instant, by the zone's offset at that
+    /// instant; a time the zone skips or shows twice by RFC 5545's rule (`LocalInstant`).
     public static func instant(of date: LocalDate, at time: TimeOfDay?, in zone: TimeZone = .current) -> Date {
-        let naive = Date(timeIntervalSince1970: TimeInterval(date.daysSince1970 * 86_400 + (time?.minutes ?? 0) * 60))
-        let guess = naive.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: naive)))
-        return naive.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: guess)))
+        LocalInstant(date, time, in: zone).instant
     }
 
-    /// The local day of `instant` in `zone` and its time of day to the minute (seconds
-    /// dropped, as todod keeps times), nil at midnight: a task due at local midnight (what
-    /// `task add due:fri` stores) is due that whole day, as todod's days without a time are.
-    public static func localTime(_ instant: Date, in zone: TimeZone = .current) -> (day: LocalDate, time: TimeOfDay?) {
+    /// The local day of `instant` in `zone`, its time of day to the minute (as todod keeps
+    /// times) and the seconds behind that minute.
+    public static func localTime(_ instant: Date, in zone: TimeZone = .current) -> (day: LocalDate, time: TimeOfDay, second: Int) {
         let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: instant)
         let days = Int((Double(seconds) / 86_400).rounded(.down))
-        let minutes = (seconds - days * 86_400) / 60
-        return (LocalDate(daysSince1970: days), minutes == 0 ? nil : TimeOfDay(minutes: minutes))
+        let rest = seconds - days * 86_400
+        return (LocalDate(daysSince1970: days), TimeOfDay(minutes: rest / 60) ?? TimeOfDay(minutes: 0)!, rest % 60)
+    }
+
+    /// `date` at `time` as the clocks of `zone` show it: itself, or for a time they skip
+    /// (a file's 2027-03-28T02:30 in Berlin) the time RFC 5545's instant shows (03:30), so that
+    /// every format and todod read a file's local time as the same instant. A whole day stays one.
+    public static func existing(_ date: LocalDate, _ time: TimeOfDay?, in zone: TimeZone = .current) -> (day: LocalDate, time: TimeOfDay?) {
+        guard let time, case .skipped(let instant, _, _) = LocalInstant(date, time, in: zone) else { return (date, time) }
+        let shown = localTime(instant, in: zone)
+        return (shown.day, shown.time)
     }
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

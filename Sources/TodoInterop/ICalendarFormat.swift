@@ -270,7 +270,7 @@ public enum ICalendarFormat {
         if line.parameter("VALUE")?.uppercased() == "DATE" || line.value.count == 8 { return BasicTime.date(line.value).map { ($0, nil) } }
         return instant(line, zone: zone).map { instant in
             let local = BasicTime.localTime(instant, in: zone)
-            return (local.day, local.time ?? TimeOfDay(minutes: 0))
+            return (local.day, local.time)
         }
     }
 

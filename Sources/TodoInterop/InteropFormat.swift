@@ -12,7 +12,7 @@ public enum InteropFormat: String, Sendable, CaseIterable {
         case .taskwarrior: try TaskwarriorFormat.decode(data, zone: zone)
         case .ical: try ICalendarFormat.decode(InteropText.unfoldedUTF8(data), now: now, zone: zone)
         case .todotxt: try TodoTxtFormat.decode(InteropText.utf8(data), now: now, zone: zone)
-        case .json: try TodoJSONFormat.decode(data)
+        case .json: try TodoJSONFormat.decode(data, zone: zone)
         }
     }
 

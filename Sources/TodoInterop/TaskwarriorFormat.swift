@@ -9,7 +9,7 @@ import TodoModel
 /// (Taskwarrior's `parent` names a recurrence's template, not a parent todo: it is not a
 /// subtask link; a template and its instances are one todo, see `TaskwarriorSeries`); `wait`
 /// is the day the todo waits for, `scheduled` the day work on it may begin (each, and `due`, with
-/// its local time of day unless that is midnight: `TaskwarriorFormat.moment`), `until` the last day it is kept open; `start` is when it was started (`todoctl start`); `depends`
+/// its local time of day unless it is the whole day: `TaskwarriorFormat.instant`), `until` the last day it is kept open; `start` is when it was started (`todoctl start`); `depends`
 /// names the todos it waits for (their uuids, as todod keeps them). Everything else of the task (its status words, the exact
 /// time of `until`, `recur`, user-defined attributes, and the seconds behind a due minute) is kept in `foreign["taskwarrior"]` and written back as it was while the todo's
 /// own fields still say the same, so a round trip through todod loses nothing.
@@ -96,7 +96,7 @@ public enum TaskwarriorFormat {
         }
         // A day and its local time of day (none at local midnight: the whole day).
         func moment(_ key: String) throws(InteropError) -> (day: LocalDate, time: TimeOfDay?)? {
-            try time(key).map { BasicTime.localTime($0, in: zone) }
+            try time(key).map { reading($0, zone: zone) }
         }
         let due = try moment("due"), wait = try moment("wait"), scheduled = try moment("scheduled")
         let entry = try time("entry") ?? Date(timeIntervalSince1970: 0)
@@ -236,20 +236,34 @@ public enum TaskwarriorFormat {
         return task
     }
 
-    /// `due` (`wait`, `scheduled`) as Taskwarrior's UTC instant: the todo's day at its time of
-    /// day in `zone`, local midnight for a whole day (as `task add due:fri` stores it). The
-    /// task's own instant comes back while it reads as the same day and minute (its seconds,
-    /// `eod`'s 23:59:59, are kept).
+    /// `due` (`wait`, `scheduled`) as Taskwarrior's UTC instant (`instant`). The task's own
+    /// instant comes back while it reads as the same day and minute (its seconds, `eod`'s
+    /// 23:59:59, are kept).
     private static func moment(
         _ key: String, _ day: LocalDate?, _ time: TimeOfDay?, original: [String: InteropJSON], zone: TimeZone
     ) -> InteropJSON? {
         guard let day else { return nil }
         if let kept = original[key], let instant = kept.string.flatMap({ BasicTime.instant($0, in: zone) }),
-            BasicTime.localTime(instant, in: zone) == (day, time)
+            reading(instant, zone: zone) == (day, time)
         {
             return kept
         }
-        return .string(BasicTime.utcText(BasicTime.instant(of: day, at: time, in: zone)))
+        return .string(BasicTime.utcText(instant(of: day, at: time, zone: zone)))
+    }
+
+    /// A todo's day at its time of day as Taskwarrior's instant in `zone`: a whole day is local
+    /// midnight, as `task add due:fri` stores it, and a time of 00:00 one second after, so that
+    /// the two stay apart through task (which keeps its instants to the second, shown as
+    /// 00:00:01 by `task info`): both went as midnight, and 00:00 came back as the whole day.
+    static func instant(of day: LocalDate, at time: TimeOfDay?, zone: TimeZone) -> Date {
+        BasicTime.instant(of: day, at: time, in: zone).addingTimeInterval(time?.minutes == 0 ? 1 : 0)
+    }
+
+    /// A task's instant as todod's day and time of day in `zone` (the seconds behind the minute
+    /// dropped): no time at exactly local midnight, the whole day (`instant`).
+    static func reading(_ instant: Date, zone: TimeZone) -> (day: LocalDate, time: TimeOfDay?) {
+        let local = BasicTime.localTime(instant, in: zone)
+        return (local.day, local.time.minutes == 0 && local.second == 0 ? nil : local.time)
     }
 
     /// The annotations with their times, then the notes as annotations: each line that reads

@@ -205,7 +205,7 @@ enum TaskwarriorSeries {
         var task: Task = ["uuid": .string(uuid), "parent": .string(template), "imask": .number(Double(imask)),
                           "status": .string("pending"), "rtype": .string("periodic")]
         // At the series' time, as Taskwarrior counts its instances from the template's due instant.
-        task["due"] = due(grid, imask).map { .string(BasicTime.utcText(BasicTime.instant(of: $0, at: grid.time, in: zone))) }
+        task["due"] = due(grid, imask).map { .string(BasicTime.utcText(TaskwarriorFormat.instant(of: $0, at: grid.time, zone: zone))) }
         return task
     }
 

@@ -5,19 +5,24 @@ import TodoModel
 /// instants in ISO 8601 with milliseconds. Lossless: every field, `foreign` included.
 public enum TodoJSONFormat {
     /// The todos of `todoctl export --to json`, or the first one that does not fit and why.
-    public static func decode(_ data: Data) throws(InteropError) -> [ImportedTodo] {
+    /// A time of day `zone`'s clocks skip (a file written under another zone or rules) is read
+    /// as the other formats read one (`BasicTime.existing`).
+    public static func decode(_ data: Data, zone: TimeZone = .current) throws(InteropError) -> [ImportedTodo] {
         do {
             let todos = try decoder.decode([Todo].self, from: data)
             // A parent is named by its number in the file, by its id in an import (numbers are each database's own).
             let ids = Dictionary(todos.map { ($0.number, $0.id) }) { first, _ in first }
             return todos.map { todo in
-                ImportedTodo(
-                    id: todo.id, title: todo.title, notes: todo.notes, priority: todo.priority, due: todo.due,
+                let due = todo.due.map { BasicTime.existing($0, todo.dueTime, in: zone) }
+                let wait = todo.wait.map { BasicTime.existing($0, todo.waitTime, in: zone) }
+                let scheduled = todo.scheduled.map { BasicTime.existing($0, todo.scheduledTime, in: zone) }
+                return ImportedTodo(
+                    id: todo.id, title: todo.title, notes: todo.notes, priority: todo.priority, due: due?.day,
                     tags: todo.tags, createdAt: todo.createdAt, updatedAt: todo.updatedAt,
                     completedAt: todo.completedAt, deletedAt: todo.deletedAt, foreign: todo.foreign,
-                    recurrence: todo.recurrence, parentID: todo.parent.flatMap { ids[$0] }, wait: todo.wait,
-                    annotations: todo.annotations, project: todo.project, started: todo.started, carriesStart: true, depends: todo.depends, scheduled: todo.scheduled,
-                    until: todo.until, dueTime: todo.dueTime, waitTime: todo.waitTime, scheduledTime: todo.scheduledTime,
+                    recurrence: todo.recurrence, parentID: todo.parent.flatMap { ids[$0] }, wait: wait?.day,
+                    annotations: todo.annotations, project: todo.project, started: todo.started, carriesStart: true, depends: todo.depends, scheduled: scheduled?.day,
+                    until: todo.until, dueTime: due?.time, waitTime: wait?.time, scheduledTime: scheduled?.time,
                     carriesTimes: true)
             }
         } catch let DecodingError.keyNotFound(key, context) {

@@ -85,6 +85,9 @@ public enum TodoTxtFormat {
             }
         }
         guard !title.isEmpty else { throw InteropError(position, "has no text besides its tags and fields") }
+        // A local time the zone's clocks skip is read as the time RFC 5545's instant shows, as iCalendar's is.
+        due = due.map { BasicTime.existing($0.day, $0.time, in: zone) }
+        wait = wait.map { BasicTime.existing($0.day, $0.time, in: zone) }
         let text = title.joined(separator: " ")
         if let letter, !"AC".contains(letter) { kept.insert("pri:\(letter)", at: 0) }
         let createdAt = created.map { BasicTime.midnight(of: $0, in: zone) } ?? now

@@ -21,10 +21,10 @@ public enum DependencyRule {
                 return .failure(.invalid(field: "depends", reason: "#\(number) cannot wait for itself: name the other todos it waits for (depends:3,5)"))
             }
             guard let other = try byNumber(number) else {
-                return .failure(.invalid(field: "depends", reason: "there is no todo #\(number): name an existing todo it waits for (todoctl list --all shows them)"))
+                return .failure(.invalid(field: "depends", reason: "there is no todo #\(number): \(RuleAdvice.nameAnExistingTodo)"))
             }
             if other.isDeleted {
-                return .failure(.invalid(field: "depends", reason: "#\(number) is deleted: restore it first (todoctl restore \(number)), or name another todo"))
+                return .failure(.invalid(field: "depends", reason: "#\(number) is deleted: \(RuleAdvice.restoreOrNameAnother)"))
             }
             if let todo, let path = try path(from: other, to: todo.id, byID: byID) {
                 let round = ([todo.number] + path.map(\.number) + [todo.number]).map { "#\($0)" }.joined(separator: " → ")

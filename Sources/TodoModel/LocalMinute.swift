@@ -33,18 +33,37 @@ public struct LocalMinute: Sendable, Equatable, CustomStringConvertible {
         (hour, minute) = (Int(fields.tm_hour), Int(fields.tm_min))
     }
 
-    /// The instant `date` at `hour`:`minute` begins here, by the C library's `mktime` (the
-    /// inverse of `init(_:)`); nil when it has no such instant.
+    /// The instant `date` at `hour`:`minute` begins here, by the one rule for local times
+    /// (`LocalInstant`, RFC 5545's: a minute the clocks show twice is the first; `mktime`
+    /// took the second, an hour after what the formats and the phone read); nil for a time
+    /// of day that is none.
     public static func instant(_ date: LocalDate, hour: Int = 0, minute: Int = 0) -> Date? {
+        guard let time = TimeOfDay(hour: hour, minute: minute) else { return nil }
+        return LocalInstant(date, time, offset: offset(at:)).instant
+    }
+
+    /// This zone's seconds east of UTC at `instant` (the C library's, as `init(_:)` reads
+    /// the zone): what `LocalInstant` reads a local time here with.
+    public static func offset(at instant: Date) -> Int {
+        var seconds = time_t(instant.timeIntervalSince1970.rounded(.down))
         var fields = tm()
-        fields.tm_year = Int32(date.year - 1900)
-        fields.tm_mon = Int32(date.month - 1)
-        fields.tm_mday = Int32(date.day)
-        fields.tm_hour = Int32(hour)
-        fields.tm_min = Int32(minute)
-        fields.tm_isdst = -1  // the zone's rule for that day, not today's
-        let seconds = mktime(&fields)
-        return seconds == -1 && date.year != 1969 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds))
+        return localtime_r(&seconds, &fields) == nil ? 0 : Int(fields.tm_gmtoff)
+    }
+
+    /// This process's zone's offset from UTC at `instant`, in seconds, east positive
+    /// (`localtime_r`'s `tm_gmtoff`: 32400 in Tokyo); 0 when it cannot be read.
+    public static func utcOffset(at instant: Date) -> Int {
+        var seconds = time_t(instant.timeIntervalSince1970.rounded(.down))
+        var fields = tm()
+        guard localtime_r(&seconds, &fields) != nil else { return 0 }
+        return Int(fields.tm_gmtoff)
+    }
+
+    /// `UTC+09:00`, `UTC-05:30`, `UTC+00:00`: an offset as messages say it.
+    public static func describe(utcOffset seconds: Int) -> String {
+        let minutes = abs(seconds) / 60
+        let (hours, rest) = (minutes / 60, minutes % 60)
+        return "UTC\(seconds < 0 ? "-" : "+")\(hours < 10 ? "0" : "")\(hours):\(rest < 10 ? "0" : "")\(rest)"
     }
 
     /// `2026-11-22 14:05`

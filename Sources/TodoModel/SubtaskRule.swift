@@ -12,12 +12,12 @@ public enum SubtaskRule {
         if let grandparent = parent.parent {
             throw .invalid(
                 field: "parent",
-                reason: "#\(parent.number) is itself a subtask of #\(grandparent), and subtasks are one level deep: use --parent \(grandparent)")
+                reason: "#\(parent.number) is itself a subtask of #\(grandparent), and subtasks are one level deep: \(RuleAdvice.parentInstead(grandparent))")
         }
         if let child, childHasSubtasks {
             throw .invalid(
                 field: "parent",
-                reason: "#\(child.number) has subtasks of its own, and subtasks are one level deep: move its subtasks first (edit N --no-parent)")
+                reason: "#\(child.number) has subtasks of its own, and subtasks are one level deep: \(RuleAdvice.moveSubtasksFirst)")
         }
         if parent.isDeleted {
             throw .invalid(field: "parent", reason: "#\(parent.number) is deleted; restore it first, or choose another parent")
@@ -34,6 +34,6 @@ public enum SubtaskRule {
         let numbers = openSubtasks.map { "#\($0.number)" }.joined(separator: ", ")
         throw .invalid(
             field: "subtasks",
-            reason: "#\(parent.number) has \(openSubtasks.count) open subtask\(openSubtasks.count == 1 ? "" : "s") (\(numbers)): complete them first, or complete it --with-children to complete them too")
+            reason: "#\(parent.number) has \(openSubtasks.count) open subtask\(openSubtasks.count == 1 ? "" : "s") (\(numbers)): \(RuleAdvice.completeWithSubtasks)")
     }
 }

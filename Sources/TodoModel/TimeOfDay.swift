@@ -62,3 +62,11 @@ extension LocalMinute {
     /// The time of day of this minute.
     public var timeOfDay: TimeOfDay { TimeOfDay(hour: hour, minute: minute) ?? .endOfDay }
 }
+
+extension LocalDate {
+    /// `2026-11-28 23:00` with a time, `2026-11-28` without: how show, history and undo
+    /// say a due, wait or scheduled day, so that a change of its time reads as a change.
+    public func described(at time: TimeOfDay?) -> String {
+        time.map { "\(self) \($0)" } ?? description
+    }
+}

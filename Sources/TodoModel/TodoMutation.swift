@@ -297,9 +297,7 @@ public enum TodoMutation: Sendable, Codable, Equatable {
             // from it, or removes the due date of one that repeats from it, is refused.
             // Only then: a todo imported so is still edited.
             if (edit.recurrence != nil || edit.clearDue), next.recurrence?.basis == .due, next.due == nil {
-                let fix = edit.clearDue
-                    ? "stop the repeat in the same edit (recur: or --no-every), or give another due date"
-                    : "give it a due date in the same edit (due:fri or --due fri), or count the repeat from completion (--every-after 1w)"
+                let fix = edit.clearDue ? RuleAdvice.stopTheRepeat : RuleAdvice.giveADueDate
                 throw .invalid(field: "due", reason: "#\(todo.number) \(edit.clearDue ? "repeats from its due date" : "has no due date to repeat from"): \(fix)")
             }
             if next.tags.count > Todo.maximumTagCount {
@@ -319,7 +317,7 @@ public enum TodoMutation: Sendable, Codable, Equatable {
         if let text = edit.denotate { todo.annotations.remove(at: try todo.annotations.index(naming: text, of: todo)) }
         guard let text = edit.annotate else { return }
         guard todo.annotations.count < Annotation.maximumCount else {
-            throw .invalid(field: "annotations", reason: "#\(todo.number) has \(todo.annotations.count) annotations, the most it may hold; remove one with `todoctl denotate \(todo.number) TEXT` or put the text in the notes")
+            throw .invalid(field: "annotations", reason: "#\(todo.number) has \(todo.annotations.count) annotations, the most it may hold; \(RuleAdvice.removeAnAnnotation)")
         }
         todo.annotations.append(Annotation(entry: now.roundedToMilliseconds, description: text))
     }

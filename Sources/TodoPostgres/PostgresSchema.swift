@@ -103,7 +103,7 @@ enum PostgresSchema {
 
     /// Appends `entry` and stores its todo, inside the caller's transaction: one statement
     /// (the journal's INSERT in a WITH), so one round trip.
-    static func append(_ entry: JournalEntry, on connection: PostgresConnection, logger: Logger) throws {
+    static func append(_ entry: JournalEntry) throws -> PostgresQuery {
         var bare = entry
         bare.before = nil
         let json = String(decoding: try encoder.encode(bare), as: UTF8.self)
@@ -112,32 +112,32 @@ enum PostgresSchema {
         let id = entry.after.id
         let number = entry.after.number
         let revision = entry.after.revision
-        try PostgresStore.run("""
+        return """
             WITH appended AS (INSERT INTO journal (seq, id, number, at, entry) VALUES (\(seq), \(id), \(number), \(entry.at), \(json)::jsonb))
             INSERT INTO todo (id, number, revision, todo) VALUES (\(id), \(number), \(revision), \(todo)::jsonb)
             ON CONFLICT (id) DO UPDATE SET number = excluded.number, revision = excluded.revision, todo = excluded.todo
-            """, on: connection, logger: logger)
+            """
     }
 
     /// Removes the purged todos and their entries and records the purge, inside the
     /// caller's transaction, in one statement.
-    static func purge(_ purge: SharedPurge, at date: Date, on connection: PostgresConnection, logger: Logger) throws {
+    static func purge(_ purge: SharedPurge, at date: Date) -> PostgresQuery {
         let seq = Int64(purge.seq)
         let numbers = purge.numbers.map(Int64.init)
-        try PostgresStore.run("""
+        return """
             WITH gone AS (DELETE FROM journal WHERE number = ANY(\(numbers)::bigint[])),
                  removed AS (DELETE FROM todo WHERE number = ANY(\(numbers)::bigint[]))
             INSERT INTO purge (seq, numbers, at) VALUES (\(seq), \(numbers)::integer[], \(date))
-            """, on: connection, logger: logger)
+            """
     }
 
     /// Records how far a replica's push got, inside the caller's transaction.
-    static func record(_ push: SharedPush, at date: Date, on connection: PostgresConnection, logger: Logger) throws {
+    static func record(_ push: SharedPush, at date: Date) -> PostgresQuery {
         let through = Int64(push.through)
-        try PostgresStore.run("""
+        return """
             INSERT INTO push (id, through, at) VALUES (\(push.id), \(through), \(date))
             ON CONFLICT (id) DO UPDATE SET through = excluded.through, at = excluded.at
-            """, on: connection, logger: logger)
+            """
     }
 
     /// How far the push `id` got (0 when the store has no record of it).
@@ -147,34 +147,34 @@ enum PostgresSchema {
     }
 
     /// Inserts or replaces one todo's row, inside the caller's transaction.
-    static func store(_ todo: Todo, json: String? = nil, on connection: PostgresConnection, logger: Logger) throws {
+    static func store(_ todo: Todo, json: String? = nil) throws -> PostgresQuery {
         let json = try json ?? String(decoding: encoder.encode(todo), as: UTF8.self)
         let id = todo.id
         let number = todo.number
         let revision = todo.revision
-        try PostgresStore.run("""
+        return """
             INSERT INTO todo (id, number, revision, todo) VALUES (\(id), \(number), \(revision), \(json)::jsonb)
             ON CONFLICT (id) DO UPDATE SET number = excluded.number, revision = excluded.revision, todo = excluded.todo
-            """, on: connection, logger: logger)
+            """
     }
 
     /// Sets both counters, inside the caller's transaction; with `announce`, in the same
     /// statement, `NOTIFY`s the other daemons of the last change (sent when it commits).
-    static func setCounters(number: Int, change: UInt64, announce: Bool = false, on connection: PostgresConnection, logger: Logger) throws {
+    static func setCounters(number: Int, change: UInt64, announce: Bool = false) -> PostgresQuery {
         let number = Int64(number)
         let last = Int64(change)
         let update: PostgresQuery = """
             UPDATE counter SET value = CASE name WHEN 'number' THEN \(number)::bigint ELSE \(last)::bigint END
             WHERE name IN ('number', 'change')
             """
-        guard announce else { return try PostgresStore.run(update, on: connection, logger: logger) }
+        guard announce else { return update }
         let payload = "\(change)"
-        try PostgresStore.run("""
+        return """
             WITH counted AS (
                 UPDATE counter SET value = CASE name WHEN 'number' THEN \(number)::bigint ELSE \(last)::bigint END
                 WHERE name IN ('number', 'change'))
             SELECT pg_notify(\(channel), \(payload))
-            """, on: connection, logger: logger)
+            """
     }
 
     /// The counters; with `lock`, held until the transaction ends (the writers' lock), the two
@@ -186,15 +186,25 @@ enum PostgresSchema {
     static func counters(
         on connection: PostgresConnection, lock: Bool, base: UInt64? = nil, logger: Logger
     ) throws -> (number: Int, change: UInt64, base: SharedChangeMark?) {
+        try counters(PostgresStore.rows(counters(lock: lock, base: base), on: connection, logger: logger), base: base)
+    }
+
+    /// The statement of `counters(on:lock:base:logger:)`, to queue.
+    static func counters(lock: Bool, base: UInt64?) -> PostgresQuery {
         let seq = Int64(base ?? 0)
-        let query: PostgresQuery = """
+        return """
             SELECT c.name, c.value, j.id, j.number, (j.entry->'after'->>'revision')::bigint, j.entry->'after'->>'title', p.seq
             FROM counter c LEFT JOIN journal j ON j.seq = \(seq) AND \(seq) > 0 LEFT JOIN purge p ON p.seq = \(seq) AND \(seq) > 0
             ORDER BY c.name \(unescaped: lock ? "FOR UPDATE OF c" : "")
             """
+    }
+
+    /// The counters in the rows of `counters(lock:base:)`.
+    static func counters(_ rows: PostgresQueryResult, base: UInt64?) throws -> (number: Int, change: UInt64, base: SharedChangeMark?) {
+        let seq = Int64(base ?? 0)
         var values: [String: Int64] = [:]
         var mark: SharedChangeMark?
-        for row in try PostgresStore.rows(query, on: connection, logger: logger) {
+        for row in rows {
             let (name, value, id, number, revision, title, purge) = try row.decode((String, Int64, UUID?, Int32?, Int64?, String?, Int64?).self)
             values[name] = value
             // Neither: that change's entry went with a later purge, and it cannot be compared.

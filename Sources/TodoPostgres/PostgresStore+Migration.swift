@@ -27,11 +27,11 @@ extension PostgresStore {
                         into an empty database; create one (createdb NAME) and give its URI, or start todod on this one with --store
                         """)
                 }
-                for entry in entries { try PostgresSchema.append(entry, on: connection, logger: logger) }
+                for entry in entries { try PostgresStore.run(PostgresSchema.append(entry), on: connection, logger: logger) }
                 // Every todo as the table holds it, also one whose journal was purged away.
-                for todo in todos { try PostgresSchema.store(todo, on: connection, logger: logger) }
+                for todo in todos { try PostgresStore.run(PostgresSchema.store(todo), on: connection, logger: logger) }
                 // Announced: a daemon already on this (empty) store takes the copy at once.
-                try PostgresSchema.setCounters(number: number, change: change, announce: true, on: connection, logger: logger)
+                try PostgresStore.run(PostgresSchema.setCounters(number: number, change: change, announce: true), on: connection, logger: logger)
                 try PostgresStore.run("COMMIT", on: connection, logger: logger)
             }
         } catch {

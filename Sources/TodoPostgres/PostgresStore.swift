@@ -68,9 +68,14 @@ public final class PostgresStore: SharedStore, Sendable {
 
     public func write<T>(after seq: UInt64, _ body: (any SharedWrite) throws -> T) throws -> T {
         let (connection, locked) = try withWriter("start a transaction in \(uri)") { connection in
-            try PostgresStore.run("BEGIN", on: connection, logger: logger)
+            // One wait for both (`StatementQueue`).
+            var queue = StatementQueue(on: connection, logger: logger)
+            queue.send("BEGIN")
+            queue.send(PostgresSchema.counters(lock: true, base: seq))
+            let outcomes = queue.outcomes()
+            _ = try outcomes[0].get()
             do {
-                return (connection, try PostgresSchema.counters(on: connection, lock: true, base: seq, logger: logger))
+                return (connection, try PostgresSchema.counters(outcomes[1].get(), base: seq))
             } catch {
                 // Waited too long for the lock: the transaction is aborted, and the next write needs a clean session.
                 PostgresStore.rollBack(connection, logger: logger)
@@ -249,6 +254,9 @@ public final class PostgresStore: SharedStore, Sendable {
     /// lock is free: the cut-off transaction, still running in PostgreSQL, holds it until it ends.
     private func holds(_ changes: SharedChanges) throws -> Bool {
         guard let first = changes.firstSeq else { return true }
+        // Never on the connection the COMMIT was cut off on, even while it still looks open:
+        // a statement written to it as it closes is never answered (see `Deadline.bounded`).
+        if let cutOff = writer.withLock({ writer in defer { writer = nil }; return writer }) { PostgresStore.discard(cutOff) }
         return try withWriter("read change \(first) of \(uri)") { connection in
             try PostgresStore.run("BEGIN", on: connection, logger: logger)
             defer { PostgresStore.rollBack(connection, logger: logger) }

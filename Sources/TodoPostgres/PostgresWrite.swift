@@ -43,16 +43,27 @@ final class PostgresWrite: SharedWrite {
             throw SharedStoreError("the local database was not caught up (its next change is \(first), the store's \(locked.change + 1)): nothing was written; try again")
         }
         let now = Date()
-        try PostgresStore.attempt("commit to \(uri)") {
-            for entry in changes.entries { try PostgresSchema.append(entry, on: connection, logger: logger) }
-            for purge in changes.purges { try PostgresSchema.purge(purge, at: now, on: connection, logger: logger) }
-            if let push = changes.push { try PostgresSchema.record(push, at: now, on: connection, logger: logger) }
-            if changes.firstSeq != nil || changes.push != nil {
-                try PostgresSchema.setCounters(number: changes.number, change: changes.change, announce: true, on: connection, logger: logger)
-            }
+        // The rows and the COMMIT queued together, waited for once (`StatementQueue`).
+        let appends = try PostgresStore.attempt("commit to \(uri)") { try changes.entries.map(PostgresSchema.append) }
+        var queue = StatementQueue(on: connection, logger: logger)
+        for append in appends { queue.send(append) }
+        for purge in changes.purges { queue.send(PostgresSchema.purge(purge, at: now)) }
+        if let push = changes.push { queue.send(PostgresSchema.record(push, at: now)) }
+        if changes.firstSeq != nil || changes.push != nil {
+            queue.send(PostgresSchema.setCounters(number: changes.number, change: changes.change, announce: true))
         }
+        queue.send("COMMIT")
+        var outcomes = queue.outcomes()
+        let committing = outcomes.removeLast()
+        // A failed row aborts the transaction, and its COMMIT is answered ROLLBACK: the row's error is the one told.
+        try PostgresStore.attempt("commit to \(uri)") { for row in outcomes { _ = try row.get() } }
         do {
-            try PostgresStore.run("COMMIT", on: connection, logger: logger)
+            let answer = try committing.get()
+            guard answer.metadata.command == "COMMIT" else {
+                throw SharedStoreError("could not commit to \(uri): PostgreSQL ended the transaction with \(answer.metadata.command); \(PostgresStore.nothingWritten)")
+            }
+        } catch let error as SharedStoreError {
+            throw error
         } catch {
             // PostgreSQL's own error (even a FATAL one, as at a fast shutdown): not committed.
             // Cut off without a word, or past the deadline: the COMMIT may have taken effect,

@@ -24,9 +24,6 @@ import TodoModel
 /// there (the daemon's connections, services and timers do), except `run()`, `shutdown()` and
 /// `closeStore()`, which the service's task calls.
 public final class ModelServer: Sendable {
-    /// Runs work back on the bus's executor (the daemon's core event loop).
-    public typealias Executor = @Sendable (@escaping @Sendable () -> Void) -> Void
-
     let bus: EventBus
     let store: TodoStore
     /// The sync with the store shared with other daemons (`--store`), whose replica `store` is; nil alone.

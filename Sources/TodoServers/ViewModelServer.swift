@@ -114,7 +114,11 @@ public final class ViewModelServer: Sendable {
     private func importResponse(to results: [TodoWriteResult]) -> Event {
         var changes: [TodoChange] = []
         for result in results {
-            guard case .responseTodoViewModel(let change) = viewResponse(to: result) else { return viewResponse(to: result) }
+            guard case .responseTodoViewModel(var change) = viewResponse(to: result) else { return viewResponse(to: result) }
+            // Only the other program's fields set (the first re-import of todod's own export
+            // records task's): nothing its user sees changed, so it counts as unchanged (each
+            // such todo counted updated). Written still: the next export gives them back.
+            if case .written(_, let entries) = result, entries.count == 1, entries[0].changedFields == [.foreign] { change.kind = .unchanged }
             changes.append(change)
         }
         return .responseImportTodos(TodoImportResult(changes: changes))

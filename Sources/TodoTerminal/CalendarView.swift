@@ -16,7 +16,8 @@ public struct CalendarView: Sendable {
     public let year: Int
     public let month: Int
     public let today: LocalDate
-    /// The open todos due in the month, by due date, then number.
+    /// The open todos due in the month, by due date and time (a day's whole-day ones after its
+    /// timed ones), then number.
     public let due: [TodoViewModel]
 
     public static let monthNames = [
@@ -33,7 +34,8 @@ public struct CalendarView: Sendable {
             guard let date = todo.due, !todo.isCompleted, !todo.isDeleted else { return false }
             return date.year == year && date.month == month
         }
-        .sorted { ($0.due!, $0.number) < ($1.due!, $1.number) }
+        // A day's timed todos first, by their times, then its whole-day ones (`Todo.dueOrder`), as lists order them.
+        .sorted { ($0.dueOrder!, $0.number) < ($1.dueOrder!, $1.number) }
         .map { TodoViewModel($0, today: today) }
     }
 
@@ -133,7 +135,8 @@ public struct CalendarView: Sendable {
         return lines
     }
 
-    /// The month's due todos under the grid: `Tu  1  #4 Call Ann`, titles cut to `width`.
+    /// The month's due todos under the grid: `Tu  1  #4 Call Ann`, `Tu  1  #5 15:00 Call Bob` with
+    /// a time of day, titles cut to `width`.
     /// Where that leaves a title under 4 columns, the weekday's name and the spaces go
     /// (` 1 #4 Call…`); the message of an empty month is wrapped to the width. Without
     /// colours, today's days are in brackets (`[Tu  1]`), the others in spaces to keep the column.
@@ -147,7 +150,9 @@ public struct CalendarView: Sendable {
             let plain = (short ? "" : Self.dayNames[Self.isoWeekdayIndex(date)] + " ") + Self.padded(String(date.day), 2)
             let day = brackets ? (date == today ? "[" + plain + "]" : " " + plain + " ") : plain
             let number = (short ? " " : "  ") + Self.padded(row.numberText, numberWidth) + " "
-            let title = TerminalText.truncated(TerminalText.escaped(row.title), toWidth: max(1, width - day.count - number.count))
+            // A timed todo's time before its title (`15:00 Call dentist`): the day alone read as due all day.
+            let time = row.todo.dueTime.map { "\($0) " } ?? ""
+            let title = TerminalText.truncated(time + TerminalText.escaped(row.title), toWidth: max(1, width - day.count - number.count))
             return styler.apply(date == today ? .reverse : nil, to: day) + number + styler.apply(row.isOverdue ? .red : nil, to: title)
         }
     }

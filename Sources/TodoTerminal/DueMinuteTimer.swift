@@ -2,7 +2,7 @@ import Foundation
 import TodoModel
 
 /// Tells a View when the due minute of a todo it shows comes, so that the row turns overdue
-/// then (`in 1 min` becomes `0 min overdue`, red): it sleeps until that instant (no polling),
+/// then (`in 1 min` becomes `due now`, red): it sleeps until that instant (no polling),
 /// and on waking checks the clock again, since a suspended machine wakes late and a test's
 /// clock is moved by hand. The clock is injected, as `MidnightTimer`'s is.
 public struct DueMinuteTimer: Sendable {

@@ -146,8 +146,9 @@ extension TodoDetailViewModel {
     /// (`fri`, `fri 9am`, `15:00`: the next one after `now`, midnight when not known); a
     /// line that does not read throws, saying what to write, `otherwise` after the forms.
     public static func moment(_ text: String, field: String, today: LocalDate, now: TimeOfDay?, otherwise: String = ", or nothing") throws(TodoError) -> DayTime {
-        guard let moment = DueDateParser.parseWithTime(text, today: today, now: now ?? TimeOfDay(minutes: 0)!) else {
-            throw .validation(field, DueDateParser.timeProblem(with: text)
+        let now = now ?? TimeOfDay(minutes: 0)!
+        guard let moment = DueDateParser.parseWithTime(text, today: today, now: now) else {
+            throw .validation(field, DueDateParser.timeProblem(with: text, today: today, now: now)
                 ?? DueDateParser.problem(with: text, otherwise: "; or \(DueDateParser.acceptedTimes)\(otherwise)"))
         }
         return moment

@@ -17,13 +17,15 @@ public struct TodoDetailPane: Sendable {
     public func lines(columns: Int) -> [String] {
         let row = TodoViewModel(todo, today: today)
         let state = todo.isDeleted ? "deleted" : (todo.isCompleted ? "done" : todo.started.map { "started \(Self.stamp($0))" } ?? "open")
-        let due = todo.due.map { "\($0) (\(TodoViewModel.describe(due: $0, today: today)))" } ?? "none"
+        // Due, wait and scheduled each with its time of day, as `todoctl show` says them
+        // (`LocalDate.described(at:)`): the day alone read as due all day.
+        let due = todo.due.map { "\($0.described(at: todo.dueTime)) (\(TodoViewModel.describe(due: $0, today: today)))" } ?? "none"
         var fields = [
             "\(row.numberText) \(TerminalText.escaped(todo.title))",
             "state: \(state)  priority: \(todo.priority.rawValue)  due: \(due)",
             "tags: " + (todo.tags.isEmpty ? "none" : TerminalText.escaped(row.tagsLine))
                 + "  project: " + (todo.project.map { TerminalText.escaped($0) } ?? "none"),
-            "repeats: \(todo.recurrence?.description ?? "no")  parent: \(todo.parent.map { "#\($0)" } ?? "none")  waits until: \(todo.wait?.description ?? "no day")",
+            "repeats: \(todo.recurrence?.description ?? "no")  parent: \(todo.parent.map { "#\($0)" } ?? "none")  waits until: \(todo.wait.map { $0.described(at: todo.waitTime) } ?? "no day")",
             "created \(Self.stamp(todo.createdAt))  updated \(Self.stamp(todo.updatedAt))  revision \(todo.revision)",
             todo.notes.isEmpty ? "notes: none (E to write some)" : "notes:",
         ]
@@ -32,7 +34,7 @@ public struct TodoDetailPane: Sendable {
         if todo.scheduled != nil || !todo.depends.isEmpty || todo.until != nil {
             let waits = todo.depends.isEmpty ? "none" : "\(todo.depends.count) todo\(todo.depends.count == 1 ? "" : "s") (todoctl show \(todo.number) names them)"
             let until = todo.until.map { "  until: \($0)" } ?? ""
-            fields.insert("scheduled: \(todo.scheduled?.description ?? "no day")\(until)  depends on: \(waits)", at: 4)
+            fields.insert("scheduled: \(todo.scheduled.map { $0.described(at: todo.scheduledTime) } ?? "no day")\(until)  depends on: \(waits)", at: 4)
         }
         var lines = fields.flatMap { TerminalText.wrapped($0, toWidth: columns) }
         let notes = TerminalText.escaped(todo.notes.replacingOccurrences(of: "\t", with: "    "), keeping: ["\n"])

@@ -180,6 +180,9 @@ extension WatchScreen {
                 mode = .prompting(prompt, LineEditor(text))
                 return say(error.message)
             }
+            // Added as todoctl add adds it, a time typed apart from its day a title word, and the
+            // fix said on the status line, as add says it on stderr (outside probe 12).
+            if let split = try? ShellWords.split(text), let hint = UnquotedTime.hint(split) { message = hint }
             // Under a filter the new todo has its tags, project, priority and day, or it would vanish at once.
             let filter = list.filter
             // A line of plain words, no quotes read, keeps its spacing; validation trims it.

@@ -100,12 +100,28 @@ public struct WatchScreen: Sendable {
     /// times from it (`in 2 h`, overdue from 15:00), and `a`, `d` and `w` read `15:00` or `now`
     /// against it. Nil: rows by the day, times read from midnight.
     public var now: TimeOfDay?
-    /// The next due time today, after `now`, of an open todo the list holds: when its row
-    /// turns overdue, for the owner's `DueMinuteTimer`. Nil when none is left today.
+    /// The next minute today at which a row on screen says its due time otherwise: the next
+    /// minute while one says minutes (`in 45 min`, `due now`, `5 min overdue`), the next whole
+    /// hour of one that says hours (`in 3 h`, `2 h overdue`), when it turns overdue among them;
+    /// for the owner's `DueMinuteTimer`. Nil when no row on screen has a due time today, so
+    /// that a screen without one sets no timer. (Only the due minutes were: between them, `8
+    /// min overdue` stood while list said 9; outside probe 12.)
     public var nextDueMinute: TimeOfDay? {
         guard let now else { return nil }
-        return list.rows.lazy.filter { $0.todo.due == today && !$0.todo.isCompleted && !$0.todo.isDeleted }
-            .compactMap(\.todo.dueTime).filter { $0 > now }.min()
+        let shown = entries.dropFirst(scrollOffset).prefix(visibleRows)
+        return shown.lazy.map(\.row.todo).filter { $0.due == today && !$0.isCompleted && !$0.isDeleted }
+            .compactMap { $0.dueTime.flatMap { TimeOfDay(minutes: now.minutes + Self.minutesToNextWords(dueIn: $0.minutes - now.minutes)) } }
+            .min()
+    }
+
+    /// Minutes until the words of a due time `minutes` ahead (behind, when negative) change, as
+    /// `TodoViewModel.describe` says them: each minute under an hour either way, at the next whole
+    /// hour beyond (`in 2 h` at 120 minutes ahead becomes `in 1 h` a minute later; `1 h overdue`
+    /// at 60 minutes behind, `2 h overdue` an hour later).
+    static func minutesToNextWords(dueIn minutes: Int) -> Int {
+        if abs(minutes) < 60 { return 1 }
+        if minutes > 0 { return minutes % 60 + 1 }
+        return (-minutes / 60 + 1) * 60 + minutes
     }
     /// What shows below the list: nothing, the selected todo in full (Enter) or its history (h).
     public enum Pane: Sendable, Equatable { case none, detail, history }

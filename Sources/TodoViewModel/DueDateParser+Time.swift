@@ -1,3 +1,4 @@
+import Foundation
 import TodoModel
 
 /// Dates with a time of day, for due, wait and scheduled (`--due`, `due:`, …): what `parse`
@@ -13,8 +14,25 @@ import TodoModel
 /// Taskwarrior 2.6 itself reads `due:'fri 9am'` and `due:fri@9am` as Friday, dropping the time
 /// without a word; todod keeps it. What stays ambiguous is refused (`timeProblem`).
 extension DueDateParser {
-    /// The day and time `text` names, or nil.
+    /// The day and time `text` names, or nil; nil too for a time this zone's clocks skip
+    /// (`skipped`), which names no instant.
     public static func parseWithTime(_ text: String, today: LocalDate, now: TimeOfDay) -> DayTime? {
+        guard let moment = reading(text, today: today, now: now), skipped(moment) == nil else { return nil }
+        return moment
+    }
+
+    /// Why `moment` names no instant here, when the clocks skip it as summer time begins
+    /// (`LocalInstant`): what they go between and what to write. A time they show twice is
+    /// the first (summer time's), as Taskwarrior and RFC 5545 read it: the same minute again.
+    public static func skipped(_ moment: DayTime) -> String? {
+        guard let time = moment.time, case .skipped(_, let from, let to) = LocalInstant(moment.date, time, offset: LocalMinute.offset(at:)) else {
+            return nil
+        }
+        let before = TimeOfDay(minutes: (from.minutes + 1439) % 1440) ?? from
+        return "\(moment.date) \(time) does not exist in \(TimeZone.current.identifier): clocks go from \(from) to \(to); write \(to) or \(before)"
+    }
+
+    private static func reading(_ text: String, today: LocalDate, now: TimeOfDay) -> DayTime? {
         if let date = parse(text, today: today) { return DayTime(date) }
         let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
         switch lowered {
@@ -40,8 +58,10 @@ extension DueDateParser {
 
     /// Why `text` names no day and time, when its time is what does not read: an hour or a
     /// minute that does not exist (`25:00`, `13pm`), a bare number where a time was meant
-    /// (`fri 9`), `midnight` (the start or the end of a day?); nil otherwise.
-    public static func timeProblem(with text: String) -> String? {
+    /// (`fri 9`), `midnight` (the start or the end of a day?), a time the clocks skip that
+    /// day (`skipped`, read against `today` and `now` as `parseWithTime` reads it); nil otherwise.
+    public static func timeProblem(with text: String, today: LocalDate, now: TimeOfDay) -> String? {
+        if let moment = reading(text, today: today, now: now) { return skipped(moment) }
         let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
         if lowered == "midnight" || lowered.hasSuffix(" midnight") || lowered.hasSuffix("@midnight") {
             return "\(text): midnight is the start of a day or its end: write sod or 00:00 for the start, eod or 23:59 for the end"
@@ -49,6 +69,11 @@ extension DueDateParser {
         var timeWord = lowered
         var day: String?
         if let (date, time) = isoParts(lowered) ?? dayAndTime(lowered) { (day, timeWord) = (date, time) }
+        if let day, isoParts(lowered) != nil {
+            // `2026-02-30T10:00`: the day is what does not exist (it got the generic list).
+            if LocalDate(day) == nil, let reason = impossibility(of: day) { return reason }
+            if let reason = zoneProblem(day: day, time: timeWord) { return "\(text): \(reason)" }
+        }
         // `fri 9`, after a day that reads; `feb 30` is a day that does not (`impossibility`).
         if let day, parse(day, today: LocalDate(daysSince1970: 0)) != nil, !timeWord.isEmpty, timeWord.count <= 2,
             timeWord.allSatisfy(\.isNumber)
@@ -56,6 +81,27 @@ extension DueDateParser {
             return "\(text): \(timeWord) is no time of day: write \(timeWord)am, \(timeWord)pm or \(timeWord.count == 1 ? "0" : "")\(timeWord):00"
         }
         return clockProblem(timeWord).map { "\(text): \($0)" }
+    }
+
+    /// Why `15:00Z` or `15:00+02:00` after `day` is not taken: todod keeps local times, so a
+    /// zone is refused saying the local time it names here; nil for a time without one.
+    private static func zoneProblem(day: String, time: String) -> String? {
+        var clockText = Substring(time), offset = 0
+        if clockText.hasSuffix("z") {
+            clockText = clockText.dropLast()
+        } else if let sign = clockText.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let zone = clockText[clockText.index(after: sign)...].split(separator: ":", omittingEmptySubsequences: false)
+            guard (1...2).contains(zone.count), let hours = Int(zone[0]), let minutes = zone.count == 2 ? Int(zone[1]) : 0 else { return nil }
+            offset = (clockText[sign] == "-" ? -1 : 1) * (hours * 60 + minutes)
+            clockText = clockText[..<sign]
+        } else {
+            return nil
+        }
+        let advice = "todod keeps times in the local zone (\(TimeZone.current.identifier)), so a zone (Z, +02:00) is not taken"
+        guard let date = LocalDate(day), let clock = clock(String(clockText), seconds: true) else { return advice + ": write the local time" }
+        let instant = Date(timeIntervalSince1970: TimeInterval((date.daysSince1970 * 1440 + clock.minutes - offset) * 60))
+        let local = LocalMinute(instant)
+        return advice + ": write the local time, \(local.date)T\(local.clock)"
     }
 
     /// `2026-12-24T15:00` (or with a space) as its day and its time; nil for another shape.
@@ -114,7 +160,8 @@ extension DueDateParser {
             twelve || fields.count > 1, let hour = Int(fields[0])
         else { return nil }
         if twelve && !(1...12).contains(hour) { return "there is no \(hour)\(text.suffix(2)); the hours run from 1am to 12pm (noon) and 1pm to 12am (midnight), or write 00:00 to 23:59" }
-        if !(0..<24).contains(hour) { return "there is no hour \(hour); hours run from 00 to 23 (24:00 is 00:00 of the next day, or eod for 23:59)" }
+        if hour == 24 { return "there is no hour 24; hours run from 00 to 23: write 00:00 with the next day, or eod (23:59)" }
+        if !(0..<24).contains(hour) { return "there is no hour \(hour); hours run from 00 to 23" }
         if fields.count > 1, fields[1].count != 2 || !(0..<60).contains(Int(fields[1]) ?? 60) {
             return "\(fields[1]) is no minute; minutes are two digits, 00 to 59"
         }

@@ -80,18 +80,19 @@ public struct JournaledChange: Sendable, Equatable, Codable {
         case .title: quoted(todo.title)
         case .notes: quoted(todo.notes)
         case .priority: todo.priority.rawValue
-        case .due: todo.due?.description ?? "none"
+        // With its time: 15:00 → 16:00 on one day is a change, as is a time added or taken away.
+        case .due: todo.due?.described(at: todo.dueTime) ?? "none"
         case .tags: todo.tags.isEmpty ? "none" : todo.tags.map { "#\($0)" }.joined(separator: " ")
         case .completedAt: todo.completedAt == nil ? "open" : "done"
         case .deletedAt: todo.deletedAt == nil ? "live" : "deleted"
         case .recurrence: todo.recurrence?.description ?? "none"
         case .parent: todo.parent.map { "#\($0)" } ?? "none"
-        case .wait: todo.wait?.description ?? "none"
+        case .wait: todo.wait?.described(at: todo.waitTime) ?? "none"
         case .foreign: todo.foreign.isEmpty ? "none" : todo.foreign.keys.sorted().joined(separator: ", ")
         case .annotations: todo.annotations.isEmpty ? "none" : todo.annotations.map { quoted($0.description) }.joined(separator: ", ")
         case .project: todo.project ?? "none"
         case .started: todo.started.map { LocalMinute($0).description } ?? "none"
-        case .scheduled: todo.scheduled?.description ?? "none"
+        case .scheduled: todo.scheduled?.described(at: todo.scheduledTime) ?? "none"
         case .until: todo.until?.description ?? "none"
         // By number where the reader knew it (a conflict), else by the id's first 8 characters,
         // which name a todo wherever a reference is taken: the journal's todo holds ids, not

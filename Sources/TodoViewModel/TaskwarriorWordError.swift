@@ -45,7 +45,7 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
     public var message: String {
         switch self {
         case .unknownModifier(_, let name, let suggestion):
-            let meant = suggestion.map { "did you mean \(TaskwarriorWords.spelled($0))?" }
+            let meant = suggestion.map { "did you mean \(TaskwarriorWordShape.spelled($0))?" }
                 ?? "the modifiers are +tag, -tag, project:, due:, wait:, priority: (pri:) and recur:"
             return "\(name): is not a modifier; \(meant)"
         case .unreadableValue(let word, let name, let value, let accepted, let suggestion, let reason):
@@ -59,7 +59,7 @@ public enum TaskwarriorWordError: Error, Sendable, Equatable, CustomStringConver
             }
             return "\(word): \"\(value)\" is not understood as \(what); \(meant)\(name): takes \(accepted)"
         case .missingValue(let word, let name):
-            return "\(word) needs a value after the colon (\(TaskwarriorWords.spelled(name)))"
+            return "\(word) needs a value after the colon (\(TaskwarriorWordShape.spelled(name)))"
         case .notInFilter(let word, let name):
             return "\(word): a filter cannot ask for \(name == "wait" ? "a wait date" : "a repeat period") yet"
         case .attributeModifier(let word, let name, let modifier):

@@ -3,21 +3,9 @@ import TodoModel
 /// The words a Taskwarrior user types after `task add`, `task N modify` and in a filter:
 /// `+tag`, `-tag` and `name:value` modifiers, read into fields; every other word is a title
 /// word. Pure: the caller gives the words and today, and turns a `TaskwarriorWordError`
-/// into advice for its own user (a command line, a watch prompt).
-///
-/// Which words are modifiers, so that nothing typed by habit lands in a title unread:
-/// - `+word` and `-word`: a tag to add, or to remove (in a filter: to leave out), when the
-///   character after the sign may start a Taskwarrior 2.6 tag (`isTag`): `+🎉`, `+_x`,
-///   `+@home`. `+1`, `+.x` and `-` alone are title words, as `task` takes them.
-/// - `name:value` where `name` is ASCII letters (any case), optionally with one `.suffix`
-///   (`due.before:`): a modifier. Known names are read; any other is refused with the
-///   nearest known one. Three shapes stay title words: a URL (`https://…`, any `name://`),
-///   a word ending in its colon (`Re:`, `Bob:`) whose name is not a modifier's, and words
-///   whose part before the colon is not letters (`10:30`, `C++:`).
-/// - a word holding a space (one quoted argument) is a title phrase, sign or colon and all
-///   (`"+ve thinking"`, `"Re: meeting"`), unless it is a known modifier with its value
-///   right after the colon (`"due:dec 2"`), as Taskwarrior reads them.
-/// - after `--`, every word is a title word, as typed.
+/// into advice for its own user (a command line, a watch prompt). Which words are tags and
+/// modifiers, and which title words, `TaskwarriorWordShape` tells; this type reads the
+/// modifiers' values into fields.
 public struct TaskwarriorWords: Sendable, Equatable {
     /// What the words are for: a new todo, an edit, or a filter.
     public enum Use: Sendable, Equatable {
@@ -108,9 +96,6 @@ public struct TaskwarriorWords: Sendable, Equatable {
 
     public init() {}
 
-    /// The modifiers' names, the long one first; `pri:` and `pro:` are Taskwarrior's
-    /// shortest abbreviations, which users type most.
-    public static let modifierNames = ["project", "pro", "due", "wait", "priority", "pri", "recur", "scheduled", "until", "depends"]
 
     /// `+project:home`, as users typed a project when it was a tag: the project `home`.
     public static let projectTagPrefix = TodoFilter.projectTagPrefix
@@ -137,17 +122,6 @@ public struct TaskwarriorWords: Sendable, Equatable {
         return result
     }
 
-    /// Whether `word` is `+tag` or `-tag`: the sign, then a character that may start a tag
-    /// in Taskwarrior 2.6 (its lexer's identifier start, tried against `task` 2.6.2): not a
-    /// digit, a space, one of its operators `+-*/()<>^!%=~`, nor `.` `'` `"` `&` `:`. What follows
-    /// is the tag, as todoctl always took it after a letter (`+project:home`, where `task`
-    /// would stop at the colon; TodoValidation refuses spaces and commas in it).
-    public static func isTag(_ word: String) -> Bool {
-        guard let sign = word.first, sign == "+" || sign == "-", let next = word.dropFirst().first else { return false }
-        return !next.isWhitespace && !("0"..."9").contains(next) && !tagStartExclusions.contains(next)
-    }
-
-    private static let tagStartExclusions: Set<Character> = ["+", "-", "*", "/", "(", ")", "<", ">", "^", "!", "%", "=", "~", ".", "'", "\"", "&", ":"]
 
     /// A priority as people write it: `H`/`M`/`L`, `high`/`medium`/`normal`/`low`, any case.
     public static func priority(_ text: String) -> Priority? {
@@ -163,12 +137,12 @@ public struct TaskwarriorWords: Sendable, Equatable {
     public static let acceptedPriorities = "H, M or L (or high, medium/normal, low; any case)"
 
     private mutating func read(_ word: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) {
-        if word.contains(where: \.isWhitespace), !Self.isModifierPhrase(word) {
+        if word.contains(where: \.isWhitespace), !TaskwarriorWordShape.isModifierPhrase(word) {
             guard use != .filter else { throw .wordInFilter(word: word) }
             title.append(word)
             return
         }
-        if Self.isTag(word) {
+        if TaskwarriorWordShape.isTag(word) {
             let tag = String(word.dropFirst())
             if Self.virtualTags.contains(tag) {
                 try applyVirtualTag(tag, word: word, use: use, today: today)
@@ -188,7 +162,7 @@ public struct TaskwarriorWords: Sendable, Equatable {
             }
             return
         }
-        guard let (name, value) = Self.modifier(word) else {
+        guard let (name, value) = TaskwarriorWordShape.modifier(word) else {
             guard use != .filter else { throw .wordInFilter(word: word) }
             title.append(word)
             return
@@ -196,34 +170,11 @@ public struct TaskwarriorWords: Sendable, Equatable {
         try apply(name: name, value: value, word: word, use: use, today: today)
     }
 
-    /// Whether `word`, which holds a space (one quoted argument, `"Re: meeting"`), is a
-    /// modifier: only a known name with its value right after the colon, which Taskwarrior
-    /// reads the same way (`"due:dec 2"`, `"pri:H x"` refused). Any other such word is a
-    /// title phrase, as Taskwarrior takes it: `"+ve thinking"`, `"Re: meeting"`,
-    /// `"Due: taxes"` — the user quoted it to keep it together.
-    private static func isModifierPhrase(_ word: String) -> Bool {
-        guard let (name, value) = modifier(word), let first = value.first, !first.isWhitespace else { return false }
-        return modifierNames.contains(String(name.split(separator: ".")[0]))
-    }
-
-    /// `name` and `value` of a modifier-shaped word, or nil for a title word (see the type's
-    /// rule).
-    private static func modifier(_ word: String) -> (name: String, value: String)? {
-        guard let colon = word.firstIndex(of: ":") else { return nil }
-        let name = String(word[..<colon])
-        let value = String(word[word.index(after: colon)...])
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isLetter } })
-        else { return nil }
-        if value.hasPrefix("//") { return nil }
-        if value.isEmpty && !modifierNames.contains(parts[0].lowercased()) { return nil }
-        return (name.lowercased(), value)
-    }
 
     private mutating func apply(name: String, value: String, word: String, use: Use, today: LocalDate) throws(TaskwarriorWordError) {
         let parts = name.split(separator: ".")
         if parts.count == 2 {
-            guard Self.modifierNames.contains(String(parts[0])) else { throw Self.unknown(word, name: String(parts[0])) }
+            guard TaskwarriorWordShape.modifierNames.contains(String(parts[0])) else { throw TaskwarriorWordShape.unknown(word, name: String(parts[0])) }
             // A day's span, as Taskwarrior's `due.before:`, `scheduled.after:`, `until.before:`
             // ask; the other attribute modifiers are not read yet.
             if use == .filter, let span = Self.span(of: String(parts[0])),
@@ -241,7 +192,7 @@ public struct TaskwarriorWords: Sendable, Equatable {
         // Only an edit can remove a field; a filter's empty project: asks for no project, and
         // its empty pri: is Taskwarrior's "no priority", todod's normal (both were refused).
         if value.isEmpty, use == .add || (use == .filter && !["project", "pro", "priority", "pri"].contains(name)) {
-            throw .missingValue(word: word, name: Self.canonical(name))
+            throw .missingValue(word: word, name: TaskwarriorWordShape.canonical(name))
         }
         switch name {
         case "project", "pro":
@@ -325,7 +276,7 @@ public struct TaskwarriorWords: Sendable, Equatable {
             }
             (scheduled, scheduledTime) = (moment.date, moment.time)
         default:
-            throw Self.unknown(word, name: name)
+            throw TaskwarriorWordShape.unknown(word, name: name)
         }
     }
 
@@ -394,7 +345,7 @@ public struct TaskwarriorWords: Sendable, Equatable {
             throw .unreadableValue(
                 word: word, name: name, value: value, accepted: DueDateParser.accepted + "; or " + DueDateParser.acceptedTimes,
                 suggestion: DueDateParser.suggestion(for: value),
-                reason: DueDateParser.timeProblem(with: value) ?? DueDateParser.impossibility(of: value))
+                reason: DueDateParser.timeProblem(with: value, today: today, now: now) ?? DueDateParser.impossibility(of: value))
         }
         try once("\(name) date", word: word, value: moment.description, use: use)
         return moment
@@ -429,24 +380,4 @@ public struct TaskwarriorWords: Sendable, Equatable {
             suggestion: DueDateParser.suggestion(for: value), reason: DueDateParser.impossibility(of: value))
     }
 
-    private static func unknown(_ word: String, name: String) -> TaskwarriorWordError {
-        let long = ["project", "due", "wait", "priority", "recur", "scheduled", "until", "depends"]
-        // An abbreviation is meant for the name it starts (`prio`, `proj`); else the nearest.
-        let meant = long.first { $0.hasPrefix(name) && name.count >= 3 } ?? Nearest.word(to: name, in: long)
-        return .unknownModifier(word: word, name: name, suggestion: meant)
-    }
-
-    /// `pri` → `priority`: the name messages use.
-    static func canonical(_ name: String) -> String {
-        ["pri": "priority", "pro": "project"][name] ?? name
-    }
-
-    /// How a modifier is written in messages: `priority: (pri:)`.
-    public static func spelled(_ name: String) -> String {
-        switch name {
-        case "priority": "priority: (pri:)"
-        case "project": "project: (pro:)"
-        default: name + ":"
-        }
-    }
 }

@@ -63,7 +63,7 @@ public enum TodoColumn: String, Sendable, CaseIterable {
         case .tags: row.tagsLine
         case .project: todo.project ?? ""
         case .state: todo.isDeleted ? "deleted" : todo.isCompleted ? "done" : "open"
-        case .wait: todo.wait?.description ?? ""
+        case .wait: row.waitText ?? ""
         case .created: LocalDate(todo.createdAt).description
         case .updated: LocalDate(todo.updatedAt).description
         case .id: todo.id.uuidString.lowercased()

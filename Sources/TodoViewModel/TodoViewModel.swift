@@ -42,6 +42,17 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
         guard let today else { return DayTime(due, todo.dueTime).description }
         return Self.describe(due: due, at: todo.dueTime, today: today, now: now)
     }
+    /// When its wait ends, in the words `dueText` says a due date with ("tomorrow 08:00",
+    /// today's "in 3 h", "2026-12-24"), or its day and time once that has come; nil when it
+    /// waits for no day. `list --waiting` shows it: when each todo comes back.
+    public var waitText: String? {
+        guard let wait = todo.wait else { return nil }
+        let ahead = today.map { today in
+            wait > today || (wait == today && todo.waitTime.map { time in now.map { time > $0 } ?? true } == true)
+        } ?? false
+        guard ahead, let today else { return wait.described(at: todo.waitTime) }
+        return Self.describe(due: wait, at: todo.waitTime, today: today, now: now)
+    }
     /// `dueText` in at most 5 columns, for a table too narrow for it: `today`, `13d` (in 13
     /// days), `-3d` (3 days overdue), the year (`2029`) a thousand days or more away. Cut
     /// instead, `in 13 days` showed as `in 1…`, read as in one day (outside probe 10).
@@ -122,13 +133,15 @@ public struct TodoViewModel: Sendable, Identifiable, Codable {
     }
 
     /// `describe(due:today:)` with the due time: today's counted from `now` in minutes or hours
-    /// ("in 45 min", "in 2 h", "3 h overdue"; "today 15:00" when the minute is not known), another
+    /// ("in 45 min", "in 2 h", "3 h overdue", "due now" in its minute; "today 15:00" when the minute is not known), another
     /// day's beside its words ("tomorrow 15:00", "in 3 days 09:30", "2026-12-24 15:00").
     public static func describe(due: LocalDate, at time: TimeOfDay?, today: LocalDate, now: TimeOfDay?) -> String {
         let day = describe(due: due, today: today)
         guard let time, due >= today else { return day }
         guard due == today, let now else { return "\(day) \(time)" }
         let minutes = time.minutes - now.minutes
+        // Its own minute: overdue from it (`isOverdue`), but "0 min overdue" read oddly.
+        if minutes == 0 { return "due now" }
         let span = abs(minutes) < 60 ? "\(abs(minutes)) min" : "\(abs(minutes) / 60) h"
         return minutes > 0 ? "in \(span)" : "\(span) overdue"
     }

@@ -181,20 +181,23 @@ extension WireDecoder {
         try elements(as: [TodoViewModel].self) { TodoViewModel(try $0.todo(row: shaped), today: context.currentDay, now: context.currentTime) }
     }
 
-    /// `{"protocol": 1, "server": "0.1.0", "client": 3, "seq": 42}`; nil when a field is missing.
+    /// `{"protocol": 1, "server": "0.1.0", "client": 3, "seq": 42, "utcOffset": 0}`; nil when a
+    /// field is missing (`utcOffset` may be: older daemons lack it).
     private func hello() throws -> ServerHello? {
         guard kind == .object else { return nil }
-        var version: Int?, server: String?, client: UInt64?, sequence: UInt64?
+        var version: Int?, server: String?, client: UInt64?, sequence: UInt64?, utcOffset: Int?
         try forEachMember { key, value in
             switch key {
             case "protocol": version = try value.integer(Int.self)
             case "server": server = try value.text()
             case "client": client = try value.integer(UInt64.self)
             case "seq": sequence = try value.integer(UInt64.self)
+            // Optional: an older daemon does not send it.
+            case "utcOffset": utcOffset = try value.integer(Int.self)
             default: return
             }
         }
         guard let version, let server, let client, let sequence else { return nil }
-        return ServerHello(protocolVersion: version, serverVersion: server, client: client, sequence: sequence)
+        return ServerHello(protocolVersion: version, serverVersion: server, client: client, sequence: sequence, utcOffset: utcOffset)
     }
 }

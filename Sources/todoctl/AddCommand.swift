@@ -40,7 +40,10 @@ struct AddCommand: AsyncParsableCommand {
             (10:30), a word ending in its colon (Re:, Bob:), and a quoted argument with a space \
             in it ("Re: meeting", "+ve thinking"), unless it is a modifier with its value \
             ("due:dec 2"), as Taskwarrior reads them. To put anything else in the \
-            title as typed, write it after --: `todoctl add Read -- due:x +y` adds "Read due:x +y".
+            title as typed, write it after --: `todoctl add Read -- due:x +y` adds "Read due:x +y". \
+            A time of day typed as a word of its own after a day (due:tomorrow 15:00, --due fri \
+            9am, unquoted) stays a title word, as in Taskwarrior, and a line on stderr says to \
+            quote it: 'due:tomorrow 15:00'.
 
             A date that does not exist is refused saying why (-d 2026-02-30: February 2026 has \
             28 days; feb 30: February has 28 days, 29 in a leap year), a misspelt one with the \
@@ -99,6 +102,10 @@ struct AddCommand: AsyncParsableCommand {
 
     func run() async throws {
         try Self.add(try newTodo(), socketPath: connection.socketPath, json: output.json)
+        // Added as typed, as Taskwarrior adds it, then the fix said: `due:tomorrow 15:00`
+        // unquoted put 15:00 in the title without a word (outside probe 12). The words as
+        // typed, for their order: ArgumentParser gives the title's words without the options.
+        if let hint = UnquotedTime.hint(Array(CommandLine.arguments.dropFirst())) { Terminal.error(hint) }
     }
 
     static func add(_ new: NewTodo, socketPath: String, json: Bool) throws {

@@ -13,8 +13,8 @@ struct CalendarCommand: AsyncParsableCommand {
             (12² is two due on the 12th, ⁺ more than nine); today is in reverse video, or in \
             brackets ([23], [23²] with two due, and [Mo 23] in the list) with NO_COLOR or through a pipe, \
             where each day of today's month takes a column more, so that the brackets touch no day \
-            beside them (27² [28]  29). The month's due todos follow the grid, their \
-            titles cut with … to the terminal's width ($COLUMNS, else the terminal's, else 80); \
+            beside them (27² [28]  29). The month's due todos follow the grid, a day's \
+            timed ones first with their times (Tu  1  #4 15:00 Call dentist), their titles cut with … to the terminal's width ($COLUMNS, else the terminal's, else 80); \
             narrower than the grid's 30 columns (38 with brackets) its week numbers go, under 28 \
             (35) the counts' marks (due days only coloured), and under 21 (28) the grid itself, \
             the month's name and its todos kept.

@@ -14,7 +14,8 @@ struct ExportCommand: AsyncParsableCommand {
             state and leaves them out). Fields an import kept are written back as they came. \
             A todo due at a time goes out at that local time: Taskwarrior's UTC instant, \
             a floating iCalendar DUE (DUE:20261224T150000), todo.txt's due:2026-12-24T15:00; \
-            a whole day as ever (local midnight for Taskwarrior, DUE;VALUE=DATE). Examples:
+            a whole day as ever (local midnight for Taskwarrior, DUE;VALUE=DATE; a todo due \
+            at 00:00 goes to Taskwarrior one second after, 00:00:01, to stay apart). Examples:
               todoctl export --to taskwarrior --all | task import
               todoctl export --to ical -o todos.ics
             """)

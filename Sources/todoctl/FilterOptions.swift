@@ -116,7 +116,7 @@ struct FilterOptions: ParsableArguments {
         // --overdue and +OVERDUE are "due before now": before today, or today by this minute
         // (due at 09:00, overdue from 09:00); with --due-before as well, the earlier holds.
         if overdue || words.overdue {
-            let now = LocalMinute(WallClock.now())
+            let now = ReachedMinute.at(WallClock.now())
             filter.narrowDue(before: now.date, by: now.timeOfDay)
         }
         return TodoValidation.normalised(filter)

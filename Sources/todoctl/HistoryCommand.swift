@@ -9,6 +9,9 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history", abstract: "Show one todo's life, oldest change first: what changed, when, and by whom.",
         discussion: """
+            A change of a due, wait or scheduled day says its times too (due 2026-11-29 15:00 → \
+            2026-11-29 16:00; a time taken away: → 2026-11-29), as undo and redo do.
+
             With a shared store (todod --store), the todo's conflicts from sharing changes made on \
             this machine while the store was away follow its changes: the value not taken, the \
             one kept, why, and whether it was taken or left (todoctl conflicts). --json prints \

@@ -20,13 +20,15 @@ struct ImportCommand: AsyncParsableCommand {
             Each todo keeps the id it had (Taskwarrior's uuid, iCalendar's UID, todo.txt's \
             uid:), so a second import of the same file changes nothing, and a todo changed \
             there since is updated unless it was changed in todod later. Fields todod does \
-            not know are kept with the todo and written back by `todoctl export`. \
+            not know are kept with the todo and written back by `todoctl export` (a todo \
+            whose only change is those counts as unchanged). \
             Every todo is checked before any is sent: a bad one is reported with its line or \
             position and nothing is imported. Todos are sent in batches of \(ImportCommand.batchSize), \
             each one transaction. Times of day on due, wait and scheduled come in as your \
             local time (TZ): Taskwarrior's UTC instants (a task due at local midnight, as \
             `task add due:fri` makes it, is due that whole day), an iCalendar DUE with a \
-            time, todo.txt's due:2026-12-24T15:00. Examples:
+            time, todo.txt's due:2026-12-24T15:00; a local time the clocks skip as summer \
+            time begins by the offset before the gap, one shown twice as the first (RFC 5545). Examples:
               task export | todoctl import --from taskwarrior
               todoctl import --from todotxt ~/todo.txt --dry-run
             """)
@@ -225,7 +227,8 @@ struct ImportCommand: AsyncParsableCommand {
         var lines: [String] = [], created = 0, updated = 0
         for todo in todos {
             if let existing = byID[todo.id] {
-                guard todo.replacing(existing) != nil else { continue }
+                // As the import counts it: only the other program's fields set is unchanged.
+                guard let next = todo.replacing(existing), TodoField.allCases.filter({ !$0.isEqual(in: existing, and: next) }) != [.foreign] else { continue }
                 updated += 1
                 lines.append("would update #\(existing.number) \(todo.title)")
             } else {

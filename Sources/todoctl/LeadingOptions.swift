@@ -105,7 +105,7 @@ enum LeadingOptions {
     /// nil when the words before the first command are not all todos and filter words.
     static func taskwarriorOrder(in arguments: [String]) -> String? {
         let names = { (word: String) in TodoRef(word) != nil || TodoRef.numbers(word) != nil }
-        let leading = arguments.prefix { names($0) || TaskwarriorWords.isTag($0) || isModifier($0) }
+        let leading = arguments.prefix { names($0) || TaskwarriorWordShape.isTag($0) || isModifier($0) }
         guard !leading.isEmpty, let word = arguments.dropFirst(leading.count).first else { return nil }
         let command = taskwarriorCommands[word] ?? word
         guard isCommand(command), command != "help" else { return nil }

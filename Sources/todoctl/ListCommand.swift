@@ -53,7 +53,7 @@ struct ListCommand: AsyncParsableCommand {
     @Flag var statuses: [Status] = []
     var status: Status { statuses.last ?? .open }
     @OptionGroup(title: "Filter") var filter: FilterOptions
-    @Flag(help: "Only todos waiting for a later day (--wait), which the other lists leave out.") var waiting = false
+    @Flag(help: "Only todos waiting for a later day or a later time today (--wait), which the other lists leave out; without --columns, a Wait column says when each comes back (tomorrow 08:00, in 3 h, 2026-12-24).") var waiting = false
     // Unconditional: the keys may start with a dash (`--sort -due`), which would read as an option.
     // Kept as given, each time, so that a second --sort or --limit is refused: the last
     // silently won, where add and edit refuse a field given twice (outside probe 10).
@@ -130,6 +130,8 @@ struct ListCommand: AsyncParsableCommand {
         if list.todos.isEmpty, !json {
             return Terminal.print("no \(status == .all ? "" : status.rawValue + " ")\(filter.waiting ? "waiting " : "")todos")
         }
+        // The waiting todos with when each comes back, which the default table has no column for.
+        let columns = columns ?? (filter.waiting ? Self.waitingColumns(list.todos) : nil)
         var outline = TodoOutline(list, order: order)
         var more = 0
         if let limit { (outline, more) = outline.limited(to: limit) }
@@ -170,7 +172,14 @@ struct ListCommand: AsyncParsableCommand {
         return fewer
     }
 
-    /// `line` cut at the terminal's edge, as the rows are (COLUMNS=5 ran lines past it; outside probe).
+    /// The columns of `list --waiting` without --columns: the default table's that some row
+    /// fills, and the wait after the due date (it had no day or time of waiting at all: outside probe 12).
+    private static func waitingColumns(_ rows: [TodoViewModel]) -> [TodoColumn] {
+        let filled: (TodoColumn) -> Bool = { column in rows.contains { !column.text(for: $0).isEmpty } }
+        return [.number, .priority, .title, .project, .due, .wait, .tags].filter { [.number, .title, .wait].contains($0) || filled($0) }
+    }
+
+        /// `line` cut at the terminal's edge, as the rows are (COLUMNS=5 ran lines past it; outside probe).
     private static func fitted(_ line: String) -> String {
         Terminal.knownWidth.map { TerminalText.truncated(line, toWidth: $0) } ?? line
     }

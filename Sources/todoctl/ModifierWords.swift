@@ -72,7 +72,7 @@ enum ModifierWords {
         // `+家` is read by. `-t` stays an option where the command has it (todoctl's short
         // options are ASCII letters); `edit 10 -x` removes the tag x, as `task 10 modify -x`
         // does (ArgumentParser said "Unknown option '-x'").
-        guard word.hasPrefix("-"), TaskwarriorWords.isTag(word), !word.contains("=") else { return false }
+        guard word.hasPrefix("-"), TaskwarriorWordShape.isTag(word), !word.contains("=") else { return false }
         guard word.count == 2, let letter = word.last, letter.isASCII, letter.isLetter else { return true }
         guard let options else { return false }
         return !MistypedOption.options(of: options).contains("-\(letter)")

@@ -9,13 +9,17 @@ import TodoViewModel
 struct PlanningLines {
     let fields: [(String, String)]
 
-    /// `today`: the day "done today" means (todoctl's clock, which tests set).
-    init(_ detail: TodoDetailViewModel, today: LocalDate) {
+    /// `now`: todoctl's minute (its clock, which tests set): the day "done today" means, and
+    /// whether a wait is over.
+    init(_ detail: TodoDetailViewModel, now: LocalMinute) {
         var fields: [(String, String)] = []
-        if let rule = detail.todo.recurrence, let next = detail.nextDue(completingOn: today) {
+        let today = now.date
+        if let rule = detail.todo.recurrence, let nextDay = detail.nextDue(completingOn: today) {
+            // The next one keeps the time of day (`Todo.nextOccurrence`): say it with its day.
+            let next = nextDay.described(at: detail.todo.dueTime)
             let when = rule.basis == .due && detail.due != nil ? "the next is due \(next)" : "done today, the next would be due \(next)"
             // Past its until day no occurrence is made (`Todo.nextOccurrence`).
-            let ends = detail.todo.until.map { next > $0 } == true
+            let ends = detail.todo.until.map { nextDay > $0 } == true
             fields.append(("repeats", ends ? "\(rule); the last: the next would be due \(next), after its until day" : "\(rule); \(when)"))
         }
         if let parent = detail.todo.parent {
@@ -33,15 +37,21 @@ struct PlanningLines {
             fields.append(("blocks", detail.blocks.map { "\($0.numberText) \(TerminalText.escaped($0.title))\($0.isCompleted ? " (done)" : "")" }.joined(separator: ", ")))
         }
         if let scheduled = detail.todo.scheduled {
-            fields.append(("scheduled", scheduled > LocalDate(Date()) ? "\(scheduled) (next weighs it from then)" : "\(scheduled)"))
+            let when = scheduled.described(at: detail.todo.scheduledTime)
+            // Still to come while its day is, or its minute on the day (`next` weighs it from then).
+            let ahead = scheduled > today || (scheduled == today && detail.todo.scheduledTime.map { $0 > now.timeOfDay } == true)
+            fields.append(("scheduled", ahead ? "\(when) (next weighs it from then)" : when))
         }
         if let until = detail.todo.until {
             let what = detail.todo.recurrence != nil ? "the series ends: no occurrence due after it, and one still open is deleted after it" : "deleted after it if still open"
             fields.append(("until", detail.todo.isCompleted || detail.todo.isDeleted ? "\(until)" : "\(until) (\(what))"))
         }
         if let wait = detail.todo.wait {
-            let today = LocalDate(Date())
-            fields.append(("waits", wait > today ? "until \(wait) (hidden from the list till then)" : "until \(wait) (over)"))
+            let until = wait.described(at: detail.todo.waitTime)
+            // Over only once its day, or its minute on that day, has come: a wait at 23:00 today
+            // still hides it at 02:00 (it said "over" from the day's start).
+            let over = wait < today || (wait == today && detail.todo.waitTime.map { $0 <= now.timeOfDay } ?? true)
+            fields.append(("waits", over ? "until \(until) (over)" : "until \(until) (hidden from the list till then)"))
         }
         self.fields = fields
     }

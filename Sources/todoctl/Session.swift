@@ -32,7 +32,9 @@ enum Session {
 
     static func run<T>(socketPath: String, _ body: (TodoConnection) throws -> T) throws -> T {
         do {
-            return try body(try TodoConnection(path: socketPath, program: ClientProgram.todoctl, today: today, now: now))
+            let connection = try TodoConnection(path: socketPath, program: ClientProgram.todoctl, today: today, now: now)
+            ZoneCheck.check(connection.hello)
+            return try body(connection)
         } catch let error as TodoClientError {
             throw fail(error)
         }
@@ -42,7 +44,9 @@ enum Session {
     /// between reading the todo and sending the change.
     static func run<T>(_ options: ConnectionOptions, editing body: (TodoConnection) async throws -> T) async throws -> T {
         do {
-            return try await body(try TodoConnection(path: options.socketPath, program: ClientProgram.todoctl, today: today, now: now))
+            let connection = try TodoConnection(path: options.socketPath, program: ClientProgram.todoctl, today: today, now: now)
+            ZoneCheck.check(connection.hello)
+            return try await body(connection)
         } catch let error as TodoClientError {
             throw fail(error)
         }
@@ -51,8 +55,9 @@ enum Session {
     /// The day the rows a command reads are said against: todoctl's clock (TODOD_TEST_NOW in
     /// tests), read here at the edge; the wire and the ViewModels read none.
     static let today: WireCodec.Today = { WallClock.today() }
-    /// The minute it is now, of the same clock: a todo due at 15:00 is overdue from then.
-    static let now: WireCodec.Now = { LocalMinute(WallClock.now()).timeOfDay }
+    /// The minute it is now, of the same clock: a todo due at 15:00 is overdue from then, and
+    /// stays so through the hour the clocks show twice (`ReachedMinute`).
+    static let now: WireCodec.Now = { ReachedMinute.at(WallClock.now()).timeOfDay }
 
     /// Prints the error and gives the exit code for it.
     static func fail(_ error: TodoClientError) -> ExitCode {
@@ -241,7 +246,10 @@ struct DueDateArgument: ExpressibleByArgument {
     /// For `transform:`: the date and time, or why the text names none (`2026-02-30`: February
     /// 2026 has 28 days; `tomorow`: did you mean tomorrow?; `25:00`: there is no hour 25).
     static func checked(_ text: String) throws -> DueDateArgument {
-        guard let date = DueDateArgument(argument: text) else { throw DateProblem(text, time: DueDateParser.timeProblem(with: text)) }
+        guard let date = DueDateArgument(argument: text) else {
+            let now = LocalMinute(WallClock.now())
+            throw DateProblem(text, time: DueDateParser.timeProblem(with: text, today: now.date, now: now.timeOfDay))
+        }
         return date
     }
 

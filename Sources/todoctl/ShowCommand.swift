@@ -7,7 +7,13 @@ import TodoTerminal
 import TodoViewModel
 
 struct ShowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one todo in full.")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one todo in full.",
+        discussion: """
+            Due, wait and scheduled are shown with their times of day: due 2026-11-23 08:00 (1 h \
+            overdue; due now in its minute), waits until 2026-11-28 23:00 (hidden from the list \
+            till then; over once that minute has come), scheduled 2026-11-30 10:15, and a \
+            repeating todo's next one: the next is due 2026-11-30 09:30.
+            """)
 
     @Argument(help: "The todo: its number, id, or id prefix.", transform: TodoRef.checked) var ref: TodoRef
     @OptionGroup var connection: ConnectionOptions
@@ -26,14 +32,14 @@ struct ShowCommand: AsyncParsableCommand {
         var fields = [
             ("state", detail.stateText), ("priority", detail.priority.rawValue),
             ("due", detail.due.map { day in
-                let due = detail.todo.dueTime.map { "\(day) \($0)" } ?? "\(day)"
-                return summary.dueText.map { $0 == "\(day)" || $0 == "\(day) \(detail.todo.dueTime.map { "\($0)" } ?? "")" ? due : "\(due) (\($0))" } ?? due
+                let due = day.described(at: detail.todo.dueTime)
+                return summary.dueText.map { $0 == "\(day)" || $0 == due ? due : "\(due) (\($0))" } ?? due
             } ?? "-"),
             ("tags", summary.tagsLine.isEmpty ? "-" : TerminalText.escaped(summary.tagsLine)),
         ]
         if let project = detail.todo.project { fields.append(("project", TerminalText.escaped(project))) }
         fields += [("created", format(detail.todo.createdAt)), ("updated", format(detail.todo.updatedAt))]
-        fields += PlanningLines(detail, today: WallClock.today()).fields
+        fields += PlanningLines(detail, now: LocalMinute(WallClock.now())).fields
         if let started = detail.todo.started { fields.append(("started", format(started))) }
         if let spent { fields.append(("spent", StatusCommand.describe(seconds: spent))) }
         if let completed = detail.todo.completedAt { fields.append(("completed", format(completed))) }

@@ -27,10 +27,12 @@ struct WatchCommand: AsyncParsableCommand {
             a quote in the title: Buy \\"milk), and words after -- are title words (said where a word \
             shaped as an option, modifier or tag was refused: -n, Re:Zero, -shop); a line of options \
             alone (-p H) is refused, asking for title words before them. Times of day are kept as \
-            add keeps them (due:fri@9am, -d 'fri 9am', wait:15:00), and D and w take them too \
+            add keeps them (due:fri@9am, -d 'fri 9am', wait:15:00; an unquoted due:fri 9am keeps 9am \
+            in the title, as add does, and the status line says to quote it), and D and w take them too \
             (fri 9am, tomorrow 15:00, 15:00: the next one); a day alone is the whole day. Today's due \
-            times are said from the minute (in 2 h, 1 h overdue) as list says them, and a row turns \
-            overdue at its minute by itself. \
+            times are said from the minute (in 2 h, 1 h overdue) as list says them, and again as they \
+            change, by themselves: a row turns overdue at its minute, 10 min overdue becomes 11 a \
+            minute later, in 2 h becomes in 1 h at the whole hour. \
             Esc in the list goes back to the filter watch started with (the search and tag set \
             in watch cleared); in a prompt, it leaves changing nothing. \
             The context applied when watch starts (todoctl context) holds with its filter, and the \
@@ -114,11 +116,12 @@ struct InteractiveWatch {
 
         var screen = WatchScreen(filter: filter, rows: terminal.size.rows, columns: terminal.size.columns, today: WallClock.today())
         screen.context = context
-        screen.now = LocalMinute(WallClock.now()).timeOfDay
+        screen.now = ReachedMinute.at(WallClock.now()).timeOfDay
         var loop = WatchLoop(screen: screen, sink: sink)
         let renderer = WatchRenderer(styler: TextStyler(colours: Terminal.colours))
         terminal.draw(renderer.render(loop.screen))
-        // One timer for the next due minute of the rows shown, armed again when it moves.
+        // One timer for the next minute a row shown says its due time otherwise (each minute while
+        // one says minutes, at a whole hour for hours), armed again when that moves.
         var dueTimer: (minute: TimeOfDay, task: Task<Void, Never>)?
         defer { dueTimer?.task.cancel() }
         for await input in inputs {

@@ -31,7 +31,7 @@ struct WatchLoop {
     /// Applies one input.
     mutating func handle(_ input: WatchInput) -> Outcome {
         // The minute each input comes at: a key reads `15:00` against it, the rows their due times.
-        screen.now = LocalMinute(WallClock.now()).timeOfDay
+        screen.now = ReachedMinute.at(WallClock.now()).timeOfDay
         switch input {
         case .terminate: return .quit
         case .resized: break

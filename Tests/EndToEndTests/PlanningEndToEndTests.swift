@@ -192,7 +192,8 @@ struct PlanningEndToEndTests {
         let listed = try await daemon.todoctl("list", environment: clock)
         #expect(listed.stdout == "no open todos\n")
         let listed2 = try await daemon.todoctl("list", "--waiting", environment: clock)
-        #expect(listed2.lines.first?.contains("Call the bank") == true)
+        // Under its heading, with when it comes back.
+        #expect(listed2.lines.count == 2 && listed2.lines[1].contains("Call the bank") && listed2.lines[1].hasSuffix("tomorrow"), "\(listed2.stdout)")
 
         let watcher = try daemon.connect()
         _ = try await watcher.awaitLine(containing: "responseHello")

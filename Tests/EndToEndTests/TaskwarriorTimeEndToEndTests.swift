@@ -44,6 +44,39 @@ struct TaskwarriorTimeEndToEndTests {
         try await daemon.stop()
     }
 
+    @Test("A todo due at 00:00 (due:sod, due:0:00) comes back from task at 00:00, through task import, a modify of another field and task export, where it came back due all day; a whole day stays one; the unchanged export imported back counts every todo unchanged")
+    func midnightTimeRoundTrips() async throws {
+        let daemon = try await DaemonProcess.start(environment: env)
+        for words in [["Early train", "due:2026-12-24T0:00"], ["Start the day", "due:sod"], ["Fetch the parcel", "due:2026-12-24"]] {
+            let added = try await daemon.todoctl(["add"] + words, environment: env)
+            #expect(added.status == 0, "\(added.stdout)\(added.stderr)")
+        }
+        let task = try TaskwarriorHome(zone: "Europe/Berlin")
+        defer { task.remove() }
+        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior", environment: env).stdout.utf8))
+        // Back unchanged: only the fields todod keeps for task are new, which the user does not see.
+        let planned = try await daemon.todoctl("import", "--from", "taskwarrior", "--dry-run", input: String(decoding: try task.run(["export"]), as: UTF8.self), environment: env)
+        #expect(planned.stdout.contains("0 to create, 0 to update, 3 unchanged"), "\(planned.stdout)\(planned.stderr)")
+        let same = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self), environment: env)
+        #expect(same.stdout.contains("0 created, 0 updated, 3 unchanged"), "\(same.stdout)\(same.stderr)")
+
+        let uuids = try task.exportedTasks().mapValues { $0["description"] as? String ?? "" }
+        func uuid(_ title: String) throws -> String { try #require(uuids.first { $0.value == title }?.key) }
+        try task.run([try uuid("Early train"), "modify", "+travel"])
+        try task.run([try uuid("Start the day"), "modify", "priority:H"])
+        let moved = try await daemon.todoctl("import", "--from", "taskwarrior", input: String(decoding: try task.run(["export"]), as: UTF8.self), environment: env)
+        #expect(moved.stdout.contains("2 updated, 1 unchanged"), "\(moved.stdout)\(moved.stderr)")
+        let json = try jsonArray(try await daemon.todoctl("export", "--to", "json", environment: env).stdout)
+        func todo(_ title: String) -> [String: Any]? { json.first { $0["title"] as? String == title } }
+        #expect(todo("Early train")?["due"] as? String == "2026-12-24" && todo("Early train")?["dueTime"] as? String == "00:00", "\(json)")
+        #expect(todo("Early train")?["tags"] as? [String] == ["travel"], "\(json)")
+        #expect(todo("Start the day")?["dueTime"] as? String == "00:00", "\(json)")
+        #expect(todo("Fetch the parcel")?["due"] as? String == "2026-12-24" && todo("Fetch the parcel")?["dueTime"] == nil, "\(json)")
+        let overdue = try await daemon.todoctl("list", "--overdue", environment: env)
+        #expect(overdue.stdout.contains("Start the day"), "\(overdue.stdout)")
+        try await daemon.stop()
+    }
+
     @Test("A daily todo made in todod at 18:00 goes to task as one series whose every instance, those todod writes ahead too, is due at 18:00 (they went at midnight)")
     func seriesMadeInTododKeepsItsTime() async throws {
         let daemon = try await DaemonProcess.start(environment: env)
@@ -73,12 +106,21 @@ struct TaskwarriorTimeEndToEndTests {
         #expect(try await daemon.todoctl("add", "Team meeting", "due:2026-12-24T09:45", environment: env).status == 0)
         #expect(try await daemon.todoctl("add", "Fetch the parcel", "due:2026-12-24T11:00", environment: env).status == 0)
         #expect(try await daemon.todoctl("edit", "2", "due:2026-12-24", environment: env).status == 0)
-        let task = try TaskwarriorHome(zone: "Europe/Berlin")
-        defer { task.remove() }
-        try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior", environment: env).stdout.utf8))
-        let tasks = try task.exportedTasks().values
-        #expect(tasks.first { $0["description"] as? String == "Team meeting" }?["due"] as? String == "20261224T084500Z", "\(tasks)")
-        #expect(tasks.first { $0["description"] as? String == "Fetch the parcel" }?["due"] as? String == "20261223T230000Z", "\(tasks)")
+        let dues = try await taskDues(exportedBy: daemon, environment: env)
+        #expect(dues["Team meeting"] == "20261224T084500Z" && dues["Fetch the parcel"] == "20261223T230000Z", "\(dues)")
         try await daemon.stop()
     }
+}
+
+/// The due instants a new Taskwarrior in `environment`'s zone holds once it has imported
+/// `daemon`'s export, by description.
+func taskDues(exportedBy daemon: DaemonProcess, environment: [String: String]) async throws -> [String: String] {
+    let task = try TaskwarriorHome(zone: environment["TZ"])
+    defer { task.remove() }
+    try task.run(["import", "-"], input: Data(try await daemon.todoctl("export", "--to", "taskwarrior", environment: environment).stdout.utf8))
+    var dues: [String: String] = [:]
+    for fields in try task.exportedTasks().values {
+        if let title = fields["description"] as? String, let due = fields["due"] as? String { dues[title] = due }
+    }
+    return dues
 }

@@ -162,7 +162,7 @@ struct WatchTimeEndToEndTests {
 /// `todoctl watch` turns a row overdue at its due minute on the test clock (`TODOD_TEST_NOW=@FILE`).
 @Suite("A due minute in watch, through a real daemon")
 struct WatchDueMinuteEndToEndTests {
-    @Test("watch turns a todo due at 09:00 from in 1 min to 0 min overdue when the clock passes 09:00, without a key pressed")
+    @Test("watch turns a todo due at 09:00 from in 1 min to due now (overdue from its minute) when the clock passes 09:00, without a key pressed")
     func turnsOverdueAtItsMinute() async throws {
         let (daemon, now, clock) = try await movableDaemon(at: "2031-01-03T08:59:58Z", adding: ["Stand-up", "due:2031-01-03T09:00"])
         let tmux = try await Tmux(environment: daemon.environment.merging(clock) { $1 }.merging(["NO_COLOR": "1"]) { $1 })
@@ -170,8 +170,36 @@ struct WatchDueMinuteEndToEndTests {
         _ = try await tmux.waitFor("in 1 min")
         try now.set("2031-01-03T09:00:01Z")
         // watch's own timer for the row's minute, not a key or a change, draws it again.
-        _ = try await tmux.waitFor("0 min overdue")
+        _ = try await tmux.waitFor("due now")
         await tmux.kill()
         try await daemon.stop()
+    }
+}
+
+/// `todoctl watch` says its relative due times again as the minute they show changes, between
+/// due minutes, on the test clock (outside probe 12: `8 min overdue` stood while list said 9).
+@Suite("Relative due times in watch as the minutes pass, through a real daemon")
+struct WatchRelativeTimeEndToEndTests {
+    /// watch on a daemon at `start` holding `words`' todo shows `before`; at `later` it shows `after` by itself.
+    private func watch(at start: String, adding words: [String], shows before: String, at later: String, then after: String) async throws {
+        let (daemon, now, clock) = try await movableDaemon(at: start, adding: words)
+        let tmux = try await Tmux(environment: daemon.environment.merging(clock) { $1 }.merging(["NO_COLOR": "1"]) { $1 })
+        try await tmux.type("\(binaryDirectory)/todoctl watch")
+        _ = try await tmux.waitFor(before)
+        try now.set(later)
+        // watch's own timer for the next minute its words change, not a key or a change, draws it again.
+        _ = try await tmux.waitFor(after)
+        await tmux.kill()
+        try await daemon.stop()
+    }
+
+    @Test("watch turns 10 min overdue into 11 min overdue when the next minute comes, without a key pressed")
+    func minutesOverdue() async throws {
+        try await watch(at: "2031-01-03T09:00:58Z", adding: ["Stand-up", "due:2031-01-03T08:50"], shows: "10 min overdue", at: "2031-01-03T09:01:01Z", then: "11 min overdue")
+    }
+
+    @Test("watch turns in 2 h into in 1 h when the whole hour comes, without a key pressed")
+    func hoursAhead() async throws {
+        try await watch(at: "2031-01-03T09:30:58Z", adding: ["Lunch", "due:2031-01-03T11:30"], shows: "in 2 h", at: "2031-01-03T09:31:01Z", then: "in 1 h")
     }
 }

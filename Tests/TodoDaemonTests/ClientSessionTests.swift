@@ -44,9 +44,9 @@ struct ClientSessionTests {
         let server: StatusStandIn
 
         init(reading: Bool, uid: uid_t = getuid()) throws {
-            let bus = EventBus()
-            // The registry is bound to the loop its clients are served on, as the daemon's to its core.
+            // The bus and the registry are bound to the loop its clients are served on, as the daemon's to its core.
             let loop = EmbeddedEventLoop()
+            let bus = EventBus(core: loop)
             registry = ClientRegistry(bus: bus, core: loop, logger: ClientConnectionTests.quiet)
             server = StatusStandIn(bus: bus)
             end = ClientEnd(reading: reading)

@@ -170,6 +170,17 @@ struct ICalendarFormatTests {
         #expect(back.map(\.dueTime) == todos.map(\.dueTime))
     }
 
+    @Test("A DUE at a time the zone's clocks skip is read with the offset before the gap (RFC 5545 §3.3.5): Berlin's 2027-03-28 02:30 is 01:30Z, 03:30 in Berlin, as todod's Taskwarrior export reads it; a time shown twice is the first")
+    func dueInSummerTimeGap() throws {
+        let dues = ["DUE;TZID=Europe/Berlin:20270328T023000", "DUE:20270328T023000", "DUE;TZID=Europe/Berlin:20261025T023000"]
+        let file = zip(["Zoned gap", "Floating gap", "Zoned twice"], dues).map { vtodo("UID:\($0)", "SUMMARY:\($0)", $1) }.joined()
+        let here = try ICalendarFormat.decode(file, now: now, zone: utc)
+        #expect(here.map(\.dueTime) == ["01:30", "02:30", "00:30"].map(TimeOfDay.init), "\(here.map(\.dueTime))")
+        let inBerlin = try ICalendarFormat.decode(file, now: now, zone: TimeZone(identifier: "Europe/Berlin")!)
+        #expect(inBerlin.map(\.dueTime) == ["03:30", "03:30", "02:30"].map(TimeOfDay.init), "\(inBerlin.map(\.dueTime))")
+        #expect(inBerlin.allSatisfy { $0.due == LocalDate($0.title == "Zoned twice" ? "2026-10-25" : "2027-03-28") })
+    }
+
     @Test("RRULE with FREQ and INTERVAL is the recurrence, written back; one todod cannot hold is kept as it came")
     func recurrence() throws {
         let file = vtodo("UID:a", "SUMMARY:Pay rent", "DUE;VALUE=DATE:20261201", "RRULE:FREQ=MONTHLY;INTERVAL=2")

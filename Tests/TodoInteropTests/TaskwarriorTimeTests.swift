@@ -19,6 +19,29 @@ struct TaskwarriorTimeTests {
         return (source, imported.enumerated().map { $1.todo(number: $0 + 1) })
     }
 
+    /// A todo made in todod, due on `day` (at `time`), waiting until `wait` (at `waitTime`).
+    private func made(_ number: Int, _ title: String, due day: LocalDate?, at time: String? = nil, wait: String? = nil, at waitTime: String? = nil) -> Todo {
+        var todo = Todo(number: number, title: title, due: day, createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+        (todo.dueTime, todo.wait) = (time.flatMap(TimeOfDay.init), wait.flatMap(LocalDate.init))
+        todo.waitTime = waitTime.flatMap(TimeOfDay.init)
+        return todo
+    }
+
+    /// `todos` as the format writes them for `task import` in Berlin's zone, each task by its description.
+    private func written(_ todos: [Todo]) throws -> [String: [String: Any]] {
+        let tasks = try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode(todos, zone: berlin)) as? [[String: Any]] ?? []
+        return Dictionary(tasks.map { ($0["description"] as? String ?? "", $0) }) { a, _ in a }
+    }
+
+    /// `todo` beside a whole-day todo due the same day (Fetch the parcel), as the format writes
+    /// them (`written`) and in a new Taskwarrior in Berlin's zone that imported them.
+    private func sentToTask(_ todo: Todo) throws -> (written: [String: [String: Any]], target: TaskwarriorHome) {
+        let todos = [todo, made(2, "Fetch the parcel", due: todo.due)]
+        let target = try TaskwarriorHome(zone: "Europe/Berlin")
+        try target.run(["import", "-"], input: TaskwarriorFormat.encode(todos, zone: berlin))
+        return (try written(todos), target)
+    }
+
     @Test("A task due at a local time imports with that time (wait and scheduled too), one due at local midnight as the whole day, and both go back to the real task as the same instants")
     func timesRoundTrip() throws {
         let (source, todos) = try imported(
@@ -58,23 +81,15 @@ struct TaskwarriorTimeTests {
     @Test("A todo given a time in todod goes out as that local instant in UTC, one made a whole day as local midnight, and task reads back the local times")
     func timesMadeInTodod() throws {
         let day = LocalDate("2026-12-24")!
-        var meeting = Todo(number: 1, title: "Team meeting", due: day, createdAt: Date(timeIntervalSince1970: 1_790_000_000))
-        meeting.dueTime = TimeOfDay("15:00")
-        meeting.wait = LocalDate("2026-12-23")
-        meeting.waitTime = TimeOfDay("12:15")
+        var meeting = made(1, "Team meeting", due: day, at: "15:00", wait: "2026-12-23", at: "12:15")
         meeting.scheduled = day
         meeting.scheduledTime = TimeOfDay("09:45")
-        let parcel = Todo(number: 2, title: "Fetch the parcel", due: day, createdAt: Date(timeIntervalSince1970: 1_790_000_000))
-        let written = try JSONSerialization.jsonObject(with: TaskwarriorFormat.encode([meeting, parcel], zone: berlin)) as? [[String: Any]] ?? []
-        let tasks = Dictionary(written.map { ($0["description"] as? String ?? "", $0) }) { a, _ in a }
-        #expect(tasks["Team meeting"]?["due"] as? String == "20261224T140000Z", "\(written)")
-        #expect(tasks["Team meeting"]?["wait"] as? String == "20261223T111500Z", "\(written)")
-        #expect(tasks["Team meeting"]?["scheduled"] as? String == "20261224T084500Z", "\(written)")
-        #expect(tasks["Fetch the parcel"]?["due"] as? String == "20261223T230000Z", "\(written)")
-
-        let target = try TaskwarriorHome(zone: "Europe/Berlin")
+        let (tasks, target) = try sentToTask(meeting)
         defer { target.remove() }
-        try target.run(["import", "-"], input: TaskwarriorFormat.encode([meeting, parcel], zone: berlin))
+        #expect(tasks["Team meeting"]?["due"] as? String == "20261224T140000Z", "\(tasks)")
+        #expect(tasks["Team meeting"]?["wait"] as? String == "20261223T111500Z", "\(tasks)")
+        #expect(tasks["Team meeting"]?["scheduled"] as? String == "20261224T084500Z", "\(tasks)")
+        #expect(tasks["Fetch the parcel"]?["due"] as? String == "20261223T230000Z", "\(tasks)")
         let uuid = meeting.id.uuidString.lowercased()
         #expect(String(decoding: try target.run(["_get", "\(uuid).due"]), as: UTF8.self) == "2026-12-24T15:00:00\n")
         let back = try TaskwarriorFormat.decode(try target.run(["export"]), zone: berlin)
@@ -94,6 +109,36 @@ struct TaskwarriorTimeTests {
             #expect(BasicTime.utcText(instant) == utc, "\(day) \(time)")
             let local = BasicTime.localTime(instant, in: berlin)
             #expect(local.day == LocalDate(day) && local.time == TimeOfDay(time), "\(utc): \(local)")
+        }
+    }
+
+    @Test("A todo due at 00:00 goes to task one second after local midnight and comes back at 00:00 through task import, a modify of another field and task export; a whole day stays local midnight, and task's own due:sod (midnight) is the whole day")
+    func midnightTimeRoundTrip() throws {
+        let day = LocalDate("2026-12-24")!
+        let early = made(1, "Early train", due: day, at: "00:00", wait: "2026-12-20", at: "00:00")
+        let (tasks, target) = try sentToTask(early)
+        defer { target.remove() }
+        #expect(tasks["Early train"]?["due"] as? String == "20261223T230001Z", "\(tasks)")
+        #expect(tasks["Fetch the parcel"]?["due"] as? String == "20261223T230000Z", "\(tasks)")
+        let uuid = early.id.uuidString.lowercased()
+        try target.run([uuid, "modify", "+travel", "priority:H"])
+        try target.run(["add", "Own midnight", "due:2026-12-24T00:00"])
+        let back = try TaskwarriorFormat.decode(try target.run(["export"]), zone: berlin)
+        let again = try #require(back.first { $0.title == "Early train" })
+        #expect(again.due == day && again.dueTime == TimeOfDay("00:00") && again.waitTime == TimeOfDay("00:00"), "\(again)")
+        #expect(again.tags == ["travel"])
+        #expect(back.first { $0.title == "Fetch the parcel" }.map { $0.due == day && $0.dueTime == nil } == true)
+        #expect(back.first { $0.title == "Own midnight" }.map { $0.due == day && $0.dueTime == nil } == true)
+        // Written again unchanged, the task's own instant goes back.
+        let rewritten = try written(back.enumerated().map { $1.todo(number: $0 + 1) })
+        #expect(rewritten["Early train"]?["due"] as? String == "20261223T230001Z", "\(rewritten)")
+    }
+
+    @Test("Across a change of summer time a todo's local time goes to task by RFC 5545's rule: one the clocks skip (2027-03-28 02:30) by the offset before the gap, one they show twice (2026-10-25 02:30) as the first")
+    func summerTimeEdges() {
+        for (day, time, utc) in [("2027-03-28", "02:30", "20270328T013000Z"), ("2026-10-25", "02:30", "20261025T003000Z")] {
+            let tasks = try? written([made(1, "Edge", due: LocalDate(day), at: time)])
+            #expect(tasks?["Edge"]?["due"] as? String == utc, "\(day) \(time): \(String(describing: tasks))")
         }
     }
 

@@ -33,6 +33,19 @@ struct TodoJSONFormatTests {
         #expect(replaced.depends == [] && replaced.scheduled == LocalDate("2026-12-01"), "an absent scheduled leaves todod's, as wait")
     }
 
+    @Test("A time of day the zone's clocks skip, written under another zone, reads as the other formats read one: Berlin's 2027-03-28 02:30 is 03:30, wait and scheduled too; a whole day stays one")
+    func timeInSummerTimeGap() throws {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let day = LocalDate("2027-03-28")
+        let night = Todo(
+            number: 1, title: "Night train", due: day, createdAt: Date(millisecondsSince1970: 1_795_000_000_000), wait: day,
+            scheduled: day, dueTime: TimeOfDay("02:30"), waitTime: TimeOfDay("02:00"), scheduledTime: nil)
+        let imported = try #require(try TodoJSONFormat.decode(TodoJSONFormat.encode([night]), zone: berlin).first)
+        #expect(imported.due == day && imported.dueTime == TimeOfDay("03:30") && imported.waitTime == TimeOfDay("03:00"), "\(imported)")
+        #expect(imported.scheduled == day && imported.scheduledTime == nil, "\(imported)")
+        #expect(try TodoJSONFormat.decode(TodoJSONFormat.encode([night]), zone: TimeZone(identifier: "UTC")!).first?.todo(number: 1) == night)
+    }
+
     @Test("Times of day come back as written, and an import that takes one away makes todod's todo due all day (they were dropped)")
     func times() throws {
         let created = Date(millisecondsSince1970: 1_795_000_000_000)

@@ -48,6 +48,15 @@ struct TodoTxtFormatTests {
         #expect(refusal?.description.contains("due:2026-11-22T15:00") == true, "\(String(describing: refusal))")
     }
 
+    @Test("A due: or t: at a time the zone's clocks skip reads as the time RFC 5545's instant shows, as iCalendar's does: Berlin's 2027-03-28T02:30 is 03:30; one shown twice stays as written")
+    func timeInSummerTimeGap() throws {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let todos = try TodoTxtFormat.decode("Gap due:2027-03-28T02:30 t:2027-03-28T02:00\nTwice due:2026-10-25T02:30\n", now: now, zone: berlin)
+        #expect(todos[0].due == LocalDate("2027-03-28") && todos[0].dueTime == TimeOfDay("03:30"), "\(todos[0])")
+        #expect(todos[0].wait == LocalDate("2027-03-28") && todos[0].waitTime == TimeOfDay("03:00"), "\(todos[0])")
+        #expect(todos[1].dueTime == TimeOfDay("02:30"), "\(todos[1])")
+    }
+
     @Test("What is written reads back as the same todos, with todod's id and the kept fields")
     func roundTrip() throws {
         let todos = try TodoTxtFormat.decode(file, now: now, zone: utc)

@@ -60,7 +60,7 @@ struct AnnotationTests {
             try TodoMutation.edit(.number(4), TodoEdit(annotate: "one more"), expectedRevision: nil).applied(to: full, at: now)
         }
         guard case .invalid(let field, let reason)? = error else { Issue.record("got \(String(describing: error))"); return }
-        #expect(field == "annotations" && reason.contains("todoctl denotate 4"), "\(field): \(reason)")
+        #expect(field == "annotations" && reason.hasSuffix("; " + RuleAdvice.removeAnAnnotation), "\(field): \(reason)")
     }
 
     @Test("undo puts the annotations back as a field of their own")

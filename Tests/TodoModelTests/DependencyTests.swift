@@ -45,8 +45,8 @@ struct DependencyTests {
     @Test("a todo cannot wait for itself, an unknown todo or a deleted one: each refusal says what to do")
     func refusals() throws {
         #expect(reason(try resolve(3, added: [3])) == "#3 cannot wait for itself: name the other todos it waits for (depends:3,5)")
-        #expect(reason(try resolve(nil, added: [99])) == "there is no todo #99: name an existing todo it waits for (todoctl list --all shows them)")
-        #expect(reason(try resolve(1, added: [5])) == "#5 is deleted: restore it first (todoctl restore 5), or name another todo")
+        #expect(reason(try resolve(nil, added: [99])) == "there is no todo #99: " + RuleAdvice.nameAnExistingTodo)
+        #expect(reason(try resolve(1, added: [5])) == "#5 is deleted: " + RuleAdvice.restoreOrNameAnother)
     }
 
     @Test("a cycle is refused, however far round, naming the way round and the dependency to take away")

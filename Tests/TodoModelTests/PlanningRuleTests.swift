@@ -158,7 +158,7 @@ struct PlanningRuleTests {
         #expect(reason { try SubtaskRule.check(child: other, parentNumber: 1, parent: parent, childHasSubtasks: false) } == nil)
         #expect(reason { try SubtaskRule.check(child: other, parentNumber: 9, parent: nil, childHasSubtasks: false) }?.contains("no todo #9") == true)
         #expect(reason { try SubtaskRule.check(child: parent, parentNumber: 1, parent: parent, childHasSubtasks: false) }?.contains("its own parent") == true)
-        #expect(reason { try SubtaskRule.check(child: other, parentNumber: 2, parent: child, childHasSubtasks: false) }?.contains("--parent 1") == true)
+        #expect(reason { try SubtaskRule.check(child: other, parentNumber: 2, parent: child, childHasSubtasks: false) }?.hasSuffix(RuleAdvice.parentInstead(1)) == true)
         #expect(reason { try SubtaskRule.check(child: parent, parentNumber: 3, parent: other, childHasSubtasks: true) }?.contains("one level deep") == true)
         var deleted = parent
         deleted.deletedAt = created
@@ -174,7 +174,7 @@ struct PlanningRuleTests {
         let open = [Todo(number: 2, title: "c", createdAt: created, parent: 1)]
         var refusal: String?
         do { try SubtaskRule.checkCompletion(of: parent, openSubtasks: open, withSubtasks: false) } catch { refusal = "\(error)" }
-        #expect(refusal?.contains("--with-children") == true)
+        #expect(refusal?.contains(RuleAdvice.completeWithSubtasks) == true)
         #expect(refusal?.contains("#2") == true)
         #expect(throws: Never.self) { try SubtaskRule.checkCompletion(of: parent, openSubtasks: open, withSubtasks: true) }
         #expect(throws: Never.self) { try SubtaskRule.checkCompletion(of: parent, openSubtasks: [], withSubtasks: false) }

@@ -90,8 +90,8 @@ struct ConcurrencyTests {
     @Test("writes waiting together commit in one transaction (group commit), each answered on its own")
     func groupCommit() async throws {
         let directory = try TemporaryDirectory()
-        let bus = EventBus()
         let core = TestCore.make()
+        let bus = EventBus(core: core)
         let server = try ModelServer(bus: bus, store: try TodoStore(path: directory.databasePath), core: core)
         let answers = bus.subscribe(to: [.model(.responseTodo)])
         // Published in one turn of the core, before the server runs: all 100 are waiting when

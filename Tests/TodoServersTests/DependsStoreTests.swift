@@ -28,7 +28,7 @@ struct DependsStoreTests {
         let cycle = try store.commit([.edit(.number(1), TodoEdit(addDepends: [3]), expectedRevision: nil)], at: Self.then)
         #expect(failure(cycle) == .invalid(field: "depends", reason: "#3 already waits for #1 (#1 → #3 → #1), and a todo cannot wait for one that waits for it: take one dependency away first (edit 3 depends:-1)"))
         let unknown = try store.commit([.create(NewTodo(title: "Eat cake", depends: [9]))], at: Self.then)
-        #expect(failure(unknown) == .invalid(field: "depends", reason: "there is no todo #9: name an existing todo it waits for (todoctl list --all shows them)"))
+        #expect(failure(unknown) == .invalid(field: "depends", reason: "there is no todo #9: " + RuleAdvice.nameAnExistingTodo))
         #expect(try store.loadAll().todos.count == 3)
 
         _ = try store.commit([.edit(.number(3), TodoEdit(removeDepends: [1]), expectedRevision: nil)], at: Self.then)

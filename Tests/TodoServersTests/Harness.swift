@@ -62,9 +62,9 @@ final class Harness {
     /// The view responses a View can receive.
     static let viewResponses: Set<EventKind> = [.responseTodoViewModels, .responseTodoViewModel, .responseTodoDetail, .responseError]
 
-    init(_ directory: TemporaryDirectory, maximumPageCount: Int? = nil, bus: EventBus = EventBus()) throws {
-        self.bus = bus
+    init(_ directory: TemporaryDirectory, maximumPageCount: Int? = nil) throws {
         core = TestCore.make()
+        bus = EventBus(core: core)
         store = try TodoStore(path: directory.databasePath, maximumPageCount: maximumPageCount)
         modelServer = try ModelServer(bus: bus, store: store, core: core)
         viewModelServer = ViewModelServer(bus: bus)

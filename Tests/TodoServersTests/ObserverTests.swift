@@ -12,6 +12,8 @@ import TodoViewModel
 /// observes, await what it publishes in answer, with the same correlation.
 @Suite("ViewModelServer alone")
 struct ViewModelServerTests {
+    /// The loop the bus is bound to: events are published there, as the daemon's connections do.
+    let core = TestCore.make()
     static let edit = TodoEdit(title: " New title ", tags: ["#a", "a"])
     static let todo = Todo(number: 3, title: "Buy milk", createdAt: Date(millisecondsSince1970: 1_780_000_000_000), revision: 2)
 
@@ -33,12 +35,12 @@ struct ViewModelServerTests {
 
     @Test("a view request becomes its model request, with the same correlation", arguments: viewToModel)
     func viewRequestBecomesModelRequest(request: Event, expected: ModelEvent) async {
-        let bus = EventBus()
+        let bus = EventBus(core: core)
         let server = ViewModelServer(bus: bus)
         defer { withExtendedLifetime(server) {} }
         let modelRequests = bus.subscribe(to: [.model(expected.kind)])
         let correlation = Correlation(client: 3, request: "req-\(request.kind.rawValue)")
-        bus.publish(request, correlation: correlation)
+        await core.publish(bus, request, correlation: correlation)
         let answer = await first(from: modelRequests)
         #expect(answer?.model == expected)
         #expect(answer?.correlation == correlation)
@@ -70,12 +72,12 @@ struct ViewModelServerTests {
 
     @Test("a model response becomes its view response, with the same correlation", arguments: modelToView)
     func modelResponseBecomesViewResponse(response: ModelEvent, expected: Event) async {
-        let bus = EventBus()
+        let bus = EventBus(core: core)
         let server = ViewModelServer(bus: bus)
         defer { withExtendedLifetime(server) {} }
         let viewResponses = bus.subscribe(to: [expected.kind])
         let correlation = Correlation(client: 5, request: "model-answer")
-        bus.publish(response, correlation: correlation)
+        await core.publish(bus, response, correlation: correlation)
         let answer = await first(from: viewResponses)
         #expect(answer?.view == expected)
         #expect(answer?.correlation == correlation)
@@ -83,7 +85,7 @@ struct ViewModelServerTests {
 
     @Test("a mutation that changed several todos is answered with all of them in one event, its own first, and nothing else")
     func everyChangeOfAWriteIsInItsAnswer() async {
-        let bus = EventBus()
+        let bus = EventBus(core: core)
         let server = ViewModelServer(bus: bus)
         defer { withExtendedLifetime(server) {} }
         let changes = bus.subscribe(to: [.responseTodoViewModel])
@@ -92,10 +94,10 @@ struct ViewModelServerTests {
         next.number = 4
         let consequence = JournalEntry(seq: 8, step: 7, at: next.createdAt, author: ChangeAuthor(), kind: .created, before: nil, after: next)
         let correlation = Correlation(client: 5, request: "complete")
-        bus.publish(.responseTodo(.written(.complete(.number(3)), [Self.entry(7, .completed, before: Self.todo), consequence])), correlation: correlation)
+        await core.publish(bus, .responseTodo(.written(.complete(.number(3)), [Self.entry(7, .completed, before: Self.todo), consequence])), correlation: correlation)
         // The next write's answer comes right after: no change of the first step was published on its own.
         let later = Correlation(client: 6, request: "later")
-        bus.publish(.responseTodo(.written(.reopen(.number(4)), [Self.entry(9, .reopened, before: next)])), correlation: later)
+        await core.publish(bus, .responseTodo(.written(.reopen(.number(4)), [Self.entry(9, .reopened, before: next)])), correlation: later)
         let events = await collect(2, from: changes)
         #expect(events.map(\.correlation) == [correlation, later])
         let completed = TodoChange(kind: .completed, todo: TodoViewModel(Self.todo), sequence: 7)
@@ -108,15 +110,15 @@ struct ViewModelServerTests {
 
     @Test("an invalid request is answered with a validation error and reaches no model")
     func invalidRequestReachesNoModel() async {
-        let bus = EventBus()
+        let bus = EventBus(core: core)
         let server = ViewModelServer(bus: bus)
         defer { withExtendedLifetime(server) {} }
         let observed = bus.subscribe(to: [.model(.requestWriteTodo), .view(.responseError)])
         let bad = Correlation(client: 1, request: "bad")
         let good = Correlation(client: 1, request: "good")
-        bus.publish(.requestNewTodo(NewTodo(title: "   ")), correlation: bad)
-        bus.publish(.requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(1), edit: TodoEdit(tags: ["a b"]))), correlation: bad)
-        bus.publish(.requestNewTodo(NewTodo(title: "fine")), correlation: good)
+        await core.publish(bus, .requestNewTodo(NewTodo(title: "   ")), correlation: bad)
+        await core.publish(bus, .requestUpdateTodoDetail(TodoDetailUpdate(ref: .number(1), edit: TodoEdit(tags: ["a b"]))), correlation: bad)
+        await core.publish(bus, .requestNewTodo(NewTodo(title: "fine")), correlation: good)
         // The server handles events one at a time, in order: by the time the good request
         // has become a write, the bad ones have been answered, with errors only.
         let events = await collect(3, from: observed)
@@ -140,7 +142,7 @@ struct ModelServerTests {
     /// A model server on a fresh database, running until `body` returns.
     private func withModelServer(_ body: (EventBus, ModelServer) async throws -> Void) async throws {
         let directory = try TemporaryDirectory()
-        let bus = EventBus()
+        let bus = EventBus(core: core)
         let server = try ModelServer(bus: bus, store: try TodoStore(path: directory.databasePath), core: core)
         let task = Task { await server.run() }
         do { try await body(bus, server) } catch { task.cancel(); throw error }
@@ -236,7 +238,7 @@ struct ModelServerTests {
     @Test("shutdown() makes run() return once the writes it received are answered")
     func shutdownEndsRun() async throws {
         let directory = try TemporaryDirectory()
-        let bus = EventBus()
+        let bus = EventBus(core: core)
         let server = try ModelServer(bus: bus, store: try TodoStore(path: directory.databasePath), core: core)
         let task = Task { await server.run() }
         let answer = await ask(bus, .requestWriteTodo(.create(NewTodo(title: "before"))), id: "w1")

@@ -38,7 +38,7 @@ struct PlanningTests {
             await h.create("Paint the house")
             _ = await h.change(new("Buy paint", parent: 1))
             #expect(await h.error(new("Sand", parent: 9))?.message.contains("no todo #9") == true)
-            #expect(await h.error(new("Sand", parent: 2))?.message.contains("--parent 1") == true)
+            #expect(await h.error(new("Sand", parent: 2))?.message.hasSuffix(RuleAdvice.parentInstead(1)) == true)
             let own = TodoDetailUpdate(ref: .number(1), edit: TodoEdit(parent: 1))
             #expect(await h.error(.requestUpdateTodoDetail(own))?.message.contains("its own parent") == true)
             await h.create("Garden")

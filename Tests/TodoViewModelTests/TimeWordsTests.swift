@@ -42,13 +42,25 @@ struct TimeWordsTests {
         for text in ["25:00", "fri 25:00", "2026-12-24T24:00", "13pm", "fri 9", "midnight", "fri@midnight", "12:5", "0am", "fri 9:60"] {
             #expect(read(text) == nil, "\(text)")
         }
-        #expect(DueDateParser.timeProblem(with: "25:00")?.contains("there is no hour 25") == true)
-        #expect(DueDateParser.timeProblem(with: "2026-12-24T24:00")?.contains("24:00 is 00:00 of the next day") == true)
-        #expect(DueDateParser.timeProblem(with: "13pm")?.contains("1am to 12pm") == true)
-        #expect(DueDateParser.timeProblem(with: "fri 9") == "fri 9: 9 is no time of day: write 9am, 9pm or 09:00")
-        #expect(DueDateParser.timeProblem(with: "midnight")?.contains("sod or 00:00 for the start, eod or 23:59 for the end") == true)
-        #expect(DueDateParser.timeProblem(with: "fri 9:60")?.contains("60 is no minute") == true)
-        #expect(DueDateParser.timeProblem(with: "tomorow") == nil)
+        func problem(_ text: String) -> String? { DueDateParser.timeProblem(with: text, today: today, now: now) }
+        #expect(problem("25:00") == "25:00: there is no hour 25; hours run from 00 to 23")
+        #expect(problem("2026-12-24T24:00") == "2026-12-24T24:00: there is no hour 24; hours run from 00 to 23: write 00:00 with the next day, or eod (23:59)")
+        #expect(problem("13pm")?.contains("1am to 12pm") == true)
+        #expect(problem("fri 9") == "fri 9: 9 is no time of day: write 9am, 9pm or 09:00")
+        #expect(problem("midnight")?.contains("sod or 00:00 for the start, eod or 23:59 for the end") == true)
+        #expect(problem("fri 9:60")?.contains("60 is no minute") == true)
+        #expect(problem("tomorow") == nil)
+    }
+
+    @Test("A day that does not exist before a time says so, and a time with a zone (Z, +02:00) says the zone is not taken and to write the local time")
+    func dayAndZoneRefusals() {
+        func problem(_ text: String) -> String? { DueDateParser.timeProblem(with: text, today: today, now: now) }
+        #expect(read("2026-02-30T10:00") == nil && problem("2026-02-30T10:00") == "2026-02-30: February 2026 has 28 days")
+        for text in ["2026-12-24T15:00Z", "2026-12-24T15:00+02:00", "2026-12-24T15:00-05:00", "2026-12-24T15:00:30z"] {
+            #expect(read(text) == nil, "\(text)")
+            let reason = problem(text) ?? ""
+            #expect(reason.hasPrefix("\(text): todod keeps times in the local zone") && reason.contains("a zone (Z, +02:00) is not taken: write the local time, 2026-12-2"), "\(reason)")
+        }
     }
 
     @Test("due:, wait: and scheduled: keep a time with their day; until: and a filter's days take none, and say so; a second different time is refused")
@@ -94,7 +106,7 @@ struct DueTimeRowTests {
     func dueTexts() {
         #expect(row("2026-11-22", "15:00", now: "10:30").dueText == "in 4 h" && !row("2026-11-22", "15:00", now: "10:30").isOverdue)
         #expect(row("2026-11-22", "10:45", now: "10:30").dueText == "in 15 min")
-        #expect(row("2026-11-22", "10:30", now: "10:30").isOverdue && row("2026-11-22", "10:30", now: "10:30").dueText == "0 min overdue")
+        #expect(row("2026-11-22", "10:30", now: "10:30").isOverdue && row("2026-11-22", "10:30", now: "10:30").dueText == "due now")
         #expect(row("2026-11-22", "08:00", now: "10:30").dueText == "2 h overdue" && row("2026-11-22", "08:00", now: "10:30").isOverdue)
         #expect(row("2026-11-23", "09:00", now: "10:30").dueText == "tomorrow 09:00" && !row("2026-11-23", "09:00", now: "10:30").isOverdue)
         #expect(row("2026-11-25", "09:00", now: "10:30").dueText == "in 3 days 09:00")
