@@ -78,7 +78,7 @@ public enum Daemon {
             // Its zone's offset now, read per hello: a summer-time change moves it.
             ServerHello(
                 protocolVersion: WireProtocol.version, serverVersion: TodoVersion.current, client: client, sequence: model.lastChange,
-                utcOffset: LocalMinute.utcOffset(at: WallClock.now()))
+                utcOffset: LocalMinute.utcOffset(at: WallClock.now()), sharedStore: monitor != nil ? true : nil)
         }
         // Waiting todos whose day has come appear now, and each midnight after.
         let waker = MidnightWaker(model: model, bus: bus, clock: WallClock.now, logger: logger, core: coreLoop)

@@ -11,17 +11,22 @@ public struct ServerHello: Sendable, Equatable, Codable {
     /// times of day are local wall-clock times, and the daemon ends waits and days in its zone,
     /// so todoctl says when its own differs. Nil from a daemon from before it was sent.
     public var utcOffset: Int?
+    /// True when the daemon shares its todos through a store (`todod --store`), nil without one:
+    /// todoctl's `list` and `next` ask the status for the store's state only then (a status
+    /// costs the daemon more than the list it would follow).
+    public var sharedStore: Bool?
 
-    public init(protocolVersion: Int, serverVersion: String, client: UInt64, sequence: UInt64, utcOffset: Int? = nil) {
+    public init(protocolVersion: Int, serverVersion: String, client: UInt64, sequence: UInt64, utcOffset: Int? = nil, sharedStore: Bool? = nil) {
         self.protocolVersion = protocolVersion
         self.serverVersion = serverVersion
         self.client = client
         self.sequence = sequence
         self.utcOffset = utcOffset
+        self.sharedStore = sharedStore
     }
 
     private enum CodingKeys: String, CodingKey {
-        case protocolVersion = "protocol", serverVersion = "server", client, sequence = "seq", utcOffset
+        case protocolVersion = "protocol", serverVersion = "server", client, sequence = "seq", utcOffset, sharedStore
     }
 }
 

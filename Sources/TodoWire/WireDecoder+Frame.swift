@@ -182,10 +182,11 @@ extension WireDecoder {
     }
 
     /// `{"protocol": 1, "server": "0.1.0", "client": 3, "seq": 42, "utcOffset": 0}`; nil when a
-    /// field is missing (`utcOffset` may be: older daemons lack it).
+    /// field is missing (`utcOffset` and `sharedStore` may be: older daemons lack them, and
+    /// `sharedStore` is sent only by a daemon with a store).
     private func hello() throws -> ServerHello? {
         guard kind == .object else { return nil }
-        var version: Int?, server: String?, client: UInt64?, sequence: UInt64?, utcOffset: Int?
+        var version: Int?, server: String?, client: UInt64?, sequence: UInt64?, utcOffset: Int?, sharedStore: Bool?
         try forEachMember { key, value in
             switch key {
             case "protocol": version = try value.integer(Int.self)
@@ -194,10 +195,11 @@ extension WireDecoder {
             case "seq": sequence = try value.integer(UInt64.self)
             // Optional: an older daemon does not send it.
             case "utcOffset": utcOffset = try value.integer(Int.self)
+            case "sharedStore": sharedStore = try value.decode(Bool.self)
             default: return
             }
         }
         guard let version, let server, let client, let sequence else { return nil }
-        return ServerHello(protocolVersion: version, serverVersion: server, client: client, sequence: sequence, utcOffset: utcOffset)
+        return ServerHello(protocolVersion: version, serverVersion: server, client: client, sequence: sequence, utcOffset: utcOffset, sharedStore: sharedStore)
     }
 }

@@ -25,7 +25,8 @@ extension SharedStoreStatus {
     /// started while the store was away), asked of `client`: "no open todos" read as if the
     /// store's list were empty (outside probe 11, F13). Nil otherwise.
     static func unfilledNote(asking client: TodoConnection) -> String? {
-        guard case .responseStatus(let status)? = try? client.request(.requestStatus), let store = status.sharedStore, store.unfilled == true
+        // Asked only of a daemon with a store: a status costs it more than the list (issue 23).
+        guard client.hello.sharedStore == true, case .responseStatus(let status)? = try? client.request(.requestStatus), let store = status.sharedStore, store.unfilled == true
         else { return nil }
         return """
             this machine's copy has never been filled from the shared store \(store.store) (unreachable since todod started): \

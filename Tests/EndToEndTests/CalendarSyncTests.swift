@@ -5,6 +5,17 @@ import Testing
 /// here) by the real vdirsyncer, as README's "to your phone" set-up does.
 @Suite("todod's iCalendar directory with vdirsyncer and Radicale")
 struct CalendarSyncTests {
+    /// A daemon keeping its todos in a new iCalendar directory, with one, two and three in it.
+    private func daemonWithThreeTodosInAVdir() async throws -> (DaemonProcess, String) {
+        let vdir = try makeTemporaryDirectory() + "/vdir"
+        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
+        for title in ["one", "two", "three"] {
+            let added = try await daemon.todoctl("add", title)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        return (daemon, vdir)
+    }
+
     /// Radicale on a port the system chose, without authentication, its data in `directory`;
     /// returns it and the collection's URL, made with MKCALENDAR.
     private func startRadicale(in directory: String) async throws -> (BackgroundProcess, String) {
@@ -256,13 +267,7 @@ struct CalendarSyncTests {
 
     @Test("The whole directory removed (rm -rf) deletes no todo: todod says so and stops keeping it")
     func directoryRemoved() async throws {
-        let directory = try makeTemporaryDirectory()
-        let vdir = directory + "/vdir"
-        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
-        for title in ["one", "two", "three"] {
-            let added = try await daemon.todoctl("add", title)
-            #expect(added.status == 0, "\(added.stderr)")
-        }
+        let (daemon, vdir) = try await daemonWithThreeTodosInAVdir()
         // One file removed by another program (vdirsyncer after a delete on the phone) deletes its todo.
         let one = try FileManager.default.contentsOfDirectory(atPath: vdir).first { name in
             (try? String(contentsOfFile: vdir + "/" + name, encoding: .utf8))?.contains("SUMMARY:one\r\n") == true
@@ -289,13 +294,7 @@ struct CalendarSyncTests {
 
     @Test("Every file removed while the directory stays (rm -rf descheduled before its rmdir, a sync tool starting over) deletes no todo; the rmdir that follows stops todod keeping it")
     func directoryEmptiedBeforeItsRemoval() async throws {
-        let directory = try makeTemporaryDirectory()
-        let vdir = directory + "/vdir"
-        let daemon = try await DaemonProcess.start(arguments: ["--ical-dir", vdir])
-        for title in ["one", "two", "three"] {
-            let added = try await daemon.todoctl("add", title)
-            #expect(added.status == 0, "\(added.stderr)")
-        }
+        let (daemon, vdir) = try await daemonWithThreeTodosInAVdir()
         let files = try FileManager.default.contentsOfDirectory(atPath: vdir)
         #expect(files.count == 3, "\(files)")
         // rm -rf's unlinks, then its rmdir only once todod's wait for quiet removals has ended:

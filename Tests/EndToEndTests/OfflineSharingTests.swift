@@ -158,6 +158,9 @@ struct OfflineSharingTests {
         #expect(added.status == 0, "\(added.stderr)")
         try await server.stopServer()
         let fresh = try await DaemonProcess.start(arguments: ["--store", server.uri])
+        // Its hello says it has a store: todoctl asks the status only then.
+        let hello = try await fresh.connect().awaitLine(containing: "responseHello")
+        #expect(hello.contains("\"sharedStore\":true"), "\(hello)")
         for arguments in [["list"], ["next"], ["list", "--json"]] {
             let shown = try await fresh.todoctl(arguments)
             #expect(shown.status == 0 && shown.stderr.contains("this machine's copy has never been filled from the shared store"), "\(arguments): \(shown.stderr)")
